@@ -1,0 +1,5 @@
+//! STUB: being written.
+
+/// A validated plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plugin;
