@@ -46,7 +46,11 @@ pub struct PackageError {
 
 impl From<PackageError> for Problem {
     fn from(e: PackageError) -> Self {
-        Problem { code: e.code, path: e.path, message: e.message }
+        Problem {
+            code: e.code,
+            path: e.path,
+            message: e.message,
+        }
     }
 }
 
