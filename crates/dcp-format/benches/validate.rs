@@ -3,6 +3,8 @@
 //! 64 KB. Target (issue "plugin format"): at most 3× for the 64 KB manifest.
 //! The ratios are printed after criterion's own report.
 
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
+
 #[path = "../tests/support/big_manifest.rs"]
 mod big_manifest;
 
@@ -19,7 +21,10 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         .flatten()
         .filter_map(|e| {
             let dir = e.ok()?.path();
-            Some((dir.file_name()?.to_string_lossy().into_owned(), std::fs::read(dir.join("manifest.json")).ok()?))
+            Some((
+                dir.file_name()?.to_string_lossy().into_owned(),
+                std::fs::read(dir.join("manifest.json")).ok()?,
+            ))
         })
         .collect();
     inputs.sort();
@@ -47,12 +52,24 @@ fn bench(c: &mut Criterion) {
     let mut ratios = Vec::new();
     for (name, bytes) in inputs() {
         let mut group = c.benchmark_group(&name);
-        group.bench_function("serde_json", |b| b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes))));
-        group.bench_function("validate", |b| b.iter(|| validate_manifest(black_box(&bytes), &options)));
+        group.bench_function("serde_json", |b| {
+            b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)))
+        });
+        group.bench_function("validate", |b| {
+            b.iter(|| validate_manifest(black_box(&bytes), &options))
+        });
         group.finish();
-        let parse = median(|| drop(black_box(serde_json::from_slice::<serde_json::Value>(&bytes))));
+        let parse = median(|| {
+            drop(black_box(serde_json::from_slice::<serde_json::Value>(
+                &bytes,
+            )))
+        });
         let validate = median(|| drop(black_box(validate_manifest(&bytes, &options))));
-        ratios.push((name, bytes.len(), validate.as_secs_f64() / parse.as_secs_f64()));
+        ratios.push((
+            name,
+            bytes.len(),
+            validate.as_secs_f64() / parse.as_secs_f64(),
+        ));
     }
     println!("\nvalidation time / serde_json parse time (same bytes, same run):");
     for (name, len, ratio) in ratios {

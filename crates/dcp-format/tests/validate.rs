@@ -1336,7 +1336,7 @@ fn s18_permissions_fingerprint_changes_with_permissions_only() {
         ("@/auth/name", json!("X-Api-Key")),
         ("@/events/card_due2", json!({ "title": { "en": "Due" } })),
     ] {
-        let (_, changed) = fingerprint(&[change.clone()]);
+        let (_, changed) = fingerprint(std::slice::from_ref(&change));
         assert_ne!(permissions, changed, "{change:?} changes permissions");
     }
     let (_, port_changed) = fingerprint(&[
