@@ -127,6 +127,7 @@ fn s22_not_json_and_read_failed() {
     bad(b"{ \"name\": ", Code::NotJson);
     bad(b"[1, 2]", Code::NotJson);
     bad(b"\"text\"", Code::NotJson);
+    bad(br#"{"name": "a", "name": "b"}"#, Code::NotJson);
     bad(&vec![b' '; 64 * 1024 + 1], Code::TooLarge);
 }
 

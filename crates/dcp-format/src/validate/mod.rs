@@ -18,6 +18,7 @@ mod request;
 mod response;
 mod schema;
 mod settings;
+mod strict_json;
 mod tools;
 mod top;
 mod url;
@@ -88,8 +89,8 @@ pub fn validate_manifest(bytes: &[u8], options: &Options) -> Report {
     }
     // Editors on Windows often save UTF-8 with a byte-order mark.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value: Value = match serde_json::from_slice(json) {
-        Ok(value) => value,
+    let value = match serde_json::from_slice::<strict_json::Strict>(json) {
+        Ok(strict_json::Strict(value)) => value,
         Err(e) => {
             return Report::refused(
                 Code::NotJson,
