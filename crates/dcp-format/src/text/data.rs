@@ -197,9 +197,32 @@ pub(super) const SEQUENCE_RULES: &[SequenceRule] = &[
     SequenceRule {
         heads: &["ignore", "disregard", "forget", "override", "overrule", "bypass", "skip"],
         fillers: &[
-            "all", "any", "every", "the", "your", "my", "these", "those", "of", "previous",
-            "prior", "above", "earlier", "preceding", "former", "original", "old", "initial",
-            "existing", "system", "safety", "developer", "developers", "other", "current", "and",
+            "all",
+            "any",
+            "every",
+            "the",
+            "your",
+            "my",
+            "these",
+            "those",
+            "of",
+            "previous",
+            "prior",
+            "above",
+            "earlier",
+            "preceding",
+            "former",
+            "original",
+            "old",
+            "initial",
+            "existing",
+            "system",
+            "safety",
+            "developer",
+            "developers",
+            "other",
+            "current",
+            "and",
         ],
         max_fillers: 4,
         objects: &[
@@ -219,14 +242,46 @@ pub(super) const SEQUENCE_RULES: &[SequenceRule] = &[
         ],
     },
     SequenceRule {
-        heads: &["act as", "acts as", "acting as", "act like", "behave as", "behave like", "respond as", "answer as"],
+        heads: &[
+            "act as",
+            "acts as",
+            "acting as",
+            "act like",
+            "behave as",
+            "behave like",
+            "respond as",
+            "answer as",
+        ],
         fillers: &["a", "an", "the", "my", "your", "its", "if", "though"],
         max_fillers: 2,
         objects: &[
-            "if", "though", "system", "assistant", "admin*", "root", "superuser", "operator",
-            "developer*", "dan", "jailbr*", "unrestricted", "unfiltered", "uncensored", "evil",
-            "ai", "chatbot", "language model", "llm", "gpt", "chatgpt", "claude", "gemini", "god",
-            "owner", "user", "creator",
+            "if",
+            "though",
+            "system",
+            "assistant",
+            "admin*",
+            "root",
+            "superuser",
+            "operator",
+            "developer*",
+            "dan",
+            "jailbr*",
+            "unrestricted",
+            "unfiltered",
+            "uncensored",
+            "evil",
+            "ai",
+            "chatbot",
+            "language model",
+            "llm",
+            "gpt",
+            "chatgpt",
+            "claude",
+            "gemini",
+            "god",
+            "owner",
+            "user",
+            "creator",
         ],
     },
 ];
@@ -311,8 +366,8 @@ pub(super) const SUPERLATIVES: &[&str] = &[
 /// The app's built-in tools (the "Tools" tab of Desktop Companion), and the
 /// usual names of agent tools in other hosts, which an AI may also know.
 /// Names with `_` are matched as whole words (`_` counts as a letter, so
-/// "my_web_search_results" passes), and also written with spaces and
-/// followed by "tool" ("the web search tool"). Keep it in step with the
+/// "my_web_search_results" passes), and also written with spaces in a
+/// tool context ("the web search tool", see [`TOOL_WORD_AFTER`]). Keep it in step with the
 /// app's tool registry when a built-in tool is added.
 pub(super) const BUILTIN_TOOLS: &[&str] = &[
     "web_search",
@@ -355,8 +410,7 @@ pub(super) const BUILTIN_TOOLS: &[&str] = &[
 /// Built-in tools whose name is an everyday word (the shell, the browser,
 /// the memory…). As plain words they are ordinary English ("Reports the
 /// memory usage of the PC"); they count as a tool mention only in a tool
-/// context: `<name> tool(s)`, `<name> function`, `<name>(`, `` `<name>` ``,
-/// `call(s)/calling/invoke <name>`.
+/// context: see [`TOOL_WORD_BEFORE`] and [`TOOL_WORD_AFTER`].
 pub(super) const BUILTIN_TOOL_WORDS: &[&str] = &[
     "shell",
     "bash",
@@ -372,19 +426,15 @@ pub(super) const BUILTIN_TOOL_WORDS: &[&str] = &[
     "calculator",
 ];
 
-/// How a tool word may appear to count as a tool mention; `{}` is the word.
-pub(super) const TOOL_WORD_CONTEXTS: &[&str] = &[
-    "{} tool",
-    "{} tools",
-    "{} function",
-    "{}(",
-    "`{}`",
-    "call {}",
-    "calls {}",
-    "calling {}",
-    "invoke {}",
-    "invoking {}",
-];
+/// What before a tool word makes it a tool mention ("call memory",
+/// "`python`").
+pub(super) const TOOL_WORD_BEFORE: &[&str] =
+    &["call ", "calls ", "calling ", "invoke ", "invoking ", "`"];
+
+/// What after a tool word makes it a tool mention ("the browser tool",
+/// "shell()"). Also read after a built-in tool name written with spaces
+/// ("the web search tool").
+pub(super) const TOOL_WORD_AFTER: &[&str] = &[" tool", " tools", " function", "(", "`"];
 
 /// URL starts matched anywhere (after normalisation, so `ｈｔｔｐｓ：／／`
 /// and `https:/\u{200B}/` are caught).

@@ -146,7 +146,10 @@ pub fn describe(c: char) -> String {
     } else if (0xE0100..=0xE01EF).contains(&cp) {
         format!("VARIATION SELECTOR-{}", cp - 0xE0100 + 17)
     } else if (0xE0020..=0xE007E).contains(&cp) {
-        format!("TAG CHARACTER (hides the letter '{}')", char::from_u32(cp - 0xE0000).unwrap_or('?'))
+        format!(
+            "TAG CHARACTER (hides the letter '{}')",
+            char::from_u32(cp - 0xE0000).unwrap_or('?')
+        )
     } else if (0xE0000..=0xE0FFF).contains(&cp) {
         "TAG CHARACTER".to_owned()
     } else if c.is_control() {

@@ -4,7 +4,9 @@
 //!   fake tags are looked for there. It is the text
 //!   1. without hidden characters (removed, or read as spaces: see
 //!      [`Hidden`]; line breaks and tabs are always spaces),
-//!   2. in compatibility decomposition (NFKD) without combining marks:
+//!   2. in compatibility decomposition (NFKD, one character at a time:
+//!      the canonical reordering it skips only moves marks) without
+//!      combining marks:
 //!      NFKC's folding (`ｈｔｔｐｓ：／／` → `https://`, `ﬁ` → `fi`,
 //!      `𝐢𝐠𝐧𝐨𝐫𝐞` → `ignore`) plus accent stripping (`ignóre` → `ignore`),
 //!   3. lowercased (`char::to_lowercase`, close enough to case folding for
@@ -14,20 +16,20 @@
 //!      `'` and dashes to `-`,
 //!   5. with runs of whitespace collapsed to one space, trimmed.
 //! - The **words form** is the raw form with `_` and `-` read as spaces,
-//!   apostrophes dropped ("don't" → "dont", "user's" → "users") and no
-//!   space before a colon ("system :" → "system:"). Phrases are looked for
-//!   there.
+//!   byte for byte, so that a match in one form is at the same offsets in
+//!   the other. Phrases are looked for there. (Phrases with an apostrophe
+//!   or ending with a colon get variants: "dont", "system :".)
 //!
 //! Not caught: homoglyphs outside the small fold table (Armenian, Cherokee,
 //! mathematical letters NFKD does not fold), letters spaced out
 //! ("i g n o r e"), words cut by punctuation ("ig.nore"), leetspeak
 //! ("1gn0re") and other languages.
 //!
-//! An ASCII text skips steps 2 and 4 (they cannot change it).
+//! An ASCII text skips steps 2 and 4 (they cannot change it); a clean
+//! ASCII text (printable, single spaces) is only lowercased.
 
 use super::hidden::{is_hidden, is_hidden_space};
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
 /// What a hidden character (other than a line break or a tab) becomes
 /// before matching. Matching runs with [`Hidden::Remove`], and again with
@@ -43,6 +45,11 @@ pub(crate) enum Hidden {
 
 /// Appends the raw form of `text` to `out` (which should be empty).
 pub(crate) fn raw_form(text: &str, hidden: Hidden, out: &mut String) {
+    if is_clean_ascii(text) {
+        out.push_str(text);
+        out.make_ascii_lowercase();
+        return;
+    }
     if text.is_ascii() {
         for b in text.bytes() {
             let c = b as char;
@@ -57,25 +64,28 @@ pub(crate) fn raw_form(text: &str, hidden: Hidden, out: &mut String) {
             }
         }
     } else {
-        let visible = text.chars().filter_map(|c| {
-            if !is_hidden(c) {
-                Some(c)
-            } else if hidden == Hidden::Space || is_hidden_space(c) {
-                Some(' ')
-            } else {
-                None
-            }
-        });
-        for d in visible.nfkd() {
-            if is_combining_mark(d) || is_hidden(d) {
-                continue;
-            }
-            if d.is_ascii() {
-                push_folded(out, d.to_ascii_lowercase());
-            } else {
-                for l in d.to_lowercase() {
-                    push_folded(out, fold(l));
+        // Compatibility decomposition one character at a time: canonical
+        // reordering only moves combining marks, which are all dropped.
+        for c in text.chars() {
+            if is_hidden(c) {
+                if hidden == Hidden::Space || is_hidden_space(c) {
+                    push_space(out);
                 }
+            } else if c.is_ascii() {
+                push_folded(out, c.to_ascii_lowercase());
+            } else {
+                decompose_compatible(c, |d| {
+                    if is_combining_mark(d) || is_hidden(d) {
+                        return;
+                    }
+                    if d.is_ascii() {
+                        push_folded(out, d.to_ascii_lowercase());
+                    } else {
+                        for l in d.to_lowercase() {
+                            push_folded(out, fold(l));
+                        }
+                    }
+                });
             }
         }
     }
@@ -84,33 +94,28 @@ pub(crate) fn raw_form(text: &str, hidden: Hidden, out: &mut String) {
     }
 }
 
-/// Appends the words form of a raw form to `out` (which should be empty).
-pub(crate) fn words_form(raw: &str, out: &mut String) {
-    for c in raw.chars() {
-        match c {
-            '_' | '-' | ' ' => push_space(out),
-            '\'' => {}
-            ':' => {
-                if out.ends_with(' ') {
-                    out.pop();
-                }
-                out.push(':');
-            }
-            _ => out.push(c),
-        }
-    }
-    if out.ends_with(' ') {
-        out.pop();
-    }
+/// Writes the words form of a raw form to `out`: the same bytes with `_`
+/// and `-` read as spaces, so offsets in both forms are the same.
+pub(crate) fn words_form(raw: &str, out: &mut Vec<u8>) {
+    out.clear();
+    out.extend(raw.bytes().map(|b| if b == b'_' || b == b'-' { b' ' } else { b }));
 }
 
-/// The words form of a phrase from the data lists.
+/// The words form of a phrase from the data lists, as text.
 pub(crate) fn phrase_form(phrase: &str) -> String {
     let mut raw = String::with_capacity(phrase.len());
     raw_form(phrase, Hidden::Remove, &mut raw);
-    let mut words = String::with_capacity(raw.len());
-    words_form(&raw, &mut words);
-    words
+    raw.replace(['_', '-'], " ")
+}
+
+/// A clean ASCII text (printable, single spaces, no space at either end)
+/// is its own raw form once lowercased.
+fn is_clean_ascii(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().all(|&b| (0x20..0x7F).contains(&b))
+        && !text.contains("  ")
+        && bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
 }
 
 fn push_folded(out: &mut String, c: char) {
@@ -196,7 +201,7 @@ mod tests {
         assert_eq!(raw("ign\u{043E}re"), "ignore");
         assert_eq!(raw("ign\u{00F3}re"), "ignore");
         assert_eq!(raw("a\u{200B}b\nc"), "ab c");
-        assert_eq!(phrase_form("Don\u{2019}t  tell_the-user"), "dont tell the user");
-        assert_eq!(phrase_form("System : x"), "system: x");
+        assert_eq!(phrase_form("Don\u{2019}t  tell_the-user"), "don't tell the user");
+        assert_eq!(raw("Ignore Previous"), "ignore previous");
     }
 }
