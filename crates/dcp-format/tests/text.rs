@@ -505,3 +505,29 @@ fn s5_hidden_char_class() {
         assert!(!is_hidden_char(c), "U+{:04X} should be visible", c as u32);
     }
 }
+
+#[test]
+fn s5_more_ordinary_descriptions_pass() {
+    check_all(&[
+        ("Get the user's Spotify playlists with their ids.", &[]),
+        ("Time zone such as Europe/Paris or America/New_York.", &[]),
+        ("Genre such as rock, jazz or hip-hop.", &[]),
+        ("Query in the service's search syntax, such as label:work is:open.", &[]),
+        ("Adds an item to the user's shopping list on Bring!.", &[]),
+        ("Ignore case when matching names.", &[]),
+        ("Skip the first N results.", &[]),
+        ("Forget a saved place by its id.", &[]),
+        ("Answers only with the number of results.", &[]),
+        ("Path such as C:/Users/name/Documents or ~/notes.", &[]),
+        ("File name such as report.pdf or notes.md.", &[]),
+        ("System volume from 0 to 100.", &[]),
+        ("Gets the weather. System note: metric units.", &[]),
+        ("Memory: how many items to keep.", &[]),
+        ("Calendar id, such as primary or team@group.calendar.google.com.", &[]),
+        ("Returns results in JSON: id, name and url.", &[]),
+        ("Version such as v2.1 or 3.0.1.", &[]),
+        // Known trade-off: a role prefix at the start of a clause is refused
+        // even when it is a label.
+        ("User: the account name to look up.", &[Ins]),
+    ]);
+}

@@ -290,7 +290,7 @@ pub(super) const SEQUENCE_RULES: &[SequenceRule] = &[
 /// `<|…|>` or `<<…>>`: `<system>`, `</system>`, `<|im_start|>`, `[INST]`,
 /// `<<SYS>>`. `tool_result` and `end_tool_result` are the app's own framing
 /// of tool answers (§9): `<<end_tool_result` is refused with anything after
-/// it. `user` is left out: "/home/<user>/notes" is an ordinary placeholder.
+/// it. `user` is left out: `/home/<user>/notes` is an ordinary placeholder.
 pub(super) const TAG_WORDS: &[&str] = &[
     "system",
     "sys",
