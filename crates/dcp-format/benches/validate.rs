@@ -21,10 +21,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         .flatten()
         .filter_map(|e| {
             let dir = e.ok()?.path();
-            Some((
-                dir.file_name()?.to_string_lossy().into_owned(),
-                std::fs::read(dir.join("manifest.json")).ok()?,
-            ))
+            Some((dir.file_name()?.to_string_lossy().into_owned(), std::fs::read(dir.join("manifest.json")).ok()?))
         })
         .collect();
     inputs.sort();
@@ -55,21 +52,11 @@ fn bench(c: &mut Criterion) {
         group.bench_function("serde_json", |b| {
             b.iter(|| serde_json::from_slice::<serde_json::Value>(black_box(&bytes)))
         });
-        group.bench_function("validate", |b| {
-            b.iter(|| validate_manifest(black_box(&bytes), &options))
-        });
+        group.bench_function("validate", |b| b.iter(|| validate_manifest(black_box(&bytes), &options)));
         group.finish();
-        let parse = median(|| {
-            drop(black_box(serde_json::from_slice::<serde_json::Value>(
-                &bytes,
-            )))
-        });
+        let parse = median(|| drop(black_box(serde_json::from_slice::<serde_json::Value>(&bytes))));
         let validate = median(|| drop(black_box(validate_manifest(&bytes, &options))));
-        ratios.push((
-            name,
-            bytes.len(),
-            validate.as_secs_f64() / parse.as_secs_f64(),
-        ));
+        ratios.push((name, bytes.len(), validate.as_secs_f64() / parse.as_secs_f64()));
     }
     println!("\nvalidation time / serde_json parse time (same bytes, same run):");
     for (name, len, ratio) in ratios {

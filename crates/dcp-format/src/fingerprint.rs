@@ -66,11 +66,8 @@ impl Permissions {
             .tools
             .iter()
             .map(|t| {
-                let permission = ToolPermission {
-                    level: t.level,
-                    method: t.request.method.as_str(),
-                    url: t.request.url.clone(),
-                };
+                let permission =
+                    ToolPermission { level: t.level, method: t.request.method.as_str(), url: t.request.url.clone() };
                 (t.name.clone(), permission)
             })
             .collect();
@@ -115,17 +112,12 @@ impl Permissions {
 
 /// Lowercase hex SHA-256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Stamps a freshly validated plugin with its two fingerprints.
 pub(crate) fn seal(mut plugin: Plugin, manifest_bytes: &[u8]) -> Plugin {
-    plugin.fingerprints = Fingerprints {
-        manifest: sha256_hex(manifest_bytes),
-        permissions: Permissions::of(&plugin).fingerprint(),
-    };
+    plugin.fingerprints =
+        Fingerprints { manifest: sha256_hex(manifest_bytes), permissions: Permissions::of(&plugin).fingerprint() };
     plugin
 }

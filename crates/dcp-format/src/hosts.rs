@@ -36,17 +36,13 @@ pub fn check_public_domain(host: &str) -> Result<(), String> {
         return Err(format!("{host} is longer than 253 characters"));
     }
     if host.contains('*') {
-        return Err(format!(
-            "{host}: wildcards are not allowed; list each subdomain"
-        ));
+        return Err(format!("{host}: wildcards are not allowed; list each subdomain"));
     }
     if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
         return Err(format!("{host} is an IP address; declare a domain name"));
     }
     if host.contains(':') || host.contains('/') || host.contains('@') {
-        return Err(format!(
-            "{host}: write the domain name alone, without scheme, port, path or credentials"
-        ));
+        return Err(format!("{host}: write the domain name alone, without scheme, port, path or credentials"));
     }
     if host.ends_with('.') {
         return Err(format!("{host}: remove the trailing dot"));
@@ -55,27 +51,21 @@ pub fn check_public_domain(host: &str) -> Result<(), String> {
         return Err(format!("{host}: write the domain in lowercase"));
     }
     if !host.is_ascii() {
-        return Err(format!(
-            "{host}: write a non-Latin domain in its ASCII (punycode, xn--) form"
-        ));
+        return Err(format!("{host}: write a non-Latin domain in its ASCII (punycode, xn--) form"));
     }
     let labels: Vec<&str> = host.split('.').collect();
     if labels.len() < 2 {
         return Err(format!("{host} is not a public domain name"));
     }
     if let Some(bad) = labels.iter().find(|l| !is_label(l)) {
-        return Err(format!(
-            "{host}: \"{bad}\" is not a valid label (1 to 63 of a-z, 0-9 and -, not at either end)"
-        ));
+        return Err(format!("{host}: \"{bad}\" is not a valid label (1 to 63 of a-z, 0-9 and -, not at either end)"));
     }
     let tld = labels[labels.len() - 1];
     if !(tld.bytes().all(|b| b.is_ascii_lowercase()) || tld.starts_with("xn--")) {
         return Err(format!("{host} does not end in a public top-level domain"));
     }
     if PRIVATE_SUFFIXES.contains(&tld) {
-        return Err(format!(
-            "{host} is a local or private name (.{tld}); only public sites are allowed"
-        ));
+        return Err(format!("{host} is a local or private name (.{tld}); only public sites are allowed"));
     }
     Ok(())
 }
@@ -84,9 +74,7 @@ fn is_label(label: &str) -> bool {
     (1..=63).contains(&label.len())
         && !label.starts_with('-')
         && !label.ends_with('-')
-        && label
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// Ports of the PC no plugin may use (§15), with what uses them.
@@ -105,10 +93,7 @@ const RESERVED_PORTS: &[(u16, u16, &str)] = &[
 
 /// What uses a reserved port (§15), or `None` when a plugin may use it.
 pub fn reserved_port(port: u16) -> Option<&'static str> {
-    RESERVED_PORTS
-        .iter()
-        .find(|(low, high, _)| (*low..=*high).contains(&port))
-        .map(|(_, _, what)| *what)
+    RESERVED_PORTS.iter().find(|(low, high, _)| (*low..=*high).contains(&port)).map(|(_, _, what)| *what)
 }
 
 #[cfg(test)]
@@ -165,15 +150,12 @@ mod tests {
 
     #[test]
     fn s15_reserved_ports_on_both_sides_of_each_range() {
-        for port in [
-            0, 80, 1023, 5000, 5004, 8440, 8650, 8766, 8799, 50021, 45000, 45999, 1234, 11434,
-            2375, 2376,
-        ] {
+        for port in [0, 80, 1023, 5000, 5004, 8440, 8650, 8766, 8799, 50021, 45000, 45999, 1234, 11434, 2375, 2376] {
             assert!(reserved_port(port).is_some(), "{port}");
         }
         for port in [
-            1024, 4999, 5005, 8420, 8421, 8439, 8441, 8649, 8800, 50020, 50022, 44999, 46000, 1233,
-            1235, 11433, 11435, 2374, 2377, 65535,
+            1024, 4999, 5005, 8420, 8421, 8439, 8441, 8649, 8800, 50020, 50022, 44999, 46000, 1233, 1235, 11433, 11435,
+            2374, 2377, 65535,
         ] {
             assert!(reserved_port(port).is_none(), "{port}");
         }

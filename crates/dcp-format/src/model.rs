@@ -118,13 +118,7 @@ pub struct Setting {
 impl Setting {
     /// True for a secret (`sensitive: true`).
     pub fn is_secret(&self) -> bool {
-        matches!(
-            self.kind,
-            SettingKind::Text {
-                sensitive: true,
-                ..
-            }
-        )
+        matches!(self.kind, SettingKind::Text { sensitive: true, .. })
     }
 }
 

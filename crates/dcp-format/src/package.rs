@@ -85,11 +85,7 @@ pub struct PackageError {
 
 impl From<PackageError> for Problem {
     fn from(e: PackageError) -> Self {
-        Problem {
-            code: e.code,
-            path: e.path,
-            message: e.message,
-        }
+        Problem { code: e.code, path: e.path, message: e.message }
     }
 }
 
@@ -105,11 +101,7 @@ const REZIP: &str = "create the zip again with a standard zip tool (deflate or n
 const ALLOWED: &str = "manifest.json, icon.png, readme.md, license, license.md or license.txt";
 
 fn fail(code: Code, path: &str, message: String) -> PackageError {
-    PackageError {
-        code,
-        path: path.to_string(),
-        message,
-    }
+    PackageError { code, path: path.to_string(), message }
 }
 
 /// The two kinds of package file, chosen by extension.
@@ -140,17 +132,10 @@ pub fn read_path(path: &Path) -> Result<Package, PackageError> {
     if meta.is_dir() {
         return read_folder(path);
     }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let kind = kind_of(&name)?;
     if !meta.is_file() {
-        return Err(fail(
-            Code::ReadFailed,
-            PACKAGE,
-            format!("{} is not a regular file.", path.display()),
-        ));
+        return Err(fail(Code::ReadFailed, PACKAGE, format!("{} is not a regular file.", path.display())));
     }
     if meta.len() > PACKAGE_BYTES {
         return Err(package_too_large());
@@ -166,11 +151,7 @@ pub fn read_bytes(file_name: &str, bytes: &[u8]) -> Result<Package, PackageError
 
 fn from_bytes(kind: Kind, bytes: &[u8]) -> Result<Package, PackageError> {
     if bytes.is_empty() {
-        return Err(fail(
-            Code::ReadFailed,
-            PACKAGE,
-            "The file is empty.".to_string(),
-        ));
+        return Err(fail(Code::ReadFailed, PACKAGE, "The file is empty.".to_string()));
     }
     if bytes.len() as u64 > PACKAGE_BYTES {
         return Err(package_too_large());
@@ -185,21 +166,11 @@ fn read_json(bytes: &[u8]) -> Result<Package, PackageError> {
     if bytes.len() as u64 > MANIFEST_BYTES {
         return Err(manifest_too_large(PACKAGE));
     }
-    Ok(Package {
-        source: Source::Json,
-        manifest: bytes.to_vec(),
-        icon: None,
-        icon_ignored: None,
-        extras: Vec::new(),
-    })
+    Ok(Package { source: Source::Json, manifest: bytes.to_vec(), icon: None, icon_ignored: None, extras: Vec::new() })
 }
 
 fn unreadable(path: &Path, e: &io::Error) -> PackageError {
-    fail(
-        Code::ReadFailed,
-        PACKAGE,
-        format!("{} cannot be read: {e}.", path.display()),
-    )
+    fail(Code::ReadFailed, PACKAGE, format!("{} cannot be read: {e}.", path.display()))
 }
 
 fn package_too_large() -> PackageError {
@@ -214,24 +185,14 @@ fn package_too_large() -> PackageError {
 }
 
 fn manifest_too_large(path: &str) -> PackageError {
-    fail(
-        Code::TooLarge,
-        path,
-        format!(
-            "The manifest is over {} KB: make it smaller.",
-            MANIFEST_BYTES / 1024
-        ),
-    )
+    fail(Code::TooLarge, path, format!("The manifest is over {} KB: make it smaller.", MANIFEST_BYTES / 1024))
 }
 
 fn icon_too_large() -> PackageError {
     fail(
         Code::BadZip,
         ICON_FILE,
-        format!(
-            "icon.png is over {} KB: save it smaller (it is shown at 32 to 40 px).",
-            ICON_BYTES / 1024
-        ),
+        format!("icon.png is over {} KB: save it smaller (it is shown at 32 to 40 px).", ICON_BYTES / 1024),
     )
 }
 
@@ -268,9 +229,7 @@ fn room(name: &str, used: u64) -> u64 {
 /// Reads at most `limit + 1` bytes: never trusts a declared length.
 fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)?;
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
@@ -283,12 +242,10 @@ fn read_file_at_most(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// Why bytes named icon.png are not a usable PNG, if they are not.
 fn icon_problem(bytes: &[u8]) -> Option<String> {
     match png::Decoder::new(Cursor::new(bytes)).read_info() {
-        Err(e) => Some(format!(
-            "icon.png is not a real PNG ({e}); the card shows a letter tile instead."
-        )),
-        Ok(reader) if reader.info().width == 0 || reader.info().height == 0 => Some(
-            "icon.png has no width or height; the card shows a letter tile instead.".to_string(),
-        ),
+        Err(e) => Some(format!("icon.png is not a real PNG ({e}); the card shows a letter tile instead.")),
+        Ok(reader) if reader.info().width == 0 || reader.info().height == 0 => {
+            Some("icon.png has no width or height; the card shows a letter tile instead.".to_string())
+        }
         Ok(_) => None,
     }
 }
@@ -310,13 +267,7 @@ fn place(package: &mut Package, name: &str, bytes: Vec<u8>) {
 }
 
 fn empty(source: Source) -> Package {
-    Package {
-        source,
-        manifest: Vec::new(),
-        icon: None,
-        icon_ignored: None,
-        extras: Vec::new(),
-    }
+    Package { source, manifest: Vec::new(), icon: None, icon_ignored: None, extras: Vec::new() }
 }
 
 fn no_manifest(where_: &str) -> PackageError {
@@ -332,8 +283,7 @@ fn no_manifest(where_: &str) -> PackageError {
 fn read_folder(dir: &Path) -> Result<Package, PackageError> {
     let mut package = empty(Source::Folder);
     let mut used = 0;
-    let manifest =
-        read_member(dir, MANIFEST_FILE, &mut used)?.ok_or_else(|| no_manifest("in the folder"))?;
+    let manifest = read_member(dir, MANIFEST_FILE, &mut used)?.ok_or_else(|| no_manifest("in the folder"))?;
     place(&mut package, MANIFEST_FILE, manifest);
     for name in std::iter::once(ICON_FILE).chain(EXTRA_FILES) {
         if let Some(bytes) = read_member(dir, name, &mut used)? {
@@ -348,13 +298,7 @@ fn read_member(dir: &Path, name: &str, used: &mut u64) -> Result<Option<Vec<u8>>
     let path = dir.join(name);
     let meta = match fs::symlink_metadata(&path) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(fail(
-                Code::ReadFailed,
-                name,
-                format!("{name} cannot be read: {e}."),
-            ))
-        }
+        Err(e) => return Err(fail(Code::ReadFailed, name, format!("{name} cannot be read: {e}."))),
         Ok(meta) => meta,
     };
     if meta.file_type().is_symlink() {
@@ -365,22 +309,13 @@ fn read_member(dir: &Path, name: &str, used: &mut u64) -> Result<Option<Vec<u8>>
         ));
     }
     if !meta.is_file() {
-        return Err(fail(
-            Code::ReadFailed,
-            name,
-            format!("{name} is not a regular file."),
-        ));
+        return Err(fail(Code::ReadFailed, name, format!("{name} is not a regular file.")));
     }
     if let Some(e) = size_problem(name, meta.len(), *used) {
         return Err(e);
     }
-    let bytes = read_file_at_most(&path, room(name, *used)).map_err(|e| {
-        fail(
-            Code::ReadFailed,
-            name,
-            format!("{name} cannot be read: {e}."),
-        )
-    })?;
+    let bytes = read_file_at_most(&path, room(name, *used))
+        .map_err(|e| fail(Code::ReadFailed, name, format!("{name} cannot be read: {e}.")))?;
     if let Some(e) = size_problem(name, bytes.len() as u64, *used) {
         return Err(e);
     }
@@ -395,31 +330,21 @@ fn bad_zip(path: &str, message: String) -> PackageError {
 }
 
 fn unreadable_zip(detail: &str) -> PackageError {
-    bad_zip(
-        PACKAGE,
-        format!("The zip cannot be read ({detail}): {REZIP}"),
-    )
+    bad_zip(PACKAGE, format!("The zip cannot be read ({detail}): {REZIP}"))
 }
 
 /// A raw entry name as an author can read it in a message.
 fn shown(raw: &[u8]) -> String {
     String::from_utf8_lossy(raw)
         .chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
+        .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
         .collect()
 }
 
 fn read_zip(bytes: &[u8]) -> Result<Package, PackageError> {
     let names = central_names(bytes)?;
     let allowed = judge_names(&names)?;
-    let mut archive =
-        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| unreadable_zip(&e.to_string()))?;
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| unreadable_zip(&e.to_string()))?;
     if archive.len() != names.len() {
         return Err(unreadable_zip("its entry list is inconsistent"));
     }
@@ -472,8 +397,7 @@ fn central_names(bytes: &[u8]) -> Result<Vec<Vec<u8>>, PackageError> {
     let mut at = le32(bytes, eocd + 16).ok_or_else(|| unreadable_zip("truncated end record"))?;
     let mut names = Vec::with_capacity(count);
     for _ in 0..count {
-        let (name, next) =
-            central_entry(bytes, at).ok_or_else(|| unreadable_zip("damaged central directory"))?;
+        let (name, next) = central_entry(bytes, at).ok_or_else(|| unreadable_zip("damaged central directory"))?;
         names.push(name.to_vec());
         at = next;
     }
@@ -493,12 +417,7 @@ fn central_entry(bytes: &[u8], at: usize) -> Option<(&[u8], usize)> {
 }
 
 fn too_many_files(count: usize) -> PackageError {
-    bad_zip(
-        PACKAGE,
-        format!(
-            "The zip holds {count} entries; at most {ZIP_FILES} are allowed. Keep only {ALLOWED}."
-        ),
-    )
+    bad_zip(PACKAGE, format!("The zip holds {count} entries; at most {ZIP_FILES} are allowed. Keep only {ALLOWED}."))
 }
 
 /// Judges every raw name; returns the allowed name each one is.
@@ -511,10 +430,7 @@ fn judge_names(names: &[Vec<u8>]) -> Result<Vec<&'static str>, PackageError> {
     for raw in names {
         let name = judge_name(raw)?;
         if !seen.insert(name) {
-            return Err(bad_zip(
-                name,
-                format!("{name} appears twice in the zip: keep one."),
-            ));
+            return Err(bad_zip(name, format!("{name} appears twice in the zip: keep one.")));
         }
         allowed.push(name);
     }
@@ -528,29 +444,18 @@ fn judge_names(names: &[Vec<u8>]) -> Result<Vec<&'static str>, PackageError> {
 fn judge_name(raw: &[u8]) -> Result<&'static str, PackageError> {
     let path = shown(raw);
     if let Some(problem) = path_problem(raw) {
-        return Err(bad_zip(
-            &path,
-            format!("'{path}' {problem}: a package holds only files at the root of the zip."),
-        ));
+        return Err(bad_zip(&path, format!("'{path}' {problem}: a package holds only files at the root of the zip.")));
     }
-    let known = std::iter::once(MANIFEST_FILE)
-        .chain(std::iter::once(ICON_FILE))
-        .chain(EXTRA_FILES);
+    let known = std::iter::once(MANIFEST_FILE).chain(std::iter::once(ICON_FILE)).chain(EXTRA_FILES);
     for name in known {
         if raw == name.as_bytes() {
             return Ok(name);
         }
         if raw.eq_ignore_ascii_case(name.as_bytes()) {
-            return Err(bad_zip(
-                &path,
-                format!("'{path}' must be named exactly {name} (all lowercase)."),
-            ));
+            return Err(bad_zip(&path, format!("'{path}' must be named exactly {name} (all lowercase).")));
         }
     }
-    Err(bad_zip(
-        &path,
-        format!("'{path}' is not allowed in a package: keep only {ALLOWED}."),
-    ))
+    Err(bad_zip(&path, format!("'{path}' is not allowed in a package: keep only {ALLOWED}.")))
 }
 
 fn path_problem(raw: &[u8]) -> Option<&'static str> {
@@ -578,14 +483,9 @@ fn check_entry(
     bytes: &[u8],
 ) -> Result<(), PackageError> {
     let path = shown(raw);
-    let entry = archive
-        .by_index_raw(index)
-        .map_err(|e| unreadable_zip(&e.to_string()))?;
+    let entry = archive.by_index_raw(index).map_err(|e| unreadable_zip(&e.to_string()))?;
     if entry.name_raw() != raw || local_name(bytes, entry.header_start()) != Some(raw) {
-        return Err(bad_zip(
-            &path,
-            format!("'{path}' is named differently in different parts of the zip: {REZIP}"),
-        ));
+        return Err(bad_zip(&path, format!("'{path}' is named differently in different parts of the zip: {REZIP}")));
     }
     if let Some(problem) = entry_problem(&entry) {
         return Err(bad_zip(&path, format!("'{path}' {problem}.")));
@@ -627,8 +527,7 @@ fn read_entry(
     name: &str,
     used: u64,
 ) -> Result<Vec<u8>, PackageError> {
-    let cannot =
-        |e: &dyn std::fmt::Display| bad_zip(name, format!("{name} cannot be read ({e}): {REZIP}"));
+    let cannot = |e: &dyn std::fmt::Display| bad_zip(name, format!("{name} cannot be read ({e}): {REZIP}"));
     let entry = archive.by_index(index).map_err(|e| cannot(&e))?;
     let data = read_at_most(entry, room(name, used)).map_err(|e| cannot(&e))?;
     match size_problem(name, data.len() as u64, used) {
@@ -643,17 +542,13 @@ fn read_entry(
 /// manifest.json, then icon.png when present, then the extras.
 /// The result always reads back as the same package with [`read_bytes`].
 pub fn to_zip(package: &Package) -> Result<Vec<u8>, PackageError> {
-    let bytes = write_zip(package)
-        .map_err(|e| bad_zip(PACKAGE, format!("The zip cannot be written: {e}.")))?;
+    let bytes = write_zip(package).map_err(|e| bad_zip(PACKAGE, format!("The zip cannot be written: {e}.")))?;
     let back = read_bytes("package.zip", &bytes)?;
-    let same = back.manifest == package.manifest
-        && back.icon == package.icon
-        && back.extras == package.extras;
+    let same = back.manifest == package.manifest && back.icon == package.icon && back.extras == package.extras;
     if !same {
         return Err(bad_zip(
             PACKAGE,
-            "The package does not read back the same once zipped: check its icon and file names."
-                .to_string(),
+            "The package does not read back the same once zipped: check its icon and file names.".to_string(),
         ));
     }
     Ok(bytes)
@@ -666,14 +561,8 @@ fn write_zip(package: &Package) -> zip::result::ZipResult<Vec<u8>> {
         .unix_permissions(0o644);
     let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let icon = package.icon.iter().map(|icon| (ICON_FILE, icon));
-    let extras = package
-        .extras
-        .iter()
-        .map(|(name, bytes)| (name.as_str(), bytes));
-    for (name, bytes) in std::iter::once((MANIFEST_FILE, &package.manifest))
-        .chain(icon)
-        .chain(extras)
-    {
+    let extras = package.extras.iter().map(|(name, bytes)| (name.as_str(), bytes));
+    for (name, bytes) in std::iter::once((MANIFEST_FILE, &package.manifest)).chain(icon).chain(extras) {
         writer.start_file(name, options)?;
         writer.write_all(bytes)?;
     }

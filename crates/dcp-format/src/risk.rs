@@ -78,12 +78,7 @@ impl SideEffects {
 /// effects, the method (a POST/PUT/PATCH explicitly declared without side
 /// effects keeps the declared level; DELETE is always R3) and R2 for a
 /// server on the PC.
-pub fn compute(
-    declared: Level,
-    side_effects: Option<SideEffects>,
-    method: Method,
-    target: &Target,
-) -> Level {
+pub fn compute(declared: Level, side_effects: Option<SideEffects>, method: Method, target: &Target) -> Level {
     let effects = side_effects.map_or(Level::R0, SideEffects::level);
     let method_level = match method {
         Method::GET => Level::R0,
@@ -103,9 +98,7 @@ mod tests {
     use super::*;
 
     fn web() -> Target {
-        Target::Web {
-            host: "api.example.com".into(),
-        }
+        Target::Web { host: "api.example.com".into() }
     }
 
     #[test]
@@ -120,13 +113,7 @@ mod tests {
             (R0, Some(SideEffects::None), Method::DELETE, web(), R3),
             (R0, Some(SideEffects::Reversible), Method::GET, web(), R2),
             (R0, Some(SideEffects::ThirdParty), Method::GET, web(), R3),
-            (
-                R0,
-                Some(SideEffects::PhysicalSecurity),
-                Method::GET,
-                web(),
-                R3,
-            ),
+            (R0, Some(SideEffects::PhysicalSecurity), Method::GET, web(), R3),
             (R0, Some(SideEffects::Irreversible), Method::POST, web(), R3),
             (R0, None, Method::GET, Target::Local { port: 8420 }, R2),
             (R4, None, Method::GET, web(), R4),

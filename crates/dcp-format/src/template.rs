@@ -35,9 +35,7 @@ impl Template {
                 pieces.push(Piece::Text(rest[..start].to_owned()));
             }
             let after = &rest[start + 2..];
-            let end = after
-                .find("}}")
-                .ok_or_else(|| format!("\"{{{{\" is never closed in \"{text}\""))?;
+            let end = after.find("}}").ok_or_else(|| format!("\"{{{{\" is never closed in \"{text}\""))?;
             pieces.push(placeholder(&after[..end])?);
             rest = &after[end + 2..];
         }
@@ -87,9 +85,7 @@ pub fn is_identifier(name: &str) -> bool {
     let bytes = name.as_bytes();
     (1..=crate::limits::SETTING_KEY_CHARS).contains(&bytes.len())
         && bytes[0].is_ascii_alphabetic()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 /// A request value (§8): fixed JSON, or text that may hold placeholders.
@@ -108,8 +104,7 @@ mod tests {
 
     #[test]
     fn s8_reads_each_kind_of_placeholder() {
-        let t = Template::parse("Added by {{config.owner}} for {{title}} with {{secret.key}}")
-            .expect("valid");
+        let t = Template::parse("Added by {{config.owner}} for {{title}} with {{secret.key}}").expect("valid");
         assert_eq!(
             t.0,
             vec![
@@ -122,28 +117,14 @@ mod tests {
             ]
         );
         assert!(t.lone_placeholder().is_none());
-        assert_eq!(
-            Template::parse("{{x}}").expect("valid").lone_placeholder(),
-            Some(&Piece::Arg("x".into()))
-        );
+        assert_eq!(Template::parse("{{x}}").expect("valid").lone_placeholder(), Some(&Piece::Arg("x".into())));
     }
 
     #[test]
     fn s8_refuses_malformed_placeholders() {
-        for bad in [
-            "{{",
-            "a {{b",
-            "{{}}",
-            "{{ name }}",
-            "{{env.HOME}}",
-            "{{config.}}",
-            "{{1abc}}",
-            "{{a-b}}",
-        ] {
+        for bad in ["{{", "a {{b", "{{}}", "{{ name }}", "{{env.HOME}}", "{{config.}}", "{{1abc}}", "{{a-b}}"] {
             assert!(Template::parse(bad).is_err(), "{bad}");
         }
-        assert!(Template::parse("plain } text { here }}")
-            .expect("valid")
-            .is_fixed());
+        assert!(Template::parse("plain } text { here }}").expect("valid").is_fixed());
     }
 }

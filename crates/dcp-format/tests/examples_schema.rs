@@ -16,23 +16,18 @@ fn workspace_root() -> PathBuf {
 }
 
 fn read_json(path: &Path) -> Value {
-    let text =
-        fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
 fn validator() -> jsonschema::Validator {
     let schema = read_json(&workspace_root().join("schema/manifest.schema.json"));
-    jsonschema::validator_for(&schema)
-        .unwrap_or_else(|e| panic!("the schema itself is invalid: {e}"))
+    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("the schema itself is invalid: {e}"))
 }
 
 /// The schema's complaints about one manifest, one line each.
 fn errors(validator: &jsonschema::Validator, manifest: &Value) -> Vec<String> {
-    validator
-        .iter_errors(manifest)
-        .map(|e| format!("at {}: {e}", e.instance_path))
-        .collect()
+    validator.iter_errors(manifest).map(|e| format!("at {}: {e}", e.instance_path)).collect()
 }
 
 fn example_manifests() -> Vec<PathBuf> {
@@ -57,25 +52,11 @@ fn every_example_validates_against_the_schema() {
             failures.push(format!("{}:\n  {}", path.display(), problems.join("\n  ")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "examples that fail the schema:\n{}",
-        failures.join("\n")
-    );
-    let names: Vec<_> = manifests
-        .iter()
-        .filter_map(|p| p.parent()?.file_name()?.to_str().map(str::to_owned))
-        .collect();
+    assert!(failures.is_empty(), "examples that fail the schema:\n{}", failures.join("\n"));
+    let names: Vec<_> = manifests.iter().filter_map(|p| p.parent()?.file_name()?.to_str().map(str::to_owned)).collect();
     assert_eq!(
         names,
-        [
-            "exchange-rates",
-            "local-server",
-            "my-tasks",
-            "pomodoro",
-            "recipe-search",
-            "trello-perso"
-        ],
+        ["exchange-rates", "local-server", "my-tasks", "pomodoro", "recipe-search", "trello-perso"],
         "expected the 6 examples"
     );
 }
@@ -90,10 +71,7 @@ fn block(manifest: &mut Value) -> &mut Value {
 }
 
 fn assert_refused(name: &str, manifest: &Value) {
-    assert!(
-        !validator().is_valid(manifest),
-        "the schema accepts a manifest with {name}"
-    );
+    assert!(!validator().is_valid(manifest), "the schema accepts a manifest with {name}");
 }
 
 #[test]
@@ -105,14 +83,7 @@ fn an_unknown_tool_key_fails() {
 
 #[test]
 fn a_bad_or_reserved_slug_fails() {
-    for slug in [
-        "My-Tasks",
-        "x",
-        "abcdefghijklmnopqrstu",
-        "my_tasks",
-        "trello",
-        "companion",
-    ] {
+    for slug in ["My-Tasks", "x", "abcdefghijklmnopqrstu", "my_tasks", "trello", "companion"] {
         let mut manifest = base();
         block(&mut manifest)["slug"] = json!(slug);
         assert_refused(&format!("the slug {slug:?}"), &manifest);
@@ -130,67 +101,36 @@ fn other_refusals() {
                 setting.remove("sensitive");
             }
         }),
-        ("a default on a secret", |m| {
-            m["user_config"]["api_token"]["default"] = json!("x")
-        }),
-        ("risk R4", |m| {
-            block(m)["tools"]["list_tasks"]["risk"] = json!("R4")
-        }),
-        ("a GET with a body", |m| {
-            block(m)["tools"]["list_tasks"]["request"]["body"] = json!({"a": 1})
-        }),
+        ("a default on a secret", |m| m["user_config"]["api_token"]["default"] = json!("x")),
+        ("risk R4", |m| block(m)["tools"]["list_tasks"]["risk"] = json!("R4")),
+        ("a GET with a body", |m| block(m)["tools"]["list_tasks"]["request"]["body"] = json!({"a": 1})),
         ("an argument in a header", |m| {
             block(m)["tools"]["add_task"]["request"]["headers"] = json!({"X-Title": "{{content}}"})
         }),
-        ("a forbidden header", |m| {
-            block(m)["tools"]["add_task"]["request"]["headers"] = json!({"User-Agent": "me"})
-        }),
+        ("a forbidden header", |m| block(m)["tools"]["add_task"]["request"]["headers"] = json!({"User-Agent": "me"})),
         ("a pattern in an argument", |m| {
-            block(m)["tools"]["add_task"]["inputSchema"]["properties"]["content"]["pattern"] =
-                json!(".*")
+            block(m)["tools"]["add_task"]["inputSchema"]["properties"]["content"]["pattern"] = json!(".*")
         }),
-        ("a description on two lines", |m| {
-            block(m)["tools"]["add_task"]["description"] = json!("Add\na task")
-        }),
+        ("a description on two lines", |m| block(m)["tools"]["add_task"]["description"] = json!("Add\na task")),
         ("a URL in a description", |m| {
-            block(m)["tools"]["add_task"]["description"] =
-                json!("Add a task, see https://example.com")
+            block(m)["tools"]["add_task"]["description"] = json!("Add a task, see https://example.com")
         }),
-        ("a hint over 60 characters", |m| {
-            block(m)["tools"]["add_task"]["hint"]["en"] = json!("x".repeat(61))
-        }),
-        ("an unknown hint language", |m| {
-            block(m)["tools"]["add_task"]["hint"]["nl"] = json!("taak toevoegen")
-        }),
-        ("permissions.network.lan", |m| {
-            block(m)["permissions"]["network"]["lan"] = json!(true)
-        }),
-        ("a wildcard host", |m| {
-            block(m)["permissions"]["network"]["hosts"] = json!(["*.example.com"])
-        }),
-        ("a reserved local port", |m| {
-            block(m)["permissions"]["network"]["local"] = json!({"ports": [8440]})
-        }),
+        ("a hint over 60 characters", |m| block(m)["tools"]["add_task"]["hint"]["en"] = json!("x".repeat(61))),
+        ("an unknown hint language", |m| block(m)["tools"]["add_task"]["hint"]["nl"] = json!("taak toevoegen")),
+        ("permissions.network.lan", |m| block(m)["permissions"]["network"]["lan"] = json!(true)),
+        ("a wildcard host", |m| block(m)["permissions"]["network"]["hosts"] = json!(["*.example.com"])),
+        ("a reserved local port", |m| block(m)["permissions"]["network"]["local"] = json!({"ports": [8440]})),
         ("an http:// URL to a website", |m| {
-            block(m)["tools"]["add_task"]["request"]["url"] =
-                json!("http://api.tasks.example.com/v1/tasks")
+            block(m)["tools"]["add_task"]["request"]["url"] = json!("http://api.tasks.example.com/v1/tasks")
         }),
-        ("maxChars below 200", |m| {
-            block(m)["tools"]["add_task"]["response"]["maxChars"] = json!(100)
-        }),
-        ("a pick path with two []", |m| {
-            block(m)["tools"]["add_task"]["response"]["pick"] = json!(["a[].b[].c"])
-        }),
+        ("maxChars below 200", |m| block(m)["tools"]["add_task"]["response"]["maxChars"] = json!(100)),
+        ("a pick path with two []", |m| block(m)["tools"]["add_task"]["response"]["pick"] = json!(["a[].b[].c"])),
         ("auth with a setting instead of a secret", |m| {
             block(m)["auth"]["value"] = json!("Bearer {{config.max_tasks}}")
         }),
-        ("a version that is not x.y.z", |m| {
-            m["version"] = json!("1.0")
-        }),
+        ("a version that is not x.y.z", |m| m["version"] = json!("1.0")),
         ("an unknown top-level key", |m| m["homepage"] = json!("x")),
-        ("an event name with capitals", |m| {
-            block(m)["events"] = json!({"Done": {"title": {"en": "Done"}}})
-        }),
+        ("an event name with capitals", |m| block(m)["events"] = json!({"Done": {"title": {"en": "Done"}}})),
     ];
     let validator = validator();
     let accepted: Vec<&str> = cases
@@ -201,11 +141,7 @@ fn other_refusals() {
             validator.is_valid(&manifest).then_some(name)
         })
         .collect();
-    assert!(
-        accepted.is_empty(),
-        "the schema accepts a manifest with: {}",
-        accepted.join("; ")
-    );
+    assert!(accepted.is_empty(), "the schema accepts a manifest with: {}", accepted.join("; "));
 }
 
 #[test]

@@ -49,11 +49,7 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         crc ^= u32::from(b);
         for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
         }
     }
     !crc
@@ -77,9 +73,7 @@ fn real_png(width: u32, height: u32) -> Vec<u8> {
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().expect("png header");
-    writer
-        .write_image_data(&vec![0x80; (width * height * 4) as usize])
-        .expect("png data");
+    writer.write_image_data(&vec![0x80; (width * height * 4) as usize]).expect("png data");
     writer.finish().expect("png end");
     out
 }
@@ -167,11 +161,7 @@ fn s4_zip_with_every_allowed_file_is_read() {
 fn s4_other_extension_is_unsupported_package() {
     for name in ["fx.txt", "fx.json.exe", "fx", "fx.tar.gz"] {
         let e = refused(name, MANIFEST);
-        assert_eq!(
-            (e.code, e.path.as_str()),
-            (Code::UnsupportedPackage, "package"),
-            "{name}"
-        );
+        assert_eq!((e.code, e.path.as_str()), (Code::UnsupportedPackage, "package"), "{name}");
     }
 }
 
@@ -179,11 +169,7 @@ fn s4_other_extension_is_unsupported_package() {
 fn s22_empty_file_is_read_failed() {
     for name in ["fx.json", "fx.zip"] {
         let e = refused(name, b"");
-        assert_eq!(
-            (e.code, e.path.as_str()),
-            (Code::ReadFailed, "package"),
-            "{name}"
-        );
+        assert_eq!((e.code, e.path.as_str()), (Code::ReadFailed, "package"), "{name}");
     }
 }
 
@@ -204,10 +190,7 @@ fn s4_unsupported_file_on_disk_is_unsupported_package() {
     let path = dir.path().join("fx.py");
     std::fs::write(&path, b"print()").expect("write");
     let e = read_path(&path).expect_err("py");
-    assert_eq!(
-        (e.code, e.path.as_str()),
-        (Code::UnsupportedPackage, "package")
-    );
+    assert_eq!((e.code, e.path.as_str()), (Code::UnsupportedPackage, "package"));
 }
 
 #[test]
@@ -268,22 +251,14 @@ fn s21_zip_manifest_of_64_kb_is_read_and_one_more_byte_is_too_large() {
     let at_limit = vec![b' '; MANIFEST_BYTES as usize];
     ok_zip(&deflated(&[("manifest.json", &at_limit)]));
     let over = vec![b' '; MANIFEST_BYTES as usize + 1];
-    assert_refused(
-        &deflated(&[("manifest.json", &over)]),
-        Code::TooLarge,
-        "manifest.json",
-    );
+    assert_refused(&deflated(&[("manifest.json", &over)]), Code::TooLarge, "manifest.json");
 }
 
 /// Uncompressed content of exactly `total` bytes over three small-on-disk files.
 fn content_of(total: usize) -> Vec<u8> {
     let license = vec![b'l'; 300 * 1024];
     let readme = vec![b'r'; total - MANIFEST.len() - license.len()];
-    deflated(&[
-        ("manifest.json", MANIFEST),
-        ("readme.md", &readme),
-        ("license", &license),
-    ])
+    deflated(&[("manifest.json", MANIFEST), ("readme.md", &readme), ("license", &license)])
 }
 
 #[test]
@@ -295,31 +270,17 @@ fn s21_uncompressed_content_of_exactly_1_mb_is_read() {
 
 #[test]
 fn s21_uncompressed_content_of_1_mb_plus_1_is_too_large() {
-    assert_refused(
-        &content_of(PACKAGE_BYTES as usize + 1),
-        Code::TooLarge,
-        "package",
-    );
+    assert_refused(&content_of(PACKAGE_BYTES as usize + 1), Code::TooLarge, "package");
 }
 
 #[test]
 fn s21_zip_of_20_entries_passes_the_count_and_21_is_bad_zip() {
-    let names: Vec<String> = (0..ZIP_FILES + 1)
-        .map(|i| format!("extra{i:02}.txt"))
-        .collect();
+    let names: Vec<String> = (0..ZIP_FILES + 1).map(|i| format!("extra{i:02}.txt")).collect();
     let mut entries: Vec<(&str, &[u8])> = vec![("manifest.json", MANIFEST)];
     entries.extend(names.iter().map(|n| (n.as_str(), &b"x"[..])));
     // 20 entries: refused for its first unknown name, not for the count.
-    assert_refused(
-        &deflated(&entries[..ZIP_FILES]),
-        Code::BadZip,
-        "extra00.txt",
-    );
-    let e = assert_refused(
-        &deflated(&entries[..ZIP_FILES + 1]),
-        Code::BadZip,
-        "package",
-    );
+    assert_refused(&deflated(&entries[..ZIP_FILES]), Code::BadZip, "extra00.txt");
+    let e = assert_refused(&deflated(&entries[..ZIP_FILES + 1]), Code::BadZip, "package");
     assert!(e.message.contains("21"), "{e}");
 }
 
@@ -333,17 +294,10 @@ fn icon_of_length(len: u64) -> Vec<u8> {
 #[test]
 fn s21_icon_of_256_kb_is_kept_and_one_more_byte_is_bad_zip() {
     let icon = icon_of_length(ICON_BYTES);
-    let p = ok_zip(&deflated(&[
-        ("manifest.json", MANIFEST),
-        ("icon.png", &icon),
-    ]));
+    let p = ok_zip(&deflated(&[("manifest.json", MANIFEST), ("icon.png", &icon)]));
     assert_eq!(p.icon, Some(icon));
     let over = icon_of_length(ICON_BYTES + 1);
-    assert_refused(
-        &deflated(&[("manifest.json", MANIFEST), ("icon.png", &over)]),
-        Code::BadZip,
-        "icon.png",
-    );
+    assert_refused(&deflated(&[("manifest.json", MANIFEST), ("icon.png", &over)]), Code::BadZip, "icon.png");
 }
 
 // ---------------------------------------------------------------- zip bombs
@@ -360,11 +314,7 @@ fn s21_zip_bomb_with_a_lying_size_is_refused_quickly() {
     }
     let started = Instant::now();
     assert_refused(&zip, Code::TooLarge, "package");
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -378,11 +328,7 @@ fn s21_highly_compressible_entry_over_1_mb_is_too_large() {
 #[test]
 fn s21_manifest_bomb_is_too_large_on_the_manifest() {
     let big = vec![b' '; 8 * 1024 * 1024];
-    assert_refused(
-        &deflated(&[("manifest.json", &big)]),
-        Code::TooLarge,
-        "manifest.json",
-    );
+    assert_refused(&deflated(&[("manifest.json", &big)]), Code::TooLarge, "manifest.json");
 }
 
 // ---------------------------------------------------------------- §4 zip entries
@@ -406,11 +352,7 @@ fn s4_zip_with_file_in_folder_is_bad_zip() {
 
 #[test]
 fn s4_zip_with_manifest_in_a_folder_is_bad_zip() {
-    assert_refused(
-        &deflated(&[("fx/manifest.json", MANIFEST)]),
-        Code::BadZip,
-        "fx/manifest.json",
-    );
+    assert_refused(&deflated(&[("fx/manifest.json", MANIFEST)]), Code::BadZip, "fx/manifest.json");
 }
 
 #[test]
@@ -468,9 +410,7 @@ fn s4_zip_with_symlink_entry_is_bad_zip() {
     let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
     writer.start_file("manifest.json", options).expect("start");
     writer.write_all(MANIFEST).expect("write");
-    writer
-        .add_symlink("readme.md", "/etc/passwd", options)
-        .expect("symlink");
+    writer.add_symlink("readme.md", "/etc/passwd", options).expect("symlink");
     let zip = writer.finish().expect("finish").into_inner();
     let e = assert_refused(&zip, Code::BadZip, "readme.md");
     assert!(e.message.contains("symbolic link"), "{e}");
@@ -496,22 +436,14 @@ fn s4_zip_with_duplicate_name_is_bad_zip() {
 
 #[test]
 fn s4_zip_with_duplicate_extra_is_bad_zip() {
-    let mut zip = stored(&[
-        ("manifest.json", MANIFEST),
-        ("readme.md", b"a"),
-        ("readme.mX", b"b"),
-    ]);
+    let mut zip = stored(&[("manifest.json", MANIFEST), ("readme.md", b"a"), ("readme.mX", b"b")]);
     rename_everywhere(&mut zip, "readme.mX", b"readme.md");
     assert_refused(&zip, Code::BadZip, "readme.md");
 }
 
 #[test]
 fn s4_zip_with_name_differing_by_case_is_bad_zip() {
-    assert_refused(
-        &deflated(&[("Manifest.json", MANIFEST)]),
-        Code::BadZip,
-        "Manifest.json",
-    );
+    assert_refused(&deflated(&[("Manifest.json", MANIFEST)]), Code::BadZip, "Manifest.json");
     let zip = deflated(&[("manifest.json", MANIFEST), ("ICON.PNG", &real_png(1, 1))]);
     assert_refused(&zip, Code::BadZip, "ICON.PNG");
     let zip = deflated(&[("manifest.json", MANIFEST), ("README.md", b"x")]);
@@ -546,11 +478,7 @@ fn s22_zip_with_corrupted_content_is_bad_zip() {
 
 #[test]
 fn s22_zip_without_manifest_is_no_manifest() {
-    let e = assert_refused(
-        &deflated(&[("readme.md", b"x")]),
-        Code::NoManifest,
-        "manifest.json",
-    );
+    let e = assert_refused(&deflated(&[("readme.md", b"x")]), Code::NoManifest, "manifest.json");
     assert!(e.message.contains("manifest.json"));
 }
 
@@ -568,24 +496,15 @@ fn s4_zip_whose_unicode_path_field_renames_an_entry_is_bad_zip() {
     let mut field = vec![1u8];
     field.extend_from_slice(&crc32(b"readme.md").to_le_bytes());
     field.extend_from_slice(b"license.md");
-    let mut options =
-        zip::write::FullFileOptions::default().compression_method(CompressionMethod::Stored);
-    options
-        .add_extra_data(0x6666, field.into_boxed_slice(), false)
-        .expect("extra");
+    let mut options = zip::write::FullFileOptions::default().compression_method(CompressionMethod::Stored);
+    options.add_extra_data(0x6666, field.into_boxed_slice(), false).expect("extra");
     let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
-    writer
-        .start_file("manifest.json", SimpleFileOptions::default())
-        .expect("start");
+    writer.start_file("manifest.json", SimpleFileOptions::default()).expect("start");
     writer.write_all(MANIFEST).expect("write");
-    writer
-        .start_file("readme.md", options.clone())
-        .expect("start");
+    writer.start_file("readme.md", options.clone()).expect("start");
     writer.write_all(b"x").expect("write");
     let mut zip = writer.finish().expect("finish").into_inner();
-    let positions: Vec<usize> = (0..zip.len() - 2)
-        .filter(|&i| zip[i..i + 2] == [0x66, 0x66])
-        .collect();
+    let positions: Vec<usize> = (0..zip.len() - 2).filter(|&i| zip[i..i + 2] == [0x66, 0x66]).collect();
     assert!(!positions.is_empty());
     for at in positions {
         zip[at..at + 2].copy_from_slice(&0x7075u16.to_le_bytes());
@@ -605,18 +524,12 @@ fn s4_zip_with_trailing_bytes_is_bad_zip() {
 #[test]
 fn s4_real_png_icon_is_kept() {
     let icon = real_png(256, 256);
-    let p = ok_zip(&deflated(&[
-        ("manifest.json", MANIFEST),
-        ("icon.png", &icon),
-    ]));
+    let p = ok_zip(&deflated(&[("manifest.json", MANIFEST), ("icon.png", &icon)]));
     assert_eq!((p.icon, p.icon_ignored), (Some(icon), None));
 }
 
 fn icon_ignored(icon: &[u8]) -> String {
-    let p = ok_zip(&deflated(&[
-        ("manifest.json", MANIFEST),
-        ("icon.png", icon),
-    ]));
+    let p = ok_zip(&deflated(&[("manifest.json", MANIFEST), ("icon.png", icon)]));
     assert_eq!(p.icon, None);
     p.icon_ignored.expect("a reason")
 }
@@ -649,10 +562,7 @@ fn s4_icon_that_is_not_a_png_is_ignored() {
 fn s4_hand_made_ihdr_of_nonzero_size_is_kept() {
     // Guards the fake-PNG tests: the same builder with a real size passes.
     let icon = png_with_ihdr(4, 4);
-    let p = ok_zip(&deflated(&[
-        ("manifest.json", MANIFEST),
-        ("icon.png", &icon),
-    ]));
+    let p = ok_zip(&deflated(&[("manifest.json", MANIFEST), ("icon.png", &icon)]));
     assert_eq!(p.icon, Some(icon));
 }
 
@@ -678,16 +588,10 @@ fn s19_folder_reads_package_files_only() {
     ]);
     let p = read_path(dir.path()).expect("folder");
     assert_eq!(p.source, Source::Folder);
-    assert_eq!(
-        (p.manifest.as_slice(), p.icon, p.icon_ignored),
-        (MANIFEST, Some(icon), None)
-    );
+    assert_eq!((p.manifest.as_slice(), p.icon, p.icon_ignored), (MANIFEST, Some(icon), None));
     assert_eq!(
         p.extras,
-        vec![
-            ("readme.md".to_string(), b"# fx".to_vec()),
-            ("license.txt".to_string(), b"MIT".to_vec())
-        ]
+        vec![("readme.md".to_string(), b"# fx".to_vec()), ("license.txt".to_string(), b"MIT".to_vec())]
     );
 }
 
@@ -695,10 +599,7 @@ fn s19_folder_reads_package_files_only() {
 fn s19_folder_without_manifest_is_no_manifest() {
     let dir = folder(&[("readme.md", b"x"), ("server.py", b"print()")]);
     let e = read_path(dir.path()).expect_err("no manifest");
-    assert_eq!(
-        (e.code, e.path.as_str()),
-        (Code::NoManifest, "manifest.json")
-    );
+    assert_eq!((e.code, e.path.as_str()), (Code::NoManifest, "manifest.json"));
 }
 
 #[cfg(unix)]
@@ -706,16 +607,10 @@ fn s19_folder_without_manifest_is_no_manifest() {
 fn s19_folder_with_symlinked_manifest_is_read_failed() {
     let outside = folder(&[("manifest.json", MANIFEST)]);
     let dir = folder(&[]);
-    std::os::unix::fs::symlink(
-        outside.path().join("manifest.json"),
-        dir.path().join("manifest.json"),
-    )
-    .expect("symlink");
+    std::os::unix::fs::symlink(outside.path().join("manifest.json"), dir.path().join("manifest.json"))
+        .expect("symlink");
     let e = read_path(dir.path()).expect_err("symlink");
-    assert_eq!(
-        (e.code, e.path.as_str()),
-        (Code::ReadFailed, "manifest.json")
-    );
+    assert_eq!((e.code, e.path.as_str()), (Code::ReadFailed, "manifest.json"));
 }
 
 #[cfg(unix)]
@@ -732,10 +627,7 @@ fn s19_folder_with_manifest_folder_is_read_failed() {
     let dir = folder(&[]);
     std::fs::create_dir(dir.path().join("manifest.json")).expect("mkdir");
     let e = read_path(dir.path()).expect_err("dir");
-    assert_eq!(
-        (e.code, e.path.as_str()),
-        (Code::ReadFailed, "manifest.json")
-    );
+    assert_eq!((e.code, e.path.as_str()), (Code::ReadFailed, "manifest.json"));
 }
 
 #[test]
@@ -744,26 +636,19 @@ fn s21_folder_limits_match_the_zip_limits() {
     let e = read_path(folder(&[("manifest.json", &big_manifest)]).path()).expect_err("manifest");
     assert_eq!((e.code, e.path.as_str()), (Code::TooLarge, "manifest.json"));
     let big_icon = icon_of_length(ICON_BYTES + 1);
-    let e = read_path(folder(&[("manifest.json", MANIFEST), ("icon.png", &big_icon)]).path())
-        .expect_err("icon");
+    let e = read_path(folder(&[("manifest.json", MANIFEST), ("icon.png", &big_icon)]).path()).expect_err("icon");
     assert_eq!((e.code, e.path.as_str()), (Code::BadZip, "icon.png"));
     let readme = vec![b'r'; PACKAGE_BYTES as usize - MANIFEST.len()];
-    read_path(folder(&[("manifest.json", MANIFEST), ("readme.md", &readme)]).path())
-        .expect("exactly 1 MB");
+    read_path(folder(&[("manifest.json", MANIFEST), ("readme.md", &readme)]).path()).expect("exactly 1 MB");
     let license = b"M";
-    let dir = folder(&[
-        ("manifest.json", MANIFEST),
-        ("readme.md", &readme),
-        ("license", license),
-    ]);
+    let dir = folder(&[("manifest.json", MANIFEST), ("readme.md", &readme), ("license", license)]);
     let e = read_path(dir.path()).expect_err("1 MB + 1");
     assert_eq!((e.code, e.path.as_str()), (Code::TooLarge, "package"));
 }
 
 #[test]
 fn s19_folder_with_fake_icon_ignores_it() {
-    let p = read_path(folder(&[("manifest.json", MANIFEST), ("icon.png", b"not a png")]).path())
-        .expect("folder");
+    let p = read_path(folder(&[("manifest.json", MANIFEST), ("icon.png", b"not a png")]).path()).expect("folder");
     assert_eq!(p.icon, None);
     assert!(p.icon_ignored.is_some());
 }
@@ -771,10 +656,7 @@ fn s19_folder_with_fake_icon_ignores_it() {
 // ---------------------------------------------------------------- to_zip
 
 fn assert_same_files(a: &Package, b: &Package) {
-    assert_eq!(
-        (&a.manifest, &a.icon, &a.extras),
-        (&b.manifest, &b.icon, &b.extras)
-    );
+    assert_eq!((&a.manifest, &a.icon, &a.extras), (&b.manifest, &b.icon, &b.extras));
 }
 
 #[test]
@@ -791,17 +673,10 @@ fn s4_to_zip_round_trips_a_folder() {
     let back = ok_zip(&zip);
     assert_eq!(back.source, Source::Zip);
     assert_same_files(&from_folder, &back);
-    assert_eq!(
-        to_zip(&back).expect("again"),
-        zip,
-        "packing is reproducible"
-    );
+    assert_eq!(to_zip(&back).expect("again"), zip, "packing is reproducible");
     let mut archive = zip::ZipArchive::new(Cursor::new(&zip)).expect("zip");
     for i in 0..archive.len() {
-        assert_eq!(
-            archive.by_index(i).expect("entry").compression(),
-            CompressionMethod::Deflated
-        );
+        assert_eq!(archive.by_index(i).expect("entry").compression(), CompressionMethod::Deflated);
     }
 }
 
@@ -814,8 +689,7 @@ fn s4_to_zip_round_trips_a_bare_manifest() {
 #[test]
 fn s4_to_zip_refuses_what_would_not_read_back() {
     let mut p = read_bytes("fx.json", MANIFEST).expect("json");
-    p.extras
-        .push(("server.py".to_string(), b"print()".to_vec()));
+    p.extras.push(("server.py".to_string(), b"print()".to_vec()));
     let e = to_zip(&p).expect_err("unknown extra");
     assert_eq!((e.code, e.path.as_str()), (Code::BadZip, "server.py"));
     let mut p = read_bytes("fx.json", MANIFEST).expect("json");
@@ -830,8 +704,5 @@ fn s4_to_zip_refuses_what_would_not_read_back() {
 fn s4_package_error_becomes_a_problem() {
     let e = refused("fx.txt", b"x");
     let problem: dcp_format::Problem = e.clone().into();
-    assert_eq!(
-        (problem.code, problem.path, problem.message),
-        (e.code, e.path, e.message)
-    );
+    assert_eq!((problem.code, problem.path, problem.message), (e.code, e.path, e.message));
 }

@@ -47,16 +47,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        Command::Validate {
-            path,
-            json,
-            app_version,
-        } => cmd::validate::run(&path, json, app_version),
-        Command::Pack {
-            folder,
-            output,
-            json,
-        } => cmd::pack::run(&folder, output.as_deref(), json),
+        Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
+        Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
     };
     match outcome {
         Ok(code) => code,

@@ -27,25 +27,15 @@ pub(super) fn check(auth: Option<&Value>, settings: &Settings, p: &mut Problems)
         Value::Object(_) => vec![("auth".to_owned(), auth)],
         Value::Array(list) => {
             if !limits::AUTH_ENTRIES.contains(&list.len()) {
-                p.push(
-                    Code::BadAuth,
-                    "auth",
-                    format!("{} auth entries; 1 to 3", list.len()),
-                );
+                p.push(Code::BadAuth, "auth", format!("{} auth entries; 1 to 3", list.len()));
             }
-            list.iter()
-                .enumerate()
-                .map(|(i, v)| (format!("auth[{i}]"), v))
-                .collect()
+            list.iter().enumerate().map(|(i, v)| (format!("auth[{i}]"), v)).collect()
         }
         other => {
             p.push(
                 Code::BadAuth,
                 "auth",
-                format!(
-                    "auth must be an entry or a list of entries, not {}",
-                    type_name(other)
-                ),
+                format!("auth must be an entry or a list of entries, not {}", type_name(other)),
             );
             return out;
         }
@@ -56,29 +46,15 @@ pub(super) fn check(auth: Option<&Value>, settings: &Settings, p: &mut Problems)
         }
     }
     if out.secrets_used.is_empty() && !out.entries.is_empty() {
-        p.push(
-            Code::BadAuth,
-            "auth",
-            "auth must send at least one secret with {{secret.<setting>}}",
-        );
+        p.push(Code::BadAuth, "auth", "auth must send at least one secret with {{secret.<setting>}}");
     }
     out
 }
 
-fn entry(
-    value: &Value,
-    path: &str,
-    settings: &Settings,
-    out: &mut Auth,
-    p: &mut Problems,
-) -> Option<AuthEntry> {
+fn entry(value: &Value, path: &str, settings: &Settings, out: &mut Auth, p: &mut Problems) -> Option<AuthEntry> {
     let before = p.error_count();
     let Value::Object(map) = value else {
-        p.push(
-            Code::BadAuth,
-            path,
-            "an auth entry is an object with in, name and value",
-        );
+        p.push(Code::BadAuth, path, "an auth entry is an object with in, name and value");
         return None;
     };
     unknown_keys(map, &["in", "name", "value"], Code::BadAuth, path, p);
@@ -86,11 +62,7 @@ fn entry(
         None | Some(Some("header")) => AuthIn::Header,
         Some(Some("query")) => AuthIn::Query,
         Some(_) => {
-            p.push(
-                Code::BadAuth,
-                format!("{path}.in"),
-                "in must be \"header\" or \"query\"",
-            );
+            p.push(Code::BadAuth, format!("{path}.in"), "in must be \"header\" or \"query\"");
             AuthIn::Header
         }
     };
@@ -104,11 +76,7 @@ fn entry(
             AuthIn::Header => "a header name of letters, digits and -, not a forbidden header (§8)",
             AuthIn::Query => "a parameter name of letters, digits, _, . and -",
         };
-        p.push(
-            Code::BadAuth,
-            format!("{path}.name"),
-            format!("name must be {rule}, 40 characters at most"),
-        );
+        p.push(Code::BadAuth, format!("{path}.name"), format!("name must be {rule}, 40 characters at most"));
     }
     let set = match location {
         AuthIn::Header => &mut out.headers,
@@ -119,18 +87,10 @@ fn entry(
         AuthIn::Query => name.to_owned(),
     };
     if name_ok && !set.insert(folded) {
-        p.push(
-            Code::BadAuth,
-            format!("{path}.name"),
-            format!("{name} is used by two auth entries"),
-        );
+        p.push(Code::BadAuth, format!("{path}.name"), format!("{name} is used by two auth entries"));
     }
     let value = template(map.get("value"), &format!("{path}.value"), settings, out, p);
-    (p.error_count() == before).then(|| AuthEntry {
-        location,
-        name: name.to_owned(),
-        value: value.unwrap_or_default(),
-    })
+    (p.error_count() == before).then(|| AuthEntry { location, name: name.to_owned(), value: value.unwrap_or_default() })
 }
 
 fn template(
@@ -142,18 +102,12 @@ fn template(
 ) -> Option<Template> {
     let text = match value {
         Some(Value::String(s))
-            if !s.is_empty()
-                && chars(s) <= limits::AUTH_VALUE_CHARS
-                && !s.chars().any(crate::text::is_hidden_char) =>
+            if !s.is_empty() && chars(s) <= limits::AUTH_VALUE_CHARS && !s.chars().any(crate::text::is_hidden_char) =>
         {
             s
         }
         _ => {
-            p.push(
-                Code::BadAuth,
-                path,
-                "value must be one line of 1 to 300 characters",
-            );
+            p.push(Code::BadAuth, path, "value must be one line of 1 to 300 characters");
             return None;
         }
     };
@@ -174,11 +128,7 @@ fn template(
                 path,
                 format!("{{{{secret.{name}}}}} does not name a secret setting (sensitive: true)"),
             ),
-            _ => p.push(
-                Code::BadAuth,
-                path,
-                "auth values hold fixed text and {{secret.<setting>}} only",
-            ),
+            _ => p.push(Code::BadAuth, path, "auth values hold fixed text and {{secret.<setting>}} only"),
         }
     }
     Some(template)
@@ -187,7 +137,5 @@ fn template(
 /// A query parameter name usable by auth (§11): letters, digits, `_`, `.`, `-`.
 fn is_query_name(name: &str) -> bool {
     (1..=limits::HEADER_NAME_CHARS).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }

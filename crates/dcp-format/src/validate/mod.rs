@@ -41,10 +41,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            app_version: Version::APP,
-            official: false,
-        }
+        Options { app_version: Version::APP, official: false }
     }
 }
 
@@ -68,11 +65,7 @@ impl Report {
     fn refused(code: Code, message: impl Into<String>) -> Report {
         let mut problems = Problems::default();
         problems.push(code, "manifest.json", message);
-        Report {
-            problems,
-            slug: None,
-            plugin: None,
-        }
+        Report { problems, slug: None, plugin: None }
     }
 }
 
@@ -82,35 +75,21 @@ pub fn validate_manifest(bytes: &[u8], options: &Options) -> Report {
         return Report::refused(Code::ReadFailed, "the manifest is empty");
     }
     if bytes.len() as u64 > crate::limits::MANIFEST_BYTES {
-        return Report::refused(
-            Code::TooLarge,
-            format!("the manifest is {} bytes; 64 KB at most", bytes.len()),
-        );
+        return Report::refused(Code::TooLarge, format!("the manifest is {} bytes; 64 KB at most", bytes.len()));
     }
     // Editors on Windows often save UTF-8 with a byte-order mark.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let value = match serde_json::from_slice::<strict_json::Strict>(json) {
         Ok(strict_json::Strict(value)) => value,
-        Err(e) => {
-            return Report::refused(
-                Code::NotJson,
-                format!("the manifest is not valid JSON: {e}"),
-            )
-        }
+        Err(e) => return Report::refused(Code::NotJson, format!("the manifest is not valid JSON: {e}")),
     };
     let Value::Object(root) = value else {
         return Report::refused(Code::NotJson, "the manifest must be a JSON object { … }");
     };
     let mut problems = Problems::default();
     let (slug, plugin) = top::check(&root, options, &mut problems);
-    let plugin = plugin
-        .filter(|_| problems.is_ok())
-        .map(|plugin| crate::fingerprint::seal(plugin, bytes));
-    Report {
-        problems,
-        slug,
-        plugin,
-    }
+    let plugin = plugin.filter(|_| problems.is_ok()).map(|plugin| crate::fingerprint::seal(plugin, bytes));
+    Report { problems, slug, plugin }
 }
 
 /// Validates a package's manifest.
@@ -124,19 +103,9 @@ fn chars(text: &str) -> usize {
 }
 
 /// Records each key of `map` that is not in `allowed`.
-fn unknown_keys(
-    map: &Map<String, Value>,
-    allowed: &[&str],
-    code: Code,
-    path: &str,
-    p: &mut Problems,
-) {
+fn unknown_keys(map: &Map<String, Value>, allowed: &[&str], code: Code, path: &str, p: &mut Problems) {
     for key in map.keys().filter(|k| !allowed.contains(&k.as_str())) {
-        p.push(
-            code,
-            join(path, key),
-            format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")),
-        );
+        p.push(code, join(path, key), format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")));
     }
 }
 
@@ -156,11 +125,7 @@ fn ai_text(p: &mut Problems, path: &str, text: &str, max: usize, long_code: Code
     if text.trim().is_empty() {
         p.push(long_code, path, "the text is empty");
     } else if n > max {
-        p.push(
-            long_code,
-            path,
-            format!("the text is {n} characters; {max} at most"),
-        );
+        p.push(long_code, path, format!("the text is {n} characters; {max} at most"));
     }
     for finding in crate::text::check_ai_text(text) {
         p.push(finding.code, path, finding.message);

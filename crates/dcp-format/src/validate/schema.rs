@@ -8,15 +8,7 @@ use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
 use serde_json::{Map, Value};
 
-const KEYWORDS: &[&str] = &[
-    "type",
-    "description",
-    "enum",
-    "minimum",
-    "maximum",
-    "maxLength",
-    "default",
-];
+const KEYWORDS: &[&str] = &["type", "description", "enum", "minimum", "maximum", "maxLength", "default"];
 
 pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec<Argument> {
     let Some(schema) = schema else {
@@ -24,32 +16,17 @@ pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec
     };
     let bad = |p: &mut Problems, why: String| p.push(Code::BadSchema, path, why);
     let Value::Object(root) = schema else {
-        bad(
-            p,
-            format!("inputSchema must be an object, not {}", type_name(schema)),
-        );
+        bad(p, format!("inputSchema must be an object, not {}", type_name(schema)));
         return Vec::new();
     };
-    unknown_keys(
-        root,
-        &["type", "properties", "required"],
-        Code::BadSchema,
-        path,
-        p,
-    );
+    unknown_keys(root, &["type", "properties", "required"], Code::BadSchema, path, p);
     if root.get("type").and_then(Value::as_str) != Some("object") {
-        bad(
-            p,
-            "the root must be { \"type\": \"object\", \"properties\": { … } }".into(),
-        );
+        bad(p, "the root must be { \"type\": \"object\", \"properties\": { … } }".into());
     }
     let properties = match root.get("properties") {
         Some(Value::Object(props)) => props,
         _ => {
-            bad(
-                p,
-                "properties must be an object (use {} for a tool without arguments)".into(),
-            );
+            bad(p, "properties must be an object (use {} for a tool without arguments)".into());
             return Vec::new();
         }
     };
@@ -61,13 +38,7 @@ pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec
     properties
         .iter()
         .filter_map(|(name, value)| {
-            property(
-                name,
-                value,
-                required.contains(&name.as_str()),
-                &join(&props_path, name),
-                p,
-            )
+            property(name, value, required.contains(&name.as_str()), &join(&props_path, name), p)
         })
         .collect()
 }
@@ -83,64 +54,47 @@ fn required_names<'a>(
         return Vec::new();
     };
     let Some(list) = value.as_array() else {
-        p.push(
-            Code::BadSchema,
-            path,
-            "required must be a list of property names",
-        );
+        p.push(Code::BadSchema, path, "required must be a list of property names");
         return Vec::new();
     };
     let mut names = Vec::new();
     for item in list {
         match item.as_str() {
-            Some(name) if !properties.contains_key(name) => p.push(
-                Code::BadSchema,
-                &path,
-                format!("\"{name}\" is required but not in properties"),
-            ),
-            Some(name) if names.contains(&name) => p.push(
-                Code::BadSchema,
-                &path,
-                format!("\"{name}\" is listed twice"),
-            ),
+            Some(name) if !properties.contains_key(name) => {
+                p.push(Code::BadSchema, &path, format!("\"{name}\" is required but not in properties"))
+            }
+            Some(name) if names.contains(&name) => {
+                p.push(Code::BadSchema, &path, format!("\"{name}\" is listed twice"))
+            }
             Some(name) => names.push(name),
-            None => p.push(
-                Code::BadSchema,
-                &path,
-                format!("{item} is not a property name"),
-            ),
+            None => p.push(Code::BadSchema, &path, format!("{item} is not a property name")),
         }
     }
     names
 }
 
-fn property(
-    name: &str,
-    value: &Value,
-    required: bool,
-    path: &str,
-    p: &mut Problems,
-) -> Option<Argument> {
+fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Problems) -> Option<Argument> {
     let before = p.error_count();
     if !is_identifier(name) {
-        p.push(Code::BadSchema, path, "a property name starts with a letter, then letters, digits or _ (31 characters at most)");
-    }
-    let Value::Object(prop) = value else {
         p.push(
             Code::BadSchema,
             path,
-            format!("a property must be an object, not {}", type_name(value)),
+            "a property name starts with a letter, then letters, digits or _ (31 characters at most)",
         );
+    }
+    let Value::Object(prop) = value else {
+        p.push(Code::BadSchema, path, format!("a property must be an object, not {}", type_name(value)));
         return None;
     };
     if prop.contains_key("pattern") {
-        p.push(Code::BadSchema, join(path, "pattern"), "pattern is refused: the app never runs a plugin's regular expression; use enum or maxLength");
+        p.push(
+            Code::BadSchema,
+            join(path, "pattern"),
+            "pattern is refused: the app never runs a plugin's regular expression; use enum or maxLength",
+        );
     }
-    let others: Map<String, Value> = prop
-        .iter()
-        .filter(|(k, _)| *k != "pattern")
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let others: Map<String, Value> =
+        prop.iter().filter(|(k, _)| *k != "pattern").map(|(k, v)| (k.clone(), v.clone())).collect();
     unknown_keys(&others, KEYWORDS, Code::BadSchema, path, p);
     let kind = match prop.get("type").and_then(Value::as_str) {
         Some("string") => ArgKind::String,
@@ -159,22 +113,10 @@ fn property(
     let description = prop.get("description").and_then(|d| {
         let text = d.as_str();
         if text.is_none() {
-            p.push(
-                Code::BadSchema,
-                join(path, "description"),
-                "description must be text",
-            );
+            p.push(Code::BadSchema, join(path, "description"), "description must be text");
         }
-        text.inspect(|t| {
-            ai_text(
-                p,
-                &join(path, "description"),
-                t,
-                limits::PROPERTY_DESCRIPTION_CHARS,
-                Code::BadText,
-            )
-        })
-        .map(str::to_owned)
+        text.inspect(|t| ai_text(p, &join(path, "description"), t, limits::PROPERTY_DESCRIPTION_CHARS, Code::BadText))
+            .map(str::to_owned)
     });
     let arg = Argument {
         name: name.to_owned(),
@@ -189,41 +131,22 @@ fn property(
     };
     if let (Some(lo), Some(hi)) = (arg.minimum, arg.maximum) {
         if lo > hi {
-            p.push(
-                Code::BadSchema,
-                join(path, "minimum"),
-                "minimum is greater than maximum",
-            );
+            p.push(Code::BadSchema, join(path, "minimum"), "minimum is greater than maximum");
         }
     }
     if let Some(default) = &arg.default {
         if let Err(why) = fits(&arg, default) {
-            p.push(
-                Code::BadSchema,
-                join(path, "default"),
-                format!("the default {default} {why}"),
-            );
+            p.push(Code::BadSchema, join(path, "default"), format!("the default {default} {why}"));
         }
     }
     (p.error_count() == before).then_some(arg)
 }
 
-fn enum_values(
-    value: Option<&Value>,
-    kind: ArgKind,
-    path: &str,
-    p: &mut Problems,
-) -> Option<Vec<Value>> {
+fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<Vec<Value>> {
     let path = join(path, "enum");
-    let list = value?
-        .as_array()
-        .filter(|l| limits::ENUM_VALUES.contains(&l.len()));
+    let list = value?.as_array().filter(|l| limits::ENUM_VALUES.contains(&l.len()));
     let Some(list) = list else {
-        p.push(
-            Code::BadSchema,
-            path,
-            "enum must be a list of 1 to 50 values",
-        );
+        p.push(Code::BadSchema, path, "enum must be a list of 1 to 50 values");
         return None;
     };
     let fits_kind = |v: &Value| match kind {
@@ -236,10 +159,7 @@ fn enum_values(
         p.push(
             Code::BadSchema,
             &path,
-            format!(
-                "{bad} is not a {} value (enums hold strings or numbers of the property's type)",
-                kind.as_str()
-            ),
+            format!("{bad} is not a {} value (enums hold strings or numbers of the property's type)", kind.as_str()),
         );
         return None;
     }
@@ -247,24 +167,14 @@ fn enum_values(
     for (i, v) in list.iter().enumerate() {
         if list[..i].iter().any(|w| folded(w) == folded(v)) {
             // Enums are matched without case (§7), so "usd" and "USD" collide.
-            p.push(
-                Code::BadSchema,
-                &path,
-                format!("{v} is listed twice (values are matched without regard to case)"),
-            );
+            p.push(Code::BadSchema, &path, format!("{v} is listed twice (values are matched without regard to case)"));
             return None;
         }
     }
     Some(list.clone())
 }
 
-fn bound(
-    prop: &Map<String, Value>,
-    key: &str,
-    kind: ArgKind,
-    path: &str,
-    p: &mut Problems,
-) -> Option<f64> {
+fn bound(prop: &Map<String, Value>, key: &str, kind: ArgKind, path: &str, p: &mut Problems) -> Option<f64> {
     let value = prop.get(key)?;
     let ok = match kind {
         ArgKind::Number => value.as_f64(),
@@ -275,9 +185,7 @@ fn bound(
         p.push(
             Code::BadSchema,
             join(path, key),
-            format!(
-                "{key} is only for number and integer properties, and must be one of that type"
-            ),
+            format!("{key} is only for number and integer properties, and must be one of that type"),
         );
     }
     ok
@@ -285,9 +193,7 @@ fn bound(
 
 fn max_length(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<u64> {
     let value = value?;
-    let n = value
-        .as_u64()
-        .filter(|n| *n >= 1 && kind == ArgKind::String);
+    let n = value.as_u64().filter(|n| *n >= 1 && kind == ArgKind::String);
     if n.is_none() {
         p.push(
             Code::BadSchema,
@@ -301,9 +207,7 @@ fn max_length(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems
 /// Whether a value satisfies the argument's rules; used for `default`.
 fn fits(arg: &Argument, value: &Value) -> Result<(), &'static str> {
     let typed = match arg.kind {
-        ArgKind::String => value
-            .as_str()
-            .map(|s| s.chars().count() as u64 <= arg.max_length.unwrap_or(u64::MAX)),
+        ArgKind::String => value.as_str().map(|s| s.chars().count() as u64 <= arg.max_length.unwrap_or(u64::MAX)),
         ArgKind::Number => value.as_f64().map(|_| true),
         ArgKind::Integer => value.as_i64().map(|_| true),
         ArgKind::Boolean => value.as_bool().map(|_| true),

@@ -15,19 +15,8 @@ use std::collections::BTreeMap;
 /// style is caught (`api_key`, `apiKey`, `AccessToken`); a harmless name
 /// such as `keyboard` is refused too, which costs an author a rename and
 /// never leaks a secret.
-const SECRET_WORDS: &[&str] = &[
-    "key",
-    "apikey",
-    "token",
-    "secret",
-    "password",
-    "passwd",
-    "pwd",
-    "webhook",
-    "bearer",
-    "auth",
-    "credential",
-];
+const SECRET_WORDS: &[&str] =
+    &["key", "apikey", "token", "secret", "password", "passwd", "pwd", "webhook", "bearer", "auth", "credential"];
 
 const FIELDS: &[&str] = &[
     "type",
@@ -67,19 +56,12 @@ pub(super) fn check(user_config: Option<&Value>, p: &mut Problems) -> Settings {
         p.push(
             Code::BadUserConfig,
             "user_config",
-            format!(
-                "user_config must be an object, not {}",
-                type_name(user_config)
-            ),
+            format!("user_config must be an object, not {}", type_name(user_config)),
         );
         return settings;
     };
     if map.len() > limits::SETTINGS {
-        p.push(
-            Code::BadUserConfig,
-            "user_config",
-            format!("{} settings; 20 at most", map.len()),
-        );
+        p.push(Code::BadUserConfig, "user_config", format!("{} settings; 20 at most", map.len()));
     }
     for (key, value) in map {
         let path = join("user_config", key);
@@ -100,11 +82,7 @@ pub(super) fn check(user_config: Option<&Value>, p: &mut Problems) -> Settings {
 }
 
 fn looks_secret(key: &str) -> bool {
-    let folded: String = key
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect();
+    let folded: String = key.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect();
     SECRET_WORDS.iter().any(|w| folded.contains(w))
 }
 
@@ -118,23 +96,12 @@ fn one(key: &str, value: &Value, path: &str, p: &mut Problems) -> Option<Setting
         );
     }
     let Value::Object(field) = value else {
-        p.push(
-            Code::BadUserConfig,
-            path,
-            format!("a setting must be an object, not {}", type_name(value)),
-        );
+        p.push(Code::BadUserConfig, path, format!("a setting must be an object, not {}", type_name(value)));
         return None;
     };
     unknown_keys(field, FIELDS, Code::BadUserConfig, path, p);
-    let title = text(field, "title", limits::SETTING_TITLE_CHARS, path, p)
-        .unwrap_or_else(|| key.to_owned());
-    let description = text(
-        field,
-        "description",
-        limits::SETTING_DESCRIPTION_CHARS,
-        path,
-        p,
-    );
+    let title = text(field, "title", limits::SETTING_TITLE_CHARS, path, p).unwrap_or_else(|| key.to_owned());
+    let description = text(field, "description", limits::SETTING_DESCRIPTION_CHARS, path, p);
     let required = flag(field, "required", path, p);
     let help_url = text(field, "helpUrl", limits::HELP_URL_CHARS, path, p);
     if let Some(url) = &help_url {
@@ -156,17 +123,12 @@ fn one(key: &str, value: &Value, path: &str, p: &mut Problems) -> Option<Setting
 }
 
 fn kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    let bad = |p: &mut Problems, key: &str, why: String| {
-        p.push(Code::BadUserConfig, join(path, key), why)
-    };
+    let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, join(path, key), why);
     let sensitive = flag(field, "sensitive", path, p);
     let kind = match field.get("type").and_then(Value::as_str) {
         Some("string") => text_kind(field, sensitive, path, p)?,
         Some(other @ ("number" | "boolean")) => {
-            for key in ["sensitive", "format", "maxLength"]
-                .into_iter()
-                .filter(|k| field.contains_key(*k))
-            {
+            for key in ["sensitive", "format", "maxLength"].into_iter().filter(|k| field.contains_key(*k)) {
                 bad(p, key, format!("{key} is only for text settings"));
             }
             if other == "number" {
@@ -176,47 +138,25 @@ fn kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<Sett
             }
         }
         _ => {
-            bad(
-                p,
-                "type",
-                "type must be \"string\", \"number\" or \"boolean\"".into(),
-            );
+            bad(p, "type", "type must be \"string\", \"number\" or \"boolean\"".into());
             return None;
         }
     };
     Some(kind)
 }
 
-fn text_kind(
-    field: &Map<String, Value>,
-    sensitive: bool,
-    path: &str,
-    p: &mut Problems,
-) -> Option<SettingKind> {
-    let bad = |p: &mut Problems, key: &str, why: String| {
-        p.push(Code::BadUserConfig, join(path, key), why)
-    };
-    for key in ["min", "max"]
-        .into_iter()
-        .filter(|k| field.contains_key(*k))
-    {
+fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Problems) -> Option<SettingKind> {
+    let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, join(path, key), why);
+    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(*k)) {
         bad(p, key, format!("{key} is only for number settings"));
     }
-    let cap = if sensitive {
-        limits::SECRET_SETTING_CHARS
-    } else {
-        limits::TEXT_SETTING_CHARS
-    };
+    let cap = if sensitive { limits::SECRET_SETTING_CHARS } else { limits::TEXT_SETTING_CHARS };
     let max_length = match field.get("maxLength") {
         None => cap,
         Some(v) => match v.as_u64().filter(|n| (1..=cap).contains(n)) {
             Some(n) => n,
             None => {
-                bad(
-                    p,
-                    "maxLength",
-                    format!("maxLength must be a whole number from 1 to {cap}"),
-                );
+                bad(p, "maxLength", format!("maxLength must be a whole number from 1 to {cap}"));
                 return None;
             }
         },
@@ -239,29 +179,17 @@ fn text_kind(
             bad(p, "default", "a secret cannot have a default".into());
             return None;
         }
-        Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || is_id(d)) => {
-            Some(d.clone())
-        }
+        Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || is_id(d)) => Some(d.clone()),
         Some(_) => {
-            bad(
-                p,
-                "default",
-                "the default must be text that fits maxLength (and the id format)".into(),
-            );
+            bad(p, "default", "the default must be text that fits maxLength (and the id format)".into());
             return None;
         }
     };
-    Some(SettingKind::Text {
-        max_length,
-        sensitive,
-        id_format,
-        default,
-    })
+    Some(SettingKind::Text { max_length, sensitive, id_format, default })
 }
 
 fn number_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    let bad =
-        |p: &mut Problems, key: &str, why: &str| p.push(Code::BadUserConfig, join(path, key), why);
+    let bad = |p: &mut Problems, key: &str, why: &str| p.push(Code::BadUserConfig, join(path, key), why);
     let number = |key: &str| match field.get(key) {
         None => Ok(None),
         Some(v) => v.as_f64().map(Some).ok_or(key.to_owned()),
@@ -289,25 +217,14 @@ fn number_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Opti
 }
 
 fn boolean_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    for key in ["min", "max"]
-        .into_iter()
-        .filter(|k| field.contains_key(*k))
-    {
-        p.push(
-            Code::BadUserConfig,
-            join(path, key),
-            format!("{key} is only for number settings"),
-        );
+    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(*k)) {
+        p.push(Code::BadUserConfig, join(path, key), format!("{key} is only for number settings"));
     }
     match field.get("default") {
         None => Some(SettingKind::Boolean { default: None }),
         Some(Value::Bool(b)) => Some(SettingKind::Boolean { default: Some(*b) }),
         Some(_) => {
-            p.push(
-                Code::BadUserConfig,
-                join(path, "default"),
-                "the default of a boolean setting is true or false",
-            );
+            p.push(Code::BadUserConfig, join(path, "default"), "the default of a boolean setting is true or false");
             None
         }
     }
@@ -316,9 +233,7 @@ fn boolean_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Opt
 /// The `format: "id"` rule (§10): letters, digits, `-` and `_`, 1 to 64.
 pub fn is_id(value: &str) -> bool {
     (1..=limits::ID_SETTING_CHARS).contains(&value.len())
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn help_link(url: &str) -> Result<(), String> {
@@ -336,27 +251,13 @@ fn help_link(url: &str) -> Result<(), String> {
 }
 
 /// An optional string field of at most `max` characters.
-fn text(
-    field: &Map<String, Value>,
-    key: &str,
-    max: usize,
-    path: &str,
-    p: &mut Problems,
-) -> Option<String> {
+fn text(field: &Map<String, Value>, key: &str, max: usize, path: &str, p: &mut Problems) -> Option<String> {
     match field.get(key)? {
-        Value::String(s)
-            if chars(s) <= max
-                && !s.trim().is_empty()
-                && !s.chars().any(crate::text::is_hidden_char) =>
-        {
+        Value::String(s) if chars(s) <= max && !s.trim().is_empty() && !s.chars().any(crate::text::is_hidden_char) => {
             Some(s.clone())
         }
         _ => {
-            p.push(
-                Code::BadUserConfig,
-                join(path, key),
-                format!("{key} must be one line of 1 to {max} characters"),
-            );
+            p.push(Code::BadUserConfig, join(path, key), format!("{key} must be one line of 1 to {max} characters"));
             None
         }
     }
@@ -367,11 +268,7 @@ fn flag(field: &Map<String, Value>, key: &str, path: &str, p: &mut Problems) -> 
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
-            p.push(
-                Code::BadUserConfig,
-                join(path, key),
-                format!("{key} must be true or false"),
-            );
+            p.push(Code::BadUserConfig, join(path, key), format!("{key} must be true or false"));
             false
         }
     }
@@ -381,34 +278,18 @@ fn flag(field: &Map<String, Value>, key: &str, path: &str, p: &mut Problems) -> 
 pub(super) fn check_ui(ui: Option<&Value>, settings: &mut Settings, p: &mut Problems) {
     let Some(ui) = ui else { return };
     let Value::Object(ui) = ui else {
-        p.push(
-            Code::BadUserConfig,
-            "ui",
-            "ui must be an object with labels and descriptions",
-        );
+        p.push(Code::BadUserConfig, "ui", "ui must be an object with labels and descriptions");
         return;
     };
-    unknown_keys(
-        ui,
-        &["labels", "descriptions"],
-        Code::BadUserConfig,
-        "ui",
-        p,
-    );
-    for (section, max) in [
-        ("labels", limits::SETTING_TITLE_CHARS),
-        ("descriptions", limits::SETTING_DESCRIPTION_CHARS),
-    ] {
+    unknown_keys(ui, &["labels", "descriptions"], Code::BadUserConfig, "ui", p);
+    for (section, max) in [("labels", limits::SETTING_TITLE_CHARS), ("descriptions", limits::SETTING_DESCRIPTION_CHARS)]
+    {
         let Some(by_lang) = ui.get(section) else {
             continue;
         };
         for (lang, key, text) in translations(by_lang, &join("ui", section), max, settings, p) {
             if let Some(setting) = settings.valid.iter_mut().find(|s| s.key == key) {
-                let target = if section == "labels" {
-                    &mut setting.labels
-                } else {
-                    &mut setting.descriptions
-                };
+                let target = if section == "labels" { &mut setting.labels } else { &mut setting.descriptions };
                 target.insert(lang, text);
             }
         }
@@ -424,11 +305,7 @@ fn translations(
 ) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
     let Value::Object(by_lang) = value else {
-        p.push(
-            Code::BadUserConfig,
-            path,
-            "expected an object by language, then by setting",
-        );
+        p.push(Code::BadUserConfig, path, "expected an object by language, then by setting");
         return out;
     };
     for (lang, entries) in by_lang {
@@ -442,25 +319,17 @@ fn translations(
             continue;
         }
         let Value::Object(entries) = entries else {
-            p.push(
-                Code::BadUserConfig,
-                &lang_path,
-                "expected an object by setting",
-            );
+            p.push(Code::BadUserConfig, &lang_path, "expected an object by setting");
             continue;
         };
         for (key, text) in entries {
             let entry_path = join(&lang_path, key);
             match text {
-                _ if !settings.declared.contains_key(key) => p.push(
-                    Code::BadUserConfig,
-                    entry_path,
-                    format!("there is no setting \"{key}\" to translate"),
-                ),
+                _ if !settings.declared.contains_key(key) => {
+                    p.push(Code::BadUserConfig, entry_path, format!("there is no setting \"{key}\" to translate"))
+                }
                 Value::String(s)
-                    if chars(s) <= max
-                        && !s.trim().is_empty()
-                        && !s.chars().any(crate::text::is_hidden_char) =>
+                    if chars(s) <= max && !s.trim().is_empty() && !s.chars().any(crate::text::is_hidden_char) =>
                 {
                     out.push((lang.clone(), key.clone(), s.clone()))
                 }

@@ -87,7 +87,8 @@ mod tests {
             let err = serde_json::from_str::<Strict>(bad).err().map(|e| e.to_string()).unwrap_or_default();
             assert!(err.contains("appears twice"), "{bad}: {err}");
         }
-        let Strict(v) = serde_json::from_str(r#"{"n":-1,"f":1.5,"u":18446744073709551615,"s":"é","z":null,"t":true}"#).expect("parses");
+        let Strict(v) = serde_json::from_str(r#"{"n":-1,"f":1.5,"u":18446744073709551615,"s":"é","z":null,"t":true}"#)
+            .expect("parses");
         assert_eq!(v["u"], serde_json::json!(u64::MAX));
         assert_eq!(v["n"], serde_json::json!(-1));
     }

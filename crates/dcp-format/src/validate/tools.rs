@@ -12,15 +12,7 @@ use crate::problem::{Code, Problems};
 use crate::risk::{self, Level, SideEffects};
 use serde_json::Value;
 
-const FIELDS: &[&str] = &[
-    "description",
-    "hint",
-    "risk",
-    "sideEffects",
-    "inputSchema",
-    "request",
-    "response",
-];
+const FIELDS: &[&str] = &["description", "hint", "risk", "sideEffects", "inputSchema", "request", "response"];
 
 /// What every tool is checked against.
 pub(super) struct Context<'a> {
@@ -32,11 +24,7 @@ pub(super) struct Context<'a> {
 }
 
 /// Returns the tools that passed, and every declared tool name (for events).
-pub(super) fn check(
-    tools: Option<&Value>,
-    cx: &Context,
-    p: &mut Problems,
-) -> (Vec<Tool>, Vec<String>) {
+pub(super) fn check(tools: Option<&Value>, cx: &Context, p: &mut Problems) -> (Vec<Tool>, Vec<String>) {
     let map = match tools {
         None => {
             p.push(Code::NoTools, "tools", "a plugin needs at least one tool");
@@ -47,10 +35,7 @@ pub(super) fn check(
             p.push(
                 Code::BadFormat,
                 "tools",
-                format!(
-                    "tools must be an object keyed by tool name, not {}",
-                    type_name(other)
-                ),
+                format!("tools must be an object keyed by tool name, not {}", type_name(other)),
             );
             return (Vec::new(), Vec::new());
         }
@@ -58,17 +43,10 @@ pub(super) fn check(
     if map.is_empty() {
         p.push(Code::NoTools, "tools", "a plugin needs at least one tool");
     } else if map.len() > *limits::TOOLS.end() {
-        p.push(
-            Code::TooManyTools,
-            "tools",
-            format!("{} tools; 15 at most", map.len()),
-        );
+        p.push(Code::TooManyTools, "tools", format!("{} tools; 15 at most", map.len()));
     }
     let names = map.keys().cloned().collect();
-    let tools = map
-        .iter()
-        .filter_map(|(name, value)| tool(name, value, cx, p))
-        .collect();
+    let tools = map.iter().filter_map(|(name, value)| tool(name, value, cx, p)).collect();
     (tools, names)
 }
 
@@ -78,23 +56,13 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     let full_name = format!("{}__{name}", cx.slug);
     check_name(name, &path, p);
     let Value::Object(map) = value else {
-        p.push(
-            Code::BadFormat,
-            path,
-            format!("a tool must be an object, not {}", type_name(value)),
-        );
+        p.push(Code::BadFormat, path, format!("a tool must be an object, not {}", type_name(value)));
         return None;
     };
     unknown_keys(map, FIELDS, Code::BadFormat, &path, p);
     let description = match map.get("description") {
         Some(Value::String(d)) => {
-            ai_text(
-                p,
-                &join(&path, "description"),
-                d,
-                limits::TOOL_DESCRIPTION_CHARS,
-                Code::BadText,
-            );
+            ai_text(p, &join(&path, "description"), d, limits::TOOL_DESCRIPTION_CHARS, Code::BadText);
             d.clone()
         }
         _ => {
@@ -107,8 +75,7 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
         }
     };
     let hint = hint(map.get("hint"), &join(&path, "hint"), p);
-    let declared_risk = parse_field(map.get("risk"), Level::parse, "risk", "R0 to R3", &path, p)
-        .unwrap_or(Level::R0);
+    let declared_risk = parse_field(map.get("risk"), Level::parse, "risk", "R0 to R3", &path, p).unwrap_or(Level::R0);
     let side_effects = parse_field(
         map.get("sideEffects"),
         SideEffects::parse,
@@ -119,22 +86,13 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     );
     let arguments = schema::check(map.get("inputSchema"), &join(&path, "inputSchema"), p);
     let declared_arguments = declared_properties(map.get("inputSchema"));
-    let scope = Scope {
-        declared_arguments,
-        settings: cx.settings,
-        network: cx.network,
-        auth: cx.auth,
-    };
+    let scope = Scope { declared_arguments, settings: cx.settings, network: cx.network, auth: cx.auth };
     let request = request::check(map.get("request"), &join(&path, "request"), &scope, p);
     let response = response::check(map.get("response"), &join(&path, "response"), p);
     let (request, response) = (request?, response?);
     let level = risk::compute(declared_risk, side_effects, request.method, &request.target);
     if level == Level::R4 && !cx.official {
-        p.push(
-            Code::RiskForbidden,
-            join(&path, "risk"),
-            "R4 is reserved for official plugins",
-        );
+        p.push(Code::RiskForbidden, join(&path, "risk"), "R4 is reserved for official plugins");
     }
     (p.error_count() == before).then(|| Tool {
         name: name.to_owned(),
@@ -155,15 +113,9 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
 /// the 64 of §6 (a unit test keeps the limits honest).
 fn check_name(name: &str, path: &str, p: &mut Problems) {
     let ok = (1..=limits::TOOL_NAME_CHARS).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
     if !ok {
-        p.push(
-            Code::BadToolName,
-            path,
-            "a tool name is 1 to 40 of a-z, 0-9 and _",
-        );
+        p.push(Code::BadToolName, path, "a tool name is 1 to 40 of a-z, 0-9 and _");
     }
 }
 
@@ -186,11 +138,7 @@ fn parse_field<T>(
     let value = value?;
     let parsed = value.as_str().and_then(parse);
     if parsed.is_none() {
-        p.push(
-            Code::BadRisk,
-            join(path, key),
-            format!("{value} is not a known {key}: use {allowed}"),
-        );
+        p.push(Code::BadRisk, join(path, key), format!("{value} is not a known {key}: use {allowed}"));
     }
     parsed
 }
@@ -200,11 +148,7 @@ fn parse_field<T>(
 fn hint(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
     let mut texts = Texts::new();
     let Some(Value::Object(map)) = value else {
-        p.push(
-            Code::BadHint,
-            path,
-            "a tool needs a hint: { \"en\": \"a short verb phrase\" }",
-        );
+        p.push(Code::BadHint, path, "a tool needs a hint: { \"en\": \"a short verb phrase\" }");
         return texts;
     };
     if !map.contains_key("en") {
@@ -213,11 +157,9 @@ fn hint(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
     for (lang, text) in map {
         let lang_path = join(path, lang);
         match text {
-            _ if !LANGUAGES.contains(&lang.as_str()) => p.push(
-                Code::BadHint,
-                lang_path,
-                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
-            ),
+            _ if !LANGUAGES.contains(&lang.as_str()) => {
+                p.push(Code::BadHint, lang_path, format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
+            }
             Value::String(s) => {
                 ai_text(p, &lang_path, s, limits::HINT_CHARS, Code::BadHint);
                 texts.insert(lang.clone(), s.clone());
@@ -234,8 +176,6 @@ mod tests {
 
     #[test]
     fn s6_longest_slug_and_tool_name_fit_the_full_name_limit() {
-        assert!(
-            limits::SLUG_CHARS.end() + 2 + limits::TOOL_NAME_CHARS <= limits::FULL_TOOL_NAME_CHARS
-        );
+        assert!(limits::SLUG_CHARS.end() + 2 + limits::TOOL_NAME_CHARS <= limits::FULL_TOOL_NAME_CHARS);
     }
 }

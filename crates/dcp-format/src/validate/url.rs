@@ -17,17 +17,10 @@ pub(super) struct Parts<'a> {
 }
 
 pub(super) fn split(raw: &str) -> Result<Parts<'_>, String> {
-    if let Some(c) = raw
-        .chars()
-        .find(|c| c.is_whitespace() || c.is_control() || *c == '\\')
-    {
-        return Err(format!(
-            "the URL contains {c:?}; spaces, control characters and backslashes are not allowed"
-        ));
+    if let Some(c) = raw.chars().find(|c| c.is_whitespace() || c.is_control() || *c == '\\') {
+        return Err(format!("the URL contains {c:?}; spaces, control characters and backslashes are not allowed"));
     }
-    let (scheme, after) = raw
-        .split_once("://")
-        .ok_or("the URL must be absolute, starting with https://")?;
+    let (scheme, after) = raw.split_once("://").ok_or("the URL must be absolute, starting with https://")?;
     let end = after.find(['/', '?', '#']).unwrap_or(after.len());
     let (authority, rest) = after.split_at(end);
     let (userinfo, host_port) = match authority.rsplit_once('@') {
@@ -35,13 +28,7 @@ pub(super) fn split(raw: &str) -> Result<Parts<'_>, String> {
         None => (None, authority),
     };
     let (host, port) = split_port(host_port);
-    Ok(Parts {
-        scheme,
-        host,
-        port,
-        has_credentials: userinfo.is_some(),
-        rest,
-    })
+    Ok(Parts { scheme, host, port, has_credentials: userinfo.is_some(), rest })
 }
 
 fn split_port(host_port: &str) -> (&str, Option<&str>) {

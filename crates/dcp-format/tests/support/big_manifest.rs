@@ -4,31 +4,18 @@
 
 use serde_json::{json, Map, Value};
 
-const SENTENCE: &str = "Reads the items of the user's list that match the filter and returns their names with their ids.";
+const SENTENCE: &str =
+    "Reads the items of the user's list that match the filter and returns their names with their ids.";
 
 fn text(len: usize) -> String {
-    SENTENCE
-        .chars()
-        .cycle()
-        .take(len)
-        .collect::<String>()
-        .trim_end()
-        .to_owned()
-        + "."
+    SENTENCE.chars().cycle().take(len).collect::<String>().trim_end().to_owned() + "."
 }
 
 fn tool(i: usize) -> Value {
     let properties: Map<String, Value> = (0..10)
-        .map(|p| {
-            (
-                format!("arg{p}"),
-                json!({ "type": "string", "description": text(199), "maxLength": 100 }),
-            )
-        })
+        .map(|p| (format!("arg{p}"), json!({ "type": "string", "description": text(199), "maxLength": 100 })))
         .collect();
-    let mut query: Map<String, Value> = (0..10)
-        .map(|p| (format!("q{p}"), json!(format!("{{{{arg{p}}}}}"))))
-        .collect();
+    let mut query: Map<String, Value> = (0..10).map(|p| (format!("q{p}"), json!(format!("{{{{arg{p}}}}}")))).collect();
     query.extend((10..16).map(|p| (format!("fixed_parameter_{p}"), json!("a fixed value"))));
     json!({
         "description": text(199),
@@ -52,7 +39,14 @@ pub fn big_manifest() -> Vec<u8> {
         .collect();
     settings.insert("api_token".into(), json!({ "type": "string", "title": "API token", "sensitive": true, "required": true, "helpUrl": "https://example.com/help" }));
     let tools: Map<String, Value> = (0..15).map(|i| (format!("tool_{i}"), tool(i))).collect();
-    let events: Map<String, Value> = (0..10).map(|i| (format!("event_{i}"), json!({ "title": { "en": format!("Event number {i} happened"), "fr": format!("Événement {i}") } }))).collect();
+    let events: Map<String, Value> = (0..10)
+        .map(|i| {
+            (
+                format!("event_{i}"),
+                json!({ "title": { "en": format!("Event number {i} happened"), "fr": format!("Événement {i}") } }),
+            )
+        })
+        .collect();
     let hosts: Vec<String> = (0..10).map(|i| format!("api{i}.example.com")).collect();
     let manifest = json!({
         "name": "big-manifest",

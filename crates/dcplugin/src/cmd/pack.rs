@@ -21,14 +21,10 @@ struct PackJson<'a> {
 
 pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
     if !folder.is_dir() {
-        anyhow::bail!(
-            "{} is not a folder: pack builds a .zip from a plugin folder",
-            folder.display()
-        );
+        anyhow::bail!("{} is not a folder: pack builds a .zip from a plugin folder", folder.display());
     }
     let (problems, slug, written, package) = match package::read_path(folder) {
-        Ok(pkg) => build(&pkg, output)
-            .map(|(problems, slug, written)| (problems, slug, written, Some(pkg)))?,
+        Ok(pkg) => build(&pkg, output).map(|(problems, slug, written)| (problems, slug, written, Some(pkg)))?,
         Err(e) => {
             let mut problems = Problems::default();
             problems.push(e.code, e.path, e.message);
@@ -52,24 +48,14 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
         }
         match &written {
             Some(path) => println!("wrote {} ({})", path.display(), files.join(", ")),
-            None => println!(
-                "refused: nothing written ({} problem(s))",
-                problems.errors.len()
-            ),
+            None => println!("refused: nothing written ({} problem(s))", problems.errors.len()),
         }
     }
-    Ok(if written.is_some() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(super::REFUSED)
-    })
+    Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
 }
 
 /// Validates, writes the zip; the path is `None` when the plugin is refused.
-fn build(
-    pkg: &Package,
-    output: Option<&Path>,
-) -> anyhow::Result<(Problems, Option<String>, Option<PathBuf>)> {
+fn build(pkg: &Package, output: Option<&Path>) -> anyhow::Result<(Problems, Option<String>, Option<PathBuf>)> {
     debug_assert_eq!(pkg.source, Source::Folder);
     let report = dcp_format::check_package(pkg, &Options::default());
     let Some(plugin) = &report.plugin else {
@@ -83,10 +69,8 @@ fn build(
             return Ok((problems, report.slug, None));
         }
     };
-    let target = output.map_or_else(
-        || PathBuf::from(format!("{}-{}.zip", plugin.slug, plugin.version)),
-        Path::to_path_buf,
-    );
+    let target =
+        output.map_or_else(|| PathBuf::from(format!("{}-{}.zip", plugin.slug, plugin.version)), Path::to_path_buf);
     write_atomically(&target, &bytes)?;
     Ok((report.problems, report.slug, Some(target)))
 }
@@ -103,17 +87,9 @@ fn file_names(pkg: &Package) -> Vec<&str> {
 /// Writes beside the target, then renames, so an interrupted pack never
 /// leaves a half-written package under the final name.
 fn write_atomically(target: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.partial"));
-    std::fs::write(&temp, bytes)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", temp.display()))?;
-    std::fs::rename(&temp, target)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", target.display()))
+    std::fs::write(&temp, bytes).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", temp.display()))?;
+    std::fs::rename(&temp, target).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", target.display()))
 }

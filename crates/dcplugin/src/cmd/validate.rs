@@ -7,17 +7,11 @@ use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(path: &Path, json: bool, app_version: Option<Version>) -> anyhow::Result<ExitCode> {
-    let options = Options {
-        app_version: app_version.unwrap_or(Version::APP),
-        ..Options::default()
-    };
+    let options = Options { app_version: app_version.unwrap_or(Version::APP), ..Options::default() };
     let (problems, slug, icon_note, summary) = match package::read_path(path) {
         Ok(pkg) => {
             let report = dcp_format::check_package(&pkg, &options);
-            let summary = report
-                .plugin
-                .as_ref()
-                .map(|p| format!("{} ({} {})", p.slug, p.display_name, p.version));
+            let summary = report.plugin.as_ref().map(|p| format!("{} ({} {})", p.slug, p.display_name, p.version));
             (report.problems, report.slug, pkg.icon_ignored, summary)
         }
         Err(e) => {
@@ -40,16 +34,9 @@ pub fn run(path: &Path, json: bool, app_version: Option<Version>) -> anyhow::Res
         }
         match summary {
             Some(summary) if problems.warnings.is_empty() => println!("valid: {summary}"),
-            Some(summary) => println!(
-                "valid with {} warning(s): {summary}",
-                problems.warnings.len()
-            ),
+            Some(summary) => println!("valid with {} warning(s): {summary}", problems.warnings.len()),
             None => println!("refused: {} problem(s)", problems.errors.len()),
         }
     }
-    Ok(if problems.is_ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(super::REFUSED)
-    })
+    Ok(if problems.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
 }
