@@ -19,6 +19,7 @@ pub mod model;
 pub mod package;
 pub mod problem;
 pub mod risk;
+pub mod setting_value;
 pub mod template;
 pub mod text;
 pub mod validate;

@@ -179,7 +179,7 @@ fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Pr
             bad(p, "default", "a secret cannot have a default".into());
             return None;
         }
-        Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || is_id(d)) => Some(d.clone()),
+        Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || crate::setting_value::is_id(d)) => Some(d.clone()),
         Some(_) => {
             bad(p, "default", "the default must be text that fits maxLength (and the id format)".into());
             return None;
@@ -228,12 +228,6 @@ fn boolean_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Opt
             None
         }
     }
-}
-
-/// The `format: "id"` rule (§10): letters, digits, `-` and `_`, 1 to 64.
-pub fn is_id(value: &str) -> bool {
-    (1..=limits::ID_SETTING_CHARS).contains(&value.len())
-        && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn help_link(url: &str) -> Result<(), String> {
