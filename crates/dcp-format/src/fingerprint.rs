@@ -18,12 +18,12 @@
 use crate::model::{AuthIn, Fingerprints, Plugin};
 use crate::risk::Level;
 use crate::template::Piece;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a plugin may do, in a canonical order (see the module doc).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Permissions {
     /// Declared hosts, sorted.
     pub hosts: BTreeSet<String>,
@@ -38,21 +38,21 @@ pub struct Permissions {
 }
 
 /// What one tool may do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolPermission {
     /// The computed level.
     pub level: Level,
     /// The HTTP method.
-    pub method: &'static str,
+    pub method: String,
     /// The URL template as written.
     pub url: String,
 }
 
 /// One auth entry, reduced to where it sends which secrets.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct SecretDestination {
     /// `header` or `query`.
-    pub location: &'static str,
+    pub location: String,
     /// The header (lowercased) or parameter name.
     pub name: String,
     /// The secret settings it carries, sorted.
@@ -67,7 +67,7 @@ impl Permissions {
             .iter()
             .map(|t| {
                 let permission =
-                    ToolPermission { level: t.level, method: t.request.method.as_str(), url: t.request.url.clone() };
+                    ToolPermission { level: t.level, method: t.request.method.as_str().to_owned(), url: t.request.url.clone() };
                 (t.name.clone(), permission)
             })
             .collect();
@@ -76,8 +76,8 @@ impl Permissions {
             .iter()
             .map(|a| SecretDestination {
                 location: match a.location {
-                    AuthIn::Header => "header",
-                    AuthIn::Query => "query",
+                    AuthIn::Header => "header".to_owned(),
+                    AuthIn::Query => "query".to_owned(),
                 },
                 name: match a.location {
                     AuthIn::Header => a.name.to_ascii_lowercase(),
@@ -102,12 +102,50 @@ impl Permissions {
         }
     }
 
+    /// What changed from `old` to `self`, one line each, for the review of
+    /// an update (§18); empty when the permissions are the same.
+    pub fn changes_from(&self, old: &Permissions) -> Vec<String> {
+        let mut out = Vec::new();
+        diff_sets(&mut out, "site", &old.hosts, &self.hosts);
+        let ports = |s: &BTreeSet<u16>| s.iter().map(|p| format!("this PC · port {p}")).collect::<BTreeSet<_>>();
+        diff_sets(&mut out, "local server", &ports(&old.local_ports), &ports(&self.local_ports));
+        for (name, new) in &self.tools {
+            match old.tools.get(name) {
+                None => out.push(format!("new action {name}: {:?}, {} {}", new.level, new.method, new.url)),
+                Some(was) if was != new => {
+                    if was.level != new.level {
+                        out.push(format!("action {name}: level {:?} → {:?}", was.level, new.level));
+                    }
+                    if was.method != new.method {
+                        out.push(format!("action {name}: method {} → {}", was.method, new.method));
+                    }
+                    if was.url != new.url {
+                        out.push(format!("action {name}: URL {} → {}", was.url, new.url));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        out.extend(old.tools.keys().filter(|n| !self.tools.contains_key(*n)).map(|n| format!("action removed: {n}")));
+        let dest = |s: &BTreeSet<SecretDestination>| -> BTreeSet<String> {
+            s.iter().map(|d| format!("{} {} ({})", d.location, d.name, d.secrets.iter().cloned().collect::<Vec<_>>().join(", "))).collect()
+        };
+        diff_sets(&mut out, "secrets sent in", &dest(&old.secrets_sent), &dest(&self.secrets_sent));
+        diff_sets(&mut out, "event", &old.events, &self.events);
+        out
+    }
+
     /// The permissions fingerprint.
     pub fn fingerprint(&self) -> String {
         // Serializing plain strings, numbers and ordered maps cannot fail.
         let canonical = serde_json::to_vec(self).unwrap_or_default();
         sha256_hex(&canonical)
     }
+}
+
+fn diff_sets(out: &mut Vec<String>, what: &str, old: &BTreeSet<String>, new: &BTreeSet<String>) {
+    out.extend(new.difference(old).map(|x| format!("new {what}: {x}")));
+    out.extend(old.difference(new).map(|x| format!("{what} removed: {x}")));
 }
 
 /// Lowercase hex SHA-256.

@@ -2,10 +2,10 @@
 //! method imply, and the level the app computes from them.
 
 use crate::model::{Method, Target};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// R0 to R4, ordered from the least to the most sensitive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[allow(missing_docs)]
 pub enum Level {
     R0,

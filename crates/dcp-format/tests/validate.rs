@@ -913,3 +913,19 @@ fn s22_every_import_code_is_produced() {
         Code::ALL.iter().filter(|c| !host_codes.contains(c)).map(|c| c.as_str()).filter(|c| !seen.contains(c)).collect();
     assert!(missing.is_empty(), "never produced: {missing:?}");
 }
+
+#[test]
+fn s18_changes_between_permissions_are_listed() {
+    use dcp_format::fingerprint::Permissions;
+    let permissions = |doc: &Value| Permissions::of(&check(doc).plugin.expect("valid"));
+    let old = base();
+    let mut new = base();
+    edit(&mut new, "@/permissions/network/hosts/1", Some(json!("cdn2.example.com")));
+    edit(&mut new, "@/tools/add_card/risk", Some(json!("R3")));
+    edit(&mut new, "@/events/card_due2", Some(json!({ "title": { "en": "Due" } })));
+    let changes = permissions(&new).changes_from(&permissions(&old));
+    for expected in ["new site: cdn2.example.com", "site removed: cdn.example.com", "action add_card: level R2 → R3", "new event: card_due2"] {
+        assert!(changes.iter().any(|c| c == expected), "{expected} missing from {changes:?}");
+    }
+    assert!(permissions(&old).changes_from(&permissions(&old)).is_empty());
+}
