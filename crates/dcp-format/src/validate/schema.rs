@@ -8,7 +8,8 @@ use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
 use serde_json::{Map, Value};
 
-const KEYWORDS: &[&str] = &["type", "description", "enum", "minimum", "maximum", "maxLength", "default"];
+/// The keywords of §7, and `pattern`, which has its own refusal above.
+const KEYWORDS: &[&str] = &["type", "description", "enum", "minimum", "maximum", "maxLength", "default", "pattern"];
 
 pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec<Argument> {
     let Some(schema) = schema else {

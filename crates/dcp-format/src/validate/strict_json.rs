@@ -67,10 +67,9 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
             let Strict(value) = access.next_value()?;
-            if map.contains_key(&key) {
+            if let Some(_first) = map.insert(key.clone(), value) {
                 return Err(A::Error::custom(format!("the key \"{key}\" appears twice in one object")));
             }
-            map.insert(key, value);
         }
         Ok(Value::Object(map))
     }
