@@ -1,0 +1,225 @@
+//! Where the vault key lives: the [`KeyStore`] trait and the real one,
+//! [`OsKeyStore`].
+//!
+//! Each profile has one vault key: 32 bytes from the OS random generator,
+//! kept by the operating system's credential store and nowhere else. This
+//! is what ties a secret to "this PC and this account" (§11): the profile
+//! folder holds only ciphertexts, so a copied profile can't be read.
+//!
+//! [`OsKeyStore`] goes through the `keyring` crate (v3) to
+//!
+//! * Windows Credential Manager (`windows-native`), tied to the Windows
+//!   account;
+//! * the macOS Keychain (`apple-native`);
+//! * on Linux, the kernel key store, keyutils (`linux-native`). keyring
+//!   adds the key to the session keyring and links it into the user's
+//!   *persistent* keyring, which it also links into each new session, so a
+//!   key made by one process is found by any later process of the same user
+//!   — but only until the machine reboots (keyutils lives in kernel memory)
+//!   or the persistent keyring expires (a few days without use by default,
+//!   `/proc/sys/kernel/keys/persistent_keyring_expiry`). After that the
+//!   key is gone and every secret shows "Needs setup". Secret Service
+//!   (GNOME Keyring, KWallet) would survive reboots but needs a D-Bus desktop
+//!   session, which the machines this was built on do not have.
+//!
+//! The entry is named service [`SERVICE`], user `vault-key-<profile_id>`,
+//! and holds the key as 64 lowercase hex characters (some stores only keep
+//! text).
+//!
+//! On a platform where keyring has no real store it falls back to a mock
+//! that forgets everything; [`OsKeyStore`] refuses to use that and reports
+//! the store as unavailable instead, so nothing pretends to be saved.
+//!
+//! The trait exists so that tests whose subject is not the OS store can use
+//! [`crate::testing::MemoryKeyStore`], and so that `vault_unavailable` can be
+//! tested with [`crate::testing::UnavailableKeyStore`].
+
+use std::fmt;
+
+use keyring::credential::CredentialPersistence;
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::error::KeyStoreError;
+use crate::token::{from_hex, to_hex};
+
+/// The credential-store service name under which vault keys are kept.
+pub const SERVICE: &str = "com.desktopaicompanion.plugins";
+
+/// Length of a vault key in bytes.
+pub const KEY_LEN: usize = 32;
+
+/// A 32-byte vault key. Redacted in `Debug`, wiped on drop, never
+/// serialized.
+pub struct VaultKey(Zeroizing<[u8; KEY_LEN]>);
+
+impl VaultKey {
+    /// A fresh key from the OS random generator.
+    pub fn generate() -> Result<Self, KeyStoreError> {
+        let mut bytes = Zeroizing::new([0u8; KEY_LEN]);
+        getrandom::fill(bytes.as_mut()).map_err(|err| {
+            KeyStoreError::Unavailable(format!("the OS random generator failed: {err}"))
+        })?;
+        Ok(VaultKey(bytes))
+    }
+
+    /// Wraps existing key bytes (for key stores).
+    pub fn from_bytes(bytes: [u8; KEY_LEN]) -> Self {
+        VaultKey(Zeroizing::new(bytes))
+    }
+
+    /// The key bytes.
+    pub fn expose(&self) -> &[u8; KEY_LEN] {
+        &self.0
+    }
+
+    /// The key as 64 lowercase hex characters, wiped when dropped.
+    pub fn to_hex(&self) -> Zeroizing<String> {
+        Zeroizing::new(to_hex(self.expose()))
+    }
+
+    /// Parses 64 hex characters; `None` for anything else.
+    pub fn from_hex(text: &str) -> Option<Self> {
+        let mut bytes = Zeroizing::new(from_hex(text)?);
+        let key: [u8; KEY_LEN] = bytes.as_slice().try_into().ok()?;
+        bytes.zeroize();
+        Some(VaultKey::from_bytes(key))
+    }
+}
+
+impl fmt::Debug for VaultKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("VaultKey([secret])")
+    }
+}
+
+/// Holds one vault key per profile.
+///
+/// Implementations must be safe to share between threads. `load` never
+/// creates a key: only [`KeyStore::get_or_create`] does, and only the vault
+/// calls it, when *sealing*. Opening with a missing key is therefore
+/// reported as missing, never papered over with a new key.
+pub trait KeyStore: Send + Sync {
+    /// The key of `profile_id`, or `Ok(None)` if there is none.
+    fn load(&self, profile_id: &str) -> Result<Option<VaultKey>, KeyStoreError>;
+
+    /// Stores `key` as the key of `profile_id`, replacing any other.
+    fn store(&self, profile_id: &str, key: &VaultKey) -> Result<(), KeyStoreError>;
+
+    /// Deletes the key of `profile_id`. Deleting a missing key is not an
+    /// error. Every secret sealed with it becomes unreadable.
+    fn delete(&self, profile_id: &str) -> Result<(), KeyStoreError>;
+
+    /// The key of `profile_id`, made from the OS random generator and stored
+    /// first if there is none. An unreadable existing entry is an error
+    /// ([`KeyStoreError::Corrupt`]), not replaced.
+    ///
+    /// After storing, the key is read back and the stored one returned, so
+    /// a store that silently drops writes is caught here, before anything is
+    /// sealed with a key that will not be found again.
+    fn get_or_create(&self, profile_id: &str) -> Result<VaultKey, KeyStoreError> {
+        if let Some(key) = self.load(profile_id)? {
+            return Ok(key);
+        }
+        let key = VaultKey::generate()?;
+        self.store(profile_id, &key)?;
+        self.load(profile_id)?.ok_or_else(|| {
+            KeyStoreError::Unavailable("the credential store did not keep the vault key".into())
+        })
+    }
+}
+
+/// The operating system's credential store, through the `keyring` crate.
+/// See the module documentation for what each platform does.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct OsKeyStore {
+    _private: (),
+}
+
+impl OsKeyStore {
+    /// The OS credential store. Creating it touches nothing; every call
+    /// goes to the store.
+    pub fn new() -> Self {
+        OsKeyStore { _private: () }
+    }
+
+    /// The credential-store user name of `profile_id`'s key.
+    pub fn user_name(profile_id: &str) -> String {
+        format!("vault-key-{profile_id}")
+    }
+
+    fn entry(&self, profile_id: &str) -> Result<keyring::Entry, KeyStoreError> {
+        // keyring falls back to an in-memory mock where it has no real
+        // store; a key kept there would vanish with the process.
+        match keyring::default::default_credential_builder().persistence() {
+            CredentialPersistence::EntryOnly | CredentialPersistence::ProcessOnly => {
+                return Err(KeyStoreError::Unavailable(
+                    "no persistent credential store on this platform".into(),
+                ));
+            }
+            _ => {}
+        }
+        keyring::Entry::new(SERVICE, &Self::user_name(profile_id)).map_err(describe)
+    }
+}
+
+impl KeyStore for OsKeyStore {
+    fn load(&self, profile_id: &str) -> Result<Option<VaultKey>, KeyStoreError> {
+        match self.entry(profile_id)?.get_password() {
+            Ok(text) => {
+                let text = Zeroizing::new(text);
+                VaultKey::from_hex(&text)
+                    .map(Some)
+                    .ok_or(KeyStoreError::Corrupt)
+            }
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(keyring::Error::BadEncoding(mut bytes)) => {
+                bytes.zeroize();
+                Err(KeyStoreError::Corrupt)
+            }
+            Err(err) => Err(describe(err)),
+        }
+    }
+
+    fn store(&self, profile_id: &str, key: &VaultKey) -> Result<(), KeyStoreError> {
+        self.entry(profile_id)?
+            .set_password(&key.to_hex())
+            .map_err(describe)
+    }
+
+    fn delete(&self, profile_id: &str) -> Result<(), KeyStoreError> {
+        match self.entry(profile_id)?.delete_credential() {
+            Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+            Err(err) => Err(describe(err)),
+        }
+    }
+}
+
+/// A keyring error reduced to words that cannot carry a stored value
+/// (`BadEncoding` holds the raw bytes of the entry, so its content is never
+/// printed).
+fn describe(err: keyring::Error) -> KeyStoreError {
+    let text = match err {
+        keyring::Error::PlatformFailure(inner) => {
+            format!("the credential store failed: {inner}")
+        }
+        keyring::Error::NoStorageAccess(inner) => {
+            format!("the credential store can't be reached: {inner}")
+        }
+        keyring::Error::NoEntry => "no entry in the credential store".into(),
+        keyring::Error::BadEncoding(mut bytes) => {
+            bytes.zeroize();
+            return KeyStoreError::Corrupt;
+        }
+        keyring::Error::TooLong(attr, limit) => {
+            format!("the credential store refused a {attr} longer than {limit}")
+        }
+        keyring::Error::Invalid(attr, reason) => {
+            format!("the credential store refused the {attr}: {reason}")
+        }
+        keyring::Error::Ambiguous(_) => {
+            "the credential store holds several entries for this vault key".into()
+        }
+        _ => "the credential store failed".into(),
+    };
+    KeyStoreError::Unavailable(text)
+}
