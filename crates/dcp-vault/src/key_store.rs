@@ -11,16 +11,39 @@
 //! * Windows Credential Manager (`windows-native`), tied to the Windows
 //!   account;
 //! * the macOS Keychain (`apple-native`);
-//! * on Linux, the kernel key store, keyutils (`linux-native`). keyring
-//!   adds the key to the session keyring and links it into the user's
-//!   *persistent* keyring, which it also links into each new session, so a
-//!   key made by one process is found by any later process of the same user
-//!   — but only until the machine reboots (keyutils lives in kernel memory)
-//!   or the persistent keyring expires (a few days without use by default,
-//!   `/proc/sys/kernel/keys/persistent_keyring_expiry`). After that the
-//!   key is gone and every secret shows "Needs setup". Secret Service
-//!   (GNOME Keyring, KWallet) would survive reboots but needs a D-Bus desktop
-//!   session, which the machines this was built on do not have.
+//! * on Linux, the kernel key store, keyutils (`linux-native`).
+//!
+//! ## Linux: the persistent keyring, not the session keyring
+//!
+//! keyring 3's keyutils store adds a key to the caller's *session* keyring,
+//! links it into the user's *persistent* keyring, and looks it up by
+//! searching the session keyring. That finds the key again from any
+//! process of a login session (pam_keyinit gives each login a session
+//! keyring, and keyring links the persistent keyring into it). But a process
+//! that has no session keyring of its own — a service, a CI job, a shell
+//! started without PAM, as on the machines this was built on — searches the
+//! shared user-session keyring, which the persistent keyring is never
+//! linked into: a key stored by one such process is **not** found by the
+//! next one (verified here: two processes started one after the other; it
+//! only worked when both ran under `keyctl session`, or when the second was
+//! a child of the first and inherited its session keyring).
+//!
+//! So on Linux [`OsKeyStore`] hands keyring a credential of its own
+//! (`keyring::keyutils::KeyutilsCredential`, built with
+//! `Entry::new_with_credential`) whose keyring is the user's persistent
+//! keyring itself (`keyctl_get_persistent`, linked into the caller's
+//! session keyring so the caller possesses it): the key is added to it and
+//! searched in it. Any process of the same user finds it, with or without a
+//! login session. If the kernel has no persistent keyrings, the user keyring
+//! (`@u`) is used instead, which lives as long as the user has a process.
+//!
+//! What does not change: keyutils lives in kernel memory. A reboot clears
+//! the key, and so does the persistent keyring's expiry (three days without
+//! any use by default, `/proc/sys/kernel/keys/persistent_keyring_expiry`;
+//! each use resets it). After that every secret shows "Needs setup" and is
+//! asked again. Secret Service (GNOME Keyring, KWallet; keyring's
+//! `linux-native-sync-persistent`) would survive reboots but needs a D-Bus
+//! desktop session, which these machines do not have.
 //!
 //! The entry is named service [`SERVICE`], user `vault-key-<profile_id>`,
 //! and holds the key as 64 lowercase hex characters (some stores only keep
@@ -29,6 +52,8 @@
 //! On a platform where keyring has no real store it falls back to a mock
 //! that forgets everything; [`OsKeyStore`] refuses to use that and reports
 //! the store as unavailable instead, so nothing pretends to be saved.
+//! On Linux, a kernel without keyutils (or a sandbox that forbids the
+//! `keyctl` system calls) gives the same: unavailable, `vault_unavailable`.
 //!
 //! The trait exists so that tests whose subject is not the OS store can use
 //! [`crate::testing::MemoryKeyStore`], and so that `vault_unavailable` can be
@@ -36,6 +61,7 @@
 
 use std::fmt;
 
+#[cfg(not(target_os = "linux"))]
 use keyring::credential::CredentialPersistence;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -147,6 +173,25 @@ impl OsKeyStore {
         format!("vault-key-{profile_id}")
     }
 
+    #[cfg(target_os = "linux")]
+    fn entry(&self, profile_id: &str) -> Result<keyring::Entry, KeyStoreError> {
+        use linux_keyutils::{KeyRing, KeyRingIdentifier};
+
+        let ring = KeyRing::get_persistent(KeyRingIdentifier::Session)
+            .or_else(|_| KeyRing::from_special_id(KeyRingIdentifier::User, true))
+            .map_err(|err| {
+                KeyStoreError::Unavailable(format!("the kernel key store can't be reached: {err}"))
+            })?;
+        // The same description keyring's own keyutils store would use.
+        let credential = keyring::keyutils::KeyutilsCredential {
+            session: ring,
+            persistent: None,
+            description: format!("keyring-rs:{}@{SERVICE}", Self::user_name(profile_id)),
+        };
+        Ok(keyring::Entry::new_with_credential(Box::new(credential)))
+    }
+
+    #[cfg(not(target_os = "linux"))]
     fn entry(&self, profile_id: &str) -> Result<keyring::Entry, KeyStoreError> {
         // keyring falls back to an in-memory mock where it has no real
         // store; a key kept there would vanish with the process.

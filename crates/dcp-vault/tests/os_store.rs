@@ -1,6 +1,9 @@
 //! §11: the vault key in the real OS credential store (on Linux, the
 //! kernel key store, keyutils), including from another process.
 //!
+//! The test with a second process is in `os_store_cross_process.rs`, alone
+//! in its binary because it rearranges its process's session keyring.
+//!
 //! Each test uses its own profile id (process id + test name + random
 //! suffix) and deletes its key when it ends, so tests can run in parallel
 //! and leave nothing behind.
@@ -8,13 +11,9 @@
 // Tests may unwrap: a failure here is a test failure, with its message.
 #![allow(clippy::unwrap_used)]
 
-use std::process::Command;
 use std::sync::Arc;
 
 use dcp_vault::{random_token_hex, KeyStore, OsKeyStore, Sensitive, Vault, VaultError};
-
-const CHILD_PROFILE: &str = "DCP_VAULT_TEST_CHILD_PROFILE";
-const CHILD_SEALED: &str = "DCP_VAULT_TEST_CHILD_SEALED";
 
 /// A profile id unique to this test run; its key is deleted on drop.
 struct TestProfile(String);
@@ -37,13 +36,6 @@ impl Drop for TestProfile {
 
 fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn from_hex(text: &str) -> Vec<u8> {
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 #[test]
@@ -95,64 +87,4 @@ fn s11_os_store_two_profiles_have_different_keys() {
         .open("demo", "token", &sealed)
         .unwrap_err();
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
-}
-
-#[test]
-fn s11_os_store_key_is_found_by_another_process() {
-    let profile = TestProfile::new("xproc");
-    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
-    let from_parent = vault
-        .seal("demo", "token", &Sensitive::from("sealed by the parent"))
-        .unwrap();
-
-    // Run this same test binary again, only the child test below.
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "child_process_uses_the_key_made_by_its_parent",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_PROFILE, &profile.0)
-        .env(CHILD_SEALED, to_hex(&from_parent))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "child failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    assert!(stdout.contains("1 passed"), "child ran no test:\n{stdout}");
-    let sealed_hex = stdout
-        .lines()
-        .find_map(|line| line.split_once("SEALED=")?.1.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no SEALED= line from the child:\n{stdout}"));
-    let from_child = vault.open("demo", "token", &from_hex(sealed_hex)).unwrap();
-    assert_eq!(from_child.expose(), "sealed by the child");
-}
-
-#[test]
-#[ignore = "runs only as the child process of s11_os_store_key_is_found_by_another_process"]
-fn child_process_uses_the_key_made_by_its_parent() {
-    let profile = std::env::var(CHILD_PROFILE).expect("run by the parent test");
-    let store = OsKeyStore::new();
-    // load, not get_or_create: the child must find the parent's key, not
-    // make its own.
-    assert!(
-        store.load(&profile).unwrap().is_some(),
-        "the key made by the parent process is not visible here"
-    );
-    let vault = Vault::new(Arc::new(store), profile);
-    let from_parent = from_hex(&std::env::var(CHILD_SEALED).unwrap());
-    assert_eq!(
-        vault.open("demo", "token", &from_parent).unwrap().expose(),
-        "sealed by the parent"
-    );
-    let sealed = vault
-        .seal("demo", "token", &Sensitive::from("sealed by the child"))
-        .unwrap();
-    // On its own line: the harness prints "test <name> ... " before it.
-    println!("\nSEALED={} ", to_hex(&sealed));
 }
