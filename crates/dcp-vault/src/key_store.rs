@@ -60,6 +60,7 @@
 //! tested with [`crate::testing::UnavailableKeyStore`].
 
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 
 #[cfg(not(target_os = "linux"))]
 use keyring::credential::CredentialPersistence;
@@ -73,6 +74,9 @@ pub const SERVICE: &str = "com.desktopaicompanion.plugins";
 
 /// Length of a vault key in bytes.
 pub const KEY_LEN: usize = 32;
+
+/// Serializes [`KeyStore::get_or_create`] within the process.
+static CREATE_LOCK: Mutex<()> = Mutex::new(());
 
 /// A 32-byte vault key. Redacted in `Debug`, wiped on drop, never
 /// serialized.
@@ -142,7 +146,14 @@ pub trait KeyStore: Send + Sync {
     /// After storing, the key is read back and the stored one returned, so
     /// a store that silently drops writes is caught here, before anything is
     /// sealed with a key that will not be found again.
+    ///
+    /// Calls are serialized within the process, so two threads sealing the
+    /// first secrets of a profile at once cannot each make a key and have
+    /// one overwrite the other (which would leave the loser's ciphertext
+    /// unreadable). Two *processes* doing so at the same instant still
+    /// could; the app runs one instance per profile.
     fn get_or_create(&self, profile_id: &str) -> Result<VaultKey, KeyStoreError> {
+        let _serialized = CREATE_LOCK.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(key) = self.load(profile_id)? {
             return Ok(key);
         }

@@ -88,3 +88,40 @@ fn s11_os_store_two_profiles_have_different_keys() {
         .unwrap_err();
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
+    use dcp_vault::{KeyStoreError, SERVICE};
+    use linux_keyutils::{KeyRing, KeyRingIdentifier};
+
+    let profile = TestProfile::new("corrupt");
+    let description = format!("keyring-rs:{}@{SERVICE}", OsKeyStore::user_name(&profile.0));
+    // Something else wrote an entry under the vault key's name.
+    let ring = KeyRing::get_persistent(KeyRingIdentifier::Session).unwrap();
+    ring.add_key(&description, b"not a vault key").unwrap();
+
+    let store = OsKeyStore::new();
+    assert_eq!(store.load(&profile.0).unwrap_err(), KeyStoreError::Corrupt);
+    let vault = Vault::new(Arc::new(store), profile.0.clone());
+    let err = vault
+        .seal("demo", "token", &Sensitive::from("value"))
+        .unwrap_err();
+    assert_eq!(err.code(), "vault_unavailable", "{err:?}");
+    let other = Vault::new(Arc::new(dcp_vault::testing::MemoryKeyStore::new()), "x")
+        .seal("demo", "token", &Sensitive::from("value"))
+        .unwrap();
+    let err = vault.open("demo", "token", &other).unwrap_err();
+    assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
+    // Still the foreign entry: nothing was overwritten.
+    assert_eq!(store.load(&profile.0).unwrap_err(), KeyStoreError::Corrupt);
+    // Deleting the key is the way out; the next seal makes a new one.
+    vault.delete_key().unwrap();
+    let sealed = vault
+        .seal("demo", "token", &Sensitive::from("value"))
+        .unwrap();
+    assert_eq!(
+        vault.open("demo", "token", &sealed).unwrap().expose(),
+        "value"
+    );
+}

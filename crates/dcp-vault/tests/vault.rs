@@ -257,3 +257,20 @@ fn s16_event_tokens_are_lowercase_hex_from_the_os_generator() {
     assert_eq!(random_token_hex(0), "");
     assert_eq!(random_token_hex(1).len(), 2);
 }
+
+#[test]
+fn s11_first_seals_from_many_threads_share_one_key() {
+    let vault = vault();
+    let sealed: Vec<Vec<u8>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| scope.spawn(|| vault.seal("trello", "api_token", &secret()).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for bytes in sealed {
+        assert_eq!(
+            vault.open("trello", "api_token", &bytes).unwrap().expose(),
+            VALUE
+        );
+    }
+}
