@@ -34,7 +34,8 @@
 //! keyring itself (`keyctl_get_persistent`, linked into the caller's
 //! session keyring so the caller possesses it): the key is added to it and
 //! searched in it. Any process of the same user finds it, with or without a
-//! login session. If the kernel has no persistent keyrings, the user keyring
+//! login session. (A process that had no session keyring gets an anonymous
+//! one from the kernel for that link; nothing outside the process sees it.) If the kernel has no persistent keyrings, the user keyring
 //! (`@u`) is used instead, which lives as long as the user has a process.
 //!
 //! What does not change: keyutils lives in kernel memory. A reboot clears
@@ -45,9 +46,11 @@
 //! `linux-native-sync-persistent`) would survive reboots but needs a D-Bus
 //! desktop session, which these machines do not have.
 //!
-//! The entry is named service [`SERVICE`], user `vault-key-<profile_id>`,
-//! and holds the key as 64 lowercase hex characters (some stores only keep
-//! text).
+//! The entry is named service [`SERVICE`], user `vault-key-<profile_id>`
+//! (on Linux the keyutils description keyring itself would use,
+//! `keyring-rs:vault-key-<profile_id>@com.desktopaicompanion.plugins`,
+//! visible with `keyctl show %:_persistent.<uid>`), and holds the key as
+//! 64 lowercase hex characters (some stores only keep text).
 //!
 //! On a platform where keyring has no real store it falls back to a mock
 //! that forgets everything; [`OsKeyStore`] refuses to use that and reports
