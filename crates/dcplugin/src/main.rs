@@ -14,8 +14,26 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "dcplugin", version, about)]
 struct Cli {
+    /// The profile folder (default: $DCPLUGIN_PROFILE, else the app's data folder).
+    #[arg(long, global = true, value_name = "DIR")]
+    profile: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The options of the consent screen, for `install`, `import --yes` and
+/// `load-folder --yes`.
+#[derive(clap::Args, Clone, Default)]
+struct InstallArgs {
+    /// A setting, KEY=VALUE (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Read secrets from standard input, one KEY=VALUE per line.
+    #[arg(long)]
+    pub secrets_stdin: bool,
+    /// The answer to the online-AI question.
+    #[arg(long, value_parser = ["allow", "local"])]
+    pub cloud: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -30,6 +48,177 @@ enum Command {
         /// The app version minAppVersion is checked against (x.y.z).
         #[arg(long, value_name = "X.Y.Z", value_parser = cmd::parse_version)]
         app_version: Option<dcp_format::version::Version>,
+    },
+    /// Check a package, keep it in quarantine and print its review (consent screen).
+    Import {
+        /// A .json or .zip package.
+        path: PathBuf,
+        /// Install at once with the options given.
+        #[arg(long)]
+        yes: bool,
+        #[command(flatten)]
+        install: InstallArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Install the plugin of a review.
+    Install {
+        /// The review id printed by import or load-folder.
+        review: String,
+        #[command(flatten)]
+        install: InstallArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cancel a review and delete its quarantined copy.
+    Cancel {
+        /// The review id.
+        review: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Load a plugin folder in place (developer mode).
+    LoadFolder {
+        /// The folder holding manifest.json.
+        dir: PathBuf,
+        /// Load at once with the options given.
+        #[arg(long)]
+        yes: bool,
+        #[command(flatten)]
+        install: InstallArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The official plugins bundled with the app.
+    Catalog {
+        /// Start installing this official plugin: prints its review.
+        #[arg(long, value_name = "SLUG")]
+        import: Option<String>,
+        /// With --import: install at once with the options given.
+        #[arg(long)]
+        yes: bool,
+        #[command(flatten)]
+        install: InstallArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The installed plugins with their statuses.
+    List {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One plugin in full (secrets only as set / not set).
+    Show {
+        slug: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Switch a plugin, or one action, on.
+    Enable {
+        slug: String,
+        /// Only this action (tool name).
+        #[arg(long, value_name = "TOOL")]
+        action: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Switch a plugin, or one action, off.
+    Disable {
+        slug: String,
+        /// Only this action (tool name).
+        #[arg(long, value_name = "TOOL")]
+        action: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Save settings, KEY=VALUE each.
+    Set {
+        slug: String,
+        #[arg(required = true, value_name = "KEY=VALUE")]
+        values: Vec<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replace a secret, read from standard input (never from the command line).
+    Secret {
+        slug: String,
+        key: String,
+        /// Clear the secret instead.
+        #[arg(long)]
+        clear: bool,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Allow with online AI models, or keep on this PC only.
+    Cloud {
+        slug: String,
+        #[arg(value_parser = ["allow", "local"])]
+        choice: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Use while live on Twitch.
+    Twitch {
+        slug: String,
+        #[arg(value_parser = ["allow", "deny"])]
+        choice: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Keep an unsigned plugin (the review banner's Keep).
+    Keep {
+        slug: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a plugin, its settings and its secrets (a folder's files stay).
+    Uninstall {
+        slug: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-read every installed file and print the statuses.
+    Reload {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn developer mode on or off.
+    DevMode {
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set app switches: plugins_enabled, tools_enabled, dev_mode, language (KEY=VALUE each); none prints them.
+    Prefs {
+        #[arg(value_name = "KEY=VALUE")]
+        values: Vec<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the plugins folder (Open the plugins folder).
+    PluginsFolder {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
@@ -49,6 +238,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
         Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
+        other => cmd::store::open(cli.profile).and_then(|store| cmd::plugins::run(&store, other)),
     };
     match outcome {
         Ok(code) => code,

@@ -1,6 +1,8 @@
 //! One module per command.
 
 pub mod pack;
+pub mod plugins;
+pub mod store;
 pub mod validate;
 
 use dcp_format::version::Version;

@@ -1,0 +1,90 @@
+//! The profile's SQLite database: connection settings and the schema.
+//!
+//! WAL with `synchronous=NORMAL` and a busy timeout, set on every
+//! connection (not in a migration), so the app, `dcplugin serve` and other
+//! `dcplugin` commands can share a profile. The schema is versioned with
+//! `user_version` through rusqlite_migration; each migration is append-only.
+
+use rusqlite::Connection;
+use rusqlite_migration::{Migrations, M};
+use std::path::Path;
+use std::time::Duration;
+
+const MIGRATIONS: &[M<'static>] = &[M::up(
+    "CREATE TABLE prefs (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE plugins (
+        slug TEXT PRIMARY KEY,
+        origin TEXT NOT NULL CHECK (origin IN ('import', 'folder', 'official')),
+        dir TEXT NOT NULL,
+        version TEXT NOT NULL,
+        manifest_fingerprint TEXT NOT NULL,
+        permissions_fingerprint TEXT NOT NULL,
+        permissions TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        cloud_choice TEXT CHECK (cloud_choice IN ('allow', 'local')),
+        twitch_allowed INTEGER NOT NULL DEFAULT 0,
+        review_kept INTEGER NOT NULL DEFAULT 0,
+        installed_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE tools_off (
+        slug TEXT NOT NULL REFERENCES plugins(slug) ON DELETE CASCADE,
+        tool TEXT NOT NULL,
+        PRIMARY KEY (slug, tool)
+    );
+    CREATE TABLE events_on (
+        slug TEXT NOT NULL REFERENCES plugins(slug) ON DELETE CASCADE,
+        event TEXT NOT NULL,
+        PRIMARY KEY (slug, event)
+    );
+    CREATE TABLE settings (
+        slug TEXT NOT NULL REFERENCES plugins(slug) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (slug, key)
+    );
+    CREATE TABLE secrets (
+        slug TEXT NOT NULL REFERENCES plugins(slug) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        sealed BLOB NOT NULL,
+        PRIMARY KEY (slug, key)
+    );
+    CREATE TABLE reviews (
+        id TEXT PRIMARY KEY,
+        slug TEXT NOT NULL,
+        origin TEXT NOT NULL CHECK (origin IN ('import', 'folder', 'official')),
+        dir TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );",
+)];
+
+/// Opens (creating if needed) the database and brings its schema up to date.
+pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    migrations().to_latest(&mut conn).map_err(|e| crate::StoreError::Unknown(format!("the profile's database cannot be upgraded: {e}")))?;
+    Ok(conn)
+}
+
+fn migrations() -> Migrations<'static> {
+    Migrations::from_slice(MIGRATIONS)
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn migrations_are_valid() {
+        assert!(super::migrations().validate().is_ok());
+    }
+}

@@ -1,0 +1,64 @@
+//! What can go wrong in the store, each failure with the spec's code where
+//! §22 has one ("At import" and "When installing or saving settings").
+
+use dcp_format::setting_value::Refusal;
+use dcp_format::Problems;
+
+/// A store failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The package or its manifest was refused: every problem, with codes.
+    #[error("the plugin is refused: {}", summary(.0))]
+    Refused(Problems),
+    /// Required settings are empty (`missing_settings`).
+    #[error("missing_settings: fill in {}", .0.join(", "))]
+    MissingSettings(Vec<String>),
+    /// Values were refused (`bad_settings`), by setting.
+    #[error("bad_settings: {}", .0.iter().map(|(k, r)| format!("{k}: {} ({})", r.reason.as_str(), r.message)).collect::<Vec<_>>().join("; "))]
+    BadSettings(Vec<(String, Refusal)>),
+    /// The online-AI question has no answer (`cloud_choice_required`).
+    #[error("cloud_choice_required: this plugin reads your data; choose whether online AI models may use it (allow or local)")]
+    CloudChoiceRequired,
+    /// No credential store can protect a secret here (`vault_unavailable`).
+    #[error("vault_unavailable: encryption is not available on this PC, so the secret was not saved ({0})")]
+    VaultUnavailable(String),
+    /// No installed plugin has this slug.
+    #[error("no installed plugin is named {0}")]
+    UnknownPlugin(String),
+    /// No pending review has this id (cancelled, installed, or expired).
+    #[error("no pending review {0} (it was installed, cancelled or cleaned up)")]
+    UnknownReview(String),
+    /// A name the command does not know (a setting, tool, event or pref).
+    #[error("{0}")]
+    Unknown(String),
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] rusqlite::Error),
+    /// A file operation failed.
+    #[error("file: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl StoreError {
+    /// The §22 code, where the spec has one.
+    pub fn code(&self) -> Option<&'static str> {
+        Some(match self {
+            StoreError::Refused(problems) => return problems.errors.first().map(|p| p.code.as_str()),
+            StoreError::MissingSettings(_) => "missing_settings",
+            StoreError::BadSettings(_) => "bad_settings",
+            StoreError::CloudChoiceRequired => "cloud_choice_required",
+            StoreError::VaultUnavailable(_) => "vault_unavailable",
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn refused(code: dcp_format::Code, path: &str, message: impl Into<String>) -> StoreError {
+        let mut problems = Problems::default();
+        problems.push(code, path, message);
+        StoreError::Refused(problems)
+    }
+}
+
+fn summary(problems: &Problems) -> String {
+    problems.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}

@@ -1,0 +1,314 @@
+//! Install, update and uninstall (§3, §18), with a commit that a crash
+//! cannot split.
+//!
+//! Why generation folders: an imported plugin's files live in
+//! `plugins/<slug>/<generation>/`, and the database row names the current
+//! generation. An install or update first writes and syncs the new
+//! generation, then switches the row (with settings, secrets and switches)
+//! in one SQLite transaction, then deletes the old generation and the
+//! quarantined copy. A crash before the commit leaves the old row and old
+//! files; after it, the new row and new files. Unreferenced folders are
+//! removed at the next start (see `clean_leftovers`).
+
+use crate::error::StoreError;
+use crate::files::{self, crash_point};
+use crate::registry::default_of;
+use crate::review::Origin;
+use crate::Store;
+use dcp_format::fingerprint::Permissions;
+use dcp_format::model::{CloudModels, Plugin};
+use dcp_format::setting_value::{self, BadSetting, Refusal};
+use dcp_vault::Sensitive;
+use rusqlite::params;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The answer to the online-AI question (§13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CloudChoice {
+    /// Allow with online AI models.
+    Allow,
+    /// Only with an AI running on this PC.
+    Local,
+}
+
+impl CloudChoice {
+    /// Parses `allow` or `local`.
+    pub fn parse(text: &str) -> Option<CloudChoice> {
+        match text {
+            "allow" => Some(CloudChoice::Allow),
+            "local" => Some(CloudChoice::Local),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            CloudChoice::Allow => "allow",
+            CloudChoice::Local => "local",
+        }
+    }
+}
+
+/// What the consent screen filled in.
+#[derive(Debug, Default)]
+pub struct InstallOptions {
+    /// Non-secret settings, by key (text as typed, or JSON values).
+    pub settings: Vec<(String, Value)>,
+    /// Secrets, by key.
+    pub secrets: Vec<(String, Sensitive)>,
+    /// The answer to the online-AI question.
+    pub cloud: Option<CloudChoice>,
+}
+
+/// What an install did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Installed {
+    /// Slug.
+    pub slug: String,
+    /// Version installed.
+    pub version: String,
+    /// True for an update.
+    pub update: bool,
+    /// True when the update changed permissions.
+    pub permissions_changed: bool,
+}
+
+impl Store {
+    /// Installs (or updates) the plugin of a review.
+    pub fn install(&self, review: &str, options: InstallOptions) -> Result<Installed, StoreError> {
+        let (plugin, origin, (dir, package)) = self.pending(review)?;
+        let old = self.entry_row(&plugin.slug)?;
+        let settings = self.final_settings(&plugin, old.is_some(), &options.settings)?;
+        let secrets = self.final_secrets(&plugin, old.is_some(), options.secrets)?;
+        self.check_required(&plugin, &settings, &secrets)?;
+        let cloud = cloud_choice(&plugin, options.cloud, old.as_ref().and_then(|o| o.cloud_choice.as_deref()))?;
+        let sealed = self.seal_new(&plugin.slug, &secrets)?;
+        let target = match origin {
+            Origin::Folder => dir.clone(),
+            _ => {
+                let generation = PathBuf::from("plugins").join(&plugin.slug).join(files::random_id());
+                files::write_package(&self.resolve(&generation), &package)?;
+                generation
+            }
+        };
+        crash_point("install:files-written");
+        let permissions = Permissions::of(&plugin);
+        let changed = old.as_ref().is_some_and(|o| o.permissions != permissions);
+        self.commit(review, &plugin, origin, &target, &permissions, cloud, changed, &settings, &sealed, &secrets)?;
+        crash_point("install:committed");
+        if origin != Origin::Folder {
+            files::remove_dir(&dir)?;
+        }
+        if let Some(old) = &old {
+            if old.origin != Origin::Folder && old.dir != target {
+                files::remove_dir(&self.resolve(&old.dir))?;
+            }
+        }
+        Ok(Installed { slug: plugin.slug.clone(), version: plugin.version.to_string(), update: old.is_some(), permissions_changed: changed })
+    }
+
+    /// Settings after install: kept values that still fit, plus new ones.
+    fn final_settings(&self, plugin: &Plugin, update: bool, given: &[(String, Value)]) -> Result<BTreeMap<String, Value>, StoreError> {
+        let mut values = BTreeMap::new();
+        if update {
+            for (key, value) in self.stored_settings(&plugin.slug)? {
+                let still = plugin.setting(&key).filter(|s| !s.is_secret());
+                if let Some(checked) = still.and_then(|s| setting_value::check(s, &value).ok()) {
+                    values.insert(key, checked);
+                }
+            }
+        }
+        let mut refused = Vec::new();
+        for (key, value) in given {
+            match plugin.setting(key) {
+                None => refused.push((key.clone(), unknown(key))),
+                Some(s) if s.is_secret() => refused.push((key.clone(), Refusal { reason: BadSetting::BadType, message: format!("{key} is a secret: give it as a secret, not as a setting") })),
+                Some(s) => match setting_value::check(s, value) {
+                    Ok(v) => {
+                        values.insert(key.clone(), v);
+                    }
+                    Err(r) => refused.push((key.clone(), r)),
+                },
+            }
+        }
+        if refused.is_empty() {
+            Ok(values)
+        } else {
+            Err(StoreError::BadSettings(refused))
+        }
+    }
+
+    /// Secrets after install: `Keep(key)` for a kept sealed value (same
+    /// slug and key, so it still opens), `New` for one typed now.
+    fn final_secrets(&self, plugin: &Plugin, update: bool, given: Vec<(String, Sensitive)>) -> Result<BTreeMap<String, SecretPlan>, StoreError> {
+        let mut plan = BTreeMap::new();
+        if update {
+            for key in self.stored_keys_secret(&plugin.slug)? {
+                if plugin.setting(&key).is_some_and(|s| s.is_secret()) {
+                    plan.insert(key, SecretPlan::Keep);
+                }
+            }
+        }
+        let mut refused = Vec::new();
+        for (key, value) in given {
+            match plugin.setting(&key) {
+                Some(s) if s.is_secret() => match setting_value::check(s, &Value::String(value.expose().to_owned())) {
+                    Ok(_) => {
+                        plan.insert(key, SecretPlan::New(value));
+                    }
+                    Err(r) => refused.push((key, r)),
+                },
+                Some(_) => refused.push((key.clone(), Refusal { reason: BadSetting::BadType, message: format!("{key} is not a secret: give it as a setting") })),
+                None => refused.push((key.clone(), unknown(&key))),
+            }
+        }
+        if refused.is_empty() {
+            Ok(plan)
+        } else {
+            Err(StoreError::BadSettings(refused))
+        }
+    }
+
+    fn check_required(&self, plugin: &Plugin, settings: &BTreeMap<String, Value>, secrets: &BTreeMap<String, SecretPlan>) -> Result<(), StoreError> {
+        let missing: Vec<String> = plugin
+            .settings
+            .iter()
+            .filter(|s| s.required)
+            .filter(|s| if s.is_secret() { !secrets.contains_key(&s.key) } else { !settings.contains_key(&s.key) && default_of(&s.kind).is_none() })
+            .map(|s| s.key.clone())
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(StoreError::MissingSettings(missing))
+        }
+    }
+
+    fn seal_new(&self, slug: &str, secrets: &BTreeMap<String, SecretPlan>) -> Result<BTreeMap<String, Vec<u8>>, StoreError> {
+        let mut sealed = BTreeMap::new();
+        for (key, plan) in secrets {
+            if let SecretPlan::New(value) = plan {
+                let bytes = self.vault.seal(slug, key, value).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
+                sealed.insert(key.clone(), bytes);
+            }
+        }
+        Ok(sealed)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn commit(
+        &self,
+        review: &str,
+        plugin: &Plugin,
+        origin: Origin,
+        dir: &std::path::Path,
+        permissions: &Permissions,
+        cloud: Option<CloudChoice>,
+        permissions_changed: bool,
+        settings: &BTreeMap<String, Value>,
+        sealed: &BTreeMap<String, Vec<u8>>,
+        secrets: &BTreeMap<String, SecretPlan>,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        let now = crate::db::now();
+        let permissions_json = serde_json::to_string(permissions).map_err(|e| StoreError::Unknown(e.to_string()))?;
+        tx.execute(
+            "INSERT INTO plugins (slug, origin, dir, version, manifest_fingerprint, permissions_fingerprint, permissions, cloud_choice, installed_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)
+             ON CONFLICT(slug) DO UPDATE SET origin = ?2, dir = ?3, version = ?4, manifest_fingerprint = ?5,
+               permissions_fingerprint = ?6, permissions = ?7, cloud_choice = ?8, updated_at = ?9,
+               review_kept = review_kept AND NOT ?10",
+            params![
+                plugin.slug,
+                origin.as_str(),
+                dir.to_string_lossy(),
+                plugin.version.to_string(),
+                plugin.fingerprints.manifest,
+                plugin.fingerprints.permissions,
+                permissions_json,
+                cloud.map(CloudChoice::as_str),
+                now,
+                permissions_changed,
+            ],
+        )?;
+        tx.execute("DELETE FROM settings WHERE slug = ?1", [&plugin.slug])?;
+        for (key, value) in settings {
+            tx.execute("INSERT INTO settings (slug, key, value) VALUES (?1, ?2, ?3)", params![plugin.slug, key, value.to_string()])?;
+        }
+        let mut keep = tx.prepare("SELECT key FROM secrets WHERE slug = ?1")?;
+        let stored: Vec<String> = keep.query_map([&plugin.slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        drop(keep);
+        for key in stored.iter().filter(|k| !secrets.contains_key(*k)) {
+            tx.execute("DELETE FROM secrets WHERE slug = ?1 AND key = ?2", params![plugin.slug, key])?;
+        }
+        for (key, bytes) in sealed {
+            tx.execute("INSERT INTO secrets (slug, key, sealed) VALUES (?1, ?2, ?3) ON CONFLICT(slug, key) DO UPDATE SET sealed = ?3", params![plugin.slug, key, bytes])?;
+        }
+        let tools: Vec<&str> = plugin.tools.iter().map(|t| t.name.as_str()).collect();
+        let events: Vec<&str> = plugin.events.iter().map(|e| e.name.as_str()).collect();
+        retain(&tx, "tools_off", "tool", &plugin.slug, &tools)?;
+        retain(&tx, "events_on", "event", &plugin.slug, &events)?;
+        tx.execute("DELETE FROM reviews WHERE id = ?1", [review])?;
+        crash_point("install:before-commit");
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Uninstall (§18): removes the plugin, its settings and its secrets; a
+    /// folder plugin's own folder is never deleted (§19).
+    pub fn uninstall(&self, slug: &str) -> Result<(), StoreError> {
+        let row = self.row(slug)?;
+        self.conn.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
+        if row.origin != Origin::Folder {
+            files::remove_dir(&self.resolve(&row.dir))?;
+            let slug_dir = self.profile.plugins_dir().join(slug);
+            let _ = std::fs::remove_dir(slug_dir);
+        }
+        Ok(())
+    }
+
+    /// Opens a stored secret; `None` when it is not set or cannot be read on
+    /// this PC (which the status shows as Needs setup).
+    pub(crate) fn open_secret(&self, slug: &str, key: &str) -> Result<Option<Sensitive>, StoreError> {
+        let sealed: Option<Vec<u8>> = rusqlite::OptionalExtension::optional(self.conn.query_row(
+            "SELECT sealed FROM secrets WHERE slug = ?1 AND key = ?2",
+            params![slug, key],
+            |r| r.get(0),
+        ))?;
+        Ok(sealed.and_then(|bytes| self.vault.open(slug, key, &bytes).ok()))
+    }
+}
+
+/// A secret's fate in an install.
+#[derive(Debug)]
+enum SecretPlan {
+    Keep,
+    New(Sensitive),
+}
+
+fn unknown(key: &str) -> Refusal {
+    Refusal { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
+}
+
+/// The online-AI answer to store (§13): asked only for a plugin with an R1
+/// tool and `cloudModels: ask`; kept from the installed version otherwise.
+fn cloud_choice(plugin: &Plugin, given: Option<CloudChoice>, kept: Option<&str>) -> Result<Option<CloudChoice>, StoreError> {
+    if !plugin.reads_private_data() || plugin.cloud_models != CloudModels::Ask {
+        return Ok(given.or(kept.and_then(CloudChoice::parse)));
+    }
+    given.or(kept.and_then(CloudChoice::parse)).map(Some).ok_or(StoreError::CloudChoiceRequired)
+}
+
+/// Keeps the switch rows whose name is still in `names`.
+fn retain(tx: &rusqlite::Transaction, table: &str, column: &str, slug: &str, names: &[&str]) -> Result<(), StoreError> {
+    let mut stmt = tx.prepare(&format!("SELECT {column} FROM {table} WHERE slug = ?1"))?;
+    let present: Vec<String> = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    for name in present.iter().filter(|n| !names.contains(&n.as_str())) {
+        tx.execute(&format!("DELETE FROM {table} WHERE slug = ?1 AND {column} = ?2"), params![slug, name])?;
+    }
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! The plugin store: everything the host keeps about plugins in a profile.
+//!
+//! It owns the profile folder and its database (see [`profile`]), the
+//! quarantine and the consent review (§3), install, update and uninstall
+//! with a crash-safe commit (§18), statuses and the fingerprint lock (§18),
+//! settings and sealed secrets (§10, §11), developer mode and folder
+//! plugins (§15, §19), and the official catalog.
+//!
+//! *Architecture invariant:* only this crate writes the profile; only
+//! `dcp-vault` sees a secret in clear, and the store hands secrets back to
+//! no caller except the request builder (through [`Store::secret_for_request`]).
+
+#![deny(missing_docs)]
+
+pub mod catalog;
+mod db;
+mod error;
+mod files;
+mod install;
+pub mod prefs;
+pub mod profile;
+mod quarantine;
+mod registry;
+pub mod review;
+pub mod status;
+mod switches;
+
+pub use error::StoreError;
+pub use install::{CloudChoice, InstallOptions, Installed};
+pub use prefs::Prefs;
+pub use profile::Profile;
+pub use registry::{Details, Entry, SettingState};
+pub use review::{Origin, Review};
+pub use status::Status;
+
+use dcp_vault::{KeyStore, Vault};
+use rusqlite::{Connection, OptionalExtension};
+use std::sync::Arc;
+
+/// A profile opened for reading and writing.
+pub struct Store {
+    profile: Profile,
+    conn: Connection,
+    vault: Vault,
+}
+
+impl Store {
+    /// Opens the profile's database (creating it), binds the vault to this
+    /// profile's id, and cleans leftovers of interrupted work.
+    pub fn open(profile: Profile, key_store: Arc<dyn KeyStore>) -> Result<Store, StoreError> {
+        let conn = db::open(&profile.db_path())?;
+        let id = profile_id(&conn)?;
+        let store = Store { profile, conn, vault: Vault::new(key_store, id) };
+        store.clean_leftovers()?;
+        Ok(store)
+    }
+
+    /// The profile.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// The app switches.
+    pub fn prefs(&self) -> Result<Prefs, StoreError> {
+        prefs::read(&self.conn)
+    }
+
+    /// Sets an app switch (`plugins_enabled`, `tools_enabled`, `dev_mode`,
+    /// `language`).
+    pub fn set_pref(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        prefs::write(&self.conn, key, value)
+    }
+}
+
+/// The profile's own id, made once: it names the vault key in the OS
+/// credential store, so a profile copied to another account finds no key.
+fn profile_id(conn: &Connection) -> Result<String, StoreError> {
+    let existing: Option<String> =
+        conn.query_row("SELECT value FROM prefs WHERE key = 'profile_id'", [], |r| r.get(0)).optional()?;
+    if let Some(id) = existing {
+        return Ok(id);
+    }
+    let id = files::random_id();
+    conn.execute("INSERT OR IGNORE INTO prefs (key, value) VALUES ('profile_id', ?1)", [&id])?;
+    Ok(conn.query_row("SELECT value FROM prefs WHERE key = 'profile_id'", [], |r| r.get(0))?)
+}

@@ -1,0 +1,66 @@
+//! The profile: the one folder that holds all of a player's plugin state.
+//!
+//! ```text
+//! <profile>/
+//!   host.sqlite           registry, settings, sealed secrets, switches, prefs, reviews (WAL)
+//!   plugins/<slug>/<gen>/  the installed files of each imported plugin, one generation folder
+//!                          per install or update (see install.rs for why)
+//!   quarantine/<review>/   a package waiting for the player's consent
+//! ```
+//!
+//! By default the profile is the app's data folder for the OS (the one the
+//! Tauri app uses, named by its identifier); `dcplugin --profile DIR` or
+//! `DCPLUGIN_PROFILE` point elsewhere.
+
+use std::path::{Path, PathBuf};
+
+/// The app's identifier: the name of its data folder.
+pub const APP_ID: &str = "com.desktopaicompanion.plugins";
+/// The environment variable naming a profile folder.
+pub const PROFILE_ENV: &str = "DCPLUGIN_PROFILE";
+
+/// The folders and files of one profile.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    root: PathBuf,
+}
+
+impl Profile {
+    /// The profile at `root`, creating its folders.
+    pub fn at(root: impl Into<PathBuf>) -> std::io::Result<Profile> {
+        let profile = Profile { root: root.into() };
+        std::fs::create_dir_all(profile.plugins_dir())?;
+        std::fs::create_dir_all(profile.quarantine_dir())?;
+        Ok(profile)
+    }
+
+    /// The profile named explicitly, else by `DCPLUGIN_PROFILE`, else the
+    /// OS data folder of the app.
+    pub fn locate(explicit: Option<PathBuf>) -> std::io::Result<Profile> {
+        let root = explicit
+            .or_else(|| std::env::var_os(PROFILE_ENV).filter(|v| !v.is_empty()).map(PathBuf::from))
+            .or_else(|| dirs::data_dir().map(|d| d.join(APP_ID)))
+            .ok_or_else(|| std::io::Error::other("no data folder on this system: use --profile DIR"))?;
+        Profile::at(root)
+    }
+
+    /// The profile's root folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where imported plugins are installed.
+    pub fn plugins_dir(&self) -> PathBuf {
+        self.root.join("plugins")
+    }
+
+    /// Where packages wait for consent.
+    pub fn quarantine_dir(&self) -> PathBuf {
+        self.root.join("quarantine")
+    }
+
+    /// The database file.
+    pub fn db_path(&self) -> PathBuf {
+        self.root.join("host.sqlite")
+    }
+}

@@ -1,0 +1,183 @@
+//! Import and Load a folder (§3, §19): checking a package, keeping it in
+//! quarantine until the player decides, the review, and cleaning leftovers.
+
+use crate::error::StoreError;
+use crate::files;
+use crate::review::{self, Installed, Origin, Review};
+use crate::Store;
+use dcp_format::package::{self, Package};
+use dcp_format::model::Plugin;
+use dcp_format::{Code, Options, Problem};
+use rusqlite::params;
+use std::path::{Path, PathBuf};
+
+/// A quarantined package older than this without a review row, or a review
+/// older than a day, is a leftover.
+const ORPHAN_SECONDS: u64 = 600;
+const REVIEW_SECONDS: i64 = 24 * 3600;
+
+impl Store {
+    /// Imports a .json or .zip: checks it, copies it into quarantine and
+    /// returns the review the consent screen shows (§3).
+    pub fn import(&self, path: &Path) -> Result<Review, StoreError> {
+        let package = package::read_path(path).map_err(|e| StoreError::Refused(single(e.into())))?;
+        if package.source == package::Source::Folder {
+            return Err(StoreError::Unknown("a folder is loaded with Load a folder (load-folder), not imported".into()));
+        }
+        self.quarantine(&package, Origin::Import, None)
+    }
+
+    /// Loads a plugin folder in place (§19): developer mode only, never a
+    /// folder inside the app's own plugins folder.
+    pub fn load_folder(&self, dir: &Path) -> Result<Review, StoreError> {
+        let dir = dir.canonicalize().map_err(|e| StoreError::refused(Code::ReadFailed, "package", format!("{}: {e}", dir.display())))?;
+        let plugins = self.profile.plugins_dir().canonicalize()?;
+        if dir.starts_with(&plugins) || dir.starts_with(self.profile.root().canonicalize()?) {
+            return Err(StoreError::refused(Code::BadFolder, "package", "this folder is inside the app's own plugins folder: load your own copy instead"));
+        }
+        if !self.prefs()?.dev_mode {
+            return Err(StoreError::refused(Code::DevModeRequired, "package", "Load a folder needs developer mode: turn it on first"));
+        }
+        let package = package::read_path(&dir).map_err(|e| StoreError::Refused(single(e.into())))?;
+        self.quarantine(&package, Origin::Folder, Some(dir))
+    }
+
+    /// Validates, applies the host's checks, and records the review. A
+    /// folder stays where it is; other packages are copied into quarantine.
+    pub(crate) fn quarantine(&self, package: &Package, origin: Origin, folder: Option<PathBuf>) -> Result<Review, StoreError> {
+        let (plugin, warnings) = self.validated(package, origin)?;
+        let id = files::random_id();
+        let dir = match folder {
+            Some(dir) => dir,
+            None => {
+                let dir = PathBuf::from("quarantine").join(&id);
+                files::write_package(&self.resolve(&dir), package)?;
+                dir
+            }
+        };
+        self.conn.execute(
+            "INSERT INTO reviews (id, slug, origin, dir, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, plugin.slug, origin.as_str(), dir.to_string_lossy(), crate::db::now()],
+        )?;
+        let mut review = self.review_of(&id, &plugin, origin)?;
+        review.warnings = warnings;
+        Ok(review)
+    }
+
+    /// Validates a package and applies the host's checks of §22 "At import".
+    pub(crate) fn validated(&self, package: &Package, origin: Origin) -> Result<(Plugin, Vec<Problem>), StoreError> {
+        let options = Options { official: origin == Origin::Official, ..Options::default() };
+        let report = dcp_format::check_package(package, &options);
+        let Some(plugin) = report.plugin else { return Err(StoreError::Refused(report.problems)) };
+        if !self.prefs()?.dev_mode {
+            if plugin.talks_to_pc() {
+                let why = "this plugin talks to a program on this PC: turn on developer mode first";
+                return Err(StoreError::refused(Code::DevModeRequired, "permissions.network.local.ports", why));
+            }
+            if origin == Origin::Folder {
+                let why = "a plugin from a folder needs developer mode: turn it on first";
+                return Err(StoreError::refused(Code::DevModeRequired, "package", why));
+            }
+        }
+        Ok((plugin, report.problems.warnings))
+    }
+
+    /// The review of a pending package, against what is installed now.
+    fn review_of(&self, id: &str, plugin: &Plugin, origin: Origin) -> Result<Review, StoreError> {
+        let language = self.prefs()?.language;
+        let existing = self.entry_row(&plugin.slug)?;
+        let setting_keys = match &existing {
+            Some(_) => self.stored_keys(&plugin.slug)?,
+            None => Vec::new(),
+        };
+        let events_on = match &existing {
+            Some(_) => self.events_on(&plugin.slug)?,
+            None => Vec::new(),
+        };
+        let old = existing.map(|row| Installed {
+            version: row.version.clone(),
+            permissions: row.permissions.clone(),
+            setting_keys: &setting_keys,
+            events_on: &events_on,
+        });
+        Ok(review::build(id, plugin, origin, &language, old))
+    }
+
+    /// Shows a pending review again.
+    pub fn review(&self, id: &str) -> Result<Review, StoreError> {
+        let (plugin, origin, _) = self.pending(id)?;
+        self.review_of(id, &plugin, origin)
+    }
+
+    /// The pending package of a review, validated again now.
+    pub(crate) fn pending(&self, id: &str) -> Result<(Plugin, Origin, (PathBuf, Package)), StoreError> {
+        let row: Option<(String, String)> = rusqlite::OptionalExtension::optional(self.conn.query_row(
+            "SELECT origin, dir FROM reviews WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        ))?;
+        let (origin, dir) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
+        let origin = Origin::parse(&origin);
+        let dir = self.resolve(Path::new(&dir));
+        let package = package::read_path(&dir).map_err(|e| StoreError::Refused(single(e.into())))?;
+        let (plugin, _) = self.validated(&package, origin)?;
+        Ok((plugin, origin, (dir, package)))
+    }
+
+    /// Cancel: forgets the review and deletes the quarantined copy (never a
+    /// loaded folder).
+    pub fn cancel(&self, id: &str) -> Result<(), StoreError> {
+        let row: Option<(String, String)> = rusqlite::OptionalExtension::optional(self.conn.query_row(
+            "SELECT origin, dir FROM reviews WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        ))?;
+        let (origin, dir) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
+        self.conn.execute("DELETE FROM reviews WHERE id = ?1", [id])?;
+        if Origin::parse(&origin) != Origin::Folder {
+            files::remove_dir(&self.resolve(Path::new(&dir)))?;
+        }
+        Ok(())
+    }
+
+    /// Removes what an interrupted import or install left behind: quarantined
+    /// copies without a review, reviews older than a day, and generation
+    /// folders no installed plugin points to. Recent leftovers are spared,
+    /// since another process sharing the profile may be writing them.
+    pub(crate) fn clean_leftovers(&self) -> Result<(), StoreError> {
+        let stale = crate::db::now() - REVIEW_SECONDS;
+        let mut old = self.conn.prepare("SELECT id FROM reviews WHERE created_at < ?1")?;
+        let ids: Vec<String> = old.query_map([stale], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        for id in ids {
+            self.cancel(&id)?;
+        }
+        let mut known = self.conn.prepare("SELECT dir FROM reviews UNION SELECT dir FROM plugins")?;
+        let known: Vec<PathBuf> = known
+            .query_map([], |r| r.get::<_, String>(0))?
+            .map(|d| d.map(|d| self.resolve(Path::new(&d))))
+            .collect::<Result<_, _>>()?;
+        for entry in std::fs::read_dir(self.profile.quarantine_dir())?.flatten() {
+            let path = entry.path();
+            if !known.contains(&path) && files::age_seconds(&path) > ORPHAN_SECONDS {
+                files::remove_dir(&path)?;
+            }
+        }
+        for slug_dir in std::fs::read_dir(self.profile.plugins_dir())?.flatten().map(|e| e.path()) {
+            for generation in std::fs::read_dir(&slug_dir).into_iter().flatten().flatten().map(|e| e.path()) {
+                if !known.contains(&generation) && files::age_seconds(&generation) > ORPHAN_SECONDS {
+                    files::remove_dir(&generation)?;
+                }
+            }
+            if std::fs::read_dir(&slug_dir).is_ok_and(|mut d| d.next().is_none()) && files::age_seconds(&slug_dir) > ORPHAN_SECONDS {
+                let _ = std::fs::remove_dir(&slug_dir);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn single(problem: dcp_format::Problem) -> dcp_format::Problems {
+    let mut problems = dcp_format::Problems::default();
+    problems.push(problem.code, problem.path, problem.message);
+    problems
+}

@@ -1,0 +1,395 @@
+//! Installed plugins: their rows, their files read back from disk with the
+//! fingerprint lock (§3, §18), their statuses, and what `list` and `show`
+//! present. Secrets are only ever reported as set or not set.
+
+use crate::error::StoreError;
+use crate::review::Origin;
+use crate::status::{self, Facts, Status};
+use crate::Store;
+use dcp_format::fingerprint::{sha256_hex, Permissions};
+use dcp_format::model::{Plugin, SettingKind};
+use dcp_format::package::{self, MANIFEST_FILE};
+use dcp_format::risk::Level;
+use dcp_format::{Options, Problem};
+use rusqlite::{OptionalExtension, Row as SqlRow};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// A row of the `plugins` table.
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    pub slug: String,
+    pub origin: Origin,
+    pub dir: PathBuf,
+    pub version: String,
+    pub manifest_fingerprint: String,
+    pub permissions_fingerprint: String,
+    pub permissions: Permissions,
+    pub enabled: bool,
+    pub cloud_choice: Option<String>,
+    pub twitch_allowed: bool,
+    pub review_kept: bool,
+}
+
+const ROW_COLUMNS: &str = "slug, origin, dir, version, manifest_fingerprint, permissions_fingerprint, permissions, enabled, cloud_choice, twitch_allowed, review_kept";
+
+/// A plugin's files as read now.
+#[derive(Debug, Clone)]
+pub(crate) enum Loaded {
+    Ready(Box<Plugin>),
+    Missing(String),
+    Invalid(Vec<Problem>),
+    Modified,
+}
+
+/// One plugin, as `list` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// Slug.
+    pub slug: String,
+    /// Name shown to players.
+    pub name: String,
+    /// Installed version.
+    pub version: String,
+    /// Status (§18).
+    pub status: Status,
+    /// The status as shown.
+    pub status_label: &'static str,
+    /// The player's on/off switch.
+    pub enabled: bool,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// Badges of §18, §13 and §15.
+    pub badges: Vec<String>,
+}
+
+/// One plugin in full, as `show` and the details page present it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Details {
+    /// The card.
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// Author, description.
+    pub author: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Settings with their values; secrets only as set / not set.
+    pub settings: Vec<SettingState>,
+    /// Actions with their levels and switches.
+    pub actions: Vec<ActionState>,
+    /// Events with their switches.
+    pub events: Vec<EventState>,
+    /// "Sites it contacts".
+    pub sites: Vec<String>,
+    /// Ports of a server on the PC.
+    pub local_ports: Vec<u16>,
+    /// The online-AI choice: allow, local, or none when not asked.
+    pub cloud_choice: Option<String>,
+    /// "Use while live on Twitch".
+    pub twitch_allowed: bool,
+    /// Developer section: the fingerprints recorded at install.
+    pub manifest_fingerprint: String,
+    /// Permissions fingerprint.
+    pub permissions_fingerprint: String,
+    /// The plugin's folder.
+    pub folder: PathBuf,
+    /// Errors of a manifest that no longer passes the checks.
+    pub errors: Vec<Problem>,
+    /// The review banner (§18): unsigned plugins show it until Keep.
+    pub review_banner: bool,
+}
+
+/// A setting in the details page.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettingState {
+    /// Key.
+    pub key: String,
+    /// Title.
+    pub title: String,
+    /// A secret.
+    pub secret: bool,
+    /// Required.
+    pub required: bool,
+    /// The value of a non-secret setting (stored, else the default).
+    pub value: Option<serde_json::Value>,
+    /// For a secret: set or not set (never the value).
+    pub set: bool,
+}
+
+/// An action in the details page.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionState {
+    /// `<slug>__<tool>`.
+    pub full_name: String,
+    /// Computed level.
+    pub level: Level,
+    /// Method.
+    pub method: &'static str,
+    /// URL template.
+    pub url: String,
+    /// The per-action switch.
+    pub enabled: bool,
+}
+
+/// An event in the details page.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventState {
+    /// Name.
+    pub name: String,
+    /// Its switch.
+    pub on: bool,
+}
+
+fn row_from(r: &SqlRow) -> rusqlite::Result<Row> {
+    let permissions: String = r.get(6)?;
+    Ok(Row {
+        slug: r.get(0)?,
+        origin: Origin::parse(&r.get::<_, String>(1)?),
+        dir: PathBuf::from(r.get::<_, String>(2)?),
+        version: r.get(3)?,
+        manifest_fingerprint: r.get(4)?,
+        permissions_fingerprint: r.get(5)?,
+        permissions: serde_json::from_str(&permissions)
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e)))?,
+        enabled: r.get(7)?,
+        cloud_choice: r.get(8)?,
+        twitch_allowed: r.get(9)?,
+        review_kept: r.get(10)?,
+    })
+}
+
+impl Store {
+    pub(crate) fn entry_row(&self, slug: &str) -> Result<Option<Row>, StoreError> {
+        let sql = format!("SELECT {ROW_COLUMNS} FROM plugins WHERE slug = ?1");
+        Ok(self.conn.query_row(&sql, [slug], row_from).optional()?)
+    }
+
+    pub(crate) fn row(&self, slug: &str) -> Result<Row, StoreError> {
+        self.entry_row(slug)?.ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))
+    }
+
+    pub(crate) fn rows(&self) -> Result<Vec<Row>, StoreError> {
+        let sql = format!("SELECT {ROW_COLUMNS} FROM plugins ORDER BY slug");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map([], row_from)?.collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// A stored folder, made absolute: the store's own folders are stored
+    /// relative to the profile, so a moved profile keeps working.
+    pub(crate) fn resolve(&self, dir: &Path) -> PathBuf {
+        if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            self.profile.root().join(dir)
+        }
+    }
+
+    /// Reads a plugin's files now. Imported and official plugins are locked
+    /// to the fingerprint recorded at install; a folder is not (§19).
+    pub(crate) fn load(&self, row: &Row) -> Loaded {
+        let dir = self.resolve(&row.dir);
+        let bytes = match row.origin {
+            Origin::Folder => match package::read_path(&dir) {
+                Ok(pkg) => pkg.manifest,
+                Err(e) if e.code == dcp_format::Code::NoManifest => return Loaded::Missing(e.message),
+                Err(e) => return Loaded::Invalid(vec![e.into()]),
+            },
+            _ => match std::fs::read(dir.join(MANIFEST_FILE)) {
+                Ok(bytes) => bytes,
+                Err(e) => return Loaded::Missing(format!("{}: {e}", dir.display())),
+            },
+        };
+        if row.origin != Origin::Folder && sha256_hex(&bytes) != row.manifest_fingerprint {
+            return Loaded::Modified;
+        }
+        let options = Options { official: row.origin == Origin::Official, ..Options::default() };
+        let report = dcp_format::validate_manifest(&bytes, &options);
+        match report.plugin {
+            Some(plugin) if plugin.slug == row.slug => Loaded::Ready(Box::new(plugin)),
+            Some(plugin) => Loaded::Invalid(vec![Problem {
+                code: dcp_format::Code::BadSlug,
+                path: "slug".into(),
+                message: format!("the slug changed from {} to {}: load the folder again", row.slug, plugin.slug),
+            }]),
+            None => Loaded::Invalid(report.problems.errors),
+        }
+    }
+
+    /// Every installed plugin with its status, by slug.
+    pub fn list(&self) -> Result<Vec<Entry>, StoreError> {
+        self.rows()?.iter().map(|row| Ok(self.entry(row, &self.load(row))?.0)).collect()
+    }
+
+    /// One plugin in full.
+    pub fn show(&self, slug: &str) -> Result<Details, StoreError> {
+        let row = self.row(slug)?;
+        let loaded = self.load(&row);
+        let (entry, plugin) = self.entry(&row, &loaded)?;
+        let stored = self.stored_settings(slug)?;
+        let secrets = self.stored_keys_secret(slug)?;
+        let tools_off = self.tools_off(slug)?;
+        let events_on = self.events_on(slug)?;
+        let settings = plugin.map(|p| {
+            p.settings
+                .iter()
+                .map(|s| SettingState {
+                    key: s.key.clone(),
+                    title: s.title.clone(),
+                    secret: s.is_secret(),
+                    required: s.required,
+                    value: if s.is_secret() { None } else { stored.iter().find(|(k, _)| *k == s.key).map(|(_, v)| v.clone()).or_else(|| default_of(&s.kind)) },
+                    set: s.is_secret() && secrets.contains(&s.key),
+                })
+                .collect()
+        });
+        let actions = plugin.map(|p| {
+            p.tools
+                .iter()
+                .map(|t| ActionState {
+                    full_name: t.full_name.clone(),
+                    level: t.level,
+                    method: t.request.method.as_str(),
+                    url: t.request.url.clone(),
+                    enabled: !tools_off.contains(&t.name),
+                })
+                .collect()
+        });
+        let events = plugin.map(|p| p.events.iter().map(|e| EventState { name: e.name.clone(), on: events_on.contains(&e.name) }).collect());
+        let errors = match &loaded {
+            Loaded::Invalid(problems) => problems.clone(),
+            Loaded::Missing(why) => vec![Problem { code: dcp_format::Code::ReadFailed, path: MANIFEST_FILE.into(), message: why.clone() }],
+            _ => Vec::new(),
+        };
+        Ok(Details {
+            author: plugin.and_then(|p| p.author.clone()),
+            description: plugin.and_then(|p| p.description.clone()),
+            settings: settings.unwrap_or_default(),
+            actions: actions.unwrap_or_default(),
+            events: events.unwrap_or_default(),
+            sites: row.permissions.hosts.iter().cloned().collect(),
+            local_ports: row.permissions.local_ports.iter().copied().collect(),
+            cloud_choice: row.cloud_choice.clone(),
+            twitch_allowed: row.twitch_allowed,
+            manifest_fingerprint: row.manifest_fingerprint.clone(),
+            permissions_fingerprint: row.permissions_fingerprint.clone(),
+            folder: self.resolve(&row.dir),
+            errors,
+            review_banner: row.origin == Origin::Import && !row.review_kept,
+            entry,
+        })
+    }
+
+    /// The card of one plugin, and its validated manifest when readable.
+    fn entry<'a>(&self, row: &Row, loaded: &'a Loaded) -> Result<(Entry, Option<&'a Plugin>), StoreError> {
+        let prefs = self.prefs()?;
+        let plugin = match loaded {
+            Loaded::Ready(p) => Some(p.as_ref()),
+            _ => None,
+        };
+        let facts = Facts {
+            missing: matches!(loaded, Loaded::Missing(_)),
+            invalid: matches!(loaded, Loaded::Invalid(_)),
+            modified: matches!(loaded, Loaded::Modified),
+            needs_dev_mode: row.origin == Origin::Folder || !row.permissions.local_ports.is_empty(),
+            dev_mode: prefs.dev_mode,
+            enabled: row.enabled,
+            plugins_enabled: prefs.plugins_enabled,
+            needs_setup: match plugin {
+                Some(p) => self.needs_setup(p)?,
+                None => false,
+            },
+            tools_enabled: prefs.tools_enabled,
+        };
+        let status = status::decide(facts);
+        let mut badges = vec![row.origin.badge().to_owned()];
+        if plugin.is_some_and(|p| p.reads_private_data()) && self.kept_on_pc(row, plugin) {
+            badges.push("Kept on this PC".into());
+        }
+        for port in &row.permissions.local_ports {
+            badges.push(format!("Talks to a program on this PC (port {port})"));
+        }
+        let entry = Entry {
+            slug: row.slug.clone(),
+            name: plugin.map_or_else(|| row.slug.clone(), |p| p.display_name.clone()),
+            version: row.version.clone(),
+            status,
+            status_label: status.label(),
+            enabled: row.enabled,
+            origin: row.origin,
+            badges,
+        };
+        Ok((entry, plugin))
+    }
+
+    /// True when the plugin only works with an AI on this PC (§13).
+    pub(crate) fn kept_on_pc(&self, row: &Row, plugin: Option<&Plugin>) -> bool {
+        row.cloud_choice.as_deref() == Some("local")
+            || plugin.is_some_and(|p| p.cloud_models == dcp_format::model::CloudModels::Never)
+    }
+
+    /// A required setting is missing, or a stored secret cannot be read on
+    /// this PC (§10, §11, §18 "Needs setup").
+    pub(crate) fn needs_setup(&self, plugin: &Plugin) -> Result<bool, StoreError> {
+        let stored = self.stored_settings(&plugin.slug)?;
+        for setting in &plugin.settings {
+            if setting.is_secret() {
+                let readable = self.open_secret(&plugin.slug, &setting.key)?.is_some();
+                if setting.required && !readable {
+                    return Ok(true);
+                }
+                if !readable && self.stored_keys_secret(&plugin.slug)?.contains(&setting.key) {
+                    return Ok(true);
+                }
+            } else if setting.required && !stored.iter().any(|(k, _)| *k == setting.key) && default_of(&setting.kind).is_none() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    pub(crate) fn stored_settings(&self, slug: &str) -> Result<Vec<(String, serde_json::Value)>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT key, value FROM settings WHERE slug = ?1 ORDER BY key")?;
+        let rows = stmt.query_map([slug], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (key, text) = row?;
+            out.push((key, serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)));
+        }
+        Ok(out)
+    }
+
+    /// Keys that have a stored value or secret (for an update's review).
+    pub(crate) fn stored_keys(&self, slug: &str) -> Result<Vec<String>, StoreError> {
+        let mut keys: Vec<String> = self.stored_settings(slug)?.into_iter().map(|(k, _)| k).collect();
+        keys.extend(self.stored_keys_secret(slug)?);
+        Ok(keys)
+    }
+
+    pub(crate) fn stored_keys_secret(&self, slug: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT key FROM secrets WHERE slug = ?1 ORDER BY key")?;
+        let keys = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(keys)
+    }
+
+    pub(crate) fn tools_off(&self, slug: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT tool FROM tools_off WHERE slug = ?1")?;
+        let tools = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(tools)
+    }
+
+    pub(crate) fn events_on(&self, slug: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT event FROM events_on WHERE slug = ?1")?;
+        let events = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(events)
+    }
+}
+
+/// A setting's default, as stored values are.
+pub(crate) fn default_of(kind: &SettingKind) -> Option<serde_json::Value> {
+    match kind {
+        SettingKind::Text { default, .. } => default.clone().map(Into::into),
+        SettingKind::Number { default, .. } => default.map(Into::into),
+        SettingKind::Boolean { default } => default.map(Into::into),
+    }
+}

@@ -1,0 +1,260 @@
+//! The review: everything the consent screen shows for a package waiting in
+//! quarantine (§3 Consent, §12 labels, §13 the online-AI question, §15 "This
+//! PC · port N", §16 events, §18 "Update this plugin?").
+
+use dcp_format::fingerprint::Permissions;
+use dcp_format::model::{CloudModels, Plugin, SettingKind, Texts};
+use dcp_format::risk::Level;
+use dcp_format::Problem;
+use serde::Serialize;
+
+/// Where a plugin comes from, which decides its badge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// Imported from a file: "Not signed".
+    Import,
+    /// Loaded from a folder in developer mode: "Folder (dev)".
+    Folder,
+    /// Bundled with the app: "Official".
+    Official,
+}
+
+impl Origin {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Origin::Import => "import",
+            Origin::Folder => "folder",
+            Origin::Official => "official",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Origin {
+        match text {
+            "folder" => Origin::Folder,
+            "official" => Origin::Official,
+            _ => Origin::Import,
+        }
+    }
+
+    /// The badge shown on the card (§18).
+    pub fn badge(self) -> &'static str {
+        match self {
+            Origin::Import => "Not signed",
+            Origin::Folder => "Folder (dev)",
+            Origin::Official => "Official",
+        }
+    }
+}
+
+/// The consent screen.
+#[derive(Debug, Clone, Serialize)]
+pub struct Review {
+    /// The review's id, for install and cancel.
+    pub review: String,
+    /// The plugin's slug.
+    pub slug: String,
+    /// Name shown to players.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// "by …".
+    pub author: Option<String>,
+    /// One-line description.
+    pub description: Option<String>,
+    /// "Not signed", "Official" or "Folder (dev)".
+    pub badge: &'static str,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// True when a plugin with this slug is installed: "Update this plugin?".
+    pub update: bool,
+    /// The installed version, for an update.
+    pub old_version: Option<String>,
+    /// True when an update changes permissions (§18).
+    pub permissions_changed: bool,
+    /// What changed, one line each.
+    pub changes: Vec<String>,
+    /// The actions.
+    pub actions: Vec<ReviewAction>,
+    /// "Connects to".
+    pub sites: Vec<String>,
+    /// "This PC · port N", each with its warning.
+    pub local_ports: Vec<LocalPort>,
+    /// The settings to fill in.
+    pub settings: Vec<ReviewSetting>,
+    /// The events, each with its switch (off).
+    pub events: Vec<ReviewEvent>,
+    /// The online-AI question, when it applies (§13).
+    pub cloud: CloudQuestion,
+    /// Warnings of the validator (superlative).
+    pub warnings: Vec<Problem>,
+}
+
+/// One action on the consent screen.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewAction {
+    /// `<slug>__<tool>`.
+    pub full_name: String,
+    /// The computed level.
+    pub level: Level,
+    /// "reads public data", …
+    pub label: &'static str,
+    /// The hint in the player's language, else English.
+    pub hint: String,
+    /// HTTP method.
+    pub method: &'static str,
+    /// URL template.
+    pub url: String,
+    /// R3: installs, but is not offered yet (§12 note 1).
+    pub needs_confirmation: bool,
+}
+
+/// "This PC · port N" (§15).
+#[derive(Debug, Clone, Serialize)]
+pub struct LocalPort {
+    /// The port.
+    pub port: u16,
+    /// The warning of §15.
+    pub warning: &'static str,
+}
+
+/// One setting on the consent screen.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewSetting {
+    /// Key.
+    pub key: String,
+    /// Title in the player's language, else the title.
+    pub title: String,
+    /// Description in the player's language, else the description.
+    pub description: Option<String>,
+    /// "string", "number" or "boolean".
+    pub kind: &'static str,
+    /// Required to install.
+    pub required: bool,
+    /// A secret: typed, never shown again.
+    pub secret: bool,
+    /// Default value.
+    pub default: Option<serde_json::Value>,
+    /// Help link and the domain its button shows ("Open example.com").
+    pub help_url: Option<String>,
+    /// The help link's domain.
+    pub help_domain: Option<String>,
+    /// For an update: a value is kept from the installed version.
+    pub kept: bool,
+}
+
+/// One event on the consent screen (§16).
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewEvent {
+    /// Event name.
+    pub name: String,
+    /// Title in the player's language, else English.
+    pub title: String,
+    /// Its switch: off for a new event.
+    pub on: bool,
+}
+
+/// The online-AI question of §13.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CloudQuestion {
+    /// No R1 tool, or `cloudModels: allowed`: nothing asked.
+    NotAsked,
+    /// `ask`: Allow (preselected) or Only with an AI running on this PC.
+    Ask,
+    /// `never`: works only with an AI on this PC; the screen says so.
+    Never,
+}
+
+/// §15's warning next to a port.
+pub const LOCAL_PORT_WARNING: &str = "install it only if you started this program yourself";
+/// §16's warning next to the events.
+pub const EVENTS_WARNING: &str = "turn an event on only if you started the program yourself";
+
+/// What an update keeps from the installed plugin.
+pub(crate) struct Installed<'a> {
+    pub version: String,
+    pub permissions: Permissions,
+    pub setting_keys: &'a [String],
+    pub events_on: &'a [String],
+}
+
+pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, old: Option<Installed>) -> Review {
+    let in_language = |texts: &Texts| texts.get(language).or_else(|| texts.get("en")).cloned().unwrap_or_default();
+    let actions = plugin
+        .tools
+        .iter()
+        .map(|t| ReviewAction {
+            full_name: t.full_name.clone(),
+            level: t.level,
+            label: t.level.label(),
+            hint: in_language(&t.hint),
+            method: t.request.method.as_str(),
+            url: t.request.url.clone(),
+            needs_confirmation: t.level >= Level::R3,
+        })
+        .collect();
+    let kept_keys = old.as_ref().map(|o| o.setting_keys).unwrap_or_default();
+    let settings = plugin
+        .settings
+        .iter()
+        .map(|s| ReviewSetting {
+            key: s.key.clone(),
+            title: s.labels.get(language).cloned().unwrap_or_else(|| s.title.clone()),
+            description: s.descriptions.get(language).cloned().or_else(|| s.description.clone()),
+            kind: match s.kind {
+                SettingKind::Text { .. } => "string",
+                SettingKind::Number { .. } => "number",
+                SettingKind::Boolean { .. } => "boolean",
+            },
+            required: s.required,
+            secret: s.is_secret(),
+            default: crate::registry::default_of(&s.kind),
+            help_domain: s.help_url.as_deref().and_then(help_domain),
+            help_url: s.help_url.clone(),
+            kept: kept_keys.contains(&s.key),
+        })
+        .collect();
+    let events_on = old.as_ref().map(|o| o.events_on).unwrap_or_default();
+    let events = plugin
+        .events
+        .iter()
+        .map(|e| ReviewEvent { name: e.name.clone(), title: in_language(&e.title), on: events_on.contains(&e.name) })
+        .collect();
+    let cloud = match plugin.cloud_models {
+        _ if !plugin.reads_private_data() => CloudQuestion::NotAsked,
+        CloudModels::Allowed => CloudQuestion::NotAsked,
+        CloudModels::Ask => CloudQuestion::Ask,
+        CloudModels::Never => CloudQuestion::Never,
+    };
+    let permissions = Permissions::of(plugin);
+    let changes = old.as_ref().map(|o| permissions.changes_from(&o.permissions)).unwrap_or_default();
+    Review {
+        review: id.to_owned(),
+        slug: plugin.slug.clone(),
+        name: plugin.display_name.clone(),
+        version: plugin.version.to_string(),
+        author: plugin.author.clone(),
+        description: plugin.description.clone(),
+        badge: origin.badge(),
+        origin,
+        update: old.is_some(),
+        old_version: old.as_ref().map(|o| o.version.clone()),
+        permissions_changed: !changes.is_empty(),
+        changes,
+        actions,
+        sites: plugin.hosts.clone(),
+        local_ports: plugin.local_ports.iter().map(|&port| LocalPort { port, warning: LOCAL_PORT_WARNING }).collect(),
+        settings,
+        events,
+        cloud,
+        warnings: Vec::new(),
+    }
+}
+
+/// The domain a help button shows: "Open example.com" (§10).
+fn help_domain(url: &str) -> Option<String> {
+    let rest = url.strip_prefix("https://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    Some(host.strip_prefix("www.").unwrap_or(host).to_owned())
+}

@@ -1,0 +1,196 @@
+//! The store commands: import and consent, the installed plugins, their
+//! switches and settings, and the app switches. Each maps to one call of
+//! the store and prints its result; no rule lives here.
+
+use super::store::{done, fail, run as act, Ok as Done};
+use crate::{Command, InstallArgs};
+use dcp_store::{CloudChoice, InstallOptions, Review, Store, StoreError};
+use dcp_vault::Sensitive;
+use serde::Serialize;
+use serde_json::Value;
+use std::io::Read;
+use std::process::ExitCode;
+
+pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
+    let ok = || Done { ok: true };
+    Ok(match command {
+        Command::Import { path, yes, install, json } => consent(store, store.import(&path), yes, &install, json)?,
+        Command::LoadFolder { dir, yes, install, json } => consent(store, store.load_folder(&dir), yes, &install, json)?,
+        Command::Catalog { import: Some(slug), yes, install, json } => consent(store, store.import_official(&slug), yes, &install, json)?,
+        Command::Catalog { import: None, json, .. } => act(json, || store.catalog(), |entries| {
+            entries.iter().map(|e| format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default())).collect::<Vec<_>>().join("\n")
+        }),
+        Command::Install { review, install, json } => {
+            let options = install_options(&install)?;
+            act(json, || store.install(&review, options), |i| format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" }))
+        }
+        Command::Cancel { review, json } => act(json, || store.cancel(&review).map(|()| ok()), |_| format!("cancelled {review}")),
+        Command::List { json } => act(json, || store.list(), |entries| {
+            if entries.is_empty() {
+                return "no plugin installed".into();
+            }
+            entries.iter().map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", "))).collect::<Vec<_>>().join("\n")
+        }),
+        Command::Show { slug, json } => act(json, || store.show(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default()),
+        Command::Enable { slug, action, json } => switch(store, &slug, action.as_deref(), true, json),
+        Command::Disable { slug, action, json } => switch(store, &slug, action.as_deref(), false, json),
+        Command::Set { slug, values, json } => {
+            let values = pairs(&values)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect::<Vec<_>>();
+            act(json, || store.set_settings(&slug, &values).map(|()| ok()), |_| "saved".into())
+        }
+        Command::Secret { slug, key, clear: true, json } => act(json, || store.clear_secret(&slug, &key).map(|()| ok()), |_| format!("{key}: not set")),
+        Command::Secret { slug, key, clear: false, json } => {
+            let value = read_secret()?;
+            act(json, || store.set_secret(&slug, &key, value).map(|()| ok()), |_| format!("{key}: set"))
+        }
+        Command::Cloud { slug, choice, json } => {
+            let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
+            act(json, || store.set_cloud(&slug, choice).map(|()| ok()), |_| "saved".into())
+        }
+        Command::Twitch { slug, choice, json } => act(json, || store.set_twitch(&slug, choice == "allow").map(|()| ok()), |_| "saved".into()),
+        Command::Keep { slug, json } => act(json, || store.keep(&slug).map(|()| ok()), |_| "kept".into()),
+        Command::Uninstall { slug, json } => act(json, || store.uninstall(&slug).map(|()| ok()), |_| format!("uninstalled {slug}")),
+        Command::Reload { json } => act(json, || store.reload(), |entries| {
+            entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
+        }),
+        Command::DevMode { state, json } => {
+            let value = if state == "on" { "true" } else { "false" };
+            act(json, || store.set_pref("dev_mode", value).map(|()| ok()), |_| format!("developer mode {state}"))
+        }
+        Command::Prefs { values, json } => prefs(store, &values, json)?,
+        Command::PluginsFolder { json } => {
+            let folder = store.profile().plugins_dir();
+            done(&serde_json::json!({ "folder": folder }), json, || folder.display().to_string())
+        }
+        Command::Validate { .. } | Command::Pack { .. } => unreachable!("handled without a store"),
+    })
+}
+
+/// The review, then the install at once with `--yes`.
+fn consent(store: &Store, review: Result<Review, StoreError>, yes: bool, install: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
+    let review = match review {
+        Ok(review) => review,
+        Err(e) => return Ok(fail(&e, json)),
+    };
+    if !yes {
+        return Ok(done(&review, json, || human_review(&review)));
+    }
+    #[derive(Serialize)]
+    struct Installed<'a> {
+        #[serde(flatten)]
+        review: &'a Review,
+        installed: dcp_store::Installed,
+    }
+    Ok(match store.install(&review.review, install_options(install)?) {
+        Ok(installed) => done(&Installed { review: &review, installed }, json, || format!("{}\ninstalled {} {}", human_review(&review), review.slug, review.version)),
+        Err(e) => {
+            // The review stays pending: the player can fix the options and install it.
+            let code = fail(&e, json);
+            if !json {
+                eprintln!("review {} is still pending", review.review);
+            }
+            code
+        }
+    })
+}
+
+fn human_review(r: &Review) -> String {
+    let mut out = Vec::new();
+    if r.update {
+        out.push(format!("Update this plugin? {} {} → {}", r.name, r.old_version.clone().unwrap_or_default(), r.version));
+        out.push(if r.permissions_changed { format!("Permissions change:\n  {}", r.changes.join("\n  ")) } else { "Permissions do not change.".into() });
+    } else {
+        out.push(format!("{} {}  [{}]", r.name, r.version, r.badge));
+    }
+    if let Some(author) = &r.author {
+        out.push(format!("by {author}"));
+    }
+    out.push("Actions:".into());
+    for a in &r.actions {
+        let note = if a.needs_confirmation { "  (needs a confirmation: coming soon)" } else { "" };
+        out.push(format!("  {}  {:?} {}: {}  {} {}{note}", a.full_name, a.level, a.label, a.hint, a.method, a.url));
+    }
+    if !r.sites.is_empty() {
+        out.push(format!("Connects to: {}", r.sites.join(", ")));
+    }
+    for p in &r.local_ports {
+        out.push(format!("This PC · port {}: {}", p.port, p.warning));
+    }
+    for s in &r.settings {
+        let flags = [s.required.then_some("required"), s.secret.then_some("secret"), s.kept.then_some("kept")].into_iter().flatten().collect::<Vec<_>>().join(", ");
+        out.push(format!("Setting {} ({}): {}", s.key, flags, s.title));
+    }
+    for e in &r.events {
+        out.push(format!("Event {}: {} [{}]", e.name, e.title, if e.on { "on" } else { "off" }));
+    }
+    match r.cloud {
+        dcp_store::review::CloudQuestion::Ask => out.push("Online AI models: allow, or only with an AI on this PC? (--cloud allow|local)".into()),
+        dcp_store::review::CloudQuestion::Never => out.push("Works only with an AI running on this PC.".into()),
+        dcp_store::review::CloudQuestion::NotAsked => {}
+    }
+    for w in &r.warnings {
+        out.push(format!("warning: {w}"));
+    }
+    out.push(format!("review: {}", r.review));
+    out.join("\n")
+}
+
+fn switch(store: &Store, slug: &str, action: Option<&str>, on: bool, json: bool) -> ExitCode {
+    let word = if on { "on" } else { "off" };
+    act(
+        json,
+        || match action {
+            Some(tool) => store.set_action_enabled(slug, tool, on),
+            None => store.set_enabled(slug, on),
+        }
+        .map(|()| Done { ok: true }),
+        |_| format!("{} {word}", action.map_or(slug.to_owned(), |t| format!("{slug}__{t}"))),
+    )
+}
+
+fn prefs(store: &Store, values: &[String], json: bool) -> anyhow::Result<ExitCode> {
+    for (key, value) in pairs(values)? {
+        if let Err(e) = store.set_pref(&key, &value) {
+            return Ok(fail(&e, json));
+        }
+    }
+    Ok(act(json, || store.prefs(), |p| format!("plugins_enabled={} tools_enabled={} dev_mode={} language={}", p.plugins_enabled, p.tools_enabled, p.dev_mode, p.language)))
+}
+
+fn install_options(args: &InstallArgs) -> anyhow::Result<InstallOptions> {
+    let settings = pairs(&args.set)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
+    let secrets = if args.secrets_stdin { secret_lines()? } else { Vec::new() };
+    let cloud = args.cloud.as_deref().and_then(CloudChoice::parse);
+    Ok(InstallOptions { settings, secrets, cloud })
+}
+
+/// `KEY=VALUE` pairs; a malformed one is a usage error.
+fn pairs(values: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    values
+        .iter()
+        .map(|v| v.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())).ok_or_else(|| anyhow::anyhow!("{v}: expected KEY=VALUE")))
+        .collect()
+}
+
+/// Secrets from standard input, one `KEY=VALUE` per line. The value never
+/// appears in an error message.
+fn secret_lines() -> anyhow::Result<Vec<(String, Sensitive)>> {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text)?;
+    let text = Sensitive::new(text);
+    let mut out = Vec::new();
+    for (n, line) in text.expose().lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let (key, value) = line.split_once('=').ok_or_else(|| anyhow::anyhow!("standard input line {}: expected KEY=VALUE", n + 1))?;
+        out.push((key.trim().to_owned(), Sensitive::new(value.trim_end_matches('\r').to_owned())));
+    }
+    Ok(out)
+}
+
+/// One secret from standard input (a trailing newline is not part of it).
+fn read_secret() -> anyhow::Result<Sensitive> {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text)?;
+    let value = text.trim_end_matches(['\n', '\r']).to_owned();
+    text.clear();
+    Ok(Sensitive::new(value))
+}
