@@ -66,8 +66,11 @@ impl Permissions {
             .tools
             .iter()
             .map(|t| {
-                let permission =
-                    ToolPermission { level: t.level, method: t.request.method.as_str().to_owned(), url: t.request.url.clone() };
+                let permission = ToolPermission {
+                    level: t.level,
+                    method: t.request.method.as_str().to_owned(),
+                    url: t.request.url.clone(),
+                };
                 (t.name.clone(), permission)
             })
             .collect();
@@ -128,7 +131,11 @@ impl Permissions {
         }
         out.extend(old.tools.keys().filter(|n| !self.tools.contains_key(*n)).map(|n| format!("action removed: {n}")));
         let dest = |s: &BTreeSet<SecretDestination>| -> BTreeSet<String> {
-            s.iter().map(|d| format!("{} {} ({})", d.location, d.name, d.secrets.iter().cloned().collect::<Vec<_>>().join(", "))).collect()
+            s.iter()
+                .map(|d| {
+                    format!("{} {} ({})", d.location, d.name, d.secrets.iter().cloned().collect::<Vec<_>>().join(", "))
+                })
+                .collect()
         };
         diff_sets(&mut out, "secrets sent in", &dest(&old.secrets_sent), &dest(&self.secrets_sent));
         diff_sets(&mut out, "event", &old.events, &self.events);

@@ -811,7 +811,10 @@ fn s5_texts_the_ai_reads_are_checked_where_they_stand() {
         ("/description", "description"),
         ("@/tools/add_card/description", "tools.add_card.description"),
         ("@/tools/add_card/hint/fr", "tools.add_card.hint.fr"),
-        ("@/tools/add_card/inputSchema/properties/name/description", "tools.add_card.inputSchema.properties.name.description"),
+        (
+            "@/tools/add_card/inputSchema/properties/name/description",
+            "tools.add_card.inputSchema.properties.name.description",
+        ),
         ("@/events/card_due/title/en", "events.card_due.title.en"),
     ];
     for (pointer, path) in places {
@@ -828,10 +831,18 @@ fn s5_texts_the_ai_reads_are_checked_where_they_stand() {
 #[test]
 fn s5_a_superlative_is_a_warning_and_the_plugin_installs() {
     let mut doc = base();
-    edit(&mut doc, "@/tools/add_card/description", Some(json!("The best way to add a card to a list of the user's board.")));
+    edit(
+        &mut doc,
+        "@/tools/add_card/description",
+        Some(json!("The best way to add a card to a list of the user's board.")),
+    );
     let report = check(&doc);
     assert!(report.is_ok(), "{}", list(&report.problems.errors));
-    assert!(report.problems.warnings.iter().any(|w| w.code == Code::Superlative && w.path == "tools.add_card.description"));
+    assert!(report
+        .problems
+        .warnings
+        .iter()
+        .any(|w| w.code == Code::Superlative && w.path == "tools.add_card.description"));
 }
 
 /// §22: every code "At import" is produced by at least one input. The two
@@ -894,7 +905,9 @@ fn s22_every_import_code_is_produced() {
     for bytes in [&b"{"[..], b""] {
         note(validate_manifest(bytes, &Options::default()));
     }
-    for (name, bytes) in [("p.txt", &b"{}"[..]), ("p.zip", b"PK\x03\x04junk"), ("p.json", &vec![b' '; 1024 * 1024 + 1][..])] {
+    for (name, bytes) in
+        [("p.txt", &b"{}"[..]), ("p.zip", b"PK\x03\x04junk"), ("p.json", &vec![b' '; 1024 * 1024 + 1][..])]
+    {
         if let Err(e) = read_bytes(name, bytes) {
             seen.insert(e.code.as_str());
         }
@@ -909,8 +922,12 @@ fn s22_every_import_code_is_produced() {
         seen.insert(e.code.as_str());
     }
     let host_codes = [Code::DevModeRequired, Code::BadFolder];
-    let missing: Vec<&str> =
-        Code::ALL.iter().filter(|c| !host_codes.contains(c)).map(|c| c.as_str()).filter(|c| !seen.contains(c)).collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .filter(|c| !host_codes.contains(c))
+        .map(|c| c.as_str())
+        .filter(|c| !seen.contains(c))
+        .collect();
     assert!(missing.is_empty(), "never produced: {missing:?}");
 }
 
@@ -924,7 +941,12 @@ fn s18_changes_between_permissions_are_listed() {
     edit(&mut new, "@/tools/add_card/risk", Some(json!("R3")));
     edit(&mut new, "@/events/card_due2", Some(json!({ "title": { "en": "Due" } })));
     let changes = permissions(&new).changes_from(&permissions(&old));
-    for expected in ["new site: cdn2.example.com", "site removed: cdn.example.com", "action add_card: level R2 → R3", "new event: card_due2"] {
+    for expected in [
+        "new site: cdn2.example.com",
+        "site removed: cdn.example.com",
+        "action add_card: level R2 → R3",
+        "new event: card_due2",
+    ] {
         assert!(changes.iter().any(|c| c == expected), "{expected} missing from {changes:?}");
     }
     assert!(permissions(&old).changes_from(&permissions(&old)).is_empty());

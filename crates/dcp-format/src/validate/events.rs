@@ -61,7 +61,7 @@ fn title(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
                 format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
             ),
             Value::String(s) => {
-                ai_text(p, &lang_path, s, limits::EVENT_TITLE_CHARS, Code::BadEvents);
+                ai_text(p, path, lang, s, limits::EVENT_TITLE_CHARS, Code::BadEvents);
                 texts.insert(lang.clone(), s.clone());
             }
             _ => p.push(Code::BadEvents, lang_path, "a title is text"),

@@ -119,16 +119,18 @@ fn join(path: &str, key: &str) -> String {
 }
 
 /// Checks a text the AI reads (§5): present, at most `max` characters
-/// (`long_code` otherwise), then the checks of [`crate::text`].
-fn ai_text(p: &mut Problems, path: &str, text: &str, max: usize, long_code: Code) {
+/// (`long_code` otherwise), then the checks of [`crate::text`]. The path is
+/// `parent.key`, built only when there is a problem (this runs on every
+/// description of a manifest).
+fn ai_text(p: &mut Problems, parent: &str, key: &str, text: &str, max: usize, long_code: Code) {
     let n = chars(text);
     if text.trim().is_empty() {
-        p.push(long_code, path, "the text is empty");
+        p.push(long_code, join(parent, key), "the text is empty");
     } else if n > max {
-        p.push(long_code, path, format!("the text is {n} characters; {max} at most"));
+        p.push(long_code, join(parent, key), format!("the text is {n} characters; {max} at most"));
     }
     for finding in crate::text::check_ai_text(text) {
-        p.push(finding.code, path, finding.message);
+        p.push(finding.code, join(parent, key), finding.message);
     }
 }
 

@@ -248,35 +248,36 @@ fn entries(
     if map.len() > max {
         p.push(Code::BadRequest, &path, format!("{} entries in {key}; {max} at most", map.len()));
     }
-    map.iter()
-        .filter_map(|(name, v)| entry(name, v, place, &join(&path, name), scope, p).map(|t| (name.clone(), t)))
-        .collect()
+    map.iter().filter_map(|(name, v)| entry(name, v, place, &path, scope, p).map(|t| (name.clone(), t))).collect()
 }
 
+/// One entry of `query` or `body`; its path `parent.name` is built only
+/// for a problem (this runs on every entry of every request).
 fn entry(
     name: &str,
     value: &Value,
     place: Place,
-    path: &str,
+    parent: &str,
     scope: &Scope,
     p: &mut Problems,
 ) -> Option<ValueTemplate> {
+    let path = || join(parent, name);
     if name.is_empty() || name.chars().any(crate::text::is_hidden_char) {
-        p.push(Code::BadRequest, path, "an entry name cannot be empty or hold control characters");
+        p.push(Code::BadRequest, path(), "an entry name cannot be empty or hold control characters");
         return None;
     }
     match value {
-        Value::String(text) => template(text, place, path, scope, p).map(ValueTemplate::Text),
+        Value::String(text) => template(text, place, &path(), scope, p).map(ValueTemplate::Text),
         Value::Number(_) | Value::Bool(_) => Some(ValueTemplate::Fixed(value.clone())),
         Value::Array(_) | Value::Object(_) | Value::Null if place == Place::Body => {
             if value.to_string().contains("{{") {
-                p.push(Code::BadPlaceholder, path, "templates only work in top-level body values");
+                p.push(Code::BadPlaceholder, path(), "templates only work in top-level body values");
                 return None;
             }
             Some(ValueTemplate::Fixed(value.clone()))
         }
         _ => {
-            p.push(Code::BadRequest, path, "a query value is fixed text, a number, a boolean or a template");
+            p.push(Code::BadRequest, path(), "a query value is fixed text, a number, a boolean or a template");
             None
         }
     }

@@ -116,7 +116,7 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
         if text.is_none() {
             p.push(Code::BadSchema, join(path, "description"), "description must be text");
         }
-        text.inspect(|t| ai_text(p, &join(path, "description"), t, limits::PROPERTY_DESCRIPTION_CHARS, Code::BadText))
+        text.inspect(|t| ai_text(p, path, "description", t, limits::PROPERTY_DESCRIPTION_CHARS, Code::BadText))
             .map(str::to_owned)
     });
     let arg = Argument {
@@ -144,8 +144,8 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
 }
 
 fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<Vec<Value>> {
-    let path = join(path, "enum");
     let list = value?.as_array().filter(|l| limits::ENUM_VALUES.contains(&l.len()));
+    let path = join(path, "enum");
     let Some(list) = list else {
         p.push(Code::BadSchema, path, "enum must be a list of 1 to 50 values");
         return None;

@@ -179,7 +179,9 @@ fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Pr
             bad(p, "default", "a secret cannot have a default".into());
             return None;
         }
-        Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || crate::setting_value::is_id(d)) => Some(d.clone()),
+        Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || crate::setting_value::is_id(d)) => {
+            Some(d.clone())
+        }
         Some(_) => {
             bad(p, "default", "the default must be text that fits maxLength (and the id format)".into());
             return None;

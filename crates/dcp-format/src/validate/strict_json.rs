@@ -67,8 +67,13 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut map = Map::new();
         while let Some(key) = access.next_key::<String>()? {
             let Strict(value) = access.next_value()?;
-            if let Some(_first) = map.insert(key.clone(), value) {
-                return Err(A::Error::custom(format!("the key \"{key}\" appears twice in one object")));
+            match map.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                serde_json::map::Entry::Occupied(first) => {
+                    return Err(A::Error::custom(format!("the key \"{}\" appears twice in one object", first.key())));
+                }
             }
         }
         Ok(Value::Object(map))

@@ -62,7 +62,7 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     unknown_keys(map, FIELDS, Code::BadFormat, &path, p);
     let description = match map.get("description") {
         Some(Value::String(d)) => {
-            ai_text(p, &join(&path, "description"), d, limits::TOOL_DESCRIPTION_CHARS, Code::BadText);
+            ai_text(p, &path, "description", d, limits::TOOL_DESCRIPTION_CHARS, Code::BadText);
             d.clone()
         }
         _ => {
@@ -155,16 +155,17 @@ fn hint(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
         p.push(Code::BadHint, path, "the English hint (en) is required");
     }
     for (lang, text) in map {
-        let lang_path = join(path, lang);
         match text {
-            _ if !LANGUAGES.contains(&lang.as_str()) => {
-                p.push(Code::BadHint, lang_path, format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
-            }
+            _ if !LANGUAGES.contains(&lang.as_str()) => p.push(
+                Code::BadHint,
+                join(path, lang),
+                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
+            ),
             Value::String(s) => {
-                ai_text(p, &lang_path, s, limits::HINT_CHARS, Code::BadHint);
+                ai_text(p, path, lang, s, limits::HINT_CHARS, Code::BadHint);
                 texts.insert(lang.clone(), s.clone());
             }
-            _ => p.push(Code::BadHint, lang_path, "a hint is text"),
+            _ => p.push(Code::BadHint, join(path, lang), "a hint is text"),
         }
     }
     texts

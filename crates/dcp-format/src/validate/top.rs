@@ -49,7 +49,7 @@ pub(super) fn check(
     let description = root.get("description").and_then(|d| {
         let text = d.as_str();
         match text {
-            Some(t) => ai_text(p, "description", t, limits::PLUGIN_DESCRIPTION_CHARS, Code::BadText),
+            Some(t) => ai_text(p, "", "description", t, limits::PLUGIN_DESCRIPTION_CHARS, Code::BadText),
             None => p.push(Code::BadText, "description", "description is one line of text"),
         }
         text.map(str::to_owned)
@@ -125,7 +125,7 @@ fn meta<'a>(root: &'a Map<String, Value>, p: &mut Problems) -> Option<&'a Map<St
 fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(n)) if !n.trim().is_empty() && chars(n) <= limits::NAME_CHARS => {
-            ai_text(p, "name", n, limits::NAME_CHARS, Code::BadFormat);
+            ai_text(p, "", "name", n, limits::NAME_CHARS, Code::BadFormat);
             Some(n.clone())
         }
         _ => {
@@ -138,7 +138,7 @@ fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
 fn display_name(value: Option<&Value>, name: Option<&str>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(d)) => {
-            ai_text(p, "display_name", d, limits::DISPLAY_NAME_CHARS, Code::BadText);
+            ai_text(p, "", "display_name", d, limits::DISPLAY_NAME_CHARS, Code::BadText);
             Some(d.clone())
         }
         Some(_) => {
