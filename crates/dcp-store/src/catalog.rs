@@ -7,7 +7,8 @@ use crate::Store;
 use dcp_format::package::{read_bytes, Package};
 
 /// The bundled manifests, by slug.
-const OFFICIAL: &[(&str, &str)] = &[("todoist", include_str!("../catalog/todoist.json")), ("trello", include_str!("../catalog/trello.json"))];
+const OFFICIAL: &[(&str, &str)] =
+    &[("todoist", include_str!("../catalog/todoist.json")), ("trello", include_str!("../catalog/trello.json"))];
 
 /// One catalog entry.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -32,7 +33,12 @@ impl Store {
         let mut out = Vec::new();
         for (slug, manifest) in OFFICIAL {
             let (plugin, _) = self.validated(&package(manifest)?, Origin::Official)?;
-            out.push(CatalogEntry { slug, name: plugin.display_name, description: plugin.description, version: plugin.version.to_string() });
+            out.push(CatalogEntry {
+                slug,
+                name: plugin.display_name,
+                description: plugin.description,
+                version: plugin.version.to_string(),
+            });
         }
         Ok(out)
     }

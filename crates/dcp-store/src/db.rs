@@ -68,7 +68,9 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    migrations().to_latest(&mut conn).map_err(|e| crate::StoreError::Unknown(format!("the profile's database cannot be upgraded: {e}")))?;
+    migrations()
+        .to_latest(&mut conn)
+        .map_err(|e| crate::StoreError::Unknown(format!("the profile's database cannot be upgraded: {e}")))?;
     Ok(conn)
 }
 

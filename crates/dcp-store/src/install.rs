@@ -108,11 +108,21 @@ impl Store {
                 files::remove_dir(&self.resolve(&old.dir))?;
             }
         }
-        Ok(Installed { slug: plugin.slug.clone(), version: plugin.version.to_string(), update: old.is_some(), permissions_changed: changed })
+        Ok(Installed {
+            slug: plugin.slug.clone(),
+            version: plugin.version.to_string(),
+            update: old.is_some(),
+            permissions_changed: changed,
+        })
     }
 
     /// Settings after install: kept values that still fit, plus new ones.
-    fn final_settings(&self, plugin: &Plugin, update: bool, given: &[(String, Value)]) -> Result<BTreeMap<String, Value>, StoreError> {
+    fn final_settings(
+        &self,
+        plugin: &Plugin,
+        update: bool,
+        given: &[(String, Value)],
+    ) -> Result<BTreeMap<String, Value>, StoreError> {
         let mut values = BTreeMap::new();
         if update {
             for (key, value) in self.stored_settings(&plugin.slug)? {
@@ -126,7 +136,13 @@ impl Store {
         for (key, value) in given {
             match plugin.setting(key) {
                 None => refused.push((key.clone(), unknown(key))),
-                Some(s) if s.is_secret() => refused.push((key.clone(), Refusal { reason: BadSetting::BadType, message: format!("{key} is a secret: give it as a secret, not as a setting") })),
+                Some(s) if s.is_secret() => refused.push((
+                    key.clone(),
+                    Refusal {
+                        reason: BadSetting::BadType,
+                        message: format!("{key} is a secret: give it as a secret, not as a setting"),
+                    },
+                )),
                 Some(s) => match setting_value::check(s, value) {
                     Ok(v) => {
                         values.insert(key.clone(), v);
@@ -144,7 +160,12 @@ impl Store {
 
     /// Secrets after install: `Keep(key)` for a kept sealed value (same
     /// slug and key, so it still opens), `New` for one typed now.
-    fn final_secrets(&self, plugin: &Plugin, update: bool, given: Vec<(String, Sensitive)>) -> Result<BTreeMap<String, SecretPlan>, StoreError> {
+    fn final_secrets(
+        &self,
+        plugin: &Plugin,
+        update: bool,
+        given: Vec<(String, Sensitive)>,
+    ) -> Result<BTreeMap<String, SecretPlan>, StoreError> {
         let mut plan = BTreeMap::new();
         if update {
             for key in self.stored_keys_secret(&plugin.slug)? {
@@ -162,7 +183,13 @@ impl Store {
                     }
                     Err(r) => refused.push((key, r)),
                 },
-                Some(_) => refused.push((key.clone(), Refusal { reason: BadSetting::BadType, message: format!("{key} is not a secret: give it as a setting") })),
+                Some(_) => refused.push((
+                    key.clone(),
+                    Refusal {
+                        reason: BadSetting::BadType,
+                        message: format!("{key} is not a secret: give it as a setting"),
+                    },
+                )),
                 None => refused.push((key.clone(), unknown(&key))),
             }
         }
@@ -173,12 +200,23 @@ impl Store {
         }
     }
 
-    fn check_required(&self, plugin: &Plugin, settings: &BTreeMap<String, Value>, secrets: &BTreeMap<String, SecretPlan>) -> Result<(), StoreError> {
+    fn check_required(
+        &self,
+        plugin: &Plugin,
+        settings: &BTreeMap<String, Value>,
+        secrets: &BTreeMap<String, SecretPlan>,
+    ) -> Result<(), StoreError> {
         let missing: Vec<String> = plugin
             .settings
             .iter()
             .filter(|s| s.required)
-            .filter(|s| if s.is_secret() { !secrets.contains_key(&s.key) } else { !settings.contains_key(&s.key) && default_of(&s.kind).is_none() })
+            .filter(|s| {
+                if s.is_secret() {
+                    !secrets.contains_key(&s.key)
+                } else {
+                    !settings.contains_key(&s.key) && default_of(&s.kind).is_none()
+                }
+            })
             .map(|s| s.key.clone())
             .collect();
         if missing.is_empty() {
@@ -188,11 +226,16 @@ impl Store {
         }
     }
 
-    fn seal_new(&self, slug: &str, secrets: &BTreeMap<String, SecretPlan>) -> Result<BTreeMap<String, Vec<u8>>, StoreError> {
+    fn seal_new(
+        &self,
+        slug: &str,
+        secrets: &BTreeMap<String, SecretPlan>,
+    ) -> Result<BTreeMap<String, Vec<u8>>, StoreError> {
         let mut sealed = BTreeMap::new();
         for (key, plan) in secrets {
             if let SecretPlan::New(value) = plan {
-                let bytes = self.vault.seal(slug, key, value).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
+                let bytes =
+                    self.vault.seal(slug, key, value).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
                 sealed.insert(key.clone(), bytes);
             }
         }
@@ -237,7 +280,10 @@ impl Store {
         )?;
         tx.execute("DELETE FROM settings WHERE slug = ?1", [&plugin.slug])?;
         for (key, value) in settings {
-            tx.execute("INSERT INTO settings (slug, key, value) VALUES (?1, ?2, ?3)", params![plugin.slug, key, value.to_string()])?;
+            tx.execute(
+                "INSERT INTO settings (slug, key, value) VALUES (?1, ?2, ?3)",
+                params![plugin.slug, key, value.to_string()],
+            )?;
         }
         let mut keep = tx.prepare("SELECT key FROM secrets WHERE slug = ?1")?;
         let stored: Vec<String> = keep.query_map([&plugin.slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
@@ -296,7 +342,11 @@ fn unknown(key: &str) -> Refusal {
 
 /// The online-AI answer to store (§13): asked only for a plugin with an R1
 /// tool and `cloudModels: ask`; kept from the installed version otherwise.
-fn cloud_choice(plugin: &Plugin, given: Option<CloudChoice>, kept: Option<&str>) -> Result<Option<CloudChoice>, StoreError> {
+fn cloud_choice(
+    plugin: &Plugin,
+    given: Option<CloudChoice>,
+    kept: Option<&str>,
+) -> Result<Option<CloudChoice>, StoreError> {
     if !plugin.reads_private_data() || plugin.cloud_models != CloudModels::Ask {
         return Ok(given.or(kept.and_then(CloudChoice::parse)));
     }

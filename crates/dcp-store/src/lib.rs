@@ -24,6 +24,7 @@ mod registry;
 pub mod review;
 pub mod status;
 mod switches;
+pub mod watch;
 
 pub use error::StoreError;
 pub use install::{CloudChoice, InstallOptions, Installed};

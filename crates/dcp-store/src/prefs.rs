@@ -25,7 +25,8 @@ pub(crate) fn read(conn: &Connection) -> Result<Prefs, StoreError> {
     let get = |key: &str| -> Result<Option<String>, StoreError> {
         Ok(conn.query_row("SELECT value FROM prefs WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     };
-    let flag = |key: &str, default: bool| -> Result<bool, StoreError> { Ok(get(key)?.map_or(default, |v| v == "true")) };
+    let flag =
+        |key: &str, default: bool| -> Result<bool, StoreError> { Ok(get(key)?.map_or(default, |v| v == "true")) };
     Ok(Prefs {
         plugins_enabled: flag("plugins_enabled", true)?,
         tools_enabled: flag("tools_enabled", true)?,
@@ -45,6 +46,9 @@ pub(crate) fn write(conn: &Connection, key: &str, value: &str) -> Result<(), Sto
         let expected = if key == "language" { dcp_format::model::LANGUAGES.join(", ") } else { "true or false".into() };
         return Err(StoreError::Unknown(format!("{key} must be {expected}")));
     }
-    conn.execute("INSERT INTO prefs (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2", params![key, value])?;
+    conn.execute(
+        "INSERT INTO prefs (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2",
+        params![key, value],
+    )?;
     Ok(())
 }

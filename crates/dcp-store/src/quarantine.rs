@@ -5,8 +5,8 @@ use crate::error::StoreError;
 use crate::files;
 use crate::review::{self, Installed, Origin, Review};
 use crate::Store;
-use dcp_format::package::{self, Package};
 use dcp_format::model::Plugin;
+use dcp_format::package::{self, Package};
 use dcp_format::{Code, Options, Problem};
 use rusqlite::params;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,9 @@ impl Store {
     pub fn import(&self, path: &Path) -> Result<Review, StoreError> {
         let package = package::read_path(path).map_err(|e| StoreError::Refused(single(e.into())))?;
         if package.source == package::Source::Folder {
-            return Err(StoreError::Unknown("a folder is loaded with Load a folder (load-folder), not imported".into()));
+            return Err(StoreError::Unknown(
+                "a folder is loaded with Load a folder (load-folder), not imported".into(),
+            ));
         }
         self.quarantine(&package, Origin::Import, None)
     }
@@ -30,13 +32,23 @@ impl Store {
     /// Loads a plugin folder in place (§19): developer mode only, never a
     /// folder inside the app's own plugins folder.
     pub fn load_folder(&self, dir: &Path) -> Result<Review, StoreError> {
-        let dir = dir.canonicalize().map_err(|e| StoreError::refused(Code::ReadFailed, "package", format!("{}: {e}", dir.display())))?;
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| StoreError::refused(Code::ReadFailed, "package", format!("{}: {e}", dir.display())))?;
         let plugins = self.profile.plugins_dir().canonicalize()?;
         if dir.starts_with(&plugins) || dir.starts_with(self.profile.root().canonicalize()?) {
-            return Err(StoreError::refused(Code::BadFolder, "package", "this folder is inside the app's own plugins folder: load your own copy instead"));
+            return Err(StoreError::refused(
+                Code::BadFolder,
+                "package",
+                "this folder is inside the app's own plugins folder: load your own copy instead",
+            ));
         }
         if !self.prefs()?.dev_mode {
-            return Err(StoreError::refused(Code::DevModeRequired, "package", "Load a folder needs developer mode: turn it on first"));
+            return Err(StoreError::refused(
+                Code::DevModeRequired,
+                "package",
+                "Load a folder needs developer mode: turn it on first",
+            ));
         }
         let package = package::read_path(&dir).map_err(|e| StoreError::Refused(single(e.into())))?;
         self.quarantine(&package, Origin::Folder, Some(dir))
@@ -44,7 +56,12 @@ impl Store {
 
     /// Validates, applies the host's checks, and records the review. A
     /// folder stays where it is; other packages are copied into quarantine.
-    pub(crate) fn quarantine(&self, package: &Package, origin: Origin, folder: Option<PathBuf>) -> Result<Review, StoreError> {
+    pub(crate) fn quarantine(
+        &self,
+        package: &Package,
+        origin: Origin,
+        folder: Option<PathBuf>,
+    ) -> Result<Review, StoreError> {
         let (plugin, warnings) = self.validated(package, origin)?;
         let id = files::random_id();
         let dir = match folder {
@@ -168,7 +185,9 @@ impl Store {
                     files::remove_dir(&generation)?;
                 }
             }
-            if std::fs::read_dir(&slug_dir).is_ok_and(|mut d| d.next().is_none()) && files::age_seconds(&slug_dir) > ORPHAN_SECONDS {
+            if std::fs::read_dir(&slug_dir).is_ok_and(|mut d| d.next().is_none())
+                && files::age_seconds(&slug_dir) > ORPHAN_SECONDS
+            {
                 let _ = std::fs::remove_dir(&slug_dir);
             }
         }

@@ -238,7 +238,11 @@ impl Store {
                     title: s.title.clone(),
                     secret: s.is_secret(),
                     required: s.required,
-                    value: if s.is_secret() { None } else { stored.iter().find(|(k, _)| *k == s.key).map(|(_, v)| v.clone()).or_else(|| default_of(&s.kind)) },
+                    value: if s.is_secret() {
+                        None
+                    } else {
+                        stored.iter().find(|(k, _)| *k == s.key).map(|(_, v)| v.clone()).or_else(|| default_of(&s.kind))
+                    },
                     set: s.is_secret() && secrets.contains(&s.key),
                 })
                 .collect()
@@ -255,10 +259,14 @@ impl Store {
                 })
                 .collect()
         });
-        let events = plugin.map(|p| p.events.iter().map(|e| EventState { name: e.name.clone(), on: events_on.contains(&e.name) }).collect());
+        let events = plugin.map(|p| {
+            p.events.iter().map(|e| EventState { name: e.name.clone(), on: events_on.contains(&e.name) }).collect()
+        });
         let errors = match &loaded {
             Loaded::Invalid(problems) => problems.clone(),
-            Loaded::Missing(why) => vec![Problem { code: dcp_format::Code::ReadFailed, path: MANIFEST_FILE.into(), message: why.clone() }],
+            Loaded::Missing(why) => {
+                vec![Problem { code: dcp_format::Code::ReadFailed, path: MANIFEST_FILE.into(), message: why.clone() }]
+            }
             _ => Vec::new(),
         };
         Ok(Details {
@@ -341,7 +349,10 @@ impl Store {
                 if !readable && self.stored_keys_secret(&plugin.slug)?.contains(&setting.key) {
                     return Ok(true);
                 }
-            } else if setting.required && !stored.iter().any(|(k, _)| *k == setting.key) && default_of(&setting.kind).is_none() {
+            } else if setting.required
+                && !stored.iter().any(|(k, _)| *k == setting.key)
+                && default_of(&setting.kind).is_none()
+            {
                 return Ok(true);
             }
         }

@@ -89,13 +89,17 @@ mod tests {
 
     #[test]
     fn s18_statuses_win_in_the_documented_order() {
-        let active = Facts { enabled: true, plugins_enabled: true, tools_enabled: true, dev_mode: true, ..Facts::default() };
+        let active =
+            Facts { enabled: true, plugins_enabled: true, tools_enabled: true, dev_mode: true, ..Facts::default() };
         assert_eq!(decide(active), Status::Active);
         assert_eq!(decide(Facts { tools_enabled: false, ..active }), Status::ToolsOff);
         assert_eq!(decide(Facts { tools_enabled: false, needs_setup: true, ..active }), Status::NeedsSetup);
         assert_eq!(decide(Facts { needs_setup: true, enabled: false, ..active }), Status::Off);
         assert_eq!(decide(Facts { plugins_enabled: false, ..active }), Status::Off);
-        assert_eq!(decide(Facts { enabled: false, needs_dev_mode: true, dev_mode: false, ..active }), Status::DevModeOff);
+        assert_eq!(
+            decide(Facts { enabled: false, needs_dev_mode: true, dev_mode: false, ..active }),
+            Status::DevModeOff
+        );
         assert_eq!(decide(Facts { needs_dev_mode: true, ..active }), Status::Active);
         assert_eq!(decide(Facts { modified: true, needs_dev_mode: true, dev_mode: false, ..active }), Status::Modified);
         assert_eq!(decide(Facts { invalid: true, modified: true, ..active }), Status::Invalid);

@@ -71,8 +71,14 @@ impl Store {
                     Ok(v) => checked.push((key, v)),
                     Err(r) => refused.push((key.clone(), r)),
                 },
-                Some(_) => refused.push((key.clone(), Refusal { reason: BadSetting::BadType, message: format!("{key} is a secret: use Replace") })),
-                None => refused.push((key.clone(), Refusal { reason: BadSetting::UnknownSetting, message: format!("{slug} has no setting {key}") })),
+                Some(_) => refused.push((
+                    key.clone(),
+                    Refusal { reason: BadSetting::BadType, message: format!("{key} is a secret: use Replace") },
+                )),
+                None => refused.push((
+                    key.clone(),
+                    Refusal { reason: BadSetting::UnknownSetting, message: format!("{slug} has no setting {key}") },
+                )),
             }
         }
         if !refused.is_empty() {
@@ -96,7 +102,8 @@ impl Store {
         let Some(setting) = plugin.setting(key).filter(|s| s.is_secret()) else {
             return Err(StoreError::Unknown(format!("{slug} has no secret {key}")));
         };
-        setting_value::check(setting, &Value::String(value.expose().to_owned())).map_err(|r| StoreError::BadSettings(vec![(key.to_owned(), r)]))?;
+        setting_value::check(setting, &Value::String(value.expose().to_owned()))
+            .map_err(|r| StoreError::BadSettings(vec![(key.to_owned(), r)]))?;
         let sealed = self.vault.seal(slug, key, &value).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
         self.conn.execute(
             "INSERT INTO secrets (slug, key, sealed) VALUES (?1, ?2, ?3) ON CONFLICT(slug, key) DO UPDATE SET sealed = ?3",

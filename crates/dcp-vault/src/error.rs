@@ -55,9 +55,7 @@ impl VaultError {
     pub fn code(&self) -> &'static str {
         match self {
             VaultError::Unavailable { .. } => "vault_unavailable",
-            VaultError::KeyMissing | VaultError::CannotDecrypt | VaultError::Malformed(_) => {
-                "needs_setup"
-            }
+            VaultError::KeyMissing | VaultError::CannotDecrypt | VaultError::Malformed(_) => "needs_setup",
         }
     }
 
@@ -89,8 +87,6 @@ impl From<KeyStoreError> for VaultError {
     /// (When *opening*, [`crate::Vault::open`] maps
     /// [`KeyStoreError::Corrupt`] to [`VaultError::CannotDecrypt`] itself.)
     fn from(err: KeyStoreError) -> Self {
-        VaultError::Unavailable {
-            reason: err.to_string(),
-        }
+        VaultError::Unavailable { reason: err.to_string() }
     }
 }

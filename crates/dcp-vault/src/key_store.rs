@@ -89,9 +89,8 @@ impl VaultKey {
     /// A fresh key from the OS random generator.
     pub fn generate() -> Result<Self, KeyStoreError> {
         let mut bytes = Zeroizing::new([0u8; KEY_LEN]);
-        getrandom::fill(bytes.as_mut()).map_err(|err| {
-            KeyStoreError::Unavailable(format!("the OS random generator failed: {err}"))
-        })?;
+        getrandom::fill(bytes.as_mut())
+            .map_err(|err| KeyStoreError::Unavailable(format!("the OS random generator failed: {err}")))?;
         Ok(VaultKey(bytes))
     }
 
@@ -162,9 +161,8 @@ pub trait KeyStore: Send + Sync {
         }
         let key = VaultKey::generate()?;
         self.store(profile_id, &key)?;
-        self.load(profile_id)?.ok_or_else(|| {
-            KeyStoreError::Unavailable("the credential store did not keep the vault key".into())
-        })
+        self.load(profile_id)?
+            .ok_or_else(|| KeyStoreError::Unavailable("the credential store did not keep the vault key".into()))
     }
 }
 
@@ -193,9 +191,7 @@ impl OsKeyStore {
 
         let ring = KeyRing::get_persistent(KeyRingIdentifier::Session)
             .or_else(|_| KeyRing::from_special_id(KeyRingIdentifier::User, true))
-            .map_err(|err| {
-                KeyStoreError::Unavailable(format!("the kernel key store can't be reached: {err}"))
-            })?;
+            .map_err(|err| KeyStoreError::Unavailable(format!("the kernel key store can't be reached: {err}")))?;
         // The same description keyring's own keyutils store would use.
         let credential = keyring::keyutils::KeyutilsCredential {
             session: ring,
@@ -211,9 +207,7 @@ impl OsKeyStore {
         // store; a key kept there would vanish with the process.
         match keyring::default::default_credential_builder().persistence() {
             CredentialPersistence::EntryOnly | CredentialPersistence::ProcessOnly => {
-                return Err(KeyStoreError::Unavailable(
-                    "no persistent credential store on this platform".into(),
-                ));
+                return Err(KeyStoreError::Unavailable("no persistent credential store on this platform".into()));
             }
             _ => {}
         }
@@ -226,9 +220,7 @@ impl KeyStore for OsKeyStore {
         match self.entry(profile_id)?.get_password() {
             Ok(text) => {
                 let text = Zeroizing::new(text);
-                VaultKey::from_hex(&text)
-                    .map(Some)
-                    .ok_or(KeyStoreError::Corrupt)
+                VaultKey::from_hex(&text).map(Some).ok_or(KeyStoreError::Corrupt)
             }
             Err(keyring::Error::NoEntry) => Ok(None),
             Err(keyring::Error::BadEncoding(mut bytes)) => {
@@ -240,9 +232,7 @@ impl KeyStore for OsKeyStore {
     }
 
     fn store(&self, profile_id: &str, key: &VaultKey) -> Result<(), KeyStoreError> {
-        self.entry(profile_id)?
-            .set_password(&key.to_hex())
-            .map_err(describe)
+        self.entry(profile_id)?.set_password(&key.to_hex()).map_err(describe)
     }
 
     fn delete(&self, profile_id: &str) -> Result<(), KeyStoreError> {
@@ -275,9 +265,7 @@ fn describe(err: keyring::Error) -> KeyStoreError {
         keyring::Error::Invalid(attr, reason) => {
             format!("the credential store refused the {attr}: {reason}")
         }
-        keyring::Error::Ambiguous(_) => {
-            "the credential store holds several entries for this vault key".into()
-        }
+        keyring::Error::Ambiguous(_) => "the credential store holds several entries for this vault key".into(),
         _ => "the credential store failed".into(),
     };
     KeyStoreError::Unavailable(text)

@@ -83,9 +83,7 @@ impl fmt::Display for Sensitive {
 
 impl Serialize for Sensitive {
     fn serialize<S: Serializer>(&self, _serializer: S) -> Result<S::Ok, S::Error> {
-        Err(serde::ser::Error::custom(
-            "a secret cannot be serialized; it is shown as [secret]",
-        ))
+        Err(serde::ser::Error::custom("a secret cannot be serialized; it is shown as [secret]"))
     }
 }
 

@@ -33,9 +33,7 @@ impl MemoryKeyStore {
 impl KeyStore for MemoryKeyStore {
     fn load(&self, profile_id: &str) -> Result<Option<VaultKey>, KeyStoreError> {
         let keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
-        Ok(keys
-            .get(profile_id)
-            .map(|key| VaultKey::from_bytes(*key.expose())))
+        Ok(keys.get(profile_id).map(|key| VaultKey::from_bytes(*key.expose())))
     }
 
     fn store(&self, profile_id: &str, key: &VaultKey) -> Result<(), KeyStoreError> {

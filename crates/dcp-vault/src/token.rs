@@ -49,7 +49,5 @@ pub(crate) fn from_hex(text: &str) -> Option<Vec<u8>> {
     if !pairs.remainder().is_empty() {
         return None;
     }
-    pairs
-        .map(|pair| Some(nibble(pair[0])? << 4 | nibble(pair[1])?))
-        .collect()
+    pairs.map(|pair| Some(nibble(pair[0])? << 4 | nibble(pair[1])?)).collect()
 }

@@ -59,9 +59,7 @@ pub struct Vault {
 
 impl std::fmt::Debug for Vault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Vault")
-            .field("profile_id", &self.profile_id)
-            .finish_non_exhaustive()
+        f.debug_struct("Vault").field("profile_id", &self.profile_id).finish_non_exhaustive()
     }
 }
 
@@ -73,10 +71,7 @@ impl Vault {
     /// stable for the life of the profile (a UUID kept in the profile is a
     /// good choice) and must not be shared by two profiles.
     pub fn new(key_store: Arc<dyn KeyStore>, profile_id: impl Into<String>) -> Self {
-        Vault {
-            key_store,
-            profile_id: profile_id.into(),
-        }
+        Vault { key_store, profile_id: profile_id.into() }
     }
 
     /// The profile this vault belongs to.
@@ -90,29 +85,15 @@ impl Vault {
     /// [`VaultError::Unavailable`] (`vault_unavailable`) when no credential
     /// store works, or when the stored key is unreadable (it is never
     /// replaced silently); nothing is returned in clear.
-    pub fn seal(
-        &self,
-        slug: &str,
-        setting_key: &str,
-        secret: &Sensitive,
-    ) -> Result<Vec<u8>, VaultError> {
+    pub fn seal(&self, slug: &str, setting_key: &str, secret: &Sensitive) -> Result<Vec<u8>, VaultError> {
         let key = self.key_store.get_or_create(&self.profile_id)?;
         let mut nonce = [0u8; NONCE_LEN];
-        getrandom::fill(&mut nonce).map_err(|err| VaultError::Unavailable {
-            reason: format!("the OS random generator failed: {err}"),
-        })?;
+        getrandom::fill(&mut nonce)
+            .map_err(|err| VaultError::Unavailable { reason: format!("the OS random generator failed: {err}") })?;
         let aad = associated_data(slug, setting_key);
         let sealed = cipher(&key)
-            .encrypt(
-                XNonce::from_slice(&nonce),
-                Payload {
-                    msg: secret.expose().as_bytes(),
-                    aad: &aad,
-                },
-            )
-            .map_err(|_| VaultError::Unavailable {
-                reason: "encryption failed".into(),
-            })?;
+            .encrypt(XNonce::from_slice(&nonce), Payload { msg: secret.expose().as_bytes(), aad: &aad })
+            .map_err(|_| VaultError::Unavailable { reason: "encryption failed".into() })?;
         let mut out = Vec::with_capacity(1 + NONCE_LEN + sealed.len());
         out.push(FORMAT_V1);
         out.extend_from_slice(&nonce);
@@ -130,15 +111,8 @@ impl Vault {
     /// these bytes for this row (or the stored key is unreadable),
     /// [`VaultError::Unavailable`] when the credential store can't be
     /// reached.
-    pub fn open(
-        &self,
-        slug: &str,
-        setting_key: &str,
-        ciphertext: &[u8],
-    ) -> Result<Sensitive, VaultError> {
-        let (version, rest) = ciphertext
-            .split_first()
-            .ok_or(VaultError::Malformed("empty"))?;
+    pub fn open(&self, slug: &str, setting_key: &str, ciphertext: &[u8]) -> Result<Sensitive, VaultError> {
+        let (version, rest) = ciphertext.split_first().ok_or(VaultError::Malformed("empty"))?;
         if *version != FORMAT_V1 {
             return Err(VaultError::Malformed("unknown format version"));
         }
@@ -155,13 +129,7 @@ impl Vault {
         };
         let aad = associated_data(slug, setting_key);
         let plain = cipher(&key)
-            .decrypt(
-                XNonce::from_slice(nonce),
-                Payload {
-                    msg: sealed,
-                    aad: &aad,
-                },
-            )
+            .decrypt(XNonce::from_slice(nonce), Payload { msg: sealed, aad: &aad })
             .map_err(|_| VaultError::CannotDecrypt)?;
         match String::from_utf8(plain) {
             Ok(text) => Ok(Sensitive::new(text)),

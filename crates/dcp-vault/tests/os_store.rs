@@ -20,11 +20,7 @@ struct TestProfile(String);
 
 impl TestProfile {
     fn new(name: &str) -> Self {
-        TestProfile(format!(
-            "test-{}-{name}-{}",
-            std::process::id(),
-            random_token_hex(4)
-        ))
+        TestProfile(format!("test-{}-{name}-{}", std::process::id(), random_token_hex(4)))
     }
 }
 
@@ -45,10 +41,7 @@ fn s11_os_store_key_created_then_found_again() {
     assert!(store.load(&profile.0).unwrap().is_none());
     let created = store.get_or_create(&profile.0).unwrap();
     // A new handle on the store, as after restarting the app.
-    let found = OsKeyStore::new()
-        .load(&profile.0)
-        .unwrap()
-        .expect("key kept");
+    let found = OsKeyStore::new().load(&profile.0).unwrap().expect("key kept");
     assert_eq!(created.expose(), found.expose());
     // get_or_create does not replace an existing key.
     let again = OsKeyStore::new().get_or_create(&profile.0).unwrap();
@@ -61,9 +54,7 @@ fn s11_os_store_key_deleted() {
     let profile = TestProfile::new("deleted");
     let store = OsKeyStore::new();
     let vault = Vault::new(Arc::new(store), profile.0.clone());
-    let sealed = vault
-        .seal("demo", "token", &Sensitive::from("gone soon"))
-        .unwrap();
+    let sealed = vault.seal("demo", "token", &Sensitive::from("gone soon")).unwrap();
     vault.delete_key().unwrap();
     assert!(store.load(&profile.0).unwrap().is_none());
     let err = vault.open("demo", "token", &sealed).unwrap_err();
@@ -80,12 +71,9 @@ fn s11_os_store_two_profiles_have_different_keys() {
     let key_a = store.get_or_create(&a.0).unwrap();
     let key_b = store.get_or_create(&b.0).unwrap();
     assert_ne!(key_a.expose(), key_b.expose());
-    let sealed = Vault::new(Arc::new(store), a.0.clone())
-        .seal("demo", "token", &Sensitive::from("a's secret"))
-        .unwrap();
-    let err = Vault::new(Arc::new(store), b.0.clone())
-        .open("demo", "token", &sealed)
-        .unwrap_err();
+    let sealed =
+        Vault::new(Arc::new(store), a.0.clone()).seal("demo", "token", &Sensitive::from("a's secret")).unwrap();
+    let err = Vault::new(Arc::new(store), b.0.clone()).open("demo", "token", &sealed).unwrap_err();
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
 }
 
@@ -104,9 +92,7 @@ fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
     let store = OsKeyStore::new();
     assert_eq!(store.load(&profile.0).unwrap_err(), KeyStoreError::Corrupt);
     let vault = Vault::new(Arc::new(store), profile.0.clone());
-    let err = vault
-        .seal("demo", "token", &Sensitive::from("value"))
-        .unwrap_err();
+    let err = vault.seal("demo", "token", &Sensitive::from("value")).unwrap_err();
     assert_eq!(err.code(), "vault_unavailable", "{err:?}");
     let other = Vault::new(Arc::new(dcp_vault::testing::MemoryKeyStore::new()), "x")
         .seal("demo", "token", &Sensitive::from("value"))
@@ -117,11 +103,6 @@ fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
     assert_eq!(store.load(&profile.0).unwrap_err(), KeyStoreError::Corrupt);
     // Deleting the key is the way out; the next seal makes a new one.
     vault.delete_key().unwrap();
-    let sealed = vault
-        .seal("demo", "token", &Sensitive::from("value"))
-        .unwrap();
-    assert_eq!(
-        vault.open("demo", "token", &sealed).unwrap().expose(),
-        "value"
-    );
+    let sealed = vault.seal("demo", "token", &Sensitive::from("value")).unwrap();
+    assert_eq!(vault.open("demo", "token", &sealed).unwrap().expose(), "value");
 }

@@ -37,10 +37,7 @@ fn to_hex(bytes: &[u8]) -> String {
 }
 
 fn from_hex(text: &str) -> Vec<u8> {
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
-        .collect()
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
 }
 
 /// The keyutils description of a profile's key.
@@ -57,10 +54,7 @@ fn forget_session_links(profile: &str) {
     let session = KeyRing::from_special_id(KeyRingIdentifier::Session, false).unwrap();
     let persistent = KeyRing::get_persistent(KeyRingIdentifier::Session).unwrap();
     session.unlink_keyring(persistent).unwrap();
-    assert!(
-        session.search(&description(profile)).is_err(),
-        "the session keyring still reaches the key"
-    );
+    assert!(session.search(&description(profile)).is_err(), "the session keyring still reaches the key");
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -68,15 +62,9 @@ fn forget_session_links(_profile: &str) {}
 
 #[test]
 fn s11_os_store_key_is_found_by_another_process() {
-    let profile = TestProfile(format!(
-        "test-{}-xproc-{}",
-        std::process::id(),
-        random_token_hex(4)
-    ));
+    let profile = TestProfile(format!("test-{}-xproc-{}", std::process::id(), random_token_hex(4)));
     let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
-    let from_parent = vault
-        .seal("demo", "token", &Sensitive::from("sealed by the parent"))
-        .unwrap();
+    let from_parent = vault.seal("demo", "token", &Sensitive::from("sealed by the parent")).unwrap();
     forget_session_links(&profile.0);
 
     // Run this same test binary again, only the child test below.
@@ -94,10 +82,7 @@ fn s11_os_store_key_is_found_by_another_process() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "child failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
+    assert!(output.status.success(), "child failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(stdout.contains("1 passed"), "child ran no test:\n{stdout}");
     let sealed_hex = stdout
         .lines()
@@ -126,19 +111,11 @@ fn child_process_uses_the_key_made_by_its_parent() {
     let store = OsKeyStore::new();
     // load, not get_or_create: the child must find the parent's key, not
     // make its own.
-    assert!(
-        store.load(&profile).unwrap().is_some(),
-        "the key made by the parent process is not visible here"
-    );
+    assert!(store.load(&profile).unwrap().is_some(), "the key made by the parent process is not visible here");
     let vault = Vault::new(Arc::new(store), profile);
     let from_parent = from_hex(&std::env::var(CHILD_SEALED).unwrap());
-    assert_eq!(
-        vault.open("demo", "token", &from_parent).unwrap().expose(),
-        "sealed by the parent"
-    );
-    let sealed = vault
-        .seal("demo", "token", &Sensitive::from("sealed by the child"))
-        .unwrap();
+    assert_eq!(vault.open("demo", "token", &from_parent).unwrap().expose(), "sealed by the parent");
+    let sealed = vault.seal("demo", "token", &Sensitive::from("sealed by the child")).unwrap();
     // On its own line: the harness prints "test <name> ... " before it.
     println!("\nSEALED={} ", to_hex(&sealed));
 }

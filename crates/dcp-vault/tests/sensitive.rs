@@ -24,13 +24,7 @@ fn s11_secret_debug_and_display_are_redacted() {
         key: &'static str,
         value: Sensitive,
     }
-    let row = format!(
-        "{:?}",
-        Row {
-            key: "api_token",
-            value: Sensitive::from(VALUE)
-        }
-    );
+    let row = format!("{:?}", Row { key: "api_token", value: Sensitive::from(VALUE) });
     assert!(!row.contains(VALUE), "{row}");
 }
 

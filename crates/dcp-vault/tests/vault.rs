@@ -33,13 +33,8 @@ fn s11_secret_round_trips() {
 fn s11_secret_round_trips_empty_and_long_and_non_ascii() {
     let vault = vault();
     for value in [String::new(), "é€🔑".repeat(100), "x".repeat(2000)] {
-        let sealed = vault
-            .seal("demo", "token", &Sensitive::from(value.as_str()))
-            .unwrap();
-        assert_eq!(
-            vault.open("demo", "token", &sealed).unwrap().expose(),
-            value
-        );
+        let sealed = vault.seal("demo", "token", &Sensitive::from(value.as_str())).unwrap();
+        assert_eq!(vault.open("demo", "token", &sealed).unwrap().expose(), value);
     }
 }
 
@@ -88,15 +83,11 @@ fn s11_slug_and_key_boundaries_cannot_be_shifted() {
 fn s11_profile_copied_to_another_account_does_not_decrypt() {
     // Two accounts, each with its own credential store: the ciphertext
     // moves with the copied profile, the key does not.
-    let sealed = Vault::new(Arc::new(MemoryKeyStore::new()), "profile")
-        .seal("trello", "api_token", &secret())
-        .unwrap();
+    let sealed = Vault::new(Arc::new(MemoryKeyStore::new()), "profile").seal("trello", "api_token", &secret()).unwrap();
     let other = MemoryKeyStore::new();
     // The other account already has a key of its own for this profile id.
     other.get_or_create("profile").unwrap();
-    let err = Vault::new(Arc::new(other), "profile")
-        .open("trello", "api_token", &sealed)
-        .unwrap_err();
+    let err = Vault::new(Arc::new(other), "profile").open("trello", "api_token", &sealed).unwrap_err();
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
     assert!(err.needs_setup());
 }
@@ -110,10 +101,7 @@ fn s11_profile_b_key_does_not_open_profile_a_secret() {
     b.seal("trello", "api_token", &secret()).unwrap(); // B has a key now
     let err = b.open("trello", "api_token", &sealed).unwrap_err();
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
-    assert_eq!(
-        a.open("trello", "api_token", &sealed).unwrap().expose(),
-        VALUE
-    );
+    assert_eq!(a.open("trello", "api_token", &sealed).unwrap().expose(), VALUE);
 }
 
 #[test]
@@ -135,20 +123,11 @@ fn s18_after_key_deleted_old_secret_needs_setup_and_a_new_one_can_be_saved() {
     let vault = vault();
     let old = vault.seal("trello", "api_token", &secret()).unwrap();
     vault.delete_key().unwrap();
-    assert!(matches!(
-        vault.open("trello", "api_token", &old),
-        Err(VaultError::KeyMissing)
-    ));
+    assert!(matches!(vault.open("trello", "api_token", &old), Err(VaultError::KeyMissing)));
     // The player types the secret again: a new key is made.
     let new = vault.seal("trello", "api_token", &secret()).unwrap();
-    assert_eq!(
-        vault.open("trello", "api_token", &new).unwrap().expose(),
-        VALUE
-    );
-    assert!(matches!(
-        vault.open("trello", "api_token", &old),
-        Err(VaultError::CannotDecrypt)
-    ));
+    assert_eq!(vault.open("trello", "api_token", &new).unwrap().expose(), VALUE);
+    assert!(matches!(vault.open("trello", "api_token", &old), Err(VaultError::CannotDecrypt)));
 }
 
 #[test]
@@ -171,14 +150,9 @@ fn s11_every_tampered_byte_fails() {
 fn s11_truncated_empty_or_garbage_input_fails_without_panic() {
     let vault = vault();
     let sealed = vault.seal("trello", "api_token", &secret()).unwrap();
-    assert!(matches!(
-        vault.open("trello", "api_token", &[]),
-        Err(VaultError::Malformed("empty"))
-    ));
+    assert!(matches!(vault.open("trello", "api_token", &[]), Err(VaultError::Malformed("empty"))));
     for len in 1..sealed.len() {
-        let err = vault
-            .open("trello", "api_token", &sealed[..len])
-            .unwrap_err();
+        let err = vault.open("trello", "api_token", &sealed[..len]).unwrap_err();
         assert!(err.needs_setup(), "len {len}: {err:?}");
     }
     let mut unknown_version = sealed.clone();
@@ -231,9 +205,7 @@ fn s22_no_error_message_contains_the_secret() {
     let sealed = vault.seal("trello", "api_token", &secret()).unwrap();
     let mut errors = vec![
         vault.open("github", "api_token", &sealed).unwrap_err(),
-        vault
-            .open("trello", "api_token", &sealed[..10])
-            .unwrap_err(),
+        vault.open("trello", "api_token", &sealed[..10]).unwrap_err(),
         vault.open("trello", "api_token", &[]).unwrap_err(),
     ];
     vault.delete_key().unwrap();
@@ -249,10 +221,7 @@ fn s16_event_tokens_are_lowercase_hex_from_the_os_generator() {
     let a = random_token_hex(32);
     let b = random_token_hex(32);
     assert_eq!(a.len(), 64);
-    assert!(
-        a.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')),
-        "{a}"
-    );
+    assert!(a.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')), "{a}");
     assert_ne!(a, b);
     assert_eq!(random_token_hex(0), "");
     assert_eq!(random_token_hex(1).len(), 2);
@@ -262,15 +231,11 @@ fn s16_event_tokens_are_lowercase_hex_from_the_os_generator() {
 fn s11_first_seals_from_many_threads_share_one_key() {
     let vault = vault();
     let sealed: Vec<Vec<u8>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..8)
-            .map(|_| scope.spawn(|| vault.seal("trello", "api_token", &secret()).unwrap()))
-            .collect();
+        let handles: Vec<_> =
+            (0..8).map(|_| scope.spawn(|| vault.seal("trello", "api_token", &secret()).unwrap())).collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     for bytes in sealed {
-        assert_eq!(
-            vault.open("trello", "api_token", &bytes).unwrap().expose(),
-            VALUE
-        );
+        assert_eq!(vault.open("trello", "api_token", &bytes).unwrap().expose(), VALUE);
     }
 }

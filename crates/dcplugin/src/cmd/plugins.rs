@@ -15,30 +15,62 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
     let ok = || Done { ok: true };
     Ok(match command {
         Command::Import { path, yes, install, json } => consent(store, store.import(&path), yes, &install, json)?,
-        Command::LoadFolder { dir, yes, install, json } => consent(store, store.load_folder(&dir), yes, &install, json)?,
-        Command::Catalog { import: Some(slug), yes, install, json } => consent(store, store.import_official(&slug), yes, &install, json)?,
-        Command::Catalog { import: None, json, .. } => act(json, || store.catalog(), |entries| {
-            entries.iter().map(|e| format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default())).collect::<Vec<_>>().join("\n")
-        }),
+        Command::LoadFolder { dir, yes, install, json } => {
+            consent(store, store.load_folder(&dir), yes, &install, json)?
+        }
+        Command::Catalog { import: Some(slug), yes, install, json } => {
+            consent(store, store.import_official(&slug), yes, &install, json)?
+        }
+        Command::Catalog { import: None, json, .. } => act(
+            json,
+            || store.catalog(),
+            |entries| {
+                entries
+                    .iter()
+                    .map(|e| {
+                        format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default())
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            },
+        ),
         Command::Install { review, install, json } => {
             let options = install_options(&install)?;
-            act(json, || store.install(&review, options), |i| format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" }))
+            act(
+                json,
+                || store.install(&review, options),
+                |i| format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" }),
+            )
         }
-        Command::Cancel { review, json } => act(json, || store.cancel(&review).map(|()| ok()), |_| format!("cancelled {review}")),
-        Command::List { json } => act(json, || store.list(), |entries| {
-            if entries.is_empty() {
-                return "no plugin installed".into();
-            }
-            entries.iter().map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", "))).collect::<Vec<_>>().join("\n")
-        }),
-        Command::Show { slug, json } => act(json, || store.show(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default()),
+        Command::Cancel { review, json } => {
+            act(json, || store.cancel(&review).map(|()| ok()), |_| format!("cancelled {review}"))
+        }
+        Command::List { json } => act(
+            json,
+            || store.list(),
+            |entries| {
+                if entries.is_empty() {
+                    return "no plugin installed".into();
+                }
+                entries
+                    .iter()
+                    .map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", ")))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            },
+        ),
+        Command::Show { slug, json } => {
+            act(json, || store.show(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default())
+        }
         Command::Enable { slug, action, json } => switch(store, &slug, action.as_deref(), true, json),
         Command::Disable { slug, action, json } => switch(store, &slug, action.as_deref(), false, json),
         Command::Set { slug, values, json } => {
             let values = pairs(&values)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect::<Vec<_>>();
             act(json, || store.set_settings(&slug, &values).map(|()| ok()), |_| "saved".into())
         }
-        Command::Secret { slug, key, clear: true, json } => act(json, || store.clear_secret(&slug, &key).map(|()| ok()), |_| format!("{key}: not set")),
+        Command::Secret { slug, key, clear: true, json } => {
+            act(json, || store.clear_secret(&slug, &key).map(|()| ok()), |_| format!("{key}: not set"))
+        }
         Command::Secret { slug, key, clear: false, json } => {
             let value = read_secret()?;
             act(json, || store.set_secret(&slug, &key, value).map(|()| ok()), |_| format!("{key}: set"))
@@ -47,12 +79,20 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
             let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
             act(json, || store.set_cloud(&slug, choice).map(|()| ok()), |_| "saved".into())
         }
-        Command::Twitch { slug, choice, json } => act(json, || store.set_twitch(&slug, choice == "allow").map(|()| ok()), |_| "saved".into()),
+        Command::Twitch { slug, choice, json } => {
+            act(json, || store.set_twitch(&slug, choice == "allow").map(|()| ok()), |_| "saved".into())
+        }
         Command::Keep { slug, json } => act(json, || store.keep(&slug).map(|()| ok()), |_| "kept".into()),
-        Command::Uninstall { slug, json } => act(json, || store.uninstall(&slug).map(|()| ok()), |_| format!("uninstalled {slug}")),
-        Command::Reload { json } => act(json, || store.reload(), |entries| {
-            entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
-        }),
+        Command::Uninstall { slug, json } => {
+            act(json, || store.uninstall(&slug).map(|()| ok()), |_| format!("uninstalled {slug}"))
+        }
+        Command::Reload { json } => act(
+            json,
+            || store.reload(),
+            |entries| {
+                entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
+            },
+        ),
         Command::DevMode { state, json } => {
             let value = if state == "on" { "true" } else { "false" };
             act(json, || store.set_pref("dev_mode", value).map(|()| ok()), |_| format!("developer mode {state}"))
@@ -67,7 +107,13 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
 }
 
 /// The review, then the install at once with `--yes`.
-fn consent(store: &Store, review: Result<Review, StoreError>, yes: bool, install: &InstallArgs, json: bool) -> anyhow::Result<ExitCode> {
+fn consent(
+    store: &Store,
+    review: Result<Review, StoreError>,
+    yes: bool,
+    install: &InstallArgs,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
     let review = match review {
         Ok(review) => review,
         Err(e) => return Ok(fail(&e, json)),
@@ -82,7 +128,9 @@ fn consent(store: &Store, review: Result<Review, StoreError>, yes: bool, install
         installed: dcp_store::Installed,
     }
     Ok(match store.install(&review.review, install_options(install)?) {
-        Ok(installed) => done(&Installed { review: &review, installed }, json, || format!("{}\ninstalled {} {}", human_review(&review), review.slug, review.version)),
+        Ok(installed) => done(&Installed { review: &review, installed }, json, || {
+            format!("{}\ninstalled {} {}", human_review(&review), review.slug, review.version)
+        }),
         Err(e) => {
             // The review stays pending: the player can fix the options and install it.
             let code = fail(&e, json);
@@ -97,8 +145,17 @@ fn consent(store: &Store, review: Result<Review, StoreError>, yes: bool, install
 fn human_review(r: &Review) -> String {
     let mut out = Vec::new();
     if r.update {
-        out.push(format!("Update this plugin? {} {} → {}", r.name, r.old_version.clone().unwrap_or_default(), r.version));
-        out.push(if r.permissions_changed { format!("Permissions change:\n  {}", r.changes.join("\n  ")) } else { "Permissions do not change.".into() });
+        out.push(format!(
+            "Update this plugin? {} {} → {}",
+            r.name,
+            r.old_version.clone().unwrap_or_default(),
+            r.version
+        ));
+        out.push(if r.permissions_changed {
+            format!("Permissions change:\n  {}", r.changes.join("\n  "))
+        } else {
+            "Permissions do not change.".into()
+        });
     } else {
         out.push(format!("{} {}  [{}]", r.name, r.version, r.badge));
     }
@@ -117,14 +174,20 @@ fn human_review(r: &Review) -> String {
         out.push(format!("This PC · port {}: {}", p.port, p.warning));
     }
     for s in &r.settings {
-        let flags = [s.required.then_some("required"), s.secret.then_some("secret"), s.kept.then_some("kept")].into_iter().flatten().collect::<Vec<_>>().join(", ");
+        let flags = [s.required.then_some("required"), s.secret.then_some("secret"), s.kept.then_some("kept")]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ");
         out.push(format!("Setting {} ({}): {}", s.key, flags, s.title));
     }
     for e in &r.events {
         out.push(format!("Event {}: {} [{}]", e.name, e.title, if e.on { "on" } else { "off" }));
     }
     match r.cloud {
-        dcp_store::review::CloudQuestion::Ask => out.push("Online AI models: allow, or only with an AI on this PC? (--cloud allow|local)".into()),
+        dcp_store::review::CloudQuestion::Ask => {
+            out.push("Online AI models: allow, or only with an AI on this PC? (--cloud allow|local)".into())
+        }
         dcp_store::review::CloudQuestion::Never => out.push("Works only with an AI running on this PC.".into()),
         dcp_store::review::CloudQuestion::NotAsked => {}
     }
@@ -139,11 +202,13 @@ fn switch(store: &Store, slug: &str, action: Option<&str>, on: bool, json: bool)
     let word = if on { "on" } else { "off" };
     act(
         json,
-        || match action {
-            Some(tool) => store.set_action_enabled(slug, tool, on),
-            None => store.set_enabled(slug, on),
-        }
-        .map(|()| Done { ok: true }),
+        || {
+            match action {
+                Some(tool) => store.set_action_enabled(slug, tool, on),
+                None => store.set_enabled(slug, on),
+            }
+            .map(|()| Done { ok: true })
+        },
         |_| format!("{} {word}", action.map_or(slug.to_owned(), |t| format!("{slug}__{t}"))),
     )
 }
@@ -154,7 +219,16 @@ fn prefs(store: &Store, values: &[String], json: bool) -> anyhow::Result<ExitCod
             return Ok(fail(&e, json));
         }
     }
-    Ok(act(json, || store.prefs(), |p| format!("plugins_enabled={} tools_enabled={} dev_mode={} language={}", p.plugins_enabled, p.tools_enabled, p.dev_mode, p.language)))
+    Ok(act(
+        json,
+        || store.prefs(),
+        |p| {
+            format!(
+                "plugins_enabled={} tools_enabled={} dev_mode={} language={}",
+                p.plugins_enabled, p.tools_enabled, p.dev_mode, p.language
+            )
+        },
+    ))
 }
 
 fn install_options(args: &InstallArgs) -> anyhow::Result<InstallOptions> {
@@ -168,7 +242,11 @@ fn install_options(args: &InstallArgs) -> anyhow::Result<InstallOptions> {
 fn pairs(values: &[String]) -> anyhow::Result<Vec<(String, String)>> {
     values
         .iter()
-        .map(|v| v.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())).ok_or_else(|| anyhow::anyhow!("{v}: expected KEY=VALUE")))
+        .map(|v| {
+            v.split_once('=')
+                .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                .ok_or_else(|| anyhow::anyhow!("{v}: expected KEY=VALUE"))
+        })
         .collect()
 }
 
@@ -180,7 +258,8 @@ fn secret_lines() -> anyhow::Result<Vec<(String, Sensitive)>> {
     let text = Sensitive::new(text);
     let mut out = Vec::new();
     for (n, line) in text.expose().lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let (key, value) = line.split_once('=').ok_or_else(|| anyhow::anyhow!("standard input line {}: expected KEY=VALUE", n + 1))?;
+        let (key, value) =
+            line.split_once('=').ok_or_else(|| anyhow::anyhow!("standard input line {}: expected KEY=VALUE", n + 1))?;
         out.push((key.trim().to_owned(), Sensitive::new(value.trim_end_matches('\r').to_owned())));
     }
     Ok(out)

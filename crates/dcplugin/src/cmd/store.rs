@@ -60,7 +60,11 @@ pub struct Ok {
 }
 
 /// Runs a store action and prints its outcome.
-pub fn run<T: Serialize>(json: bool, action: impl FnOnce() -> Result<T, StoreError>, human: impl FnOnce(&T) -> String) -> ExitCode {
+pub fn run<T: Serialize>(
+    json: bool,
+    action: impl FnOnce() -> Result<T, StoreError>,
+    human: impl FnOnce(&T) -> String,
+) -> ExitCode {
     match action() {
         Ok(value) => done(&value, json, || human(&value)),
         Err(e) => fail(&e, json),

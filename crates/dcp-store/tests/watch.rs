@@ -1,0 +1,64 @@
+//! §19: a loaded folder reloads by itself within a second of a save, keeps
+//! its settings, takes new permissions without consent, and shows Invalid
+//! after a bad save. Real files, real inotify, a real SQLite profile.
+
+use dcp_store::watch::FolderWatcher;
+use dcp_store::{InstallOptions, Profile, Status, Store};
+use dcp_vault::testing::MemoryKeyStore;
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn example(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples").join(name).join("manifest.json");
+    std::fs::read_to_string(path).expect("example manifest")
+}
+
+/// Saves like an editor: write a temporary file, then rename it over.
+fn save(dir: &Path, text: &str) {
+    let temp = dir.join(".manifest.json.swp");
+    std::fs::write(&temp, text).expect("write");
+    std::fs::rename(&temp, dir.join("manifest.json")).expect("rename");
+}
+
+#[test]
+fn s19_a_saved_folder_reloads_within_a_second() {
+    let profile_dir = tempfile::tempdir().expect("profile");
+    let folder = tempfile::tempdir().expect("folder");
+    let keys = Arc::new(MemoryKeyStore::new());
+    let store = Store::open(Profile::at(profile_dir.path()).expect("profile"), keys.clone()).expect("store");
+    store.set_pref("dev_mode", "true").expect("dev mode");
+    let manifest = example("exchange-rates");
+    save(folder.path(), &manifest);
+    let review = store.load_folder(folder.path()).expect("review");
+    store.install(&review.review, InstallOptions::default()).expect("installed");
+    store.set_action_enabled("fx", "convert", false).expect("switch");
+
+    let (tx, rx) = mpsc::channel();
+    let watcher = FolderWatcher::start(Profile::at(profile_dir.path()).expect("profile"), keys, move |entries| {
+        let _ = tx.send(entries);
+    })
+    .expect("watcher");
+    std::thread::sleep(Duration::from_millis(700)); // the watcher's first scan
+
+    let newer = manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"").replace(
+        "\"hosts\": [\"api.frankfurter.dev\"]",
+        "\"hosts\": [\"api.frankfurter.dev\", \"cdn.frankfurter.dev\"]",
+    );
+    let saved = Instant::now();
+    save(folder.path(), &newer);
+    let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
+    assert!(saved.elapsed() < Duration::from_secs(1), "reloaded after {:?}", saved.elapsed());
+    assert_eq!(entries[0].version, "1.1.0");
+    assert_eq!(entries[0].status, Status::Active);
+    let details = store.show("fx").expect("details");
+    assert_eq!(details.sites, vec!["api.frankfurter.dev".to_owned(), "cdn.frankfurter.dev".to_owned()], "new permissions apply without consent");
+    assert!(!details.actions[0].enabled, "the per-action switch is kept");
+
+    save(folder.path(), &newer.replace("\"R0\"", "\"R9\""));
+    let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the bad save");
+    assert_eq!(entries[0].status, Status::Invalid);
+    assert_eq!(store.show("fx").expect("details").errors[0].code.as_str(), "bad_risk");
+    drop(watcher);
+}
