@@ -10,8 +10,9 @@ use rusqlite_migration::{Migrations, M};
 use std::path::Path;
 use std::time::Duration;
 
-const MIGRATIONS: &[M<'static>] = &[M::up(
-    "CREATE TABLE prefs (
+const MIGRATIONS: &[M<'static>] = &[
+    M::up(
+        "CREATE TABLE prefs (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
@@ -59,7 +60,27 @@ const MIGRATIONS: &[M<'static>] = &[M::up(
         dir TEXT NOT NULL,
         created_at INTEGER NOT NULL
     );",
-)];
+    ),
+    M::up(
+        "CREATE TABLE journal (
+        id INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL,
+        slug TEXT NOT NULL,
+        action TEXT NOT NULL,
+        who TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        code TEXT,
+        subject TEXT,
+        detail TEXT
+    );
+    CREATE INDEX journal_by_plugin ON journal (slug, id);
+    CREATE TABLE turns (
+        id TEXT PRIMARY KEY,
+        chat_calls INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+    );",
+    ),
+];
 
 /// Opens (creating if needed) the database and brings its schema up to date.
 pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {

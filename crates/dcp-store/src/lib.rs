@@ -13,10 +13,12 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+mod context;
 mod db;
 mod error;
 mod files;
 mod install;
+pub mod journal;
 pub mod prefs;
 pub mod profile;
 mod quarantine;
@@ -26,6 +28,7 @@ pub mod status;
 mod switches;
 pub mod watch;
 
+pub use context::CallContext;
 pub use error::StoreError;
 pub use install::{CloudChoice, InstallOptions, Installed};
 pub use prefs::Prefs;

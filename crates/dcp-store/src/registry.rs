@@ -290,26 +290,11 @@ impl Store {
 
     /// The card of one plugin, and its validated manifest when readable.
     fn entry<'a>(&self, row: &Row, loaded: &'a Loaded) -> Result<(Entry, Option<&'a Plugin>), StoreError> {
-        let prefs = self.prefs()?;
         let plugin = match loaded {
             Loaded::Ready(p) => Some(p.as_ref()),
             _ => None,
         };
-        let facts = Facts {
-            missing: matches!(loaded, Loaded::Missing(_)),
-            invalid: matches!(loaded, Loaded::Invalid(_)),
-            modified: matches!(loaded, Loaded::Modified),
-            needs_dev_mode: row.origin == Origin::Folder || !row.permissions.local_ports.is_empty(),
-            dev_mode: prefs.dev_mode,
-            enabled: row.enabled,
-            plugins_enabled: prefs.plugins_enabled,
-            needs_setup: match plugin {
-                Some(p) => self.needs_setup(p)?,
-                None => false,
-            },
-            tools_enabled: prefs.tools_enabled,
-        };
-        let status = status::decide(facts);
+        let status = self.status_of(row, loaded)?;
         let mut badges = vec![row.origin.badge().to_owned()];
         if plugin.is_some_and(|p| p.reads_private_data()) && self.kept_on_pc(row, plugin) {
             badges.push("Kept on this PC".into());
@@ -328,6 +313,26 @@ impl Store {
             badges,
         };
         Ok((entry, plugin))
+    }
+
+    /// The status of a plugin whose files were just read (§18).
+    pub(crate) fn status_of(&self, row: &Row, loaded: &Loaded) -> Result<Status, StoreError> {
+        let prefs = self.prefs()?;
+        let facts = Facts {
+            missing: matches!(loaded, Loaded::Missing(_)),
+            invalid: matches!(loaded, Loaded::Invalid(_)),
+            modified: matches!(loaded, Loaded::Modified),
+            needs_dev_mode: row.origin == Origin::Folder || !row.permissions.local_ports.is_empty(),
+            dev_mode: prefs.dev_mode,
+            enabled: row.enabled,
+            plugins_enabled: prefs.plugins_enabled,
+            needs_setup: match loaded {
+                Loaded::Ready(p) => self.needs_setup(p)?,
+                _ => false,
+            },
+            tools_enabled: prefs.tools_enabled,
+        };
+        Ok(status::decide(facts))
     }
 
     /// True when the plugin only works with an AI on this PC (§13).

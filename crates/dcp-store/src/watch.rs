@@ -43,7 +43,8 @@ impl FolderWatcher {
     ) -> Result<FolderWatcher, StoreError> {
         let store = Store::open(profile, key_store)?;
         let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-        let mut debouncer = new_debouncer(DEBOUNCE, tx).map_err(|e| StoreError::Unknown(format!("cannot watch folders: {e}")))?;
+        let mut debouncer =
+            new_debouncer(DEBOUNCE, tx).map_err(|e| StoreError::Unknown(format!("cannot watch folders: {e}")))?;
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -84,7 +85,10 @@ impl Drop for FolderWatcher {
 }
 
 fn folder_dirs(store: &Store) -> BTreeSet<PathBuf> {
-    store.rows().map(|rows| rows.into_iter().filter(|r| r.origin == Origin::Folder).map(|r| r.dir).collect()).unwrap_or_default()
+    store
+        .rows()
+        .map(|rows| rows.into_iter().filter(|r| r.origin == Origin::Folder).map(|r| r.dir).collect())
+        .unwrap_or_default()
 }
 
 fn is_package_file(path: &std::path::Path) -> bool {

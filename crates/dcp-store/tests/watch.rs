@@ -53,7 +53,11 @@ fn s19_a_saved_folder_reloads_within_a_second() {
     assert_eq!(entries[0].version, "1.1.0");
     assert_eq!(entries[0].status, Status::Active);
     let details = store.show("fx").expect("details");
-    assert_eq!(details.sites, vec!["api.frankfurter.dev".to_owned(), "cdn.frankfurter.dev".to_owned()], "new permissions apply without consent");
+    assert_eq!(
+        details.sites,
+        vec!["api.frankfurter.dev".to_owned(), "cdn.frankfurter.dev".to_owned()],
+        "new permissions apply without consent"
+    );
     assert!(!details.actions[0].enabled, "the per-action switch is kept");
 
     save(folder.path(), &newer.replace("\"R0\"", "\"R9\""));

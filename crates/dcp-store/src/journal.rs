@@ -1,0 +1,158 @@
+//! The action journal (§3, §19): every call, approved or refused, and every
+//! event, with no content — time, plugin, action, who asked, outcome, and
+//! one short subject.
+//!
+//! Retention: the newest 100,000 entries are kept; older ones are deleted
+//! in one statement every 1,000 writes, so writing stays cheap and the
+//! database stays bounded. Listing the latest entries walks the primary key
+//! (or the `(slug, id)` index) backwards, so it stays fast however many
+//! rows there are.
+
+use crate::error::StoreError;
+use crate::Store;
+use rusqlite::params;
+use serde::Serialize;
+
+/// Entries kept.
+pub const KEPT_ENTRIES: i64 = 100_000;
+const PRUNE_EVERY: i64 = 1_000;
+/// Longest subject kept (the first text argument, cleaned).
+pub const SUBJECT_CHARS: usize = 60;
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// A call that went through.
+    Done,
+    /// A call that failed, with its code.
+    Failed,
+    /// Refused by the courtier (or, for an event, by the door).
+    Refused,
+    /// An event accepted.
+    Received,
+    /// An event accepted but dropped (`event_expired`).
+    Dropped,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Done => "done",
+            Outcome::Failed => "failed",
+            Outcome::Refused => "refused",
+            Outcome::Received => "received",
+            Outcome::Dropped => "dropped",
+        }
+    }
+}
+
+/// One line of the journal.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// Its number, increasing.
+    pub id: i64,
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+    /// The plugin's slug.
+    pub plugin: String,
+    /// The action (tool name) or event name.
+    pub action: String,
+    /// Who asked: voice, keyboard, twitch, auto, event.
+    pub who: String,
+    /// done, failed, refused, received, dropped.
+    pub outcome: String,
+    /// The error code or refusal reason.
+    pub code: Option<String>,
+    /// One short subject, never a secret.
+    pub subject: Option<String>,
+    /// For a failure: the error as the AI got it (secrets masked), for the
+    /// Developer section.
+    pub detail: Option<String>,
+}
+
+/// What a caller writes.
+#[derive(Debug, Clone)]
+pub struct NewEntry<'a> {
+    /// Slug.
+    pub plugin: &'a str,
+    /// Tool or event name.
+    pub action: &'a str,
+    /// Who asked.
+    pub who: &'a str,
+    /// Outcome.
+    pub outcome: Outcome,
+    /// Code or reason.
+    pub code: Option<&'a str>,
+    /// Subject (already cleaned and masked by the caller; cut here).
+    pub subject: Option<&'a str>,
+    /// Failure detail (already masked).
+    pub detail: Option<&'a str>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Store {
+    /// Writes one entry.
+    pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
+        let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
+        let detail = e.detail.map(|s| s.chars().take(300).collect::<String>());
+        self.conn.execute(
+            "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![now_ms(), e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject, detail],
+        )?;
+        let id = self.conn.last_insert_rowid();
+        if id % PRUNE_EVERY == 0 {
+            self.conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
+        }
+        Ok(())
+    }
+
+    /// The latest entries, newest first, of every plugin or of one.
+    pub fn journal(&self, limit: usize, plugin: Option<&str>) -> Result<Vec<Entry>, StoreError> {
+        match plugin {
+            Some(slug) => self.entries("WHERE slug = ?1", params![slug, limit as i64]),
+            None => self.entries("WHERE ?1 IS NULL", params![Option::<String>::None, limit as i64]),
+        }
+    }
+
+    /// Entries matching `filter` (whose parameters come first, the limit last).
+    fn entries(&self, filter: &str, parameters: &[&dyn rusqlite::ToSql]) -> Result<Vec<Entry>, StoreError> {
+        let row = |r: &rusqlite::Row| {
+            Ok(Entry {
+                id: r.get(0)?,
+                at: r.get(1)?,
+                plugin: r.get(2)?,
+                action: r.get(3)?,
+                who: r.get(4)?,
+                outcome: r.get(5)?,
+                code: r.get(6)?,
+                subject: r.get(7)?,
+                detail: r.get(8)?,
+            })
+        };
+        let sql = format!("SELECT id, at, slug, action, who, outcome, code, subject, detail FROM journal {filter} ORDER BY id DESC LIMIT ?2");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let entries = stmt.query_map(parameters, row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(entries)
+    }
+
+    /// A plugin's last failed calls with their error (Developer section, §19).
+    pub fn last_failures(&self, slug: &str, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        self.entries("WHERE slug = ?1 AND outcome = 'failed'", params![slug, limit as i64])
+    }
+
+    /// Counts one Twitch chat call for a turn and returns how many the turn
+    /// had before (§12: one call per chat message, shared with built-in tools).
+    pub fn take_chat_call(&self, turn: &str) -> Result<u32, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        tx.execute("DELETE FROM turns WHERE created_at < ?1", [crate::db::now() - 24 * 3600])?;
+        tx.execute("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)", params![turn, crate::db::now()])?;
+        let before: u32 = tx.query_row("SELECT chat_calls FROM turns WHERE id = ?1", [turn], |r| r.get(0))?;
+        tx.execute("UPDATE turns SET chat_calls = chat_calls + 1 WHERE id = ?1", [turn])?;
+        tx.commit()?;
+        Ok(before)
+    }
+}
