@@ -8,3 +8,6 @@
 pub mod answer;
 pub mod arguments;
 pub mod build;
+pub mod courtier;
+pub mod offer;
+pub mod turn;

@@ -1,0 +1,166 @@
+//! What the AI is offered for a turn (§3 "What the AI knows", §12, §13,
+//! §17): the tools it may choose (built-in tools first, 30 in all), the
+//! abilities list from the English hints, and what is left out and why, so
+//! the companion can tell the player.
+
+use crate::courtier::{decide, Reason};
+use crate::turn::Turn;
+use dcp_format::limits::TOOLS_OFFERED;
+use dcp_format::model::{ArgKind, Tool};
+use dcp_store::{CallContext, Prefs};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// A tool as the AI sees it: full name, description, arguments.
+#[derive(Debug, Clone, Serialize)]
+pub struct OfferedTool {
+    /// `<slug>__<tool>`.
+    pub name: String,
+    /// The tool description.
+    pub description: String,
+    /// The arguments as JSON Schema.
+    pub parameters: Value,
+}
+
+/// Something not offered, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct LeftOut {
+    /// The plugin.
+    pub plugin: String,
+    /// The action, or `None` when the whole plugin is left out.
+    pub tool: Option<String>,
+    /// The reason code (§22) or `tool_limit`.
+    pub reason: &'static str,
+    /// What the companion can tell the player.
+    pub message: &'static str,
+}
+
+/// What a turn offers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Offer {
+    /// The tools, in order.
+    pub tools: Vec<OfferedTool>,
+    /// "<plugin>: <hint>" for each offered action, "your" read as "the user's".
+    pub abilities: Vec<String>,
+    /// What is left out and why.
+    pub left_out: Vec<LeftOut>,
+}
+
+const LIMIT_MESSAGE: &str = "over the 30-tool limit: the player can turn off actions they do not need";
+
+/// The offer for `turn` over every installed plugin (sorted by slug).
+pub fn offer(turn: &Turn, prefs: &Prefs, plugins: &[CallContext]) -> Offer {
+    let mut out = Offer { tools: Vec::new(), abilities: Vec::new(), left_out: Vec::new() };
+    let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
+    for ctx in plugins {
+        let Some(plugin) = &ctx.plugin else {
+            leave(&mut out, &ctx.slug, None, decide(turn, prefs, Some(ctx), None).err().unwrap_or(Reason::PluginOff));
+            continue;
+        };
+        if let Err(reason) = decide(turn, prefs, Some(ctx), plugin.tools.first()) {
+            if plugin_wide(reason) {
+                leave(&mut out, &ctx.slug, None, reason);
+                continue;
+            }
+        }
+        for tool in &plugin.tools {
+            match decide(turn, prefs, Some(ctx), Some(tool)) {
+                Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
+                Ok(()) if out.tools.len() >= room => out.left_out.push(LeftOut {
+                    plugin: ctx.slug.clone(),
+                    tool: Some(tool.name.clone()),
+                    reason: "tool_limit",
+                    message: LIMIT_MESSAGE,
+                }),
+                Ok(()) => {
+                    out.tools.push(offered(tool));
+                    out.abilities.push(format!(
+                        "{}: {}",
+                        plugin.display_name,
+                        users(tool.hint.get("en").map_or("", String::as_str))
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reasons that concern every action of a plugin alike.
+fn plugin_wide(reason: Reason) -> bool {
+    matches!(
+        reason,
+        Reason::NotRequested | Reason::ToolsOff | Reason::PluginOff | Reason::DevModeOff | Reason::NeedsSetup
+    )
+}
+
+fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Reason) {
+    out.left_out.push(LeftOut {
+        plugin: plugin.to_owned(),
+        tool: tool.map(str::to_owned),
+        reason: reason.as_str(),
+        message: player_message(reason),
+    });
+}
+
+/// How the companion words a left-out reason (§12, §13, §18 labels).
+fn player_message(reason: Reason) -> &'static str {
+    match reason {
+        Reason::NeedsSetup => "Needs setup",
+        Reason::CloudBlocked => "Kept on this PC: not used with online AI models",
+        Reason::StreamPrivate => "Live on Twitch: reading your data is paused",
+        Reason::NeedsConfirmation => "needs a confirmation (coming soon)",
+        Reason::PluginOff | Reason::ToolsOff => "off",
+        Reason::DevModeOff => "Developer mode off",
+        Reason::TwitchLevel => "not for the Twitch chat (only actions that read public data)",
+        Reason::NotRequested => "no actions on a turn the player did not ask for",
+        Reason::TwitchQuota | Reason::UnknownTool => reason.explain(),
+    }
+}
+
+/// "your" becomes "the user's" for the AI (§6 "About hints").
+fn users(hint: &str) -> String {
+    hint.split(' ')
+        .map(|w| match w {
+            "your" => "the user's",
+            "Your" => "The user's",
+            other => other,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A tool's arguments as the JSON Schema the AI reads.
+pub fn parameters(tool: &Tool) -> Value {
+    let mut properties = Map::new();
+    for arg in &tool.arguments {
+        let mut p = Map::new();
+        p.insert("type".into(), json!(arg.kind.as_str()));
+        if let Some(d) = &arg.description {
+            p.insert("description".into(), json!(d));
+        }
+        if let Some(e) = &arg.enum_values {
+            p.insert("enum".into(), json!(e));
+        }
+        let number = |n: f64| if arg.kind == ArgKind::Integer { json!(n as i64) } else { json!(n) };
+        if let Some(n) = arg.minimum {
+            p.insert("minimum".into(), number(n));
+        }
+        if let Some(n) = arg.maximum {
+            p.insert("maximum".into(), number(n));
+        }
+        if let Some(n) = arg.max_length {
+            p.insert("maxLength".into(), json!(n));
+        }
+        if let Some(d) = &arg.default {
+            p.insert("default".into(), d.clone());
+        }
+        properties.insert(arg.name.clone(), Value::Object(p));
+    }
+    let required: Vec<&str> = tool.arguments.iter().filter(|a| a.required).map(|a| a.name.as_str()).collect();
+    json!({ "type": "object", "properties": properties, "required": required })
+}
+
+fn offered(tool: &Tool) -> OfferedTool {
+    OfferedTool { name: tool.full_name.clone(), description: tool.description.clone(), parameters: parameters(tool) }
+}

@@ -1,0 +1,70 @@
+//! A turn: who asked, which AI answers, whether the player is live on
+//! Twitch, and how many built-in tools are already offered (§3, §12, §13).
+
+use serde::Serialize;
+
+/// Who started the turn (§12 "Who may trigger a tool").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The player's voice.
+    Voice,
+    /// The player's keyboard.
+    Keyboard,
+    /// The Twitch chat.
+    Twitch,
+    /// The companion speaking on its own.
+    Auto,
+    /// An event from a program on the PC (§16).
+    Event,
+}
+
+impl Source {
+    /// Parses `voice`, `keyboard`, `twitch`, `auto` or `event`.
+    pub fn parse(text: &str) -> Option<Source> {
+        Some(match text {
+            "voice" => Source::Voice,
+            "keyboard" => Source::Keyboard,
+            "twitch" => Source::Twitch,
+            "auto" => Source::Auto,
+            "event" => Source::Event,
+            _ => return None,
+        })
+    }
+
+    /// As the journal shows it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Voice => "voice",
+            Source::Keyboard => "keyboard",
+            Source::Twitch => "twitch",
+            Source::Auto => "auto",
+            Source::Event => "event",
+        }
+    }
+}
+
+/// Where the AI runs (§13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Model {
+    /// On this PC.
+    Local,
+    /// An online model's service.
+    Online,
+}
+
+/// One turn.
+#[derive(Debug, Clone, Serialize)]
+pub struct Turn {
+    /// Who asked.
+    pub source: Source,
+    /// Where the AI runs.
+    pub model: Model,
+    /// The player's Twitch chat is connected (stream mode, §12).
+    pub live: bool,
+    /// Built-in tools already offered (they come first, §17).
+    pub builtin: usize,
+    /// Calls with the same id belong to one turn (the chat's one call).
+    pub id: Option<String>,
+}

@@ -1,0 +1,137 @@
+//! §12, §13, §22 "Refusals": who may trigger what, table-driven over the
+//! courtier's public API, and what a turn offers (§3, §17).
+
+use dcp_call::courtier::{decide, Reason};
+use dcp_call::offer::offer;
+use dcp_call::turn::{Model, Source, Turn};
+use dcp_format::model::Plugin;
+use dcp_format::{validate_manifest, Options};
+use dcp_store::{CallContext, Prefs, Status};
+use serde_json::json;
+
+/// A plugin with one tool at each level R0–R3, reading private data (R1).
+fn plugin() -> Plugin {
+    let tool = |risk: &str, method: &str| {
+        json!({ "description": "Read or change the user's list.", "hint": { "en": "use your list" }, "risk": risk,
+                "request": { "method": method, "url": "https://api.example.com/x" } })
+    };
+    let manifest = json!({ "name": "levels", "version": "1.0.0", "_meta": { "com.desktopaicompanion": {
+        "apiVersion": 1, "kind": "declarative", "slug": "levels",
+        "permissions": { "network": { "hosts": ["api.example.com"] } },
+        "tools": { "r0": tool("R0", "GET"), "r1": tool("R1", "GET"), "r2": tool("R2", "POST"), "r3": tool("R0", "DELETE") }
+    } } });
+    validate_manifest(&serde_json::to_vec(&manifest).expect("json"), &Options::default()).plugin.expect("valid")
+}
+
+fn ctx() -> CallContext {
+    CallContext {
+        slug: "levels".into(),
+        plugin: Some(plugin()),
+        status: Status::Active,
+        tools_off: Vec::new(),
+        kept_on_pc: false,
+        twitch_allowed: false,
+        folder: false,
+        settings: Default::default(),
+    }
+}
+
+fn prefs() -> Prefs {
+    Prefs { plugins_enabled: true, tools_enabled: true, dev_mode: false, language: "en".into() }
+}
+
+fn turn(source: Source) -> Turn {
+    Turn { source, model: Model::Local, live: false, builtin: 0, id: None }
+}
+
+fn check(turn: &Turn, prefs: &Prefs, ctx: &CallContext, tool: &str) -> Result<(), Reason> {
+    let p = ctx.plugin.as_ref().and_then(|p| p.tool(tool).cloned());
+    decide(turn, prefs, Some(ctx), p.as_ref())
+}
+
+#[test]
+fn s12_who_may_trigger_what() {
+    let c = ctx();
+    let p = prefs();
+    // The player's voice or keyboard: R0–R2, not R3 yet.
+    for source in [Source::Voice, Source::Keyboard] {
+        assert_eq!(check(&turn(source), &p, &c, "r0"), Ok(()));
+        assert_eq!(check(&turn(source), &p, &c, "r1"), Ok(()));
+        assert_eq!(check(&turn(source), &p, &c, "r2"), Ok(()));
+        assert_eq!(check(&turn(source), &p, &c, "r3"), Err(Reason::NeedsConfirmation));
+    }
+    // The Twitch chat: R0 only.
+    assert_eq!(check(&turn(Source::Twitch), &p, &c, "r0"), Ok(()));
+    assert_eq!(check(&turn(Source::Twitch), &p, &c, "r1"), Err(Reason::TwitchLevel));
+    assert_eq!(check(&turn(Source::Twitch), &p, &c, "r2"), Err(Reason::TwitchLevel));
+    // Auto-speak and events: nothing.
+    for source in [Source::Auto, Source::Event] {
+        for tool in ["r0", "r1", "r2", "r3"] {
+            assert_eq!(check(&turn(source), &p, &c, tool), Err(Reason::NotRequested));
+        }
+    }
+}
+
+#[test]
+fn s12_stream_mode_pauses_r1_only_unless_allowed() {
+    let live = Turn { live: true, ..turn(Source::Voice) };
+    let mut c = ctx();
+    assert_eq!(check(&live, &prefs(), &c, "r1"), Err(Reason::StreamPrivate));
+    assert_eq!(check(&live, &prefs(), &c, "r0"), Ok(()));
+    assert_eq!(check(&live, &prefs(), &c, "r2"), Ok(()));
+    c.twitch_allowed = true;
+    assert_eq!(check(&live, &prefs(), &c, "r1"), Ok(()));
+}
+
+#[test]
+fn s13_a_plugin_kept_on_this_pc_is_refused_with_an_online_model() {
+    let online = Turn { model: Model::Online, ..turn(Source::Voice) };
+    let mut c = ctx();
+    c.kept_on_pc = true;
+    assert_eq!(check(&online, &prefs(), &c, "r0"), Err(Reason::CloudBlocked));
+    assert_eq!(check(&turn(Source::Voice), &prefs(), &c, "r1"), Ok(()), "fine with an AI on this PC");
+}
+
+#[test]
+fn s22_switches_statuses_and_names() {
+    let t = turn(Source::Voice);
+    let mut p = prefs();
+    p.tools_enabled = false;
+    assert_eq!(check(&t, &p, &ctx(), "r0"), Err(Reason::ToolsOff));
+    for (status, reason) in [
+        (Status::Off, Reason::PluginOff),
+        (Status::Modified, Reason::PluginOff),
+        (Status::Missing, Reason::PluginOff),
+        (Status::Invalid, Reason::PluginOff),
+        (Status::DevModeOff, Reason::DevModeOff),
+        (Status::NeedsSetup, Reason::NeedsSetup),
+    ] {
+        let c = CallContext { status, ..ctx() };
+        assert_eq!(check(&t, &prefs(), &c, "r0"), Err(reason), "{status:?}");
+    }
+    let c = CallContext { tools_off: vec!["r0".into()], ..ctx() };
+    assert_eq!(check(&t, &prefs(), &c, "r0"), Err(Reason::PluginOff), "one action switched off");
+    assert_eq!(check(&t, &prefs(), &ctx(), "nope"), Err(Reason::UnknownTool));
+    assert_eq!(decide(&t, &prefs(), None, None), Err(Reason::UnknownTool));
+}
+
+#[test]
+fn s17_offer_respects_the_30_tool_limit_with_builtin_tools_first() {
+    let t = Turn { builtin: 28, ..turn(Source::Voice) };
+    let o = offer(&t, &prefs(), &[ctx()]);
+    let names: Vec<&str> = o.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, vec!["levels__r0", "levels__r1"]);
+    let reasons: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();
+    assert_eq!(reasons, vec![(Some("r2"), "tool_limit"), (Some("r3"), "needs_confirmation")]);
+    assert_eq!(o.abilities, vec!["levels: use the user's list".to_owned(), "levels: use the user's list".to_owned()]);
+    assert_eq!(o.tools[0].parameters, json!({ "type": "object", "properties": {}, "required": [] }));
+}
+
+#[test]
+fn s16_an_event_or_auto_turn_offers_no_tool() {
+    for source in [Source::Auto, Source::Event] {
+        let o = offer(&turn(source), &prefs(), &[ctx()]);
+        assert!(o.tools.is_empty());
+        assert_eq!(o.left_out[0].reason, "not_requested");
+    }
+}
