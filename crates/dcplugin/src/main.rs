@@ -21,6 +21,26 @@ struct Cli {
     command: Command,
 }
 
+/// Who asked, and which AI answers: the turn of `tools` and `call`.
+#[derive(clap::Args, Clone)]
+struct TurnArgs {
+    /// Who started the turn.
+    #[arg(long, default_value = "voice", value_parser = ["voice", "keyboard", "twitch", "auto", "event"])]
+    source: String,
+    /// Where the AI runs.
+    #[arg(long, default_value = "local", value_parser = ["local", "online"])]
+    model: String,
+    /// The player's Twitch chat is connected (stream mode).
+    #[arg(long)]
+    live: bool,
+    /// Built-in tools already offered (they come first).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    builtin: usize,
+    /// Calls giving the same turn id belong to one turn.
+    #[arg(long, value_name = "ID")]
+    turn: Option<String>,
+}
+
 /// The options of the consent screen, for `install`, `import --yes` and
 /// `load-folder --yes`.
 #[derive(clap::Args, Clone, Default)]
@@ -216,6 +236,26 @@ enum Command {
     },
     /// Print the plugins folder (Open the plugins folder).
     PluginsFolder {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What the AI is offered for a turn: tools, abilities, and what is left out and why.
+    Tools {
+        #[command(flatten)]
+        turn: TurnArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The action journal, newest first.
+    Journal {
+        /// How many entries.
+        #[arg(long, default_value_t = 50, value_name = "N")]
+        limit: usize,
+        /// Only this plugin.
+        #[arg(long, value_name = "SLUG")]
+        plugin: Option<String>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,

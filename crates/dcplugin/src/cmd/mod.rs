@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod calls;
 pub mod pack;
 pub mod plugins;
 pub mod store;

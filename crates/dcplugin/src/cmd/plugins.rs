@@ -102,6 +102,8 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
             let folder = store.profile().plugins_dir();
             done(&serde_json::json!({ "folder": folder }), json, || folder.display().to_string())
         }
+        Command::Tools { turn, json } => super::calls::tools(store, &turn, json),
+        Command::Journal { limit, plugin, json } => super::calls::journal(store, limit, plugin.as_deref(), json),
         Command::Validate { .. } | Command::Pack { .. } => unreachable!("handled without a store"),
     })
 }

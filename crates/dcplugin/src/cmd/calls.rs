@@ -1,0 +1,67 @@
+//! `tools`, `call` and `journal`: the tool-call pipeline seen from a script.
+
+use super::store::run as act;
+use crate::TurnArgs;
+use dcp_call::offer::offer;
+use dcp_call::turn::{Model, Source, Turn};
+use dcp_store::Store;
+use std::process::ExitCode;
+
+/// The turn described on the command line.
+pub fn turn(args: &TurnArgs) -> Turn {
+    Turn {
+        source: Source::parse(&args.source).unwrap_or(Source::Voice),
+        model: if args.model == "online" { Model::Online } else { Model::Local },
+        live: args.live,
+        builtin: args.builtin,
+        id: args.turn.clone(),
+    }
+}
+
+/// `dcplugin tools`.
+pub fn tools(store: &Store, args: &TurnArgs, json: bool) -> ExitCode {
+    let t = turn(args);
+    act(
+        json,
+        || Ok(offer(&t, &store.prefs()?, &store.call_contexts()?)),
+        |o| {
+            let mut lines: Vec<String> = o.tools.iter().map(|t| format!("{}  {}", t.name, t.description)).collect();
+            if !o.abilities.is_empty() {
+                lines.push(format!("abilities:\n  {}", o.abilities.join("\n  ")));
+            }
+            for l in &o.left_out {
+                lines.push(format!(
+                    "left out: {}{}  {} ({})",
+                    l.plugin,
+                    l.tool.as_ref().map_or(String::new(), |t| format!("__{t}")),
+                    l.message,
+                    l.reason
+                ));
+            }
+            if lines.is_empty() {
+                "no tool offered".into()
+            } else {
+                lines.join("\n")
+            }
+        },
+    )
+}
+
+/// `dcplugin journal`.
+pub fn journal(store: &Store, limit: usize, plugin: Option<&str>, json: bool) -> ExitCode {
+    act(
+        json,
+        || store.journal(limit, plugin),
+        |entries| {
+            entries
+                .iter()
+                .map(|e| {
+                    let code = e.code.as_deref().map_or(String::new(), |c| format!(" {c}"));
+                    let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{s}\""));
+                    format!("{}  {}__{}  {}  {}{code}{subject}", e.at, e.plugin, e.action, e.who, e.outcome)
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        },
+    )
+}
