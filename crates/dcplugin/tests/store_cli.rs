@@ -489,3 +489,60 @@ fn s18_cli_processes_opening_a_new_profile_at_once_all_succeed() {
         assert_eq!(check, "ok");
     }
 }
+
+/// Makes every file and folder under `dir` two hours old.
+fn age(dir: &Path) {
+    let status = Command::new("find").arg(dir).args(["-exec", "touch", "-h", "-d", "2 hours ago", "{}", "+"]).status().expect("find");
+    assert!(status.success());
+}
+
+#[test]
+fn s18_cli_leftovers_of_a_crash_are_cleaned_at_a_later_start_without_touching_the_installed_files() {
+    // Crash after the commit: the old generation and the quarantined copy are left.
+    let p = Profile::new();
+    p.ok(&["import", &example("exchange-rates"), "--yes", "--json"]);
+    let v2 = write_manifest(p.dir.path(), "v2.json", |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\""), "exchange-rates");
+    let id = p.ok(&["import", &v2, "--json"])["review"].as_str().expect("id").to_owned();
+    let out = p.run_with(&["install", &id, "--json"], None, &[("DCPLUGIN_TEST_CRASH_AT", "install:committed")]);
+    assert!(!out.status.success());
+    let generations = || std::fs::read_dir(p.root().join("plugins/fx")).expect("slug dir").count();
+    assert_eq!(generations(), 2, "old generation left by the crash");
+    assert!(p.root().join("quarantine").join(&id).is_dir());
+    // Recent leftovers are spared (another process may be writing them).
+    p.ok(&["list", "--json"]);
+    assert_eq!(generations(), 2);
+    age(&p.root());
+    p.ok(&["list", "--json"]);
+    assert_eq!(generations(), 1);
+    assert!(!p.root().join("quarantine").join(&id).exists());
+    assert_whole(&p, "fx", "1.0.1");
+
+    // Crash before the commit: the new generation is an orphan, the review stays.
+    let p = Profile::new();
+    let id = p.ok(&["import", &example("exchange-rates"), "--json"])["review"].as_str().expect("id").to_owned();
+    let out = p.run_with(&["install", &id, "--json"], None, &[("DCPLUGIN_TEST_CRASH_AT", "install:before-commit")]);
+    assert!(!out.status.success());
+    age(&p.root());
+    p.ok(&["list", "--json"]);
+    // The orphan generation is removed (its emptied slug folder goes at a later start).
+    let slug_dir = p.root().join("plugins/fx");
+    assert!(!slug_dir.exists() || std::fs::read_dir(&slug_dir).expect("slug dir").next().is_none(), "orphan generation removed");
+    assert!(p.root().join("quarantine").join(&id).join("manifest.json").is_file(), "a pending review is kept");
+    p.ok(&["install", &id, "--json"]);
+    assert_whole(&p, "fx", "1.0.0");
+}
+
+#[test]
+fn s18_cli_update_review_says_update_this_plugin_and_lists_the_changes() {
+    let p = Profile::new();
+    p.ok(&["import", &example("exchange-rates"), "--yes", "--json"]);
+    let same = write_manifest(p.dir.path(), "text.json", |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\"").replace("No account needed.", "No account is needed."), "exchange-rates");
+    let out = text(&p.run(&["import", &same]).stdout);
+    assert!(out.contains("Update this plugin? Exchange rates 1.0.0 → 1.0.1"), "{out}");
+    assert!(out.contains("Permissions do not change."), "{out}");
+    let v = p.ok(&["import", &same, "--json"]);
+    assert_eq!((v["update"].clone(), v["old_version"].clone(), v["permissions_changed"].clone()), (Value::Bool(true), Value::from("1.0.0"), Value::Bool(false)));
+    let changed = write_manifest(p.dir.path(), "post.json", |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"").replace("\"method\": \"GET\"", "\"method\": \"POST\""), "exchange-rates");
+    let out = text(&p.run(&["import", &changed]).stdout);
+    assert!(out.contains("Permissions change:\n  action convert: level R0 → R2\n  action convert: method GET → POST"), "{out}");
+}
