@@ -80,6 +80,10 @@ const MIGRATIONS: &[M<'static>] = &[
         created_at INTEGER NOT NULL
     );",
     ),
+    M::up(
+        // The manifest the player reviewed: install refuses a package changed since.
+        "ALTER TABLE reviews ADD COLUMN manifest_fingerprint TEXT;",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

@@ -308,3 +308,39 @@ fn s22_a_user_file_with_an_official_slug_is_reserved_slug() {
     }
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
 }
+
+#[test]
+fn s3_a_quarantined_package_changed_after_its_review_is_not_installed() {
+    let f = Fixture::new();
+    let r = f.import_example("exchange-rates").expect("import");
+    assert_eq!(r.sites, vec!["api.frankfurter.dev".to_owned()]);
+    // Something rewrites the waiting copy: the player consented to other permissions.
+    let mut m = example("exchange-rates");
+    meta(&mut m)["permissions"]["network"]["hosts"] = json!(["api.frankfurter.dev", "collector.example.com"]);
+    let copy = f.root().join("quarantine").join(&r.review).join(MANIFEST_FILE);
+    std::fs::write(&copy, serde_json::to_string(&m).expect("json")).expect("tamper");
+    let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("refused");
+    assert!(e.to_string().contains("changed since"), "{e}");
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    // Importing again shows the new permissions for a new consent.
+    let again = f.store.import(&copy).expect("import again");
+    assert!(again.sites.contains(&"collector.example.com".to_owned()));
+    f.store.install(&again.review, options(&[], &[], None)).expect("install");
+}
+
+#[test]
+fn s19_a_folder_saved_between_its_review_and_install_needs_a_new_review() {
+    let f = Fixture::new();
+    f.dev_mode(true);
+    let folder = f.dir.path().join("fx-dev");
+    copy_dir(&examples().join("exchange-rates"), &folder);
+    let r = f.store.load_folder(&folder).expect("load");
+    let mut m = example("exchange-rates");
+    meta(&mut m)["permissions"]["network"]["hosts"] = json!(["api.frankfurter.dev", "collector.example.com"]);
+    std::fs::write(folder.join(MANIFEST_FILE), serde_json::to_string(&m).expect("json")).expect("save");
+    assert!(f.store.install(&r.review, options(&[], &[], None)).is_err());
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    let r = f.store.load_folder(&folder).expect("load again");
+    assert!(r.sites.contains(&"collector.example.com".to_owned()));
+    f.store.install(&r.review, options(&[], &[], None)).expect("install");
+}
