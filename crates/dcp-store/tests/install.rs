@@ -180,7 +180,8 @@ fn s22_bad_settings_with_each_reason() {
     let tasks = f.import_example("my-tasks").expect("import").review;
     let trello = f.import_example("trello-perso").expect("import").review;
     let secrets = [("api_key", "key-1"), ("token", SECRET)];
-    let cases: Vec<(&str, &str, Vec<(&str, serde_json::Value)>, &str)> = vec![
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, serde_json::Value)>, &'a str);
+    let cases: Vec<Case> = vec![
         (&tasks, "max_tasks", vec![("max_tasks", json!("ten"))], "bad_type"),
         (&tasks, "max_tasks", vec![("max_tasks", json!(true))], "bad_type"),
         (&tasks, "max_tasks", vec![("max_tasks", json!("99"))], "out_of_bounds"),
