@@ -345,3 +345,17 @@ fn s19_a_folder_saved_between_its_review_and_install_needs_a_new_review() {
     assert!(r.sites.contains(&"collector.example.com".to_owned()));
     f.store.install(&r.review, options(&[], &[], None)).expect("install");
 }
+
+#[test]
+fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_installs() {
+    let mut f = Fixture::new();
+    let r = f.import_example("exchange-rates").expect("import");
+    // Bring the database back to schema 2, as an older build left it.
+    f.sql().execute_batch("ALTER TABLE reviews DROP COLUMN manifest_fingerprint; PRAGMA user_version = 2;").expect("downgrade");
+    f.reopen();
+    let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
+    assert_eq!(version, 3);
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
+    f.store.install(&r.review, options(&[], &[], None)).expect("a review without a recorded fingerprint still installs");
+    assert_eq!(f.status("fx"), "Active");
+}
