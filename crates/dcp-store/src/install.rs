@@ -98,7 +98,13 @@ impl Store {
         crash_point("install:files-written");
         let permissions = Permissions::of(&plugin);
         let changed = old.as_ref().is_some_and(|o| o.permissions != permissions);
-        self.commit(review, &plugin, origin, &target, &permissions, cloud, changed, &settings, &sealed, &secrets)?;
+        if let Err(e) = self.commit(review, &plugin, origin, &target, &permissions, cloud, changed, &settings, &sealed, &secrets) {
+            // Nothing points to the new generation: remove it now.
+            if origin != Origin::Folder {
+                let _ = files::remove_dir(&self.resolve(&target));
+            }
+            return Err(e);
+        }
         crash_point("install:committed");
         if origin != Origin::Folder {
             files::remove_dir(&dir)?;
@@ -298,7 +304,10 @@ impl Store {
         let events: Vec<&str> = plugin.events.iter().map(|e| e.name.as_str()).collect();
         retain(&tx, "tools_off", "tool", &plugin.slug, &tools)?;
         retain(&tx, "events_on", "event", &plugin.slug, &events)?;
-        tx.execute("DELETE FROM reviews WHERE id = ?1", [review])?;
+        // Another process installed this review first: roll back.
+        if tx.execute("DELETE FROM reviews WHERE id = ?1", [review])? == 0 {
+            return Err(StoreError::UnknownReview(review.to_owned()));
+        }
         crash_point("install:before-commit");
         tx.commit()?;
         Ok(())
