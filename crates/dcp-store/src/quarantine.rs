@@ -128,11 +128,11 @@ impl Store {
 
     /// The pending package of a review, validated again now.
     pub(crate) fn pending(&self, id: &str) -> Result<(Plugin, Origin, (PathBuf, Package)), StoreError> {
-        let row: Option<(String, String, Option<String>)> = rusqlite::OptionalExtension::optional(self.conn.query_row(
-            "SELECT origin, dir, manifest_fingerprint FROM reviews WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        ))?;
+        let row: Option<(String, String, Option<String>)> = rusqlite::OptionalExtension::optional(
+            self.conn.query_row("SELECT origin, dir, manifest_fingerprint FROM reviews WHERE id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            }),
+        )?;
         let (origin, dir, reviewed) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
         let origin = Origin::parse(&origin);
         let dir = self.resolve(Path::new(&dir));

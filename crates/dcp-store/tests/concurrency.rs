@@ -26,7 +26,11 @@ fn s18_one_review_installed_by_two_processes_at_once_installs_once() {
         assert_eq!(oks, 1, "exactly one install succeeds");
         let d = f.store.show("fx").expect("show");
         assert_eq!(d.entry.status_label, "Active");
-        assert_eq!(std::fs::read_dir(f.root().join("plugins/fx")).expect("slug dir").count(), 1, "no orphan generation");
+        assert_eq!(
+            std::fs::read_dir(f.root().join("plugins/fx")).expect("slug dir").count(),
+            1,
+            "no orphan generation"
+        );
         let check: String = f.sql().query_row("PRAGMA integrity_check", [], |r| r.get(0)).expect("check");
         assert_eq!(check, "ok");
     }

@@ -53,7 +53,10 @@ fn s19_reload_applies_new_permissions_without_consent_new_events_off_settings_ke
     assert_eq!(d.entry.version, "1.1.0");
     assert_eq!(d.local_ports, vec![8421, 8422], "new permissions apply at once");
     assert_ne!(d.permissions_fingerprint, before.permissions_fingerprint);
-    assert_eq!(d.manifest_fingerprint, dcp_format::fingerprint::sha256_hex(&std::fs::read(folder.join("manifest.json")).expect("read")));
+    assert_eq!(
+        d.manifest_fingerprint,
+        dcp_format::fingerprint::sha256_hex(&std::fs::read(folder.join("manifest.json")).expect("read"))
+    );
     assert!(d.actions.iter().any(|a| a.url == "http://127.0.0.1:8422/status"));
     let events: Vec<_> = d.events.iter().map(|e| (e.name.as_str(), e.on)).collect();
     assert_eq!(events, vec![("focus_done", true), ("break_done", false), ("long_break_done", false)]);
@@ -110,7 +113,8 @@ fn s19_uninstall_never_deletes_the_folder() {
     let folder = loaded(&f);
     let files: Vec<_> = std::fs::read_dir(&folder).expect("dir").flatten().map(|e| e.file_name()).collect();
     f.store.uninstall("pomodoro").expect("uninstall");
-    let after: Vec<_> = std::fs::read_dir(&folder).expect("folder still there").flatten().map(|e| e.file_name()).collect();
+    let after: Vec<_> =
+        std::fs::read_dir(&folder).expect("folder still there").flatten().map(|e| e.file_name()).collect();
     assert_eq!(files, after);
     assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets"), 0);

@@ -19,13 +19,38 @@ fn s3_review_of_my_tasks_shows_everything_the_consent_screen_needs() {
     assert_eq!(r.badge, "Not signed");
     assert!(!r.update);
     assert_eq!(r.old_version, None);
-    let actions: Vec<_> = r.actions.iter().map(|a| (a.full_name.as_str(), format!("{:?}", a.level), a.label, a.hint.as_str(), a.method, a.url.as_str())).collect();
+    let actions: Vec<_> = r
+        .actions
+        .iter()
+        .map(|a| (a.full_name.as_str(), format!("{:?}", a.level), a.label, a.hint.as_str(), a.method, a.url.as_str()))
+        .collect();
     assert_eq!(
         actions,
         vec![
-            ("mytasks__list_tasks", "R1".into(), "reads your data", "read your tasks", "GET", "https://api.tasks.example.com/v1/tasks"),
-            ("mytasks__add_task", "R2".into(), "reversible action", "add a task to your list", "POST", "https://api.tasks.example.com/v1/tasks"),
-            ("mytasks__complete_task", "R2".into(), "reversible action", "complete a task", "POST", "https://api.tasks.example.com/v1/tasks/{{task_id}}/close"),
+            (
+                "mytasks__list_tasks",
+                "R1".into(),
+                "reads your data",
+                "read your tasks",
+                "GET",
+                "https://api.tasks.example.com/v1/tasks"
+            ),
+            (
+                "mytasks__add_task",
+                "R2".into(),
+                "reversible action",
+                "add a task to your list",
+                "POST",
+                "https://api.tasks.example.com/v1/tasks"
+            ),
+            (
+                "mytasks__complete_task",
+                "R2".into(),
+                "reversible action",
+                "complete a task",
+                "POST",
+                "https://api.tasks.example.com/v1/tasks/{{task_id}}/close"
+            ),
         ]
     );
     assert_eq!(r.sites, vec!["api.tasks.example.com".to_owned()]);
@@ -49,7 +74,11 @@ fn s15_review_of_local_server_shows_this_pc_port_with_its_warning() {
     assert!(r.sites.is_empty());
     assert_eq!(r.local_ports.len(), 1);
     assert_eq!(r.local_ports[0].port, 8420);
-    assert!(r.local_ports[0].warning.contains("only if you started this program yourself"), "{}", r.local_ports[0].warning);
+    assert!(
+        r.local_ports[0].warning.contains("only if you started this program yourself"),
+        "{}",
+        r.local_ports[0].warning
+    );
     // Every action to the PC is R2 at least (§15), even a GET.
     assert!(r.actions.iter().all(|a| a.level == dcp_format::risk::Level::R2), "{:?}", r.actions);
     assert_eq!(r.cloud, CloudQuestion::NotAsked);
@@ -72,7 +101,10 @@ fn s16_review_of_pomodoro_shows_its_events_off() {
 fn s3_install_copies_the_manifest_with_its_fingerprint_and_empties_quarantine() {
     let f = Fixture::new();
     let r = f.import_example("my-tasks").expect("import");
-    let installed = f.store.install(&r.review, options(&[("max_tasks", json!("20"))], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install");
+    let installed = f
+        .store
+        .install(&r.review, options(&[("max_tasks", json!("20"))], &[("api_token", SECRET)], Some(CloudChoice::Allow)))
+        .expect("install");
     assert_eq!((installed.slug.as_str(), installed.version.as_str(), installed.update), ("mytasks", "1.0.0", false));
     let d = f.store.show("mytasks").expect("show");
     assert_eq!(d.entry.status_label, "Active");
@@ -82,7 +114,13 @@ fn s3_install_copies_the_manifest_with_its_fingerprint_and_empties_quarantine() 
     assert_eq!(d.manifest_fingerprint, dcp_format::fingerprint::sha256_hex(&bytes));
     assert!(!f.root().join("quarantine").join(&r.review).exists());
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
-    assert_eq!(f.sql().query_row("SELECT value FROM settings WHERE slug='mytasks' AND key='max_tasks'", [], |r| r.get::<_, String>(0)).expect("row"), "20");
+    assert_eq!(
+        f.sql()
+            .query_row("SELECT value FROM settings WHERE slug='mytasks' AND key='max_tasks'", [], |r| r
+                .get::<_, String>(0))
+            .expect("row"),
+        "20"
+    );
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='mytasks' AND key='api_token'"), 1);
     assert_eq!(d.cloud_choice.as_deref(), Some("allow"));
     assert!(d.review_banner, "unsigned plugins start with the review banner");
@@ -166,7 +204,10 @@ fn s22_missing_settings_and_cloud_choice_required() {
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets"), 0);
     // The review is still pending: the player fixes the options and installs.
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Local))).expect("install");
-    assert_eq!(f.store.show("mytasks").expect("show").entry.badges, vec!["Not signed".to_owned(), "Kept on this PC".to_owned()]);
+    assert_eq!(
+        f.store.show("mytasks").expect("show").entry.badges,
+        vec!["Not signed".to_owned(), "Kept on this PC".to_owned()]
+    );
 }
 
 fn bad_reason(e: &StoreError, key: &str) -> &'static str {
@@ -200,21 +241,34 @@ fn s22_bad_settings_with_each_reason() {
         assert_eq!(bad_reason(&e, key), reason, "{settings:?}: {e}");
     }
     // A pasted URL says what to copy.
-    let e = f.store.install(&trello, options(&[("board", json!("https://trello.com/b/AbC123/x"))], &secrets, Some(CloudChoice::Allow))).expect_err("refused");
+    let e = f
+        .store
+        .install(
+            &trello,
+            options(&[("board", json!("https://trello.com/b/AbC123/x"))], &secrets, Some(CloudChoice::Allow)),
+        )
+        .expect_err("refused");
     assert!(e.to_string().contains("paste only the id"), "{e}");
     // A secret too long is bad_text, and its value is never repeated.
     let long = "s".repeat(201);
-    let e = f.store.install(&tasks, options(&[], &[("api_token", &long)], Some(CloudChoice::Allow))).expect_err("refused");
+    let e =
+        f.store.install(&tasks, options(&[], &[("api_token", &long)], Some(CloudChoice::Allow))).expect_err("refused");
     assert_eq!(bad_reason(&e, "api_token"), "bad_text");
     assert!(!e.to_string().contains(&long));
     // A secret given as a setting is refused, not stored in clear.
-    let e = f.store.install(&tasks, options(&[("api_token", json!(SECRET))], &[], Some(CloudChoice::Allow))).expect_err("refused");
+    let e = f
+        .store
+        .install(&tasks, options(&[("api_token", json!(SECRET))], &[], Some(CloudChoice::Allow)))
+        .expect_err("refused");
     assert_eq!(bad_reason(&e, "api_token"), "bad_type");
     assert!(!contains(&f.db_bytes(), SECRET));
     assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
     // An id with spaces around it is trimmed and accepted.
-    f.store.install(&trello, options(&[("board", json!("  AbC123  "))], &secrets, Some(CloudChoice::Allow))).expect("install");
-    let board = f.store.show("trelloperso").expect("show").settings.into_iter().find(|s| s.key == "board").expect("board");
+    f.store
+        .install(&trello, options(&[("board", json!("  AbC123  "))], &secrets, Some(CloudChoice::Allow)))
+        .expect("install");
+    let board =
+        f.store.show("trelloperso").expect("show").settings.into_iter().find(|s| s.key == "board").expect("board");
     assert_eq!(board.value, Some(json!("AbC123")));
 }
 
@@ -222,20 +276,32 @@ fn s22_bad_settings_with_each_reason() {
 fn s22_bad_settings_when_saving_stores_nothing() {
     let f = Fixture::new();
     install_my_tasks(&f);
-    let e = f.store.set_settings("mytasks", &[("max_tasks".into(), json!("7")), ("max_tasks".into(), json!("500"))]).expect_err("refused");
+    let e = f
+        .store
+        .set_settings("mytasks", &[("max_tasks".into(), json!("7")), ("max_tasks".into(), json!("500"))])
+        .expect_err("refused");
     assert_eq!(bad_reason(&e, "max_tasks"), "out_of_bounds");
     assert_eq!(f.count("SELECT COUNT(*) FROM settings WHERE slug='mytasks' AND key='max_tasks'"), 0, "all or nothing");
     let e = f.store.set_settings("mytasks", &[("colour".into(), json!("red"))]).expect_err("refused");
     assert_eq!(bad_reason(&e, "colour"), "unknown_setting");
     f.store.set_settings("mytasks", &[("max_tasks".into(), json!("7"))]).expect("saved");
-    assert_eq!(f.sql().query_row("SELECT value FROM settings WHERE slug='mytasks' AND key='max_tasks'", [], |r| r.get::<_, String>(0)).expect("row"), "7");
+    assert_eq!(
+        f.sql()
+            .query_row("SELECT value FROM settings WHERE slug='mytasks' AND key='max_tasks'", [], |r| r
+                .get::<_, String>(0))
+            .expect("row"),
+        "7"
+    );
 }
 
 #[test]
 fn s22_vault_unavailable_writes_nothing_in_clear() {
     let f = Fixture::with_keys(std::sync::Arc::new(dcp_vault::testing::UnavailableKeyStore));
     let r = f.import_example("my-tasks").expect("import");
-    let e = f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect_err("refused");
+    let e = f
+        .store
+        .install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow)))
+        .expect_err("refused");
     assert_eq!(code(&e), "vault_unavailable");
     assert!(!e.to_string().contains(SECRET));
     assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
@@ -251,12 +317,14 @@ fn s22_vault_unavailable_writes_nothing_in_clear() {
 fn s22_vault_unavailable_when_replacing_a_secret_keeps_the_old_one() {
     let mut f = Fixture::new();
     install_my_tasks(&f);
-    let sealed_before: Vec<u8> = f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks'", [], |r| r.get(0)).expect("row");
+    let sealed_before: Vec<u8> =
+        f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks'", [], |r| r.get(0)).expect("row");
     f.keys = std::sync::Arc::new(dcp_vault::testing::UnavailableKeyStore);
     f.reopen();
     let e = f.store.set_secret("mytasks", "api_token", "another-secret-value-123".into()).expect_err("refused");
     assert_eq!(code(&e), "vault_unavailable");
-    let sealed_after: Vec<u8> = f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks'", [], |r| r.get(0)).expect("row");
+    let sealed_after: Vec<u8> =
+        f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks'", [], |r| r.get(0)).expect("row");
     assert_eq!(sealed_before, sealed_after);
     assert!(!contains(&f.db_bytes(), "another-secret-value-123"));
 }
@@ -351,11 +419,15 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
     let mut f = Fixture::new();
     let r = f.import_example("exchange-rates").expect("import");
     // Bring the database back to schema 2, as an older build left it.
-    f.sql().execute_batch("ALTER TABLE reviews DROP COLUMN manifest_fingerprint; PRAGMA user_version = 2;").expect("downgrade");
+    f.sql()
+        .execute_batch("ALTER TABLE reviews DROP COLUMN manifest_fingerprint; PRAGMA user_version = 2;")
+        .expect("downgrade");
     f.reopen();
     let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
     assert_eq!(version, 3);
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
-    f.store.install(&r.review, options(&[], &[], None)).expect("a review without a recorded fingerprint still installs");
+    f.store
+        .install(&r.review, options(&[], &[], None))
+        .expect("a review without a recorded fingerprint still installs");
     assert_eq!(f.status("fx"), "Active");
 }

@@ -32,7 +32,10 @@ fn s11_the_database_never_holds_a_secret_in_clear() {
     assert!(!bytes.is_empty());
     assert!(!contains(&bytes, SECRET));
     assert!(!contains(&bytes, "replaced-secret-0xdeadbeef"));
-    let sealed: Vec<u8> = f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks' AND key='api_token'", [], |r| r.get(0)).expect("row");
+    let sealed: Vec<u8> = f
+        .sql()
+        .query_row("SELECT sealed FROM secrets WHERE slug='mytasks' AND key='api_token'", [], |r| r.get(0))
+        .expect("row");
     assert!(sealed.len() > "replaced-secret-0xdeadbeef".len(), "sealed, with nonce and tag");
     // Nothing in clear anywhere else in the profile either.
     for entry in walk(&f.root()) {
@@ -73,7 +76,14 @@ fn s11_a_secret_copied_into_another_plugins_row_does_not_open() {
     // Within one plugin, a secret moved to another key does not open either.
     let r = f.import_example("trello-perso").expect("import");
     f.store
-        .install(&r.review, options(&[("board", serde_json::json!("AbC123"))], &[("api_key", "k-1"), ("token", "t-2")], Some(dcp_store::CloudChoice::Allow)))
+        .install(
+            &r.review,
+            options(
+                &[("board", serde_json::json!("AbC123"))],
+                &[("api_key", "k-1"), ("token", "t-2")],
+                Some(dcp_store::CloudChoice::Allow),
+            ),
+        )
         .expect("install trello");
     f.sql()
         .execute("UPDATE secrets SET sealed = (SELECT sealed FROM secrets WHERE slug='trelloperso' AND key='api_key') WHERE slug='trelloperso' AND key='token'", [])
@@ -102,10 +112,15 @@ fn s11_a_copied_profile_opened_by_another_account_needs_setup_until_the_secret_i
     let other = tempfile::tempdir().expect("temp");
     copy_tree(&f.root(), other.path());
     // Another OS account: its credential store does not hold this profile's key.
-    let store = Store::open(Profile::at(other.path()).expect("profile"), Arc::new(MemoryKeyStore::new())).expect("open copy");
+    let store =
+        Store::open(Profile::at(other.path()).expect("profile"), Arc::new(MemoryKeyStore::new())).expect("open copy");
     let d = store.show("mytasks").expect("show");
     assert_eq!(d.entry.status_label, "Needs setup");
-    assert_eq!(d.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone()), Some(serde_json::json!(12)), "plain settings travel");
+    assert_eq!(
+        d.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone()),
+        Some(serde_json::json!(12)),
+        "plain settings travel"
+    );
     store.set_secret("mytasks", "api_token", "typed-again-on-the-other-pc".into()).expect("set again");
     assert_eq!(store.show("mytasks").expect("show").entry.status_label, "Active");
     // The original profile is unaffected.
@@ -118,7 +133,8 @@ fn s11_deleting_the_vault_key_from_the_os_store_needs_setup() {
     let f = Fixture::with_keys(keys);
     install_my_tasks(&f);
     assert_eq!(f.status("mytasks"), "Active");
-    let profile_id: String = f.sql().query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get(0)).expect("id");
+    let profile_id: String =
+        f.sql().query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get(0)).expect("id");
     let os = OsKeyStore::new();
     assert!(os.load(&profile_id).expect("os store works").is_some(), "the key lives in the OS store");
     // A reboot clears keyutils: the key is gone.

@@ -92,7 +92,11 @@ fn s18_invalid_folder_plugin_saved_with_an_error_lists_its_errors() {
     std::fs::write(folder.join("manifest.json"), serde_json::to_string(&m).expect("json")).expect("save");
     let d = f.store.show("fx").expect("show");
     assert_eq!(d.entry.status_label, "Invalid");
-    assert!(d.errors.iter().any(|p| p.code.as_str() == "host_not_declared" && p.path == "tools.convert.request.url"), "{:?}", d.errors);
+    assert!(
+        d.errors.iter().any(|p| p.code.as_str() == "host_not_declared" && p.path == "tools.convert.request.url"),
+        "{:?}",
+        d.errors
+    );
 }
 
 #[test]
@@ -118,7 +122,9 @@ fn s18_badges_not_signed_folder_official_and_kept_on_this_pc() {
     let f = Fixture::new();
     f.dev_mode(true);
     let r = f.import_example("my-tasks").expect("import");
-    f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(dcp_store::CloudChoice::Local))).expect("install");
+    f.store
+        .install(&r.review, options(&[], &[("api_token", SECRET)], Some(dcp_store::CloudChoice::Local)))
+        .expect("install");
     let folder = f.dir.path().join("fx-dev");
     copy_dir(&examples().join("exchange-rates"), &folder);
     let r = f.store.load_folder(&folder).expect("load");
@@ -126,7 +132,14 @@ fn s18_badges_not_signed_folder_official_and_kept_on_this_pc() {
     f.store.install(&r.review, options(&[], &[], None)).expect("install");
     let r = f.store.import_official("trello").expect("official");
     f.store
-        .install(&r.review, options(&[("board", json!("AbC123"))], &[("api_key", "key-1"), ("token", SECRET)], Some(dcp_store::CloudChoice::Allow)))
+        .install(
+            &r.review,
+            options(
+                &[("board", json!("AbC123"))],
+                &[("api_key", "key-1"), ("token", SECRET)],
+                Some(dcp_store::CloudChoice::Allow),
+            ),
+        )
         .expect("install official trello");
     let badges = |slug: &str| f.store.list().expect("list").into_iter().find(|e| e.slug == slug).expect(slug).badges;
     assert_eq!(badges("mytasks"), vec!["Not signed".to_owned(), "Kept on this PC".to_owned()]);

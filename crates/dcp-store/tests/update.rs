@@ -27,7 +27,8 @@ fn tools(m: &mut Value) -> &mut Value {
 fn s18_update_review_shows_update_old_and_new_versions() {
     let f = Fixture::new();
     install_my_tasks(&f);
-    let r = review_of(&f, "v11.json", |m| m["description"] = json!("Reads, adds and completes the tasks of your list."));
+    let r =
+        review_of(&f, "v11.json", |m| m["description"] = json!("Reads, adds and completes the tasks of your list."));
     assert!(r.update);
     assert_eq!(r.old_version.as_deref(), Some("1.0.0"));
     assert_eq!(r.version, "1.1.0");
@@ -45,7 +46,13 @@ fn s18_update_review_lists_each_kind_of_permission_change() {
     install_my_tasks(&f);
     type Edit = Box<dyn Fn(&mut Value)>;
     let cases: Vec<(&str, Edit, &str)> = vec![
-        ("host added", Box::new(|m| meta(m)["permissions"]["network"]["hosts"] = json!(["api.tasks.example.com", "files.tasks.example.com"])), "new site: files.tasks.example.com"),
+        (
+            "host added",
+            Box::new(|m| {
+                meta(m)["permissions"]["network"]["hosts"] = json!(["api.tasks.example.com", "files.tasks.example.com"])
+            }),
+            "new site: files.tasks.example.com",
+        ),
         (
             "tool added",
             Box::new(|m| {
@@ -59,15 +66,33 @@ fn s18_update_review_lists_each_kind_of_permission_change() {
             }),
             "new action list_projects: R1, GET https://api.tasks.example.com/v1/projects",
         ),
-        ("tool removed", Box::new(|m| { tools(m).as_object_mut().expect("tools").remove("complete_task"); }), "action removed: complete_task"),
-        ("level changed", Box::new(|m| tools(m)["complete_task"]["sideEffects"] = json!("irreversible")), "action complete_task: level R2 → R3"),
-        ("method changed", Box::new(|m| tools(m)["complete_task"]["request"]["method"] = json!("PUT")), "action complete_task: method POST → PUT"),
+        (
+            "tool removed",
+            Box::new(|m| {
+                tools(m).as_object_mut().expect("tools").remove("complete_task");
+            }),
+            "action removed: complete_task",
+        ),
+        (
+            "level changed",
+            Box::new(|m| tools(m)["complete_task"]["sideEffects"] = json!("irreversible")),
+            "action complete_task: level R2 → R3",
+        ),
+        (
+            "method changed",
+            Box::new(|m| tools(m)["complete_task"]["request"]["method"] = json!("PUT")),
+            "action complete_task: method POST → PUT",
+        ),
         (
             "URL changed",
             Box::new(|m| tools(m)["list_tasks"]["request"]["url"] = json!("https://api.tasks.example.com/v2/tasks")),
             "action list_tasks: URL https://api.tasks.example.com/v1/tasks → https://api.tasks.example.com/v2/tasks",
         ),
-        ("secrets sent elsewhere", Box::new(|m| meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"})), "secrets sent in"),
+        (
+            "secrets sent elsewhere",
+            Box::new(|m| meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"})),
+            "secrets sent in",
+        ),
     ];
     for (what, edit, expected) in cases {
         let r = review_of(&f, "changed.json", |m| edit(m));
@@ -77,9 +102,19 @@ fn s18_update_review_lists_each_kind_of_permission_change() {
         f.store.cancel(&r.review).expect("cancel");
     }
     // Where secrets are sent: both the old and the new destination are named.
-    let r = review_of(&f, "auth.json", |m| meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"}));
-    assert!(r.changes.iter().any(|c| c.starts_with("new secrets sent in") && c.contains("query token")), "{:?}", r.changes);
-    assert!(r.changes.iter().any(|c| c.starts_with("secrets sent in removed") && c.contains("header authorization")), "{:?}", r.changes);
+    let r = review_of(&f, "auth.json", |m| {
+        meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"})
+    });
+    assert!(
+        r.changes.iter().any(|c| c.starts_with("new secrets sent in") && c.contains("query token")),
+        "{:?}",
+        r.changes
+    );
+    assert!(
+        r.changes.iter().any(|c| c.starts_with("secrets sent in removed") && c.contains("header authorization")),
+        "{:?}",
+        r.changes
+    );
 }
 
 #[test]
@@ -162,7 +197,14 @@ fn s18_update_deletes_removed_secrets_and_keeps_the_others() {
     let f = Fixture::new();
     let r = f.import_example("trello-perso").expect("import");
     f.store
-        .install(&r.review, options(&[("board", json!("AbC123"))], &[("api_key", "app-key-1"), ("token", SECRET)], Some(CloudChoice::Allow)))
+        .install(
+            &r.review,
+            options(
+                &[("board", json!("AbC123"))],
+                &[("api_key", "app-key-1"), ("token", SECRET)],
+                Some(CloudChoice::Allow),
+            ),
+        )
         .expect("install");
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='trelloperso'"), 2);
     let mut m = example("trello-perso");

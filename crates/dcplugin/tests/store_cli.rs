@@ -102,7 +102,9 @@ impl Drop for Profile {
     /// Removes this profile's vault key from the OS store.
     fn drop(&mut self) {
         if let Ok(conn) = rusqlite::Connection::open(self.root().join("host.sqlite")) {
-            if let Ok(id) = conn.query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get::<_, String>(0)) {
+            if let Ok(id) =
+                conn.query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get::<_, String>(0))
+            {
                 let _ = OsKeyStore::new().delete(&id);
             }
         }
@@ -116,7 +118,8 @@ fn text(bytes: &[u8]) -> String {
 fn json_of(out: &Output) -> Value {
     let stdout = text(&out.stdout);
     let mut lines = stdout.lines();
-    let value = serde_json::from_str(lines.next().unwrap_or_default()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
+    let value =
+        serde_json::from_str(lines.next().unwrap_or_default()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
     assert_eq!(lines.next(), None, "exactly one JSON object: {stdout}");
     value
 }
@@ -152,10 +155,20 @@ fn s3_cli_import_prints_the_review_then_install_and_list() {
     let human = p.run(&["import", &example("my-tasks")]);
     assert_eq!(human.status.code(), Some(0));
     let out = text(&human.stdout);
-    for needle in ["My tasks 1.0.0  [Not signed]", "by Your name", "mytasks__list_tasks  R1 reads your data: read your tasks  GET https://api.tasks.example.com/v1/tasks", "Connects to: api.tasks.example.com", "Online AI models", "Setting api_token (required, secret)"] {
+    for needle in [
+        "My tasks 1.0.0  [Not signed]",
+        "by Your name",
+        "mytasks__list_tasks  R1 reads your data: read your tasks  GET https://api.tasks.example.com/v1/tasks",
+        "Connects to: api.tasks.example.com",
+        "Online AI models",
+        "Setting api_token (required, secret)",
+    ] {
         assert!(out.contains(needle), "{needle:?} in\n{out}");
     }
-    let installed = p.ok_with(&["install", &id, "--secrets-stdin", "--cloud", "allow", "--set", "max_tasks=15", "--json"], Some(&format!("api_token={SECRET}\n")));
+    let installed = p.ok_with(
+        &["install", &id, "--secrets-stdin", "--cloud", "allow", "--set", "max_tasks=15", "--json"],
+        Some(&format!("api_token={SECRET}\n")),
+    );
     assert_eq!(installed["slug"], "mytasks");
     assert_eq!(installed["update"], false);
     assert!(!p.root().join("quarantine").join(&id).exists());
@@ -206,28 +219,67 @@ fn s22_cli_refusals_print_the_spec_code_and_exit_1() {
     let out = p.run(&["import", &bad]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("bad_slug"), "{}", text(&out.stderr));
-    let reserved = write_manifest(tmp, "todoist.json", |t| t.replace("\"slug\": \"mytasks\"", "\"slug\": \"todoist\""), "my-tasks");
+    let reserved = write_manifest(
+        tmp,
+        "todoist.json",
+        |t| t.replace("\"slug\": \"mytasks\"", "\"slug\": \"todoist\""),
+        "my-tasks",
+    );
     assert_eq!(p.refused(&["import", &reserved, "--json"], None)["code"], "reserved_slug");
     // Developer mode.
     assert_eq!(p.refused(&["import", &example("local-server"), "--json"], None)["code"], "dev_mode_required");
     let folder = tmp.join("fx-dev");
     std::fs::create_dir_all(&folder).expect("dir");
     std::fs::copy(example("exchange-rates"), folder.join("manifest.json")).expect("copy");
-    assert_eq!(p.refused(&["load-folder", folder.to_str().expect("utf-8"), "--json"], None)["code"], "dev_mode_required");
+    assert_eq!(
+        p.refused(&["load-folder", folder.to_str().expect("utf-8"), "--json"], None)["code"],
+        "dev_mode_required"
+    );
     p.ok(&["dev-mode", "on", "--json"]);
     let inside = p.root().join("plugins").join("fx-dev");
     std::fs::create_dir_all(&inside).expect("dir");
     std::fs::copy(example("exchange-rates"), inside.join("manifest.json")).expect("copy");
-    assert_eq!(p.refused(&["load-folder", inside.to_str().expect("utf-8"), "--yes", "--json"], None)["code"], "bad_folder");
+    assert_eq!(
+        p.refused(&["load-folder", inside.to_str().expect("utf-8"), "--yes", "--json"], None)["code"],
+        "bad_folder"
+    );
     // Settings at install.
     let trello = example("trello-perso");
     let both = format!("api_key=key-1\ntoken={SECRET}\n");
     let v = p.refused(&["import", &trello, "--yes", "--cloud", "allow", "--json"], Some(""));
     assert_eq!(v["code"], "missing_settings");
-    let v = p.refused(&["import", &trello, "--yes", "--secrets-stdin", "--cloud", "allow", "--set", "board=https://trello.com/b/AbC123/x", "--json"], Some(&both));
+    let v = p.refused(
+        &[
+            "import",
+            &trello,
+            "--yes",
+            "--secrets-stdin",
+            "--cloud",
+            "allow",
+            "--set",
+            "board=https://trello.com/b/AbC123/x",
+            "--json",
+        ],
+        Some(&both),
+    );
     assert_eq!(v["code"], "bad_settings");
     assert!(v["message"].as_str().expect("message").contains("board: bad_format"), "{v}");
-    let v = p.refused(&["import", &trello, "--yes", "--secrets-stdin", "--cloud", "allow", "--set", "board=AbC123", "--set", "colour=red", "--json"], Some(&both));
+    let v = p.refused(
+        &[
+            "import",
+            &trello,
+            "--yes",
+            "--secrets-stdin",
+            "--cloud",
+            "allow",
+            "--set",
+            "board=AbC123",
+            "--set",
+            "colour=red",
+            "--json",
+        ],
+        Some(&both),
+    );
     assert!(v["message"].as_str().expect("message").contains("colour: unknown_setting"), "{v}");
     let v = p.refused(&["import", &trello, "--yes", "--secrets-stdin", "--set", "board=AbC123", "--json"], Some(&both));
     assert_eq!(v["code"], "cloud_choice_required");
@@ -245,14 +297,24 @@ fn s22_cli_refusals_print_the_spec_code_and_exit_1() {
 #[test]
 fn s11_cli_show_and_secret_never_print_the_value() {
     let p = Profile::new();
-    p.ok_with(&["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"], Some(&format!("api_token={SECRET}\n")));
-    for args in [vec!["show", "mytasks"], vec!["show", "mytasks", "--json"], vec!["list"], vec!["list", "--json"], vec!["reload", "--json"]] {
+    p.ok_with(
+        &["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"],
+        Some(&format!("api_token={SECRET}\n")),
+    );
+    for args in [
+        vec!["show", "mytasks"],
+        vec!["show", "mytasks", "--json"],
+        vec!["list"],
+        vec!["list", "--json"],
+        vec!["reload", "--json"],
+    ] {
         let out = p.run(&args);
         assert_eq!(out.status.code(), Some(0));
         assert!(!contains(&out.stdout, SECRET) && !contains(&out.stderr, SECRET), "{args:?}");
     }
     let d = p.ok(&["show", "mytasks", "--json"]);
-    let token = d["settings"].as_array().expect("settings").iter().find(|s| s["key"] == "api_token").expect("token").clone();
+    let token =
+        d["settings"].as_array().expect("settings").iter().find(|s| s["key"] == "api_token").expect("token").clone();
     assert_eq!(token["set"], true);
     assert_eq!(token["value"], Value::Null);
     let out = p.run_with(&["secret", "mytasks", "api_token"], Some("another-cli-secret-42\n"), &[]);
@@ -279,7 +341,8 @@ fn assert_whole(p: &Profile, slug: &str, version: &str) {
     let folder = PathBuf::from(d["folder"].as_str().expect("folder"));
     let bytes = std::fs::read(folder.join("manifest.json")).expect("installed manifest");
     assert_eq!(d["manifest_fingerprint"], dcp_format::fingerprint::sha256_hex(&bytes));
-    let plugin = dcp_format::validate_manifest(&bytes, &dcp_format::Options::default()).plugin.expect("valid manifest on disk");
+    let plugin =
+        dcp_format::validate_manifest(&bytes, &dcp_format::Options::default()).plugin.expect("valid manifest on disk");
     assert_eq!(plugin.version.to_string(), version);
     assert_eq!(d["permissions_fingerprint"], plugin.fingerprints.permissions);
     let sites: Vec<Value> = plugin.hosts.iter().map(|h| Value::String(h.clone())).collect();
@@ -297,7 +360,11 @@ fn s18_cli_kill_during_install_leaves_nothing_or_the_whole_plugin() {
         let r = p.ok(&["import", &example("exchange-rates"), "--json"]);
         let id = r["review"].as_str().expect("id").to_owned();
         let out = p.run_with(&["install", &id, "--json"], None, &[("DCPLUGIN_TEST_CRASH_AT", point)]);
-        assert!(!out.status.success() && out.status.code() != Some(1), "{point}: the process was killed: {:?}", out.status);
+        assert!(
+            !out.status.success() && out.status.code() != Some(1),
+            "{point}: the process was killed: {:?}",
+            out.status
+        );
         if point == "install:committed" {
             assert_whole(&p, "fx", "1.0.0");
         } else {
@@ -314,12 +381,28 @@ fn s18_cli_kill_during_install_leaves_nothing_or_the_whole_plugin() {
 fn s18_cli_kill_during_update_leaves_the_old_or_the_new_plugin_whole() {
     for point in POINTS {
         let p = Profile::new();
-        p.ok_with(&["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "allow", "--set", "max_tasks=15", "--json"], Some(&format!("api_token={SECRET}\n")));
+        p.ok_with(
+            &[
+                "import",
+                &example("my-tasks"),
+                "--yes",
+                "--secrets-stdin",
+                "--cloud",
+                "allow",
+                "--set",
+                "max_tasks=15",
+                "--json",
+            ],
+            Some(&format!("api_token={SECRET}\n")),
+        );
         p.ok(&["disable", "mytasks", "--action", "add_task", "--json"]);
         let v2 = write_manifest(
             p.dir.path(),
             "v2.json",
-            |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"2.0.0\"").replace("[\"api.tasks.example.com\"]", "[\"api.tasks.example.com\", \"files.tasks.example.com\"]"),
+            |t| {
+                t.replace("\"version\": \"1.0.0\"", "\"version\": \"2.0.0\"")
+                    .replace("[\"api.tasks.example.com\"]", "[\"api.tasks.example.com\", \"files.tasks.example.com\"]")
+            },
             "my-tasks",
         );
         let r = p.ok(&["import", &v2, "--json"]);
@@ -335,8 +418,15 @@ fn s18_cli_kill_during_update_leaves_the_old_or_the_new_plugin_whole() {
             panic!("{point}: {d}");
         }
         assert_whole(&p, "mytasks", expected);
-        assert_eq!(d["actions"].as_array().expect("actions").iter().filter(|a| a["enabled"] == false).count(), 1, "{point}");
-        assert_eq!(d["settings"].as_array().expect("s").iter().find(|s| s["key"] == "max_tasks").expect("max")["value"], 15);
+        assert_eq!(
+            d["actions"].as_array().expect("actions").iter().filter(|a| a["enabled"] == false).count(),
+            1,
+            "{point}"
+        );
+        assert_eq!(
+            d["settings"].as_array().expect("s").iter().find(|s| s["key"] == "max_tasks").expect("max")["value"],
+            15
+        );
         if point != "install:committed" {
             p.ok(&["install", &id, "--json"]);
             assert_whole(&p, "mytasks", "2.0.0");
@@ -366,13 +456,19 @@ fn s19_cli_load_folder_yes_reload_and_uninstall_keeps_the_folder() {
     assert_eq!(e["badges"], serde_json::json!(["Folder (dev)", "Talks to a program on this PC (port 8421)"]));
     // A new event saved in the folder arrives off after reload.
     let text = std::fs::read_to_string(folder.join("manifest.json")).expect("read");
-    let edited = text.replace("\"break_done\": {", "\"long_done\": { \"title\": { \"en\": \"Long break finished\" } },\n        \"break_done\": {");
+    let edited = text.replace(
+        "\"break_done\": {",
+        "\"long_done\": { \"title\": { \"en\": \"Long break finished\" } },\n        \"break_done\": {",
+    );
     assert_ne!(edited, text);
     std::fs::write(folder.join("manifest.json"), edited).expect("save");
     let statuses = p.ok(&["reload", "--json"]);
     assert_eq!(statuses[0]["status_label"], "Active");
     let d = p.ok(&["show", "pomodoro", "--json"]);
-    assert!(d["events"].as_array().expect("events").iter().any(|e| e["name"] == "long_done" && e["on"] == false), "{d}");
+    assert!(
+        d["events"].as_array().expect("events").iter().any(|e| e["name"] == "long_done" && e["on"] == false),
+        "{d}"
+    );
     // Invalid save.
     std::fs::write(folder.join("manifest.json"), "{").expect("save");
     assert_eq!(p.ok(&["reload", "--json"])[0]["status_label"], "Invalid");
@@ -392,7 +488,10 @@ fn s18_cli_catalog_and_official_install() {
     let c = p.ok(&["catalog", "--json"]);
     let slugs: Vec<&str> = c.as_array().expect("catalog").iter().filter_map(|e| e["slug"].as_str()).collect();
     assert!(slugs.contains(&"todoist") && slugs.contains(&"trello"), "{slugs:?}");
-    let v = p.ok_with(&["catalog", "--import", "todoist", "--yes", "--secrets-stdin", "--cloud", "local", "--json"], Some(&format!("api_token={SECRET}\n")));
+    let v = p.ok_with(
+        &["catalog", "--import", "todoist", "--yes", "--secrets-stdin", "--cloud", "local", "--json"],
+        Some(&format!("api_token={SECRET}\n")),
+    );
     assert_eq!(v["badge"], "Official");
     let e = p.entry("todoist").expect("listed");
     assert_eq!(e["badges"], serde_json::json!(["Official", "Kept on this PC"]));
@@ -422,7 +521,10 @@ fn s18_cli_modified_and_missing_statuses() {
 #[test]
 fn s18_cli_concurrent_commands_never_corrupt_the_profile() {
     let p = Profile::new();
-    p.ok_with(&["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"], Some(&format!("api_token={SECRET}\n")));
+    p.ok_with(
+        &["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"],
+        Some(&format!("api_token={SECRET}\n")),
+    );
     let mut children = Vec::new();
     let spawn = |args: Vec<String>, stdin: Option<String>| {
         let mut cmd = p.command(&args.iter().map(String::as_str).collect::<Vec<_>>());
@@ -437,10 +539,16 @@ fn s18_cli_concurrent_commands_never_corrupt_the_profile() {
     };
     let trello = example("trello-perso");
     children.push(spawn(
-        ["import", &trello, "--yes", "--secrets-stdin", "--cloud", "allow", "--set", "board=AbC123", "--json"].iter().map(|s| s.to_string()).collect(),
+        ["import", &trello, "--yes", "--secrets-stdin", "--cloud", "allow", "--set", "board=AbC123", "--json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
         Some(format!("api_key=k-1\ntoken={SECRET}\n")),
     ));
-    children.push(spawn(["import", &example("exchange-rates"), "--yes", "--json"].iter().map(|s| s.to_string()).collect(), None));
+    children.push(spawn(
+        ["import", &example("exchange-rates"), "--yes", "--json"].iter().map(|s| s.to_string()).collect(),
+        None,
+    ));
     for i in 0..20 {
         let args: Vec<String> = match i % 4 {
             0 => vec!["set".into(), "mytasks".into(), format!("max_tasks={}", i + 1), "--json".into()],
@@ -476,7 +584,9 @@ fn s18_cli_processes_opening_a_new_profile_at_once_all_succeed() {
     for _ in 0..8 {
         let p = Profile::new();
         let children: Vec<_> = (0..16)
-            .map(|_| p.command(&["prefs", "--json"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn"))
+            .map(|_| {
+                p.command(&["prefs", "--json"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn")
+            })
             .collect();
         for child in children {
             let out = child.wait_with_output().expect("ends");
@@ -492,7 +602,11 @@ fn s18_cli_processes_opening_a_new_profile_at_once_all_succeed() {
 
 /// Makes every file and folder under `dir` two hours old.
 fn age(dir: &Path) {
-    let status = Command::new("find").arg(dir).args(["-exec", "touch", "-h", "-d", "2 hours ago", "{}", "+"]).status().expect("find");
+    let status = Command::new("find")
+        .arg(dir)
+        .args(["-exec", "touch", "-h", "-d", "2 hours ago", "{}", "+"])
+        .status()
+        .expect("find");
     assert!(status.success());
 }
 
@@ -501,7 +615,12 @@ fn s18_cli_leftovers_of_a_crash_are_cleaned_at_a_later_start_without_touching_th
     // Crash after the commit: the old generation and the quarantined copy are left.
     let p = Profile::new();
     p.ok(&["import", &example("exchange-rates"), "--yes", "--json"]);
-    let v2 = write_manifest(p.dir.path(), "v2.json", |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\""), "exchange-rates");
+    let v2 = write_manifest(
+        p.dir.path(),
+        "v2.json",
+        |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\""),
+        "exchange-rates",
+    );
     let id = p.ok(&["import", &v2, "--json"])["review"].as_str().expect("id").to_owned();
     let out = p.run_with(&["install", &id, "--json"], None, &[("DCPLUGIN_TEST_CRASH_AT", "install:committed")]);
     assert!(!out.status.success());
@@ -526,7 +645,10 @@ fn s18_cli_leftovers_of_a_crash_are_cleaned_at_a_later_start_without_touching_th
     p.ok(&["list", "--json"]);
     // The orphan generation is removed (its emptied slug folder goes at a later start).
     let slug_dir = p.root().join("plugins/fx");
-    assert!(!slug_dir.exists() || std::fs::read_dir(&slug_dir).expect("slug dir").next().is_none(), "orphan generation removed");
+    assert!(
+        !slug_dir.exists() || std::fs::read_dir(&slug_dir).expect("slug dir").next().is_none(),
+        "orphan generation removed"
+    );
     assert!(p.root().join("quarantine").join(&id).join("manifest.json").is_file(), "a pending review is kept");
     p.ok(&["install", &id, "--json"]);
     assert_whole(&p, "fx", "1.0.0");
@@ -536,13 +658,35 @@ fn s18_cli_leftovers_of_a_crash_are_cleaned_at_a_later_start_without_touching_th
 fn s18_cli_update_review_says_update_this_plugin_and_lists_the_changes() {
     let p = Profile::new();
     p.ok(&["import", &example("exchange-rates"), "--yes", "--json"]);
-    let same = write_manifest(p.dir.path(), "text.json", |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\"").replace("No account needed.", "No account is needed."), "exchange-rates");
+    let same = write_manifest(
+        p.dir.path(),
+        "text.json",
+        |t| {
+            t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\"")
+                .replace("No account needed.", "No account is needed.")
+        },
+        "exchange-rates",
+    );
     let out = text(&p.run(&["import", &same]).stdout);
     assert!(out.contains("Update this plugin? Exchange rates 1.0.0 → 1.0.1"), "{out}");
     assert!(out.contains("Permissions do not change."), "{out}");
     let v = p.ok(&["import", &same, "--json"]);
-    assert_eq!((v["update"].clone(), v["old_version"].clone(), v["permissions_changed"].clone()), (Value::Bool(true), Value::from("1.0.0"), Value::Bool(false)));
-    let changed = write_manifest(p.dir.path(), "post.json", |t| t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"").replace("\"method\": \"GET\"", "\"method\": \"POST\""), "exchange-rates");
+    assert_eq!(
+        (v["update"].clone(), v["old_version"].clone(), v["permissions_changed"].clone()),
+        (Value::Bool(true), Value::from("1.0.0"), Value::Bool(false))
+    );
+    let changed = write_manifest(
+        p.dir.path(),
+        "post.json",
+        |t| {
+            t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"")
+                .replace("\"method\": \"GET\"", "\"method\": \"POST\"")
+        },
+        "exchange-rates",
+    );
     let out = text(&p.run(&["import", &changed]).stdout);
-    assert!(out.contains("Permissions change:\n  action convert: level R0 → R2\n  action convert: method GET → POST"), "{out}");
+    assert!(
+        out.contains("Permissions change:\n  action convert: level R0 → R2\n  action convert: method GET → POST"),
+        "{out}"
+    );
 }

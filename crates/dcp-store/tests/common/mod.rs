@@ -41,7 +41,8 @@ impl Fixture {
 
     pub fn with_keys(keys: Arc<dyn KeyStore>) -> Fixture {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(Profile::at(dir.path().join("profile")).expect("profile"), keys.clone()).expect("store opens");
+        let store =
+            Store::open(Profile::at(dir.path().join("profile")).expect("profile"), keys.clone()).expect("store opens");
         Fixture { dir, keys, store }
     }
 
@@ -119,7 +120,9 @@ pub fn code(error: &StoreError) -> &'static str {
 /// Installs my-tasks with its token and the cloud answer.
 pub fn install_my_tasks(f: &Fixture) {
     let review = f.import_example("my-tasks").expect("import my-tasks");
-    f.store.install(&review.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install my-tasks");
+    f.store
+        .install(&review.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow)))
+        .expect("install my-tasks");
 }
 
 /// Copies an example folder to `dest`.
