@@ -1,1 +1,131 @@
-//! STUB: being written.
+//! The two fingerprints of a plugin.
+//!
+//! - The **manifest fingerprint** is the SHA-256 of the manifest file's bytes
+//!   exactly as read (byte-order mark included). The store records it at
+//!   install and compares it at start-up, on Reload and before every call: any
+//!   change on disk turns the plugin Modified (§3, §18).
+//! - The **permissions fingerprint** is the SHA-256 of [`Permissions`]
+//!   serialized as compact JSON: the declared hosts and local ports (sorted),
+//!   each tool by name with its computed level, method and URL template,
+//!   where secrets are sent (each auth entry's location, its name — header
+//!   names lowercased — and the secrets it carries), and the event names
+//!   (sorted). Texts, settings and versions are left out on purpose: an
+//!   update that only rewords a description does not ask for consent again.
+//!   Two manifests have the same permissions fingerprint exactly when their
+//!   [`Permissions`] are equal, which is what the review's list of changes
+//!   is computed from (§18).
+
+use crate::model::{AuthIn, Fingerprints, Plugin};
+use crate::risk::Level;
+use crate::template::Piece;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a plugin may do, in a canonical order (see the module doc).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Permissions {
+    /// Declared hosts, sorted.
+    pub hosts: BTreeSet<String>,
+    /// Declared local ports, sorted.
+    pub local_ports: BTreeSet<u16>,
+    /// Tools by short name.
+    pub tools: BTreeMap<String, ToolPermission>,
+    /// Where secrets are sent.
+    pub secrets_sent: BTreeSet<SecretDestination>,
+    /// Event names, sorted.
+    pub events: BTreeSet<String>,
+}
+
+/// What one tool may do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolPermission {
+    /// The computed level.
+    pub level: Level,
+    /// The HTTP method.
+    pub method: &'static str,
+    /// The URL template as written.
+    pub url: String,
+}
+
+/// One auth entry, reduced to where it sends which secrets.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct SecretDestination {
+    /// `header` or `query`.
+    pub location: &'static str,
+    /// The header (lowercased) or parameter name.
+    pub name: String,
+    /// The secret settings it carries, sorted.
+    pub secrets: BTreeSet<String>,
+}
+
+impl Permissions {
+    /// Reads the permissions of a validated plugin.
+    pub fn of(plugin: &Plugin) -> Permissions {
+        let tools = plugin
+            .tools
+            .iter()
+            .map(|t| {
+                let permission = ToolPermission {
+                    level: t.level,
+                    method: t.request.method.as_str(),
+                    url: t.request.url.clone(),
+                };
+                (t.name.clone(), permission)
+            })
+            .collect();
+        let secrets_sent = plugin
+            .auth
+            .iter()
+            .map(|a| SecretDestination {
+                location: match a.location {
+                    AuthIn::Header => "header",
+                    AuthIn::Query => "query",
+                },
+                name: match a.location {
+                    AuthIn::Header => a.name.to_ascii_lowercase(),
+                    AuthIn::Query => a.name.clone(),
+                },
+                secrets: a
+                    .value
+                    .placeholders()
+                    .filter_map(|p| match p {
+                        Piece::Secret(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+            })
+            .collect();
+        Permissions {
+            hosts: plugin.hosts.iter().cloned().collect(),
+            local_ports: plugin.local_ports.iter().copied().collect(),
+            tools,
+            secrets_sent,
+            events: plugin.events.iter().map(|e| e.name.clone()).collect(),
+        }
+    }
+
+    /// The permissions fingerprint.
+    pub fn fingerprint(&self) -> String {
+        // Serializing plain strings, numbers and ordered maps cannot fail.
+        let canonical = serde_json::to_vec(self).unwrap_or_default();
+        sha256_hex(&canonical)
+    }
+}
+
+/// Lowercase hex SHA-256.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Stamps a freshly validated plugin with its two fingerprints.
+pub(crate) fn seal(mut plugin: Plugin, manifest_bytes: &[u8]) -> Plugin {
+    plugin.fingerprints = Fingerprints {
+        manifest: sha256_hex(manifest_bytes),
+        permissions: Permissions::of(&plugin).fingerprint(),
+    };
+    plugin
+}

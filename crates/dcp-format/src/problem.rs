@@ -113,7 +113,11 @@ pub struct Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "-" } else { &self.path };
+        let path = if self.path.is_empty() {
+            "-"
+        } else {
+            &self.path
+        };
         write!(f, "{}  {}  {}", self.code, path, self.message)
     }
 }
@@ -130,7 +134,11 @@ pub struct Problems {
 impl Problems {
     /// Records a problem; warnings and errors are sorted by [`Code::is_warning`].
     pub fn push(&mut self, code: Code, path: impl Into<String>, message: impl Into<String>) {
-        let problem = Problem { code, path: path.into(), message: message.into() };
+        let problem = Problem {
+            code,
+            path: path.into(),
+            message: message.into(),
+        };
         if code.is_warning() {
             self.warnings.push(problem);
         } else {
@@ -159,9 +167,15 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for code in Code::ALL {
             let name = code.as_str();
-            assert!(name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{name}");
+            assert!(
+                name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{name}"
+            );
             assert!(seen.insert(name), "{name} twice");
-            assert_eq!(serde_json::to_value(code).ok(), Some(serde_json::Value::from(name)));
+            assert_eq!(
+                serde_json::to_value(code).ok(),
+                Some(serde_json::Value::from(name))
+            );
         }
     }
 }

@@ -1,1 +1,142 @@
-//! STUB: being written.
+//! Risk levels (spec §12): what a tool declares, what its side effects and
+//! method imply, and the level the app computes from them.
+
+use crate::model::{Method, Target};
+use serde::Serialize;
+
+/// R0 to R4, ordered from the least to the most sensitive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[allow(missing_docs)]
+pub enum Level {
+    R0,
+    R1,
+    R2,
+    R3,
+    R4,
+}
+
+impl Level {
+    /// Parses `R0` … `R4`.
+    pub fn parse(text: &str) -> Option<Level> {
+        Some(match text {
+            "R0" => Level::R0,
+            "R1" => Level::R1,
+            "R2" => Level::R2,
+            "R3" => Level::R3,
+            "R4" => Level::R4,
+            _ => return None,
+        })
+    }
+
+    /// How the level is shown to the player (§12), in English.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::R0 => "reads public data",
+            Level::R1 => "reads your data",
+            Level::R2 => "reversible action",
+            Level::R3 => "serious action, confirmed every time",
+            Level::R4 => "reserved for official plugins",
+        }
+    }
+}
+
+/// `sideEffects` (§6, §12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[allow(missing_docs)]
+pub enum SideEffects {
+    None,
+    Reversible,
+    Irreversible,
+    ThirdParty,
+    PhysicalSecurity,
+}
+
+impl SideEffects {
+    /// Parses the manifest's value.
+    pub fn parse(text: &str) -> Option<SideEffects> {
+        Some(match text {
+            "none" => SideEffects::None,
+            "reversible" => SideEffects::Reversible,
+            "irreversible" => SideEffects::Irreversible,
+            "third-party" => SideEffects::ThirdParty,
+            "physical-security" => SideEffects::PhysicalSecurity,
+            _ => return None,
+        })
+    }
+
+    fn level(self) -> Level {
+        match self {
+            SideEffects::None => Level::R0,
+            SideEffects::Reversible => Level::R2,
+            _ => Level::R3,
+        }
+    }
+}
+
+/// The computed level (§12): the highest of the declared risk, the side
+/// effects, the method (a POST/PUT/PATCH explicitly declared without side
+/// effects keeps the declared level; DELETE is always R3) and R2 for a
+/// server on the PC.
+pub fn compute(
+    declared: Level,
+    side_effects: Option<SideEffects>,
+    method: Method,
+    target: &Target,
+) -> Level {
+    let effects = side_effects.map_or(Level::R0, SideEffects::level);
+    let method_level = match method {
+        Method::GET => Level::R0,
+        Method::DELETE => Level::R3,
+        _ if side_effects == Some(SideEffects::None) => Level::R0,
+        _ => Level::R2,
+    };
+    let target_level = match target {
+        Target::Local { .. } => Level::R2,
+        Target::Web { .. } => Level::R0,
+    };
+    declared.max(effects).max(method_level).max(target_level)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn web() -> Target {
+        Target::Web {
+            host: "api.example.com".into(),
+        }
+    }
+
+    #[test]
+    fn s12_level_is_the_highest_of_the_four() {
+        use Level::*;
+        let cases = [
+            (R0, None, Method::GET, web(), R0),
+            (R1, None, Method::GET, web(), R1),
+            (R0, None, Method::POST, web(), R2),
+            (R0, Some(SideEffects::None), Method::POST, web(), R0),
+            (R0, Some(SideEffects::None), Method::PATCH, web(), R0),
+            (R0, Some(SideEffects::None), Method::DELETE, web(), R3),
+            (R0, Some(SideEffects::Reversible), Method::GET, web(), R2),
+            (R0, Some(SideEffects::ThirdParty), Method::GET, web(), R3),
+            (
+                R0,
+                Some(SideEffects::PhysicalSecurity),
+                Method::GET,
+                web(),
+                R3,
+            ),
+            (R0, Some(SideEffects::Irreversible), Method::POST, web(), R3),
+            (R0, None, Method::GET, Target::Local { port: 8420 }, R2),
+            (R4, None, Method::GET, web(), R4),
+        ];
+        for (declared, effects, method, target, want) in cases {
+            assert_eq!(
+                compute(declared, effects, method, &target),
+                want,
+                "{declared:?} {effects:?} {method:?} {target:?}"
+            );
+        }
+    }
+}

@@ -33,5 +33,7 @@ pub fn remove_hidden(text: &str) -> String {
 
 /// Replaces hidden characters by spaces (§16 event texts).
 pub fn hidden_to_spaces(text: &str) -> String {
-    text.chars().map(|c| if is_hidden_char(c) { ' ' } else { c }).collect()
+    text.chars()
+        .map(|c| if is_hidden_char(c) { ' ' } else { c })
+        .collect()
 }

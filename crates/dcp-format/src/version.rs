@@ -23,8 +23,44 @@ impl Version {
     }
 }
 
+impl serde::Serialize for Version {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Version;
+
+    #[test]
+    fn s5_versions_are_three_numbers_of_up_to_four_digits() {
+        assert_eq!(Version::parse("1.0.0"), Some(Version(1, 0, 0)));
+        assert_eq!(
+            Version::parse("9999.9999.9999"),
+            Some(Version(9999, 9999, 9999))
+        );
+        for bad in [
+            "",
+            "1",
+            "1.0",
+            "1.0.0.0",
+            "10000.0.0",
+            "1.0.0-beta",
+            "v1.0.0",
+            "1..0",
+            " 1.0.0",
+            "1.0.+1",
+            "-1.0.0",
+        ] {
+            assert_eq!(Version::parse(bad), None, "{bad}");
+        }
+        assert!(Version(1, 10, 0) > Version(1, 9, 99));
     }
 }

@@ -1,0 +1,97 @@
+//! Events (§16): names and titles.
+
+use super::{ai_text, join, type_name, unknown_keys};
+use crate::limits;
+use crate::model::{Event, Texts, LANGUAGES};
+use crate::problem::{Code, Problems};
+use serde_json::Value;
+
+pub(super) fn check(events: Option<&Value>, tool_names: &[String], p: &mut Problems) -> Vec<Event> {
+    let Some(events) = events else {
+        return Vec::new();
+    };
+    let Value::Object(map) = events else {
+        p.push(
+            Code::BadEvents,
+            "events",
+            format!(
+                "events must be an object keyed by event name, not {}",
+                type_name(events)
+            ),
+        );
+        return Vec::new();
+    };
+    if !limits::EVENTS.contains(&map.len()) {
+        p.push(
+            Code::BadEvents,
+            "events",
+            format!("{} events; 1 to 10", map.len()),
+        );
+    }
+    map.iter()
+        .filter_map(|(name, value)| event(name, value, tool_names, p))
+        .collect()
+}
+
+fn event(name: &str, value: &Value, tool_names: &[String], p: &mut Problems) -> Option<Event> {
+    let path = join("events", name);
+    let before = p.error_count();
+    let name_ok = (1..=limits::EVENT_NAME_CHARS).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !name_ok {
+        p.push(
+            Code::BadEvents,
+            &path,
+            "an event name is 1 to 40 of a-z, 0-9 and _",
+        );
+    } else if tool_names.iter().any(|t| t == name) {
+        p.push(
+            Code::BadEvents,
+            &path,
+            format!("{name} is also a tool name"),
+        );
+    }
+    let Value::Object(map) = value else {
+        p.push(Code::BadEvents, path, "an event is an object with a title");
+        return None;
+    };
+    unknown_keys(map, &["title"], Code::BadEvents, &path, p);
+    let title = title(map.get("title"), &join(&path, "title"), p);
+    (p.error_count() == before).then(|| Event {
+        name: name.to_owned(),
+        title,
+    })
+}
+
+fn title(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
+    let mut texts = Texts::new();
+    let Some(Value::Object(map)) = value else {
+        p.push(
+            Code::BadEvents,
+            path,
+            "an event needs a title: { \"en\": \"…\" }",
+        );
+        return texts;
+    };
+    if !map.contains_key("en") {
+        p.push(Code::BadEvents, path, "the English title (en) is required");
+    }
+    for (lang, text) in map {
+        let lang_path = join(path, lang);
+        match text {
+            _ if !LANGUAGES.contains(&lang.as_str()) => p.push(
+                Code::BadEvents,
+                lang_path,
+                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
+            ),
+            Value::String(s) => {
+                ai_text(p, &lang_path, s, limits::EVENT_TITLE_CHARS, Code::BadEvents);
+                texts.insert(lang.clone(), s.clone());
+            }
+            _ => p.push(Code::BadEvents, lang_path, "a title is text"),
+        }
+    }
+    texts
+}

@@ -1,0 +1,180 @@
+//! The validator (spec §5–§16, §21, §22 "At import").
+//!
+//! It walks the manifest's JSON once, section by section, and records every
+//! problem instead of stopping at the first, so an author fixes a manifest
+//! in one pass. Each section returns what it could read even when some of
+//! it is wrong, so that later cross-checks (a template naming a setting, a
+//! secret used by auth) do not pile spurious errors on top of real ones.
+//! A [`Plugin`] comes out only when there is no error at all.
+//!
+//! Paths inside `_meta["com.desktopaicompanion"]` are written relative to
+//! that block (`tools.add_card.request.url`); top-level fields by their own
+//! name (`display_name`, `user_config.api_token`).
+
+mod auth;
+mod events;
+mod network;
+mod request;
+mod response;
+mod schema;
+mod settings;
+mod strict_json;
+mod tools;
+mod top;
+mod url;
+
+use crate::model::Plugin;
+use crate::package::Package;
+use crate::problem::{Code, Problems};
+use crate::version::Version;
+use serde_json::{Map, Value};
+
+/// What the validator is checking against.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The app version `minAppVersion` is compared with.
+    pub app_version: Version,
+    /// True for the official plugins bundled with the app: their slugs and
+    /// R4 are allowed (§5, §12).
+    pub official: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            app_version: Version::APP,
+            official: false,
+        }
+    }
+}
+
+/// The outcome of validating one manifest.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Every problem found.
+    pub problems: Problems,
+    /// The slug, when the manifest names a well-formed one.
+    pub slug: Option<String>,
+    /// The validated plugin, present exactly when there is no error.
+    pub plugin: Option<Plugin>,
+}
+
+impl Report {
+    /// True when the plugin passed (warnings allowed).
+    pub fn is_ok(&self) -> bool {
+        self.plugin.is_some()
+    }
+
+    fn refused(code: Code, message: impl Into<String>) -> Report {
+        let mut problems = Problems::default();
+        problems.push(code, "manifest.json", message);
+        Report {
+            problems,
+            slug: None,
+            plugin: None,
+        }
+    }
+}
+
+/// Validates the bytes of a manifest.json.
+pub fn validate_manifest(bytes: &[u8], options: &Options) -> Report {
+    if bytes.is_empty() {
+        return Report::refused(Code::ReadFailed, "the manifest is empty");
+    }
+    if bytes.len() as u64 > crate::limits::MANIFEST_BYTES {
+        return Report::refused(
+            Code::TooLarge,
+            format!("the manifest is {} bytes; 64 KB at most", bytes.len()),
+        );
+    }
+    // Editors on Windows often save UTF-8 with a byte-order mark.
+    let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let value = match serde_json::from_slice::<strict_json::Strict>(json) {
+        Ok(strict_json::Strict(value)) => value,
+        Err(e) => {
+            return Report::refused(
+                Code::NotJson,
+                format!("the manifest is not valid JSON: {e}"),
+            )
+        }
+    };
+    let Value::Object(root) = value else {
+        return Report::refused(Code::NotJson, "the manifest must be a JSON object { … }");
+    };
+    let mut problems = Problems::default();
+    let (slug, plugin) = top::check(&root, options, &mut problems);
+    let plugin = plugin
+        .filter(|_| problems.is_ok())
+        .map(|plugin| crate::fingerprint::seal(plugin, bytes));
+    Report {
+        problems,
+        slug,
+        plugin,
+    }
+}
+
+/// Validates a package's manifest.
+pub fn check_package(package: &Package, options: &Options) -> Report {
+    validate_manifest(&package.manifest, options)
+}
+
+/// Number of characters, as the spec counts them.
+fn chars(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// Records each key of `map` that is not in `allowed`.
+fn unknown_keys(
+    map: &Map<String, Value>,
+    allowed: &[&str],
+    code: Code,
+    path: &str,
+    p: &mut Problems,
+) {
+    for key in map.keys().filter(|k| !allowed.contains(&k.as_str())) {
+        p.push(
+            code,
+            join(path, key),
+            format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")),
+        );
+    }
+}
+
+/// `a.b` from `a` and `b`; `b` alone when `a` is empty.
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Checks a text the AI reads (§5): present, at most `max` characters
+/// (`long_code` otherwise), then the checks of [`crate::text`].
+fn ai_text(p: &mut Problems, path: &str, text: &str, max: usize, long_code: Code) {
+    let n = chars(text);
+    if text.trim().is_empty() {
+        p.push(long_code, path, "the text is empty");
+    } else if n > max {
+        p.push(
+            long_code,
+            path,
+            format!("the text is {n} characters; {max} at most"),
+        );
+    }
+    for finding in crate::text::check_ai_text(text) {
+        p.push(finding.code, path, finding.message);
+    }
+}
+
+/// A JSON type name for messages.
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}

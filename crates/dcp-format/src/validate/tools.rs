@@ -1,0 +1,241 @@
+//! Tools (§6): names, descriptions, hints, risk and side effects, and the
+//! computed level (§12); arguments, request and response are delegated.
+
+use super::auth::Auth;
+use super::network::Network;
+use super::request::Scope;
+use super::settings::Settings;
+use super::{ai_text, join, request, response, schema, type_name, unknown_keys};
+use crate::limits;
+use crate::model::{Texts, Tool, LANGUAGES};
+use crate::problem::{Code, Problems};
+use crate::risk::{self, Level, SideEffects};
+use serde_json::Value;
+
+const FIELDS: &[&str] = &[
+    "description",
+    "hint",
+    "risk",
+    "sideEffects",
+    "inputSchema",
+    "request",
+    "response",
+];
+
+/// What every tool is checked against.
+pub(super) struct Context<'a> {
+    pub slug: &'a str,
+    pub official: bool,
+    pub settings: &'a Settings,
+    pub network: &'a Network,
+    pub auth: &'a Auth,
+}
+
+/// Returns the tools that passed, and every declared tool name (for events).
+pub(super) fn check(
+    tools: Option<&Value>,
+    cx: &Context,
+    p: &mut Problems,
+) -> (Vec<Tool>, Vec<String>) {
+    let map = match tools {
+        None => {
+            p.push(Code::NoTools, "tools", "a plugin needs at least one tool");
+            return (Vec::new(), Vec::new());
+        }
+        Some(Value::Object(map)) => map,
+        Some(other) => {
+            p.push(
+                Code::BadFormat,
+                "tools",
+                format!(
+                    "tools must be an object keyed by tool name, not {}",
+                    type_name(other)
+                ),
+            );
+            return (Vec::new(), Vec::new());
+        }
+    };
+    if map.is_empty() {
+        p.push(Code::NoTools, "tools", "a plugin needs at least one tool");
+    } else if map.len() > *limits::TOOLS.end() {
+        p.push(
+            Code::TooManyTools,
+            "tools",
+            format!("{} tools; 15 at most", map.len()),
+        );
+    }
+    let names = map.keys().cloned().collect();
+    let tools = map
+        .iter()
+        .filter_map(|(name, value)| tool(name, value, cx, p))
+        .collect();
+    (tools, names)
+}
+
+fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Tool> {
+    let path = join("tools", name);
+    let before = p.error_count();
+    let full_name = format!("{}__{name}", cx.slug);
+    check_name(name, &path, p);
+    let Value::Object(map) = value else {
+        p.push(
+            Code::BadFormat,
+            path,
+            format!("a tool must be an object, not {}", type_name(value)),
+        );
+        return None;
+    };
+    unknown_keys(map, FIELDS, Code::BadFormat, &path, p);
+    let description = match map.get("description") {
+        Some(Value::String(d)) => {
+            ai_text(
+                p,
+                &join(&path, "description"),
+                d,
+                limits::TOOL_DESCRIPTION_CHARS,
+                Code::BadText,
+            );
+            d.clone()
+        }
+        _ => {
+            p.push(
+                Code::BadText,
+                join(&path, "description"),
+                "a tool needs a description: one line, 200 characters at most, in English",
+            );
+            String::new()
+        }
+    };
+    let hint = hint(map.get("hint"), &join(&path, "hint"), p);
+    let declared_risk = parse_field(map.get("risk"), Level::parse, "risk", "R0 to R3", &path, p)
+        .unwrap_or(Level::R0);
+    let side_effects = parse_field(
+        map.get("sideEffects"),
+        SideEffects::parse,
+        "sideEffects",
+        "none, reversible, irreversible, third-party or physical-security",
+        &path,
+        p,
+    );
+    let arguments = schema::check(map.get("inputSchema"), &join(&path, "inputSchema"), p);
+    let declared_arguments = declared_properties(map.get("inputSchema"));
+    let scope = Scope {
+        declared_arguments,
+        settings: cx.settings,
+        network: cx.network,
+        auth: cx.auth,
+    };
+    let request = request::check(map.get("request"), &join(&path, "request"), &scope, p);
+    let response = response::check(map.get("response"), &join(&path, "response"), p);
+    let (request, response) = (request?, response?);
+    let level = risk::compute(declared_risk, side_effects, request.method, &request.target);
+    if level == Level::R4 && !cx.official {
+        p.push(
+            Code::RiskForbidden,
+            join(&path, "risk"),
+            "R4 is reserved for official plugins",
+        );
+    }
+    (p.error_count() == before).then(|| Tool {
+        name: name.to_owned(),
+        full_name,
+        description,
+        hint,
+        declared_risk,
+        side_effects,
+        level,
+        arguments,
+        request,
+        response,
+    })
+}
+
+/// The full name `<slug>__<tool>` needs no check of its own: a slug of at
+/// most 20 and a tool name of at most 40 make at most 62 characters, within
+/// the 64 of §6 (a unit test keeps the limits honest).
+fn check_name(name: &str, path: &str, p: &mut Problems) {
+    let ok = (1..=limits::TOOL_NAME_CHARS).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !ok {
+        p.push(
+            Code::BadToolName,
+            path,
+            "a tool name is 1 to 40 of a-z, 0-9 and _",
+        );
+    }
+}
+
+fn declared_properties(schema: Option<&Value>) -> Vec<String> {
+    schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|props| props.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn parse_field<T>(
+    value: Option<&Value>,
+    parse: fn(&str) -> Option<T>,
+    key: &str,
+    allowed: &str,
+    path: &str,
+    p: &mut Problems,
+) -> Option<T> {
+    let value = value?;
+    let parsed = value.as_str().and_then(parse);
+    if parsed.is_none() {
+        p.push(
+            Code::BadRisk,
+            join(path, key),
+            format!("{value} is not a known {key}: use {allowed}"),
+        );
+    }
+    parsed
+}
+
+/// A hint (§6): `en` required, other languages of §6 optional, 60
+/// characters each, checked like every text the AI reads.
+fn hint(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
+    let mut texts = Texts::new();
+    let Some(Value::Object(map)) = value else {
+        p.push(
+            Code::BadHint,
+            path,
+            "a tool needs a hint: { \"en\": \"a short verb phrase\" }",
+        );
+        return texts;
+    };
+    if !map.contains_key("en") {
+        p.push(Code::BadHint, path, "the English hint (en) is required");
+    }
+    for (lang, text) in map {
+        let lang_path = join(path, lang);
+        match text {
+            _ if !LANGUAGES.contains(&lang.as_str()) => p.push(
+                Code::BadHint,
+                lang_path,
+                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
+            ),
+            Value::String(s) => {
+                ai_text(p, &lang_path, s, limits::HINT_CHARS, Code::BadHint);
+                texts.insert(lang.clone(), s.clone());
+            }
+            _ => p.push(Code::BadHint, lang_path, "a hint is text"),
+        }
+    }
+    texts
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::limits;
+
+    #[test]
+    fn s6_longest_slug_and_tool_name_fit_the_full_name_limit() {
+        assert!(
+            limits::SLUG_CHARS.end() + 2 + limits::TOOL_NAME_CHARS <= limits::FULL_TOOL_NAME_CHARS
+        );
+    }
+}
