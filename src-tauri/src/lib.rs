@@ -49,3 +49,35 @@ pub fn run() {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn an_example_plugin_folder_validates() {
+        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples/exchange-rates");
+        let validation = validate_path(&folder);
+        assert!(validation.ok, "{validation:?}");
+        assert_eq!(validation.slug.as_deref(), Some("fx"));
+    }
+
+    #[test]
+    fn a_file_that_is_not_json_is_refused_with_the_engines_code() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("broken.json");
+        std::fs::write(&file, b"{ not json").expect("write");
+        let validation = validate_path(&file);
+        assert!(!validation.ok);
+        let codes: Vec<&str> = validation.errors.iter().map(|p| p.code.as_str()).collect();
+        assert_eq!(codes, ["not_json"]);
+    }
+
+    #[test]
+    fn a_missing_path_is_an_error_not_a_panic() {
+        let validation = validate_path(Path::new("/nonexistent/dcp-app-test/plugin.json"));
+        assert!(!validation.ok);
+        assert_eq!(validation.errors.len(), 1);
+    }
+}
