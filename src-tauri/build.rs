@@ -1,8 +1,7 @@
 //! Embeds tauri.conf.json, the capabilities and the ACL of the app's one
-//! command, so that the webview may call `validate_plugin` and nothing else.
+//! commands, so that the webview may call them and nothing else.
 
 fn main() {
-    let manifest = tauri_build::AppManifest::new().commands(&["validate_plugin"]);
-    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
-        .expect("tauri-build failed");
+    let manifest = tauri_build::AppManifest::new().commands(&["validate_plugin", "open_plugins_folder"]);
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest)).expect("tauri-build failed");
 }

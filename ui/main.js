@@ -100,7 +100,22 @@ function setUpImport() {
   });
 }
 
+// Open the plugins folder (§19): the app opens it in the file manager and
+// shows its path, for a PC where no file manager answers.
+function setUpPluginsFolder() {
+  const button = document.getElementById("open-plugins-folder");
+  const note = document.getElementById("plugins-folder");
+  button.addEventListener("click", async () => {
+    try {
+      note.textContent = await invoke("open_plugins_folder");
+    } catch (error) {
+      note.textContent = String(error);
+    }
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  setUpPluginsFolder();
   setUpTabs();
   setUpImport();
 });

@@ -29,17 +29,31 @@ async fn validate_plugin(path: String) -> Result<Validation, String> {
 /// What `validate_plugin` does, without Tauri: read, then check.
 pub fn validate_path(path: &std::path::Path) -> Validation {
     match dcp_format::package::read_path(path) {
-        Ok(package) => {
-            Validation::from(dcp_format::check_package(&package, &dcp_format::Options::default()))
-        }
+        Ok(package) => Validation::from(dcp_format::check_package(&package, &dcp_format::Options::default())),
         Err(error) => Validation::from(error),
     }
+}
+
+/// Open the plugins folder (§19): opens the profile's plugins folder in the
+/// OS file manager and returns its path (the panel shows it too, for a PC
+/// without a file manager).
+#[tauri::command]
+async fn open_plugins_folder() -> Result<String, String> {
+    let folder = plugins_folder().map_err(|e| format!("the plugins folder cannot be found: {e}"))?;
+    open::that_detached(&folder).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
+    Ok(folder.display().to_string())
+}
+
+/// The plugins folder of the app's profile, created if needed: the same
+/// folder `dcplugin plugins-folder` prints.
+pub fn plugins_folder() -> std::io::Result<PathBuf> {
+    Ok(dcp_store::Profile::locate(None)?.plugins_dir())
 }
 
 /// Builds and runs the app until its last window closes.
 pub fn run() {
     let app = tauri::Builder::default()
-        .invoke_handler(tauri::generate_handler![validate_plugin])
+        .invoke_handler(tauri::generate_handler![validate_plugin, open_plugins_folder])
         .build(tauri::generate_context!());
     match app {
         Ok(app) => app.run(|_, _| {}),
@@ -54,6 +68,16 @@ pub fn run() {
 mod tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn s19_the_plugins_folder_is_the_profiles_and_exists() {
+        let profile = tempfile::tempdir().expect("profile");
+        // The app and dcplugin locate the same profile: DCPLUGIN_PROFILE here.
+        std::env::set_var(dcp_store::profile::PROFILE_ENV, profile.path());
+        let folder = plugins_folder().expect("folder");
+        assert_eq!(folder, profile.path().join("plugins"));
+        assert!(folder.is_dir());
+    }
 
     #[test]
     fn an_example_plugin_folder_validates() {
