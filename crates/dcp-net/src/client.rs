@@ -171,7 +171,13 @@ impl Client {
             // test-net: where the checked address really goes. Applied
             // after the check, so the check runs on the (fake) answer.
             #[cfg(feature = "test-net")]
-            let addr = self.test.connect.get(&addr).copied().unwrap_or(addr);
+            let addr = match self.test.connect.get(&addr) {
+                Some(real) => *real,
+                // A fake answer without a rewrite would send test traffic
+                // to a real public address: refuse instead.
+                None if !self.test.dns.is_empty() => return Err(NetError::Network { local: false }),
+                None => addr,
+            };
             if !addrs.contains(&addr) {
                 addrs.push(addr);
             }
@@ -272,7 +278,8 @@ fn tls_config(extra_roots: &[rustls::pki_types::CertificateDer<'static>]) -> Arc
 ///   non-empty, a name without an entry fails with DNS_FAILED and the
 ///   system resolver is never asked.
 /// * `connect`: where a connection to a checked address really goes,
-///   applied after the address check.
+///   applied after the address check. With fake answers, an address
+///   without a rewrite fails with NETWORK: tests never leave loopback.
 /// * `ca_pem`: an extra trusted root (PEM).
 ///
 /// From the environment: `DCPLUGIN_TEST_DNS="a.example.com=93.184.216.34|10.0.0.7,v6.example.com=[2606:2800:220:1::1]"`,
