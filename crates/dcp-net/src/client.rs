@@ -363,3 +363,52 @@ impl Client {
         self
     }
 }
+
+#[cfg(all(test, feature = "test-net"))]
+mod tests {
+    use super::*;
+
+    /// A hop's reqwest client reaches only the pinned name: any other name
+    /// hits the refusing resolver, never the system resolver (which would
+    /// answer `localhost` from the hosts file and reach the listener).
+    #[tokio::test]
+    async fn s14_unpinned_names_are_never_resolved() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let overrides = TestOverrides {
+            dns: vec![("api.example.com".into(), vec!["93.184.216.34".parse().expect("ip")])],
+            connect: [("93.184.216.34:443".parse().expect("addr"), SocketAddr::from(([127, 0, 0, 1], port)))].into(),
+            ca_pem: None,
+        };
+        let client = Client::with_test_overrides(overrides);
+        let policy = Policy { hosts: vec!["api.example.com".into()], ..Policy::default() };
+        let target = judge_url("https://api.example.com/", &policy).expect("declared");
+        let http = client.hop_client(&target).await.expect("client");
+        let sent = tokio::time::timeout(Duration::from_secs(2), http.get(format!("https://localhost:{port}/")).send()).await;
+        let err = sent.expect("refused at once, not a hanging connection").expect_err("must not connect");
+        assert!(format!("{err:?}").contains("not pinned"), "{err:?}");
+        let accepted = tokio::time::timeout(Duration::from_millis(200), listener.accept()).await;
+        assert!(accepted.is_err(), "nothing may connect through an unpinned name");
+    }
+
+    #[tokio::test]
+    async fn s14_refusing_resolver_refuses() {
+        use reqwest::dns::Resolve;
+        let name: reqwest::dns::Name = "localhost".parse().expect("name");
+        assert!(RefuseEveryName.resolve(name).await.is_err());
+    }
+
+    #[test]
+    fn test_net_parsers() {
+        let dns = TestOverrides::parse_dns("a.example.com=93.184.216.34,m.example.com=93.184.216.35|10.0.0.7,v6.example.com=[2606:2800:220:1::1]")
+            .expect("valid");
+        assert_eq!(dns.len(), 3);
+        assert_eq!(dns[1].1.len(), 2);
+        assert_eq!(dns[2].1[0], "2606:2800:220:1::1".parse::<IpAddr>().expect("ip"));
+        let connect = TestOverrides::parse_connect("93.184.216.34:443=127.0.0.1:8443,[2606:2800:220:1::1]:443=127.0.0.1:8444").expect("valid");
+        assert_eq!(connect.len(), 2);
+        assert!(TestOverrides::parse_dns("a.example.com").is_err());
+        assert!(TestOverrides::parse_dns("a.example.com=nope").is_err());
+        assert!(TestOverrides::parse_connect("1.2.3.4=5.6.7.8").is_err());
+    }
+}
