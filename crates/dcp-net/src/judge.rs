@@ -93,7 +93,7 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
             if raw_host != host || host.ends_with('.') {
                 return Err(NetError::BadUrl);
             }
-            if check_public_domain(&host).is_err() || !policy.hosts.iter().any(|h| *h == host) {
+            if check_public_domain(&host).is_err() || !policy.hosts.contains(&host) {
                 return Err(NetError::HostNotAllowed);
             }
             if url.port().is_some() {
