@@ -1,0 +1,103 @@
+//! The network errors of a tool result (§22 "In a tool result").
+
+/// Why a plugin request did not produce an answer. Each variant maps to
+/// exactly one code of §22 ([`NetError::code`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NetError {
+    /// A web URL that is not `https://` (§14).
+    #[error("only HTTPS is allowed")]
+    NotHttps,
+    /// An `https://` URL on a port other than 443.
+    #[error("only port 443 is allowed")]
+    BadPort,
+    /// A malformed URL, credentials in the URL, a trailing dot, an encoded
+    /// or non-ASCII host, or a redirect that cannot be followed.
+    #[error("the URL breaks a network rule")]
+    BadUrl,
+    /// The request could not be built (a header name or value that is not
+    /// valid HTTP). The engine refuses these earlier; this is the backstop.
+    #[error("the request could not be built")]
+    BadRequest,
+    /// An undeclared domain, or an IP address instead of a name.
+    #[error("the host is not declared, or is an IP address")]
+    HostNotAllowed,
+    /// The name has no address.
+    #[error("the domain could not be resolved")]
+    DnsFailed,
+    /// A server on the PC on an undeclared or reserved port, or while
+    /// developer mode is off (§15).
+    #[error("this port of the PC is not allowed")]
+    LocalPortNotAllowed,
+    /// The name resolves to a private or reserved address (any answer).
+    #[error("the domain resolves to a private or reserved address")]
+    PrivateAddress,
+    /// The answer is over 2 MB.
+    #[error("the answer is over 2 MB")]
+    TooLarge,
+    /// No complete answer within 20 s, redirects included.
+    #[error("no answer within 20 seconds")]
+    Timeout,
+    /// A connection, TLS or transfer error. `local` is true for a server
+    /// on the PC (the AI is told the program may not be running).
+    #[error("connection error")]
+    Network {
+        /// The request went to a server on the PC.
+        local: bool,
+    },
+    /// More than 3 redirects.
+    #[error("more than 3 redirects")]
+    TooManyRedirects,
+}
+
+impl NetError {
+    /// The code of §22, e.g. `"NOT_HTTPS"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            NetError::NotHttps => "NOT_HTTPS",
+            NetError::BadPort => "BAD_PORT",
+            NetError::BadUrl => "BAD_URL",
+            NetError::BadRequest => "BAD_REQUEST",
+            NetError::HostNotAllowed => "HOST_NOT_ALLOWED",
+            NetError::DnsFailed => "DNS_FAILED",
+            NetError::LocalPortNotAllowed => "LOCAL_PORT_NOT_ALLOWED",
+            NetError::PrivateAddress => "PRIVATE_ADDRESS",
+            NetError::TooLarge => "TOO_LARGE",
+            NetError::Timeout => "TIMEOUT",
+            NetError::Network { .. } => "NETWORK",
+            NetError::TooManyRedirects => "TOO_MANY_REDIRECTS",
+        }
+    }
+
+    /// Whether §22 marks the error as worth retrying (TIMEOUT, NETWORK).
+    pub fn retryable(&self) -> bool {
+        matches!(self, NetError::Timeout | NetError::Network { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s22_codes_and_retry() {
+        let all = [
+            (NetError::NotHttps, "NOT_HTTPS", false),
+            (NetError::BadPort, "BAD_PORT", false),
+            (NetError::BadUrl, "BAD_URL", false),
+            (NetError::BadRequest, "BAD_REQUEST", false),
+            (NetError::HostNotAllowed, "HOST_NOT_ALLOWED", false),
+            (NetError::DnsFailed, "DNS_FAILED", false),
+            (NetError::LocalPortNotAllowed, "LOCAL_PORT_NOT_ALLOWED", false),
+            (NetError::PrivateAddress, "PRIVATE_ADDRESS", false),
+            (NetError::TooLarge, "TOO_LARGE", false),
+            (NetError::Timeout, "TIMEOUT", true),
+            (NetError::Network { local: true }, "NETWORK", true),
+            (NetError::Network { local: false }, "NETWORK", true),
+            (NetError::TooManyRedirects, "TOO_MANY_REDIRECTS", false),
+        ];
+        for (error, code, retry) in all {
+            assert_eq!(error.code(), code);
+            assert_eq!(error.retryable(), retry, "{code}");
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The URL rules of §14 and §15, without any I/O.
+//!
+//! [`judge_url`] decides whether a URL may be fetched under a [`Policy`],
+//! and where it goes: a declared web host (to be resolved and judged by
+//! address next) or a server on the PC (always 127.0.0.1). It runs on the
+//! first URL and on every redirect target, and is the fuzz target's entry.
+//!
+//! It judges conservatively: the URL is parsed with the `url` crate (the
+//! same parse reqwest will send), and the raw text must agree with the
+//! parse. Anything the parser would silently repair (whitespace, control or
+//! non-ASCII characters, backslashes, `https:host` without `//`, a
+//! percent-encoded or upper-case-only-differing host) is refused as
+//! BAD_URL rather than trusted.
+
+use dcp_format::hosts::{check_public_domain, reserved_port};
+use url::{Host, Url};
+
+use crate::{NetError, Policy};
+
+/// The longest URL accepted (bytes). Far above anything a template builds.
+const MAX_URL_BYTES: usize = 8 * 1024;
+
+/// Where an accepted URL goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// `https://<declared host>/…` on port 443.
+    Web {
+        /// The parsed URL, fragment removed.
+        url: Url,
+        /// The declared host it names (lowercase, no trailing dot).
+        host: String,
+    },
+    /// `http://127.0.0.1:<port>/…` or `http://localhost:<port>/…`, a
+    /// declared, unreserved port, developer mode on. Connected to
+    /// 127.0.0.1 whatever the name.
+    Local {
+        /// The parsed URL, fragment removed.
+        url: Url,
+        /// The port of the PC.
+        port: u16,
+    },
+}
+
+impl Target {
+    /// The URL to send.
+    pub fn url(&self) -> &Url {
+        match self {
+            Target::Web { url, .. } | Target::Local { url, .. } => url,
+        }
+    }
+
+    /// `true` for a server on the PC.
+    pub fn is_local(&self) -> bool {
+        matches!(self, Target::Local { .. })
+    }
+}
+
+/// Judges `raw` against §14/§15 and `policy`. Pure: no DNS, no socket.
+///
+/// Errors: BAD_URL (malformed, credentials, trailing dot, text the parser
+/// would repair), NOT_HTTPS (any scheme but https, except http to the PC),
+/// HOST_NOT_ALLOWED (undeclared name, IP literal in any notation),
+/// BAD_PORT (https on a port other than 443), LOCAL_PORT_NOT_ALLOWED
+/// (server on the PC on an undeclared or reserved port, or developer mode
+/// off).
+pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
+    if raw.len() > MAX_URL_BYTES || !raw.bytes().all(|b| (0x21..=0x7e).contains(&b)) || raw.contains('\\') {
+        return Err(NetError::BadUrl);
+    }
+    let (raw_scheme, rest) = raw.split_once("://").ok_or(NetError::BadUrl)?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Err(NetError::BadUrl);
+    }
+    let raw_host = raw_host(authority).to_ascii_lowercase();
+
+    let mut url = Url::parse(raw).map_err(|_| NetError::BadUrl)?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(NetError::BadUrl);
+    }
+    if !url.scheme().eq_ignore_ascii_case(raw_scheme) {
+        return Err(NetError::BadUrl);
+    }
+    url.set_fragment(None);
+
+    match url.scheme() {
+        "https" => {
+            let host = match url.host() {
+                Some(Host::Domain(d)) => d.to_owned(),
+                Some(Host::Ipv4(_)) | Some(Host::Ipv6(_)) => return Err(NetError::HostNotAllowed),
+                None => return Err(NetError::BadUrl),
+            };
+            if raw_host != host || host.ends_with('.') {
+                return Err(NetError::BadUrl);
+            }
+            if check_public_domain(&host).is_err() || !policy.hosts.contains(&host) {
+                return Err(NetError::HostNotAllowed);
+            }
+            if url.port().is_some() {
+                return Err(NetError::BadPort);
+            }
+            Ok(Target::Web { url, host })
+        }
+        "http" => {
+            let local = match url.host() {
+                Some(Host::Ipv4(ip)) => ip.is_loopback() && ip.octets() == [127, 0, 0, 1],
+                Some(Host::Domain(d)) => d == "localhost",
+                _ => false,
+            };
+            if !local {
+                return Err(NetError::NotHttps);
+            }
+            if raw_host != "127.0.0.1" && raw_host != "localhost" {
+                return Err(NetError::BadUrl);
+            }
+            let port = url.port_or_known_default().ok_or(NetError::BadUrl)?;
+            if !policy.dev_mode || !policy.local_ports.contains(&port) || reserved_port(port).is_some() {
+                return Err(NetError::LocalPortNotAllowed);
+            }
+            Ok(Target::Local { url, port })
+        }
+        _ => Err(NetError::NotHttps),
+    }
+}
+
+/// The host part of a raw authority (`host`, `host:port`, `[v6]:port`).
+fn raw_host(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        return authority.split_inclusive(']').next().unwrap_or(authority);
+    }
+    authority.split(':').next().unwrap_or(authority)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> Policy {
+        Policy {
+            hosts: vec!["api.example.com".into(), "cdn.example.com".into()],
+            local_ports: vec![8420, 5000, 80],
+            dev_mode: true,
+        }
+    }
+
+    fn check(raw: &str, want: Result<&str, NetError>) {
+        let got = judge_url(raw, &policy());
+        match (got, want) {
+            (Ok(t), Ok(expect)) => assert_eq!(t.url().as_str(), expect, "{raw}"),
+            (Err(e), Err(w)) => assert_eq!(e, w, "{raw}"),
+            (got, want) => panic!("{raw}: got {got:?}, want {want:?}"),
+        }
+    }
+
+    #[test]
+    fn s14_web_urls() {
+        use NetError::*;
+        let table: &[(&str, Result<&str, NetError>)] = &[
+            ("https://api.example.com/v1/x?a=1", Ok("https://api.example.com/v1/x?a=1")),
+            ("https://api.example.com", Ok("https://api.example.com/")),
+            ("https://api.example.com:443/x", Ok("https://api.example.com/x")),
+            ("HTTPS://api.example.com/x", Ok("https://api.example.com/x")),
+            ("https://API.Example.com/x", Ok("https://api.example.com/x")),
+            ("https://api.example.com/x#frag", Ok("https://api.example.com/x")),
+            ("https://cdn.example.com/", Ok("https://cdn.example.com/")),
+            ("http://api.example.com/", Err(NotHttps)),
+            ("ftp://api.example.com/", Err(NotHttps)),
+            ("ws://api.example.com/", Err(NotHttps)),
+            ("https://api.example.com:8443/", Err(BadPort)),
+            ("https://api.example.com:80/", Err(BadPort)),
+            ("https://evil.example.com/", Err(HostNotAllowed)),
+            ("https://example.com/", Err(HostNotAllowed)),
+            ("https://api.example.com.evil.net/", Err(HostNotAllowed)),
+            ("https://api.example.com./", Err(BadUrl)),
+            ("https://user:pass@api.example.com/", Err(BadUrl)),
+            ("https://user@api.example.com/", Err(BadUrl)),
+            ("https://@api.example.com/", Err(BadUrl)),
+            ("https://:@api.example.com/", Err(BadUrl)),
+            ("https://evil.net@api.example.com/", Err(BadUrl)),
+            ("https://api.example.com@evil.net/", Err(BadUrl)),
+            ("https://api%2Eexample.com/", Err(BadUrl)),
+            ("https://api.ex%61mple.com/", Err(BadUrl)),
+            ("https://api\u{3002}example.com/", Err(BadUrl)),
+            ("https://api.example.com\\@evil.net/", Err(BadUrl)),
+            ("https:api.example.com/", Err(BadUrl)),
+            ("https:/api.example.com/", Err(BadUrl)),
+            ("https://api.example.com/a b", Err(BadUrl)),
+            ("https://api.example.com/\t", Err(BadUrl)),
+            (" https://api.example.com/", Err(BadUrl)),
+            ("https://api.example.com/\n", Err(BadUrl)),
+            ("https://", Err(BadUrl)),
+            ("https:///x", Err(BadUrl)),
+            ("//api.example.com/", Err(BadUrl)),
+            ("api.example.com", Err(BadUrl)),
+            ("", Err(BadUrl)),
+            ("data:text/plain,hi", Err(BadUrl)),
+            ("javascript:alert(1)", Err(BadUrl)),
+            ("https://api.example.com:99999/", Err(BadUrl)),
+            ("https://api.example.com:-1/", Err(BadUrl)),
+            // IP literals in every notation: never a declared name.
+            ("https://127.0.0.1/", Err(HostNotAllowed)),
+            ("https://2130706433/", Err(HostNotAllowed)),
+            ("https://0x7f.1/", Err(HostNotAllowed)),
+            ("https://0x7f000001/", Err(HostNotAllowed)),
+            ("https://0177.0.0.1/", Err(HostNotAllowed)),
+            ("https://127.1/", Err(HostNotAllowed)),
+            ("https://169.254.169.254/latest/meta-data/", Err(HostNotAllowed)),
+            ("https://93.184.216.34/", Err(HostNotAllowed)),
+            ("https://[::1]/", Err(HostNotAllowed)),
+            ("https://[::ffff:127.0.0.1]/", Err(HostNotAllowed)),
+            ("https://[64:ff9b::7f00:1]/", Err(HostNotAllowed)),
+            ("https://[2002:7f00:1::1]/", Err(HostNotAllowed)),
+            ("https://[2001::1]/", Err(HostNotAllowed)),
+            ("https://[2606:2800:220:1::1]/", Err(HostNotAllowed)),
+            ("https://localhost/", Err(HostNotAllowed)),
+            ("https://127.0.0.1:8420/", Err(HostNotAllowed)),
+        ];
+        for (raw, want) in table {
+            check(raw, want.clone());
+        }
+    }
+
+    #[test]
+    fn s15_local_urls() {
+        use NetError::*;
+        let table: &[(&str, Result<&str, NetError>)] = &[
+            ("http://127.0.0.1:8420/fishing/start", Ok("http://127.0.0.1:8420/fishing/start")),
+            ("http://localhost:8420/x", Ok("http://localhost:8420/x")),
+            ("http://LOCALHOST:8420/x", Ok("http://localhost:8420/x")),
+            ("http://127.0.0.1:8421/", Err(LocalPortNotAllowed)),
+            ("http://127.0.0.1:5000/", Err(LocalPortNotAllowed)), // declared but reserved
+            ("http://127.0.0.1/", Err(LocalPortNotAllowed)),      // port 80: reserved
+            ("http://127.0.0.1:80/", Err(LocalPortNotAllowed)),
+            ("http://127.1:8420/", Err(BadUrl)),
+            ("http://2130706433:8420/", Err(BadUrl)),
+            ("http://0x7f000001:8420/", Err(BadUrl)),
+            ("http://127.0.0.2:8420/", Err(NotHttps)),
+            ("http://[::1]:8420/", Err(NotHttps)),
+            ("http://192.168.1.10:8420/", Err(NotHttps)),
+            ("http://localhost.:8420/", Err(NotHttps)),
+            ("http://user:pw@127.0.0.1:8420/", Err(BadUrl)),
+            ("https://127.0.0.1:8420/", Err(HostNotAllowed)),
+            ("https://localhost:8420/", Err(HostNotAllowed)),
+        ];
+        for (raw, want) in table {
+            check(raw, want.clone());
+        }
+    }
+
+    #[test]
+    fn s15_local_needs_dev_mode() {
+        let mut p = policy();
+        p.dev_mode = false;
+        assert_eq!(judge_url("http://127.0.0.1:8420/", &p), Err(NetError::LocalPortNotAllowed));
+        assert_eq!(judge_url("http://localhost:8420/", &p), Err(NetError::LocalPortNotAllowed));
+    }
+
+    #[test]
+    fn s14_policy_hosts_are_compared_exactly() {
+        let p = Policy { hosts: vec!["Api.Example.com".into(), "api.example.com.".into()], ..Policy::default() };
+        assert_eq!(judge_url("https://api.example.com/", &p), Err(NetError::HostNotAllowed));
+        let p = Policy { hosts: vec!["localhost".into()], ..Policy::default() };
+        assert_eq!(judge_url("https://localhost/", &p), Err(NetError::HostNotAllowed));
+    }
+}
