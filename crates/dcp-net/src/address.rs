@@ -35,21 +35,21 @@ pub fn is_public(ip: IpAddr) -> bool {
 
 /// IPv4 ranges refused: `(network, prefix length)`.
 const REFUSED_V4: &[([u8; 4], u8)] = &[
-    ([0, 0, 0, 0], 8),        // "this network"
-    ([10, 0, 0, 0], 8),       // private
-    ([100, 64, 0, 0], 10),    // carrier-grade NAT
-    ([127, 0, 0, 0], 8),      // loopback
-    ([169, 254, 0, 0], 16),   // link-local, cloud metadata
-    ([172, 16, 0, 0], 12),    // private
-    ([192, 0, 0, 0], 24),     // IETF protocol assignments
-    ([192, 0, 2, 0], 24),     // documentation TEST-NET-1
-    ([192, 88, 99, 0], 24),   // 6to4 relay anycast
-    ([192, 168, 0, 0], 16),   // private
-    ([198, 18, 0, 0], 15),    // benchmarking
-    ([198, 51, 100, 0], 24),  // documentation TEST-NET-2
-    ([203, 0, 113, 0], 24),   // documentation TEST-NET-3
-    ([224, 0, 0, 0], 4),      // multicast
-    ([240, 0, 0, 0], 4),      // reserved, includes 255.255.255.255
+    ([0, 0, 0, 0], 8),       // "this network"
+    ([10, 0, 0, 0], 8),      // private
+    ([100, 64, 0, 0], 10),   // carrier-grade NAT
+    ([127, 0, 0, 0], 8),     // loopback
+    ([169, 254, 0, 0], 16),  // link-local, cloud metadata
+    ([172, 16, 0, 0], 12),   // private
+    ([192, 0, 0, 0], 24),    // IETF protocol assignments
+    ([192, 0, 2, 0], 24),    // documentation TEST-NET-1
+    ([192, 88, 99, 0], 24),  // 6to4 relay anycast
+    ([192, 168, 0, 0], 16),  // private
+    ([198, 18, 0, 0], 15),   // benchmarking
+    ([198, 51, 100, 0], 24), // documentation TEST-NET-2
+    ([203, 0, 113, 0], 24),  // documentation TEST-NET-3
+    ([224, 0, 0, 0], 4),     // multicast
+    ([240, 0, 0, 0], 4),     // reserved, includes 255.255.255.255
 ];
 
 fn is_public_v4(ip: Ipv4Addr) -> bool {
@@ -63,7 +63,7 @@ fn is_public_v4(ip: Ipv4Addr) -> bool {
 /// IPv6 ranges refused: `(network, prefix length)`. Checked before the
 /// `2000::/3` rule and the NAT64 rule.
 const REFUSED_V6: &[(u128, u8)] = &[
-    (0, 96),                                       // ::/96 IPv4-compatible, ::, ::1
+    (0, 96),                                         // ::/96 IPv4-compatible, ::, ::1
     (0x0064_ff9b_0001_0000_0000_0000_0000_0000, 48), // 64:ff9b:1::/48 local-use NAT64
     (0x0100_0000_0000_0000_0000_0000_0000_0000, 64), // 100::/64 discard
     (0x2001_0000_0000_0000_0000_0000_0000_0000, 23), // 2001::/23 IETF, incl. Teredo 2001::/32
@@ -162,28 +162,28 @@ mod tests {
             ("2001:4860:4860::8888", true),
             ("2001:200::1", true),
             ("3ffe::1", true),
-            ("3fff:1000::1", true),     // just past 3fff::/20
+            ("3fff:1000::1", true), // just past 3fff::/20
             // IPv6 specials.
             ("::", false),
             ("::1", false),
-            ("::7f00:1", false),          // IPv4-compatible 127.0.0.1
-            ("::808:808", false),         // IPv4-compatible, refused whole
-            ("::ffff:127.0.0.1", false),  // IPv4-mapped, judged inside
+            ("::7f00:1", false),         // IPv4-compatible 127.0.0.1
+            ("::808:808", false),        // IPv4-compatible, refused whole
+            ("::ffff:127.0.0.1", false), // IPv4-mapped, judged inside
             ("::ffff:10.0.0.1", false),
             ("::ffff:169.254.169.254", false),
             ("::ffff:7f00:1", false),
             ("::ffff:93.184.216.34", true),
             ("::ffff:0:0", false),
-            ("64:ff9b::7f00:1", false),   // NAT64 to 127.0.0.1
+            ("64:ff9b::7f00:1", false), // NAT64 to 127.0.0.1
             ("64:ff9b::10.0.0.1", false),
             ("64:ff9b::169.254.169.254", false),
             ("64:ff9b::93.184.216.34", true), // NAT64 to a public address
-            ("64:ff9b:1::1", false),      // local-use NAT64
+            ("64:ff9b:1::1", false),          // local-use NAT64
             ("64:ff9b:1:ffff::1", false),
-            ("64:ff9c::1", false),        // outside 2000::/3
+            ("64:ff9c::1", false), // outside 2000::/3
             ("100::", false),
             ("100::ffff:ffff:ffff:ffff", false),
-            ("2001::1", false),           // Teredo
+            ("2001::1", false), // Teredo
             ("2001:0:4136:e378:8000:63bf:3fff:fdd2", false),
             ("2001:1::1", false),
             ("2001:1ff:ffff::1", false),
@@ -203,7 +203,7 @@ mod tests {
             ("feff::1", false),
             ("ff02::1", false),
             ("ff0e::1", false),
-            ("4000::1", false),           // unassigned, outside 2000::/3
+            ("4000::1", false), // unassigned, outside 2000::/3
             ("1234::1", false),
             ("e000::1", false),
         ];

@@ -190,7 +190,13 @@ impl Client {
         if !self.test.dns.is_empty() {
             // With fake answers, a name without one fails: tests never
             // reach the system resolver.
-            return self.test.dns.iter().find(|(name, _)| name == host).map(|(_, ips)| ips.clone()).ok_or(NetError::DnsFailed);
+            return self
+                .test
+                .dns
+                .iter()
+                .find(|(name, _)| name == host)
+                .map(|(_, ips)| ips.clone())
+                .ok_or(NetError::DnsFailed);
         }
         let found = tokio::net::lookup_host((host, 443)).await.map_err(|_| NetError::DnsFailed)?;
         Ok(found.map(|addr| addr.ip()).collect())
@@ -384,7 +390,8 @@ mod tests {
         let policy = Policy { hosts: vec!["api.example.com".into()], ..Policy::default() };
         let target = judge_url("https://api.example.com/", &policy).expect("declared");
         let http = client.hop_client(&target).await.expect("client");
-        let sent = tokio::time::timeout(Duration::from_secs(2), http.get(format!("https://localhost:{port}/")).send()).await;
+        let sent =
+            tokio::time::timeout(Duration::from_secs(2), http.get(format!("https://localhost:{port}/")).send()).await;
         let err = sent.expect("refused at once, not a hanging connection").expect_err("must not connect");
         assert!(format!("{err:?}").contains("not pinned"), "{err:?}");
         let accepted = tokio::time::timeout(Duration::from_millis(200), listener.accept()).await;
@@ -400,12 +407,16 @@ mod tests {
 
     #[test]
     fn test_net_parsers() {
-        let dns = TestOverrides::parse_dns("a.example.com=93.184.216.34,m.example.com=93.184.216.35|10.0.0.7,v6.example.com=[2606:2800:220:1::1]")
-            .expect("valid");
+        let dns = TestOverrides::parse_dns(
+            "a.example.com=93.184.216.34,m.example.com=93.184.216.35|10.0.0.7,v6.example.com=[2606:2800:220:1::1]",
+        )
+        .expect("valid");
         assert_eq!(dns.len(), 3);
         assert_eq!(dns[1].1.len(), 2);
         assert_eq!(dns[2].1[0], "2606:2800:220:1::1".parse::<IpAddr>().expect("ip"));
-        let connect = TestOverrides::parse_connect("93.184.216.34:443=127.0.0.1:8443,[2606:2800:220:1::1]:443=127.0.0.1:8444").expect("valid");
+        let connect =
+            TestOverrides::parse_connect("93.184.216.34:443=127.0.0.1:8443,[2606:2800:220:1::1]:443=127.0.0.1:8444")
+                .expect("valid");
         assert_eq!(connect.len(), 2);
         assert!(TestOverrides::parse_dns("a.example.com").is_err());
         assert!(TestOverrides::parse_dns("a.example.com=nope").is_err());

@@ -30,6 +30,22 @@
 //! Status codes are not judged here (§9 belongs to the caller): a 404 is an
 //! [`Incoming`] like a 200.
 //!
+//! Decisions where the spec is silent:
+//!
+//! * Only 301, 302, 303, 307 and 308 *with* a `Location` are followed; any
+//!   other 3xx (or one without `Location`) is returned as the answer.
+//! * A redirect to another origin (still a declared host) drops the
+//!   plugin's headers except `Accept`: they may carry its key (§11).
+//! * `http://` to anything but 127.0.0.1/localhost is NOT_HTTPS; a
+//!   loopback spelled another way (`http://127.1:8420`) is BAD_URL.
+//! * IPv6 outside `2000::/3` is refused; NAT64 `64:ff9b::/96` is judged by
+//!   the IPv4 inside; 6to4 and local-use NAT64 are refused whole.
+//! * A `Content-Length` over 2 MB is refused at once; otherwise bytes are
+//!   counted as they arrive.
+//! * TLS trusts the bundled Mozilla roots (webpki-roots), the same on
+//!   every OS, not the OS store.
+//! * `send` must run inside a Tokio runtime with I/O and time enabled.
+//!
 //! The `test-net` feature adds test hooks (fake DNS answers, connection
 //! rewrites, an extra trusted root, a shorter deadline). It must never be
 //! enabled in a release build.

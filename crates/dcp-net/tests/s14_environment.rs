@@ -37,7 +37,10 @@ async fn s14_proxy_variables_are_ignored_and_test_variables_are_read() {
     }
     std::env::remove_var("NO_PROXY");
     std::env::remove_var("no_proxy");
-    std::env::set_var("DCPLUGIN_TEST_DNS", "api.example.com=93.184.216.34,multi.example.com=93.184.216.35|10.0.0.7,v6.example.com=[2606:2800:220:1::1]");
+    std::env::set_var(
+        "DCPLUGIN_TEST_DNS",
+        "api.example.com=93.184.216.34,multi.example.com=93.184.216.35|10.0.0.7,v6.example.com=[2606:2800:220:1::1]",
+    );
     std::env::set_var("DCPLUGIN_TEST_CONNECT", format!("93.184.216.34:443={0},[2606:2800:220:1::1]:443={0}", web.addr));
     std::env::set_var("DCPLUGIN_TEST_CA", &ca_path);
 

@@ -41,7 +41,12 @@ async fn s8_get_sends_the_app_headers() {
 async fn s8_post_json_body_and_accept_override() {
     let server = https_server(|_| Reply::json("{}")).await;
     let client = client_for(&server, ZONE);
-    let req = with(Method::Post, "https://api.example.com/cards", &[("Accept", "text/plain"), ("X-Api-Version", "2")], Some(r#"{"title":"x"}"#));
+    let req = with(
+        Method::Post,
+        "https://api.example.com/cards",
+        &[("Accept", "text/plain"), ("X-Api-Version", "2")],
+        Some(r#"{"title":"x"}"#),
+    );
     client.send(req, &web_policy()).await.unwrap();
     let seen = &server.seen()[0];
     assert_eq!(seen.method, "POST");
@@ -228,14 +233,14 @@ async fn s14_tls_is_verified_for_the_declared_name() {
     let policy = Policy { hosts: vec!["wrong.example.org".into()], ..Policy::default() };
     assert_eq!(client.send(get("https://wrong.example.org/"), &policy).await, Err(NetError::Network { local: false }));
     // Without the test CA, the server's certificate is not trusted.
-    let mut overrides = TestOverrides {
-        dns: TestOverrides::parse_dns(ZONE).unwrap(),
-        connect: Default::default(),
-        ca_pem: None,
-    };
+    let mut overrides =
+        TestOverrides { dns: TestOverrides::parse_dns(ZONE).unwrap(), connect: Default::default(), ca_pem: None };
     overrides.connect.insert("93.184.216.34:443".parse().unwrap(), server.addr);
     let client = Client::with_test_overrides(overrides);
-    assert_eq!(client.send(get("https://api.example.com/"), &web_policy()).await, Err(NetError::Network { local: false }));
+    assert_eq!(
+        client.send(get("https://api.example.com/"), &web_policy()).await,
+        Err(NetError::Network { local: false })
+    );
     assert_eq!(server.hits(), 0);
 }
 
@@ -339,7 +344,9 @@ async fn s14_redirect_loop_fails_cleanly() {
 
 #[tokio::test]
 async fn s14_303_continues_as_get_without_body() {
-    for (status, method) in [(303, Method::Post), (303, Method::Put), (302, Method::Post), (301, Method::Patch), (301, Method::Delete)] {
+    for (status, method) in
+        [(303, Method::Post), (303, Method::Put), (302, Method::Post), (301, Method::Patch), (301, Method::Delete)]
+    {
         let server = https_server(redirect_server_to(status, "/next")).await;
         let req = with(method, "https://api.example.com/start", &[("X-Api-Version", "2")], Some(r#"{"a":1}"#));
         client_for(&server, ZONE).send(req, &web_policy()).await.unwrap();
@@ -374,7 +381,8 @@ async fn s14_307_and_308_keep_method_and_body() {
 #[tokio::test]
 async fn s14_cross_host_redirect_drops_plugin_headers() {
     let server = https_server(redirect_server_to(307, "https://cdn.example.com/next")).await;
-    let req = with(Method::Get, "https://api.example.com/start", &[("X-Api-Key", "secret"), ("Accept", "text/plain")], None);
+    let req =
+        with(Method::Get, "https://api.example.com/start", &[("X-Api-Key", "secret"), ("Accept", "text/plain")], None);
     client_for(&server, ZONE).send(req, &web_policy()).await.unwrap();
     let seen = server.seen();
     assert_eq!(seen[0].header("x-api-key"), Some("secret"));
@@ -413,7 +421,8 @@ async fn s14_endless_answer_is_too_large_without_reading_it_all() {
 
 #[tokio::test]
 async fn s14_three_megabytes_with_length_is_too_large() {
-    let server = https_server(|_| Reply::Full { status: 200, headers: vec![], body: vec![b'a'; 3 * 1024 * 1024] }).await;
+    let server =
+        https_server(|_| Reply::Full { status: 200, headers: vec![], body: vec![b'a'; 3 * 1024 * 1024] }).await;
     let got = client_for(&server, ZONE).send(get("https://api.example.com/"), &web_policy()).await;
     assert_eq!(got, Err(NetError::TooLarge));
 }
@@ -525,10 +534,19 @@ async fn s15_port_rules() {
         assert_eq!(got, Err(NetError::LocalPortNotAllowed), "{reserved}");
     }
     // https to the PC is refused; so is any other loopback notation.
-    assert_eq!(client.send(get(&format!("https://127.0.0.1:{port}/")), &local_policy(port)).await, Err(NetError::HostNotAllowed));
-    assert_eq!(client.send(get(&format!("http://127.0.0.2:{port}/")), &local_policy(port)).await, Err(NetError::NotHttps));
+    assert_eq!(
+        client.send(get(&format!("https://127.0.0.1:{port}/")), &local_policy(port)).await,
+        Err(NetError::HostNotAllowed)
+    );
+    assert_eq!(
+        client.send(get(&format!("http://127.0.0.2:{port}/")), &local_policy(port)).await,
+        Err(NetError::NotHttps)
+    );
     assert_eq!(client.send(get(&format!("http://[::1]:{port}/")), &local_policy(port)).await, Err(NetError::NotHttps));
-    assert_eq!(client.send(get(&format!("http://2130706433:{port}/")), &local_policy(port)).await, Err(NetError::BadUrl));
+    assert_eq!(
+        client.send(get(&format!("http://2130706433:{port}/")), &local_policy(port)).await,
+        Err(NetError::BadUrl)
+    );
     assert_eq!(server.hits(), 0);
 }
 

@@ -57,7 +57,11 @@ pub enum Reply {
 
 impl Reply {
     pub fn json(body: &str) -> Reply {
-        Reply::Full { status: 200, headers: vec![("Content-Type".into(), "application/json".into())], body: body.into() }
+        Reply::Full {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: body.into(),
+        }
     }
     pub fn redirect(status: u16, location: &str) -> Reply {
         Reply::Full { status, headers: vec![("Location".into(), location.into())], body: Vec::new() }
@@ -132,7 +136,12 @@ async fn start(tls: Option<tokio_rustls::TlsAcceptor>, handler: Handler) -> Serv
     Server { addr, seen, sent }
 }
 
-async fn serve(mut io: Box<dyn Io>, handler: Handler, seen: Arc<Mutex<Vec<Seen>>>, sent: Arc<AtomicUsize>) -> std::io::Result<()> {
+async fn serve(
+    mut io: Box<dyn Io>,
+    handler: Handler,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    sent: Arc<AtomicUsize>,
+) -> std::io::Result<()> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let head_end = loop {
@@ -154,7 +163,8 @@ async fn serve(mut io: Box<dyn Io>, handler: Handler, seen: Arc<Mutex<Vec<Seen>>
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
-    let length: usize = headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let length: usize =
+        headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
     let mut body = buf[head_end + 4..].to_vec();
     while body.len() < length {
         let n = io.read(&mut chunk).await?;
@@ -178,7 +188,10 @@ async fn serve(mut io: Box<dyn Io>, handler: Handler, seen: Arc<Mutex<Vec<Seen>>
             let _ = io.shutdown().await;
         }
         Reply::Stall(time) => {
-            io.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10\r\nConnection: close\r\n\r\n").await?;
+            io.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10\r\nConnection: close\r\n\r\n",
+            )
+            .await?;
             io.flush().await?;
             tokio::time::sleep(time).await;
         }
