@@ -8,6 +8,8 @@
 pub mod answer;
 pub mod arguments;
 pub mod build;
+pub mod busy;
 pub mod courtier;
 pub mod offer;
+pub mod pipeline;
 pub mod turn;

@@ -248,6 +248,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run one tool call through the whole pipeline and print what the AI reads.
+    Call {
+        /// The full tool name, <slug>__<tool>.
+        tool: String,
+        /// The AI's arguments, a JSON object.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        #[command(flatten)]
+        turn: TurnArgs,
+        /// Print one JSON object: {"outcome", "code", "reason", "retryable", "for_ai"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// The action journal, newest first.
     Journal {
         /// How many entries.

@@ -47,6 +47,29 @@ pub fn tools(store: &Store, args: &TurnArgs, json: bool) -> ExitCode {
     )
 }
 
+/// `dcplugin call`: exit 0 when done, 1 otherwise.
+pub fn call(
+    store: &Store,
+    tool: &str,
+    args: Option<&str>,
+    turn_args: &TurnArgs,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let args: serde_json::Value = match args {
+        Some(text) => serde_json::from_str(text).map_err(|e| anyhow::anyhow!("--args is not JSON: {e}"))?,
+        None => serde_json::Value::Object(Default::default()),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let client = dcp_net::Client::new();
+    let outcome = runtime.block_on(dcp_call::pipeline::call(store, &client, &turn(turn_args), tool, &args));
+    if json {
+        crate::output::print_json(&outcome);
+    } else {
+        println!("{}", outcome.for_ai);
+    }
+    Ok(if outcome.outcome == "done" { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
+}
+
 /// `dcplugin journal`.
 pub fn journal(store: &Store, limit: usize, plugin: Option<&str>, json: bool) -> ExitCode {
     act(

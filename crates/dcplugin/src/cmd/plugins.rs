@@ -103,6 +103,7 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
             done(&serde_json::json!({ "folder": folder }), json, || folder.display().to_string())
         }
         Command::Tools { turn, json } => super::calls::tools(store, &turn, json),
+        Command::Call { tool, args, turn, json } => super::calls::call(store, &tool, args.as_deref(), &turn, json)?,
         Command::Journal { limit, plugin, json } => super::calls::journal(store, limit, plugin.as_deref(), json),
         Command::Validate { .. } | Command::Pack { .. } => unreachable!("handled without a store"),
     })

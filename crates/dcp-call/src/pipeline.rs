@@ -1,0 +1,235 @@
+//! One tool call, start to end (§3 "A tool call"): the courtier decides,
+//! the arguments are converted, the request is built and sent through the
+//! network filter, the answer is read and framed, and the journal records
+//! the outcome. Data flows one way; each stage's failure becomes what the
+//! AI reads, with the codes of §22.
+
+use crate::answer::{self, frame};
+use crate::arguments::{self, Arguments};
+use crate::build::{self, Inputs};
+use crate::courtier::{self, Reason};
+use crate::turn::{Source, Turn};
+use dcp_format::model::{ArgKind, Method, Plugin, Tool};
+use dcp_net::{Client, NetError, Outgoing, Policy};
+use dcp_store::journal::{NewEntry, Outcome as Logged};
+use dcp_store::{CallContext, Store};
+use serde::Serialize;
+use serde_json::Value;
+
+/// What the AI reads, and how the call ended: the `dcplugin call --json`
+/// object.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    /// done, failed or refused.
+    pub outcome: &'static str,
+    /// The §22 code of a failure (`POLICY_DENIED` for a refusal).
+    pub code: Option<String>,
+    /// The courtier's reason of a refusal.
+    pub reason: Option<&'static str>,
+    /// Whether a retry may help.
+    pub retryable: bool,
+    /// Exactly what the AI reads.
+    pub for_ai: String,
+}
+
+/// Runs the call of `full_name` (`<slug>__<tool>`) with the AI's `args`.
+pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, args: &Value) -> Outcome {
+    let (slug, tool_name) = full_name.split_once("__").unwrap_or((full_name, ""));
+    let context = match store.call_context(slug) {
+        Ok(context) => context,
+        Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read the plugin: {e}")),
+    };
+    let prefs = match store.prefs() {
+        Ok(prefs) => prefs,
+        Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read its settings: {e}")),
+    };
+    let tool = context.as_ref().and_then(|c| c.plugin.as_ref()).and_then(|p| p.tool(tool_name)).cloned();
+    let secrets = secret_values(store, context.as_ref());
+    let record = Record {
+        store,
+        slug,
+        tool: tool_name,
+        who: turn.source.as_str(),
+        subject: subject(tool.as_ref(), args, &secrets),
+    };
+    if let Err(reason) = courtier::decide(turn, &prefs, context.as_ref(), tool.as_ref()) {
+        return record.refused(reason);
+    }
+    let (Some(context), Some(tool)) = (context, tool) else { return record.refused(Reason::UnknownTool) };
+    // A call without a turn id is a turn of its own; calls sharing an id
+    // share the chat's one call (§12).
+    if let (Source::Twitch, Some(turn_id)) = (turn.source, &turn.id) {
+        match store.take_chat_call(turn_id) {
+            Ok(0) => {}
+            Ok(_) => return record.refused(Reason::TwitchQuota),
+            Err(e) => {
+                return record.failed(
+                    "EXECUTION_ERROR",
+                    &format!("the app could not count the chat's calls: {e}"),
+                    false,
+                    &secrets,
+                )
+            }
+        }
+    }
+    let args = match arguments::convert(&tool, args) {
+        Ok(args) => args,
+        Err(e) => {
+            return record.failed(
+                "INVALID_ARGUMENTS",
+                &format!("{e}. Fix this argument and call again."),
+                true,
+                &secrets,
+            )
+        }
+    };
+    let Ok(lock) = busy_lock(store, slug) else {
+        return record.failed("EXECUTION_ERROR", "the app could not take the plugin's lock", false, &secrets);
+    };
+    let Some(_lock) = lock else {
+        return record.failed(
+            "BUSY",
+            "another call of this plugin is still running; try again when it ends",
+            true,
+            &secrets,
+        );
+    };
+    let Some(plugin) = &context.plugin else { return record.refused(Reason::PluginOff) };
+    let outgoing = match request(store, plugin, &tool, &context, &args) {
+        Ok(outgoing) => outgoing,
+        Err(e) => return record.failed(e.code(), &e.to_string(), false, &secrets),
+    };
+    let policy =
+        Policy { hosts: plugin.hosts.clone(), local_ports: plugin.local_ports.clone(), dev_mode: prefs.dev_mode };
+    let incoming = match client.send(outgoing, &policy).await {
+        Ok(incoming) => incoming,
+        Err(e) => return record.failed(e.code(), &net_message(&e), e.retryable(), &secrets),
+    };
+    match answer::read(incoming.status, incoming.content_type.as_deref(), &incoming.body, &tool.response, &secrets) {
+        Ok(text) => record.done(frame(slug, &tool.name, &text)),
+        Err(f) => record.failed(&f.code, &f.message, f.retryable, &secrets),
+    }
+}
+
+fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<crate::busy::PluginLock>> {
+    crate::busy::try_lock(store.profile().root(), slug)
+}
+
+/// Builds the request with the settings and the secrets the auth block needs.
+fn request(
+    store: &Store,
+    plugin: &Plugin,
+    tool: &Tool,
+    context: &CallContext,
+    args: &Arguments,
+) -> Result<Outgoing, build::BuildError> {
+    let secret = |key: &str| store.secret_for_request(&plugin.slug, key).ok().flatten();
+    let built = build::build(tool, &plugin.auth, args, &Inputs { settings: &context.settings, secret: &secret })?;
+    Ok(Outgoing { method: method(built.method), url: built.url, headers: built.headers, body: built.body })
+}
+
+fn method(m: Method) -> dcp_net::Method {
+    match m {
+        Method::GET => dcp_net::Method::Get,
+        Method::POST => dcp_net::Method::Post,
+        Method::PUT => dcp_net::Method::Put,
+        Method::PATCH => dcp_net::Method::Patch,
+        Method::DELETE => dcp_net::Method::Delete,
+    }
+}
+
+/// What the AI is told for a network failure (§15: a server on the PC that
+/// does not answer is probably not running).
+fn net_message(e: &NetError) -> String {
+    match e {
+        NetError::Network { local: true, .. } => {
+            "the program on the user's PC did not answer: it is probably not running. Ask the user to start it, then try again.".into()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Every secret of the plugin in clear, only to mask them wherever they
+/// might appear (answers, errors, subjects).
+fn secret_values(store: &Store, context: Option<&CallContext>) -> Vec<String> {
+    let Some(plugin) = context.and_then(|c| c.plugin.as_ref()) else { return Vec::new() };
+    plugin
+        .settings
+        .iter()
+        .filter(|s| s.is_secret())
+        .filter_map(|s| store.secret_for_request(&plugin.slug, &s.key).ok().flatten())
+        .map(|s| s.expose().to_owned())
+        .collect()
+}
+
+/// The journal's subject: the first text argument, cleaned, masked, short.
+fn subject(tool: Option<&Tool>, args: &Value, secrets: &[String]) -> Option<String> {
+    let tool = tool?;
+    let first =
+        tool.arguments.iter().filter(|a| a.kind == ArgKind::String).find_map(|a| args.get(&a.name)?.as_str())?;
+    Some(answer::mask(&answer::clean(first), secrets))
+}
+
+/// Writes the journal entry of a call and shapes what the AI reads.
+struct Record<'a> {
+    store: &'a Store,
+    slug: &'a str,
+    tool: &'a str,
+    who: &'a str,
+    subject: Option<String>,
+}
+
+impl Record<'_> {
+    fn write(&self, outcome: Logged, code: Option<&str>, detail: Option<&str>) {
+        // The journal must not turn a finished call into a failure; a write
+        // error only costs the entry.
+        let _ = self.store.journal_write(&NewEntry {
+            plugin: self.slug,
+            action: self.tool,
+            who: self.who,
+            outcome,
+            code,
+            subject: self.subject.as_deref(),
+            detail,
+        });
+    }
+
+    fn refused(&self, reason: Reason) -> Outcome {
+        self.write(Logged::Refused, Some(reason.as_str()), None);
+        Outcome {
+            outcome: "refused",
+            code: Some("POLICY_DENIED".into()),
+            reason: Some(reason.as_str()),
+            retryable: false,
+            for_ai: format!("POLICY_DENIED ({}): {}", reason.as_str(), reason.explain()),
+        }
+    }
+
+    fn failed(&self, code: &str, message: &str, retryable: bool, secrets: &[String]) -> Outcome {
+        let message = answer::mask(message, secrets);
+        self.write(Logged::Failed, Some(code), Some(&message));
+        let retry = if retryable { " You may retry." } else { "" };
+        Outcome {
+            outcome: "failed",
+            code: Some(code.to_owned()),
+            reason: None,
+            retryable,
+            for_ai: format!("{code}: {message}{retry}"),
+        }
+    }
+
+    fn done(&self, for_ai: String) -> Outcome {
+        self.write(Logged::Done, None, None);
+        Outcome { outcome: "done", code: None, reason: None, retryable: false, for_ai }
+    }
+}
+
+fn failed_unlogged(code: &str, message: &str) -> Outcome {
+    Outcome {
+        outcome: "failed",
+        code: Some(code.to_owned()),
+        reason: None,
+        retryable: false,
+        for_ai: format!("{code}: {message}"),
+    }
+}
