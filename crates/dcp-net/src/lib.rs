@@ -108,8 +108,10 @@ impl Method {
 }
 
 /// A request the app built from a plugin's template (§8): everything is
-/// final, this crate only checks and sends it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// final, this crate only checks and sends it. It carries secrets (auth
+/// headers and query parameters, §11), so its `Debug` shows neither header
+/// values nor the query string.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Outgoing {
     /// The method.
     pub method: Method,
@@ -123,6 +125,19 @@ pub struct Outgoing {
     pub body: Option<Vec<u8>>,
 }
 
+impl std::fmt::Debug for Outgoing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.url.split('?').next().unwrap_or_default();
+        let names: Vec<&str> = self.headers.iter().map(|(name, _)| name.as_str()).collect();
+        f.debug_struct("Outgoing")
+            .field("method", &self.method)
+            .field("url", &format_args!("{path}?[redacted]"))
+            .field("headers", &names)
+            .field("body_bytes", &self.body.as_ref().map(Vec::len))
+            .finish()
+    }
+}
+
 /// The answer of the last hop, whatever its status.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Incoming {
@@ -134,4 +149,22 @@ pub struct Incoming {
     pub body: Vec<u8>,
     /// The URL that gave this answer (after redirects).
     pub final_url: String,
+}
+
+#[cfg(test)]
+mod debug_tests {
+    use super::*;
+
+    #[test]
+    fn s11_debug_never_shows_a_secret() {
+        let out = Outgoing {
+            method: Method::Get,
+            url: "https://api.example.com/x?key=s3cr3t".into(),
+            headers: vec![("Authorization".into(), "Bearer s3cr3t".into())],
+            body: None,
+        };
+        let shown = format!("{out:?}");
+        assert!(!shown.contains("s3cr3t"), "{shown}");
+        assert!(shown.contains("Authorization"));
+    }
 }
