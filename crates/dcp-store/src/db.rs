@@ -80,6 +80,14 @@ const MIGRATIONS: &[M<'static>] = &[
         created_at INTEGER NOT NULL
     );",
     ),
+    // Event tokens (§16), sealed by the vault like secrets.
+    M::up(
+        "CREATE TABLE event_tokens (
+        slug TEXT PRIMARY KEY REFERENCES plugins(slug) ON DELETE CASCADE,
+        sealed BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+    );",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.
