@@ -70,7 +70,7 @@ impl Default for DoorConfig {
 
 /// Whether the door should be open, and why not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "door")]
+#[serde(rename_all = "snake_case")]
 pub enum Wanted {
     /// Developer mode is on and an event of an active plugin is on.
     Open,
@@ -297,7 +297,8 @@ async fn supervise(shared: Arc<Shared>) {
     }
 }
 
-fn wanted_now(store: &Store) -> Wanted {
+/// [`door_wanted`] from the store as it is now.
+pub fn wanted_now(store: &Store) -> Wanted {
     let Ok(prefs) = store.prefs() else { return Wanted::NoEventOn };
     let contexts = store.call_contexts().unwrap_or_default();
     let plugins: Vec<(CallContext, Vec<String>)> = contexts

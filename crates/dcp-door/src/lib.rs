@@ -24,5 +24,5 @@ pub mod message;
 pub mod queue;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use door::{door_wanted, Door, DoorConfig, DoorState, Notice, Wanted, DEFAULT_PORT};
+pub use door::{door_wanted, wanted_now, Door, DoorConfig, DoorState, Notice, Wanted, DEFAULT_PORT};
 pub use queue::CompanionState;
