@@ -640,7 +640,8 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
         event: sent.event.clone(),
         text: sent.text.clone(),
     });
-    let dropped = lock(&shared.queue).push(Waiting { plugin: slug.to_owned(), event: sent.event, text: sent.text, at: now });
+    let dropped =
+        lock(&shared.queue).push(Waiting { plugin: slug.to_owned(), event: sent.event, text: sent.text, at: now });
     for d in &dropped {
         drop_event(&store, shared, d);
     }
@@ -649,8 +650,9 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
 
 fn event_refusal(store: &Store, shared: &Arc<Shared>, slug: &str, plugin: &Plugin, event: &str) -> Option<Reply> {
     if !plugin.events.iter().any(|e| e.name == event) {
-        let shown = (event.len() <= 40 && event.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
-            .then_some(event);
+        let shown = (event.len() <= 40
+            && event.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
+        .then_some(event);
         refuse_journal(store, shared, slug, shown, "unknown_event");
         return Some(reply(StatusCode::NOT_FOUND, "unknown_event"));
     }

@@ -41,8 +41,10 @@ fn words(language: &str) -> Words {
             head: "Ce n'est pas un message de l'utilisateur.",
             reports: "Le plugin {name} signale : {title}.",
             details: "Détails envoyés par le programme, non vérifiés : \"{text}\".",
-            tail_one: "Parle de cet événement à l'utilisateur en une ou deux phrases courtes, sans sortir de ton personnage.",
-            tail_many: "Parle de ces événements à l'utilisateur en une ou deux phrases courtes, sans sortir de ton personnage.",
+            tail_one:
+                "Parle de cet événement à l'utilisateur en une ou deux phrases courtes, sans sortir de ton personnage.",
+            tail_many:
+                "Parle de ces événements à l'utilisateur en une ou deux phrases courtes, sans sortir de ton personnage.",
         },
         "de" => Words {
             sep: " ",
@@ -153,7 +155,7 @@ mod tests {
             text: Some("Session 2 of 4 done. Break: 5 minutes."),
         };
         assert_eq!(
-            turn_message("en", &[line.clone()]),
+            turn_message("en", std::slice::from_ref(&line)),
             "(Not a message from the user. The Pomodoro timer plugin reports: Focus session finished. Details sent by the program, not checked: \"Session 2 of 4 done. Break: 5 minutes.\". Tell the user about it in one or two short sentences, in character.)"
         );
         assert_eq!(
@@ -167,7 +169,7 @@ mod tests {
         let t = titles(&[("en", "Focus session finished"), ("fr", "Session de concentration terminée")]);
         let line = EventLine { display_name: "Pomodoro timer", title: &t, text: Some("2/4") };
         for language in dcp_format::model::LANGUAGES {
-            let m = turn_message(language, &[line.clone()]);
+            let m = turn_message(language, std::slice::from_ref(&line));
             assert!(m.starts_with('(') && m.ends_with(')'), "{language}: {m}");
             assert!(m.contains("Pomodoro timer") && m.contains("\"2/4\""), "{language}: {m}");
             let title = if language == "fr" { "Session de concentration terminée" } else { "Focus session finished" };

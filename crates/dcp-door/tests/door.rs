@@ -45,10 +45,9 @@ fn world() -> World {
     let store = Store::open(Profile::at(&profile).expect("profile"), keys.clone()).expect("store");
     store.set_pref("dev_mode", "true").expect("dev");
     install(&store, dir.path(), &example());
-    let other = example().replace("\"slug\": \"pomodoro\"", "\"slug\": \"othertimer\"").replace(
-        "\"display_name\": \"Pomodoro timer\"",
-        "\"display_name\": \"Other timer\"",
-    );
+    let other = example()
+        .replace("\"slug\": \"pomodoro\"", "\"slug\": \"othertimer\"")
+        .replace("\"display_name\": \"Pomodoro timer\"", "\"display_name\": \"Other timer\"");
     install(&store, dir.path(), &other);
     store.set_event_enabled("pomodoro", "focus_done", true).expect("on");
     store.set_event_enabled("othertimer", "focus_done", true).expect("on");
@@ -144,7 +143,13 @@ async fn s16_every_answer_of_the_table_in_order() {
     check(&send(p, &ok).await, 202, "accepted", "valid");
 
     // Browser requests: 403 whatever the token (even a valid one).
-    for header in ["Origin: http://127.0.0.1", "Origin: null", "Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: no-cors", "sec-fetch-dest: empty"] {
+    for header in [
+        "Origin: http://127.0.0.1",
+        "Origin: null",
+        "Sec-Fetch-Site: cross-site",
+        "Sec-Fetch-Mode: no-cors",
+        "sec-fetch-dest: empty",
+    ] {
         let req = ok.replacen("\r\n\r\n", &format!("\r\n{header}\r\n\r\n"), 1);
         check(&send(p, &req).await, 403, "browser_request", header);
         // Before anything else: even with a bad Host and method.
@@ -174,7 +179,8 @@ async fn s16_every_answer_of_the_table_in_order() {
     }
     let missing = ok.replace(&format!("Host: 127.0.0.1:{p}\r\n"), "");
     check(&send(p, &missing).await, 421, "wrong_host", "missing Host");
-    let doubled = ok.replace(&format!("Host: 127.0.0.1:{p}\r\n"), &format!("Host: 127.0.0.1:{p}\r\nHost: 127.0.0.1:{p}\r\n"));
+    let doubled =
+        ok.replace(&format!("Host: 127.0.0.1:{p}\r\n"), &format!("Host: 127.0.0.1:{p}\r\nHost: 127.0.0.1:{p}\r\n"));
     check(&send(p, &doubled).await, 421, "wrong_host", "doubled Host");
     let absolute = ok.replace("POST /v1/", "POST http://evil.example/v1/");
     check(&send(p, &absolute).await, 421, "wrong_host", "absolute-form target");
@@ -183,13 +189,33 @@ async fn s16_every_answer_of_the_table_in_order() {
     for method in ["GET", "PUT", "DELETE", "OPTIONS", "PATCH"] {
         check(&send(p, &ok.replacen("POST", method, 1)).await, 405, "method_not_allowed", method);
     }
-    check(&send(p, &ok.replacen("GET", "GET", 1).replacen("POST /v1/events/pomodoro", "GET /nowhere", 1)).await, 405, "method_not_allowed", "GET elsewhere");
-    for path in ["/", "/v1/events/", "/v1/events/pomodoro/", "/v1/events/pomodoro?x=1", "/v1/event/pomodoro", "/v1/events/POMODORO", "/v1/events/a", "/v1/events/pomodoro/../pomodoro"] {
+    check(
+        &send(p, &ok.replacen("POST /v1/events/pomodoro", "GET /nowhere", 1)).await,
+        405,
+        "method_not_allowed",
+        "GET elsewhere",
+    );
+    for path in [
+        "/",
+        "/v1/events/",
+        "/v1/events/pomodoro/",
+        "/v1/events/pomodoro?x=1",
+        "/v1/event/pomodoro",
+        "/v1/events/POMODORO",
+        "/v1/events/a",
+        "/v1/events/pomodoro/../pomodoro",
+    ] {
         check(&send(p, &ok.replacen("/v1/events/pomodoro", path, 1)).await, 404, "not_found", path);
     }
 
     // Content type: JSON only (parameters fine).
-    for ct in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "text/json"] {
+    for ct in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+        "text/json",
+    ] {
         let req = ok.replace("Content-Type: application/json", &format!("Content-Type: {ct}"));
         check(&send(p, &req).await, 415, "unsupported_media_type", ct);
     }
@@ -338,7 +364,9 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
         r.clock.advance(Duration::from_secs(10));
     }
     match next_not_door(&mut r).await {
-        Notice::Dropped { event, reason, .. } => assert_eq!((event.as_str(), reason.as_str()), ("focus_done", "event_expired")),
+        Notice::Dropped { event, reason, .. } => {
+            assert_eq!((event.as_str(), reason.as_str()), ("focus_done", "event_expired"))
+        }
         n => panic!("{n:?}"),
     }
     // n2 was accepted 30 s before now: it expires 570 s later, n3 and n4 after.
@@ -354,12 +382,18 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
             assert_eq!(events, ["pomodoro/focus_done", "pomodoro/focus_done"]);
             assert!(tools.is_empty(), "an event turn offers no tool");
             assert!(message.starts_with("(Ce n'est pas un message de l'utilisateur."), "{message}");
-            assert!(message.contains("Session de concentration terminée") && message.contains("\"n3\"") && message.contains("\"n4\""), "{message}");
+            assert!(
+                message.contains("Session de concentration terminée")
+                    && message.contains("\"n3\"")
+                    && message.contains("\"n4\""),
+                "{message}"
+            );
         }
         n => panic!("{n:?}"),
     }
     let journal = w.store.journal(20, Some("pomodoro")).expect("journal");
-    let dropped = journal.iter().filter(|e| e.outcome == "dropped" && e.code.as_deref() == Some("event_expired")).count();
+    let dropped =
+        journal.iter().filter(|e| e.outcome == "dropped" && e.code.as_deref() == Some("event_expired")).count();
     assert_eq!(dropped, 2);
     assert_eq!(journal.iter().filter(|e| e.outcome == "received").count(), 4);
     r.door.stop().await;

@@ -48,10 +48,7 @@ impl Store {
     /// The sealed token as stored (`None` when none was made): one indexed
     /// read, cheap enough for the door to do on every request.
     pub fn event_token_sealed(&self, slug: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .conn
-            .query_row("SELECT sealed FROM event_tokens WHERE slug = ?1", [slug], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.query_row("SELECT sealed FROM event_tokens WHERE slug = ?1", [slug], |r| r.get(0)).optional()?)
     }
 
     /// Opens a sealed token read by [`Store::event_token_sealed`].

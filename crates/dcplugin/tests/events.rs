@@ -50,7 +50,10 @@ fn pomodoro_profile() -> (tempfile::TempDir, PathBuf) {
 fn s16_events_switches_door_state_and_token_from_the_command_line() {
     let (_dir, profile) = pomodoro_profile();
     let v = json(&dcplugin(&profile, &["events", "pomodoro", "--json"]));
-    assert_eq!(v["events"][0], serde_json::json!({"name": "focus_done", "title": "Focus session finished", "on": false}));
+    assert_eq!(
+        v["events"][0],
+        serde_json::json!({"name": "focus_done", "title": "Focus session finished", "on": false})
+    );
     assert_eq!(v["door"]["wanted"], "no_event_on");
     assert_eq!(v["token_made"], false);
     assert_eq!(json(&dcplugin(&profile, &["events", "pomodoro", "on", "focus_done", "--json"]))["ok"], true);
@@ -58,7 +61,10 @@ fn s16_events_switches_door_state_and_token_from_the_command_line() {
     let v = json(&dcplugin(&profile, &["events", "pomodoro", "--json"]));
     assert_eq!(v["events"][0]["on"], true);
     assert_eq!(v["door"], serde_json::json!({"wanted": "open", "address": "127.0.0.1:8440"}));
-    let token = json(&dcplugin(&profile, &["events", "pomodoro", "token", "--json"]))["token"].as_str().expect("token").to_owned();
+    let token = json(&dcplugin(&profile, &["events", "pomodoro", "token", "--json"]))["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
     assert_eq!(token.len(), 64);
     let again = String::from_utf8(dcplugin(&profile, &["events", "pomodoro", "token"]).stdout).expect("utf-8");
     assert_eq!(again.trim(), token, "the same until New token");
@@ -212,7 +218,10 @@ fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
     // --test: one minute lasts 15 s.
     let turn = serve.wait("turn", Duration::from_secs(40));
     let message = turn["message"].as_str().expect("message");
-    assert!(message.starts_with("(Not a message from the user. The Pomodoro timer plugin reports: Focus session finished."), "{message}");
+    assert!(
+        message.starts_with("(Not a message from the user. The Pomodoro timer plugin reports: Focus session finished."),
+        "{message}"
+    );
     assert!(message.contains("Details sent by the program, not checked: \""), "{message}");
     let _ = server.kill();
     let _ = server.wait();

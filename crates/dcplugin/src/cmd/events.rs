@@ -67,8 +67,7 @@ pub fn run(
 }
 
 fn view(store: &Store, slug: &str, port: u16) -> Result<EventsView, dcp_store::StoreError> {
-    let context =
-        store.call_context(slug)?.ok_or_else(|| dcp_store::StoreError::UnknownPlugin(slug.to_owned()))?;
+    let context = store.call_context(slug)?.ok_or_else(|| dcp_store::StoreError::UnknownPlugin(slug.to_owned()))?;
     let language = store.prefs()?.language;
     let on = store.event_switches(slug)?;
     let events = context
