@@ -372,7 +372,11 @@ fn drop_event(store: &Store, shared: &Shared, w: &Waiting) {
 async fn accept(shared: Arc<Shared>, listener: TcpListener) {
     loop {
         let Ok(permit) = shared.connections.clone().acquire_owned().await else { return };
-        let Ok((stream, _)) = listener.accept().await else { continue };
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of descriptors, for example: breathe instead of spinning.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
         let shared = shared.clone();
         tokio::spawn(async move {
             let _permit = permit;
@@ -575,6 +579,9 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
         // After the answer: journal only for an installed plugin.
         tokio::spawn(async move {
             let _ = tokio::task::spawn_blocking(move || {
+                if recently_journaled(&shared, &slug, "bad_token") {
+                    return; // a flood of bad tokens costs no store read
+                }
                 let store = lock(&shared.store);
                 if matches!(store.call_context(&slug), Ok(Some(_))) {
                     refuse_journal(&store, &shared, &slug, None, "bad_token");
@@ -661,6 +668,15 @@ fn event_refusal(store: &Store, shared: &Arc<Shared>, slug: &str, plugin: &Plugi
         return Some(reply(StatusCode::FORBIDDEN, "event_off"));
     }
     None
+}
+
+/// Whether a refusal of this kind was journaled for this plugin within the
+/// last minute.
+fn recently_journaled(shared: &Shared, slug: &str, reason: &str) -> bool {
+    let now = shared.clock.now();
+    lock(&shared.journaled)
+        .get(&(slug.to_owned(), reason.to_owned()))
+        .is_some_and(|&at| now.saturating_sub(at) < JOURNAL_REFUSAL_EVERY)
 }
 
 /// Journals (and reports) a refusal, at most once a minute per plugin and

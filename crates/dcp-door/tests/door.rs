@@ -450,3 +450,17 @@ async fn s16_the_door_opens_and_closes_by_itself_and_reports_a_taken_port() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "stopped: nothing listens");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_control_and_invisible_characters_become_spaces() {
+    let w = world();
+    let mut r = start(&w, Duration::from_secs(3600)).await;
+    let p = r.port;
+    let body = r#"{"event": "focus_done", "text": "a\u200bb\nc\u202ed\u0007e\ufeff"}"#;
+    check(&send(p, &request(p, "pomodoro", &w.token, body)).await, 202, "accepted", "hidden");
+    match next_not_door(&mut r).await {
+        Notice::Received { text, .. } => assert_eq!(text.as_deref(), Some("a b c d e")),
+        n => panic!("{n:?}"),
+    }
+    r.door.stop().await;
+}
