@@ -464,3 +464,65 @@ async fn s16_control_and_invisible_characters_become_spaces() {
     }
     r.door.stop().await;
 }
+
+/// Load: 50,000 bad requests (wrong tokens for an installed plugin, unknown
+/// slugs, browser requests) from 8 connections at a time, while a
+/// legitimate program sends its events. Run with `--ignored` (tens of
+/// seconds on two cores).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "load test: run explicitly with --ignored"]
+async fn load_50000_bad_requests_while_a_program_sends_events() {
+    let w = world();
+    let r = start(&w, Duration::from_millis(250)).await;
+    let p = r.port;
+    let started = std::time::Instant::now();
+    let mut flood = Vec::new();
+    for worker in 0..8u32 {
+        let token = w.token.clone();
+        flood.push(tokio::spawn(async move {
+            let mut statuses = std::collections::BTreeMap::new();
+            for i in 0..50_000 / 8 {
+                let req = match i % 3 {
+                    0 => request(p, "pomodoro", &"f".repeat(64), FOCUS),
+                    1 => request(p, &format!("ghost{worker}x{}", i % 100), &token, FOCUS),
+                    _ => request(p, "pomodoro", &token, FOCUS).replacen(
+                        "\r\n\r\n",
+                        "\r\nOrigin: https://evil.example\r\n\r\n",
+                        1,
+                    ),
+                };
+                *statuses.entry(send(p, &req).await.status).or_insert(0u32) += 1;
+            }
+            statuses
+        }));
+    }
+    let mut worst = Duration::ZERO;
+    let mut accepted = 0;
+    while flood.iter().any(|h| !h.is_finished()) {
+        let t = std::time::Instant::now();
+        let a = send(p, &request(p, "pomodoro", &w.token, FOCUS)).await;
+        worst = worst.max(t.elapsed());
+        assert_eq!(a.status, 202, "{}", a.body);
+        accepted += 1;
+        r.clock.advance(Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if accepted == 30 {
+            break;
+        }
+    }
+    let mut total = std::collections::BTreeMap::new();
+    for h in flood {
+        for (k, v) in h.await.expect("worker") {
+            *total.entry(k).or_insert(0) += v;
+        }
+    }
+    let elapsed = started.elapsed();
+    println!("50,000 bad requests in {elapsed:?}: {total:?}; {accepted} events accepted meanwhile, slowest {worst:?}");
+    assert_eq!(total.values().sum::<u32>(), 50_000);
+    assert!(total.keys().all(|&s| s == 401 || s == 403), "{total:?}");
+    assert!(worst < Duration::from_secs(2), "a legitimate event waited {worst:?}");
+    let journal = w.store.journal(1000, None).expect("journal");
+    let bad = journal.iter().filter(|e| e.code.as_deref() == Some("bad_token")).count();
+    assert!(bad <= 1 + accepted as usize * 10 / 60 + 1, "journal flooded: {bad}");
+    r.door.stop().await;
+}
