@@ -257,6 +257,16 @@ async fn s16_every_answer_of_the_table_in_order() {
         assert_eq!(a.body, unknown.body, "{case}: same body as an unknown plugin");
     }
 
+    // Doubled headers are not guessed at.
+    let two_types = ok.replace(
+        "Content-Type: application/json\r\n",
+        "Content-Type: application/json\r\nContent-Type: application/json\r\n",
+    );
+    check(&send(p, &two_types).await, 415, "unsupported_media_type", "two content types");
+    let auth = format!("Authorization: Bearer {}\r\n", w.token);
+    let two_tokens = ok.replace(&auth, &format!("{auth}{auth}"));
+    check(&send(p, &two_tokens).await, 401, "bad_token", "two Authorization headers");
+
     // Body: JSON, event, text.
     r.clock.advance(Duration::from_secs(10));
     for (case, body, why) in [
