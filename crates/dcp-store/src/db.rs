@@ -5,7 +5,7 @@
 //! `dcplugin` commands can share a profile. The schema is versioned with
 //! `user_version` through rusqlite_migration; each migration is append-only.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 use rusqlite_migration::{Migrations, M};
 use std::path::Path;
 use std::time::Duration;
@@ -80,6 +80,10 @@ const MIGRATIONS: &[M<'static>] = &[
         created_at INTEGER NOT NULL
     );",
     ),
+    M::up(
+        // The manifest the player reviewed: install refuses a package changed since.
+        "ALTER TABLE reviews ADD COLUMN manifest_fingerprint TEXT;",
+    ),
     // Event tokens (§16), sealed by the vault like secrets.
     M::up(
         "CREATE TABLE event_tokens (
@@ -94,12 +98,33 @@ const MIGRATIONS: &[M<'static>] = &[
 pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(Duration::from_secs(10))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // Switching a new database to WAL can fail with "database is locked"
+    // without waiting on the busy timeout when another process is doing the
+    // same: retried.
+    let mut attempt = 0;
+    while let Err(e) = conn.pragma_update(None, "journal_mode", "WAL") {
+        attempt += 1;
+        if attempt >= 50 || e.sqlite_error_code() != Some(rusqlite::ErrorCode::DatabaseBusy) {
+            return Err(e.into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    migrations()
-        .to_latest(&mut conn)
-        .map_err(|e| crate::StoreError::Unknown(format!("the profile's database cannot be upgraded: {e}")))?;
+    // Two processes opening a new profile at once both read version 0 (it
+    // is read outside the migration's transaction) and the loser's CREATE
+    // fails. Migrating in an IMMEDIATE transaction and retrying fixes it:
+    // once the winner has committed, the retry finds the schema current.
+    conn.set_transaction_behavior(TransactionBehavior::Immediate);
+    let mut attempt = 0;
+    while let Err(e) = migrations().to_latest(&mut conn) {
+        attempt += 1;
+        if attempt >= 5 {
+            return Err(crate::StoreError::Unknown(format!("the profile's database cannot be upgraded: {e}")));
+        }
+        std::thread::sleep(Duration::from_millis(20 * attempt));
+    }
+    conn.set_transaction_behavior(TransactionBehavior::Deferred);
     Ok(conn)
 }
 

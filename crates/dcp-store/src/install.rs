@@ -19,7 +19,7 @@ use dcp_format::fingerprint::Permissions;
 use dcp_format::model::{CloudModels, Plugin};
 use dcp_format::setting_value::{self, BadSetting, Refusal};
 use dcp_vault::Sensitive;
-use rusqlite::params;
+use rusqlite::{params, Transaction, TransactionBehavior};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -80,6 +80,10 @@ pub struct Installed {
 impl Store {
     /// Installs (or updates) the plugin of a review.
     pub fn install(&self, review: &str, options: InstallOptions) -> Result<Installed, StoreError> {
+        // One write transaction from reading what is kept to the commit: a
+        // `set` or a second install from another process waits instead of
+        // being overwritten or racing (the busy timeout bounds the wait).
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
         let (plugin, origin, (dir, package)) = self.pending(review)?;
         let old = self.entry_row(&plugin.slug)?;
         let settings = self.final_settings(&plugin, old.is_some(), &options.settings)?;
@@ -98,7 +102,25 @@ impl Store {
         crash_point("install:files-written");
         let permissions = Permissions::of(&plugin);
         let changed = old.as_ref().is_some_and(|o| o.permissions != permissions);
-        self.commit(review, &plugin, origin, &target, &permissions, cloud, changed, &settings, &sealed, &secrets)?;
+        if let Err(e) = self.commit(
+            tx,
+            review,
+            &plugin,
+            origin,
+            &target,
+            &permissions,
+            cloud,
+            changed,
+            &settings,
+            &sealed,
+            &secrets,
+        ) {
+            // Nothing points to the new generation: remove it now.
+            if origin != Origin::Folder {
+                let _ = files::remove_dir(&self.resolve(&target));
+            }
+            return Err(e);
+        }
         crash_point("install:committed");
         if origin != Origin::Folder {
             files::remove_dir(&dir)?;
@@ -245,6 +267,7 @@ impl Store {
     #[allow(clippy::too_many_arguments)]
     fn commit(
         &self,
+        tx: Transaction,
         review: &str,
         plugin: &Plugin,
         origin: Origin,
@@ -256,7 +279,6 @@ impl Store {
         sealed: &BTreeMap<String, Vec<u8>>,
         secrets: &BTreeMap<String, SecretPlan>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
         let now = crate::db::now();
         let permissions_json = serde_json::to_string(permissions).map_err(|e| StoreError::Unknown(e.to_string()))?;
         tx.execute(
@@ -298,7 +320,10 @@ impl Store {
         let events: Vec<&str> = plugin.events.iter().map(|e| e.name.as_str()).collect();
         retain(&tx, "tools_off", "tool", &plugin.slug, &tools)?;
         retain(&tx, "events_on", "event", &plugin.slug, &events)?;
-        tx.execute("DELETE FROM reviews WHERE id = ?1", [review])?;
+        // Another process installed this review first: roll back.
+        if tx.execute("DELETE FROM reviews WHERE id = ?1", [review])? == 0 {
+            return Err(StoreError::UnknownReview(review.to_owned()));
+        }
         crash_point("install:before-commit");
         tx.commit()?;
         Ok(())

@@ -73,8 +73,8 @@ impl Store {
             }
         };
         self.conn.execute(
-            "INSERT INTO reviews (id, slug, origin, dir, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, plugin.slug, origin.as_str(), dir.to_string_lossy(), crate::db::now()],
+            "INSERT INTO reviews (id, slug, origin, dir, created_at, manifest_fingerprint) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, plugin.slug, origin.as_str(), dir.to_string_lossy(), crate::db::now(), plugin.fingerprints.manifest],
         )?;
         let mut review = self.review_of(&id, &plugin, origin)?;
         review.warnings = warnings;
@@ -128,16 +128,22 @@ impl Store {
 
     /// The pending package of a review, validated again now.
     pub(crate) fn pending(&self, id: &str) -> Result<(Plugin, Origin, (PathBuf, Package)), StoreError> {
-        let row: Option<(String, String)> = rusqlite::OptionalExtension::optional(self.conn.query_row(
-            "SELECT origin, dir FROM reviews WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        ))?;
-        let (origin, dir) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
+        let row: Option<(String, String, Option<String>)> = rusqlite::OptionalExtension::optional(
+            self.conn.query_row("SELECT origin, dir, manifest_fingerprint FROM reviews WHERE id = ?1", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            }),
+        )?;
+        let (origin, dir, reviewed) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
         let origin = Origin::parse(&origin);
         let dir = self.resolve(Path::new(&dir));
         let package = package::read_path(&dir).map_err(|e| StoreError::Refused(single(e.into())))?;
         let (plugin, _) = self.validated(&package, origin)?;
+        // The player consented to what the review showed, not to whatever
+        // the quarantined copy or the folder holds now.
+        if reviewed.is_some_and(|fp| fp != plugin.fingerprints.manifest) {
+            let again = if origin == Origin::Folder { "load the folder again" } else { "import it again" };
+            return Err(StoreError::Unknown(format!("the plugin changed since its review {id}: {again} to review it")));
+        }
         Ok((plugin, origin, (dir, package)))
     }
 

@@ -405,7 +405,11 @@ impl Store {
 pub(crate) fn default_of(kind: &SettingKind) -> Option<serde_json::Value> {
     match kind {
         SettingKind::Text { default, .. } => default.clone().map(Into::into),
-        SettingKind::Number { default, .. } => default.map(Into::into),
+        // Whole numbers as integers, as `setting_value::check` stores them,
+        // so a default renders `10` in `{{config.x}}`, not `10.0`.
+        SettingKind::Number { default, .. } => {
+            default.map(|n| if n.fract() == 0.0 && n.abs() < 9.0e15 { (n as i64).into() } else { n.into() })
+        }
         SettingKind::Boolean { default } => default.map(Into::into),
     }
 }

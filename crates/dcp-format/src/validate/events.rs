@@ -1,8 +1,8 @@
 //! Events (§16): names and titles.
 
-use super::{ai_text, join, type_name, unknown_keys};
+use super::{join, translated, type_name, unknown_keys};
 use crate::limits;
-use crate::model::{Event, Texts, LANGUAGES};
+use crate::model::Event;
 use crate::problem::{Code, Problems};
 use serde_json::Value;
 
@@ -39,33 +39,14 @@ fn event(name: &str, value: &Value, tool_names: &[String], p: &mut Problems) -> 
         return None;
     };
     unknown_keys(map, &["title"], Code::BadEvents, &path, p);
-    let title = title(map.get("title"), &join(&path, "title"), p);
+    let title = translated(
+        map.get("title"),
+        &join(&path, "title"),
+        "title",
+        "…",
+        limits::EVENT_TITLE_CHARS,
+        Code::BadEvents,
+        p,
+    );
     (p.error_count() == before).then(|| Event { name: name.to_owned(), title })
-}
-
-fn title(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
-    let mut texts = Texts::new();
-    let Some(Value::Object(map)) = value else {
-        p.push(Code::BadEvents, path, "an event needs a title: { \"en\": \"…\" }");
-        return texts;
-    };
-    if !map.contains_key("en") {
-        p.push(Code::BadEvents, path, "the English title (en) is required");
-    }
-    for (lang, text) in map {
-        let lang_path = join(path, lang);
-        match text {
-            _ if !LANGUAGES.contains(&lang.as_str()) => p.push(
-                Code::BadEvents,
-                lang_path,
-                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
-            ),
-            Value::String(s) => {
-                ai_text(p, path, lang, s, limits::EVENT_TITLE_CHARS, Code::BadEvents);
-                texts.insert(lang.clone(), s.clone());
-            }
-            _ => p.push(Code::BadEvents, lang_path, "a title is text"),
-        }
-    }
-    texts
 }

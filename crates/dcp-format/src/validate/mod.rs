@@ -145,3 +145,39 @@ fn type_name(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// A text by language (a hint §6, an event title §16): English required,
+/// the other languages of §10 optional, each at most `max` characters and
+/// checked like every text the AI reads; `code` for every problem.
+fn translated(
+    value: Option<&Value>,
+    path: &str,
+    what: &str,
+    example: &str,
+    max: usize,
+    code: Code,
+    p: &mut Problems,
+) -> crate::model::Texts {
+    use crate::model::LANGUAGES;
+    let mut texts = crate::model::Texts::new();
+    let Some(Value::Object(map)) = value else {
+        p.push(code, path, format!("a {what} is needed: {{ \"en\": \"{example}\" }}"));
+        return texts;
+    };
+    if !map.contains_key("en") {
+        p.push(code, path, format!("the English {what} (en) is required"));
+    }
+    for (lang, text) in map {
+        match text {
+            _ if !LANGUAGES.contains(&lang.as_str()) => {
+                p.push(code, join(path, lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
+            }
+            Value::String(s) => {
+                ai_text(p, path, lang, s, max, code);
+                texts.insert(lang.clone(), s.clone());
+            }
+            _ => p.push(code, join(path, lang), format!("a {what} is text")),
+        }
+    }
+    texts
+}

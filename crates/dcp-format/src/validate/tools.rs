@@ -5,9 +5,9 @@ use super::auth::Auth;
 use super::network::Network;
 use super::request::Scope;
 use super::settings::Settings;
-use super::{ai_text, join, request, response, schema, type_name, unknown_keys};
+use super::{ai_text, join, request, response, schema, translated, type_name, unknown_keys};
 use crate::limits;
-use crate::model::{Texts, Tool, LANGUAGES};
+use crate::model::Tool;
 use crate::problem::{Code, Problems};
 use crate::risk::{self, Level, SideEffects};
 use serde_json::Value;
@@ -74,7 +74,15 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
             String::new()
         }
     };
-    let hint = hint(map.get("hint"), &join(&path, "hint"), p);
+    let hint = translated(
+        map.get("hint"),
+        &join(&path, "hint"),
+        "hint",
+        "a short verb phrase",
+        limits::HINT_CHARS,
+        Code::BadHint,
+        p,
+    );
     let declared_risk = parse_field(map.get("risk"), Level::parse, "risk", "R0 to R3", &path, p).unwrap_or(Level::R0);
     let side_effects = parse_field(
         map.get("sideEffects"),
@@ -141,34 +149,6 @@ fn parse_field<T>(
         p.push(Code::BadRisk, join(path, key), format!("{value} is not a known {key}: use {allowed}"));
     }
     parsed
-}
-
-/// A hint (§6): `en` required, other languages of §6 optional, 60
-/// characters each, checked like every text the AI reads.
-fn hint(value: Option<&Value>, path: &str, p: &mut Problems) -> Texts {
-    let mut texts = Texts::new();
-    let Some(Value::Object(map)) = value else {
-        p.push(Code::BadHint, path, "a tool needs a hint: { \"en\": \"a short verb phrase\" }");
-        return texts;
-    };
-    if !map.contains_key("en") {
-        p.push(Code::BadHint, path, "the English hint (en) is required");
-    }
-    for (lang, text) in map {
-        match text {
-            _ if !LANGUAGES.contains(&lang.as_str()) => p.push(
-                Code::BadHint,
-                join(path, lang),
-                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
-            ),
-            Value::String(s) => {
-                ai_text(p, path, lang, s, limits::HINT_CHARS, Code::BadHint);
-                texts.insert(lang.clone(), s.clone());
-            }
-            _ => p.push(Code::BadHint, join(path, lang), "a hint is text"),
-        }
-    }
-    texts
 }
 
 #[cfg(test)]

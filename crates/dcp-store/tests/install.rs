@@ -1,0 +1,435 @@
+//! Import, review, install, cancel, refusals and uninstall through the
+//! engine API, on a real profile folder and SQLite database (§3, §10, §12,
+//! §13, §15, §16, §18, §22).
+
+mod common;
+
+use common::*;
+use dcp_format::package::MANIFEST_FILE;
+use dcp_store::review::CloudQuestion;
+use dcp_store::{CloudChoice, StoreError};
+use serde_json::json;
+
+#[test]
+fn s3_review_of_my_tasks_shows_everything_the_consent_screen_needs() {
+    let f = Fixture::new();
+    let r = f.import_example("my-tasks").expect("import");
+    assert_eq!((r.slug.as_str(), r.name.as_str(), r.version.as_str()), ("mytasks", "My tasks", "1.0.0"));
+    assert_eq!(r.author.as_deref(), Some("Your name"));
+    assert_eq!(r.badge, "Not signed");
+    assert!(!r.update);
+    assert_eq!(r.old_version, None);
+    let actions: Vec<_> = r
+        .actions
+        .iter()
+        .map(|a| (a.full_name.as_str(), format!("{:?}", a.level), a.label, a.hint.as_str(), a.method, a.url.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        vec![
+            (
+                "mytasks__list_tasks",
+                "R1".into(),
+                "reads your data",
+                "read your tasks",
+                "GET",
+                "https://api.tasks.example.com/v1/tasks"
+            ),
+            (
+                "mytasks__add_task",
+                "R2".into(),
+                "reversible action",
+                "add a task to your list",
+                "POST",
+                "https://api.tasks.example.com/v1/tasks"
+            ),
+            (
+                "mytasks__complete_task",
+                "R2".into(),
+                "reversible action",
+                "complete a task",
+                "POST",
+                "https://api.tasks.example.com/v1/tasks/{{task_id}}/close"
+            ),
+        ]
+    );
+    assert_eq!(r.sites, vec!["api.tasks.example.com".to_owned()]);
+    assert!(r.local_ports.is_empty());
+    let token = r.settings.iter().find(|s| s.key == "api_token").expect("api_token");
+    assert!(token.secret && token.required && !token.kept);
+    assert_eq!(token.help_domain.as_deref(), Some("tasks.example.com"));
+    let max = r.settings.iter().find(|s| s.key == "max_tasks").expect("max_tasks");
+    assert_eq!((max.kind, max.default.clone(), max.secret), ("number", Some(json!(10)), false));
+    assert_eq!(r.cloud, CloudQuestion::Ask);
+    // The package waits in quarantine.
+    assert!(f.root().join("quarantine").join(&r.review).join(MANIFEST_FILE).is_file());
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 1);
+}
+
+#[test]
+fn s15_review_of_local_server_shows_this_pc_port_with_its_warning() {
+    let f = Fixture::new();
+    f.dev_mode(true);
+    let r = f.import_example("local-server").expect("import");
+    assert!(r.sites.is_empty());
+    assert_eq!(r.local_ports.len(), 1);
+    assert_eq!(r.local_ports[0].port, 8420);
+    assert!(
+        r.local_ports[0].warning.contains("only if you started this program yourself"),
+        "{}",
+        r.local_ports[0].warning
+    );
+    // Every action to the PC is R2 at least (§15), even a GET.
+    assert!(r.actions.iter().all(|a| a.level == dcp_format::risk::Level::R2), "{:?}", r.actions);
+    assert_eq!(r.cloud, CloudQuestion::NotAsked);
+}
+
+#[test]
+fn s16_review_of_pomodoro_shows_its_events_off() {
+    let f = Fixture::new();
+    f.dev_mode(true);
+    let r = f.import_example("pomodoro").expect("import");
+    let events: Vec<_> = r.events.iter().map(|e| (e.name.as_str(), e.title.as_str(), e.on)).collect();
+    assert_eq!(events, vec![("focus_done", "Focus session finished", false), ("break_done", "Break finished", false)]);
+    f.store.install(&r.review, options(&[], &[("token", SECRET)], None)).expect("install");
+    let shown = f.store.show("pomodoro").expect("show");
+    assert!(shown.events.iter().all(|e| !e.on), "{:?}", shown.events);
+    assert_eq!(f.count("SELECT COUNT(*) FROM events_on"), 0);
+}
+
+#[test]
+fn s3_install_copies_the_manifest_with_its_fingerprint_and_empties_quarantine() {
+    let f = Fixture::new();
+    let r = f.import_example("my-tasks").expect("import");
+    let installed = f
+        .store
+        .install(&r.review, options(&[("max_tasks", json!("20"))], &[("api_token", SECRET)], Some(CloudChoice::Allow)))
+        .expect("install");
+    assert_eq!((installed.slug.as_str(), installed.version.as_str(), installed.update), ("mytasks", "1.0.0", false));
+    let d = f.store.show("mytasks").expect("show");
+    assert_eq!(d.entry.status_label, "Active");
+    assert!(d.folder.starts_with(f.root().join("plugins").join("mytasks")), "{}", d.folder.display());
+    let bytes = std::fs::read(d.folder.join(MANIFEST_FILE)).expect("installed manifest");
+    assert_eq!(bytes, std::fs::read(examples().join("my-tasks/manifest.json")).expect("source"));
+    assert_eq!(d.manifest_fingerprint, dcp_format::fingerprint::sha256_hex(&bytes));
+    assert!(!f.root().join("quarantine").join(&r.review).exists());
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
+    assert_eq!(
+        f.sql()
+            .query_row("SELECT value FROM settings WHERE slug='mytasks' AND key='max_tasks'", [], |r| r
+                .get::<_, String>(0))
+            .expect("row"),
+        "20"
+    );
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='mytasks' AND key='api_token'"), 1);
+    assert_eq!(d.cloud_choice.as_deref(), Some("allow"));
+    assert!(d.review_banner, "unsigned plugins start with the review banner");
+}
+
+#[test]
+fn s3_cancel_deletes_the_quarantined_copy_and_forgets_the_review() {
+    let f = Fixture::new();
+    let r = f.import_example("exchange-rates").expect("import");
+    let copy = f.root().join("quarantine").join(&r.review);
+    assert!(copy.join(MANIFEST_FILE).is_file());
+    f.store.cancel(&r.review).expect("cancel");
+    assert!(!copy.exists());
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
+    assert!(matches!(f.store.review(&r.review), Err(StoreError::UnknownReview(_))));
+    assert!(matches!(f.store.install(&r.review, options(&[], &[], None)), Err(StoreError::UnknownReview(_))));
+    assert!(f.store.list().expect("list").is_empty());
+}
+
+#[test]
+fn s22_invalid_packages_are_refused_with_the_validator_codes_and_nothing_is_kept() {
+    let f = Fixture::new();
+    let mut bad_slug = example("exchange-rates");
+    meta(&mut bad_slug)["slug"] = json!("Bad Slug");
+    let e = f.store.import(&f.file("bad-slug.json", &bad_slug)).expect_err("refused");
+    assert_eq!(code(&e), "bad_slug");
+    let mut undeclared = example("exchange-rates");
+    meta(&mut undeclared)["tools"]["convert"]["request"]["url"] = json!("https://api.example.org/v1/latest");
+    let e = f.store.import(&f.file("host.json", &undeclared)).expect_err("refused");
+    assert_eq!(code(&e), "host_not_declared");
+    let StoreError::Refused(problems) = &e else { panic!("{e:?}") };
+    assert!(problems.errors.iter().any(|p| p.path == "tools.convert.request.url"), "{problems:?}");
+    let not_json = f.dir.path().join("broken.json");
+    std::fs::write(&not_json, "{ not json").expect("write");
+    assert_eq!(code(&f.store.import(&not_json).expect_err("refused")), "not_json");
+    let txt = f.dir.path().join("plugin.txt");
+    std::fs::write(&txt, "{}").expect("write");
+    assert_eq!(code(&f.store.import(&txt).expect_err("refused")), "unsupported_package");
+    assert_eq!(std::fs::read_dir(f.root().join("quarantine")).expect("quarantine").count(), 0);
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
+}
+
+#[test]
+fn s15_local_server_needs_dev_mode_at_import_and_at_install() {
+    let f = Fixture::new();
+    let e = f.import_example("local-server").expect_err("refused");
+    assert_eq!(code(&e), "dev_mode_required");
+    // Imported in dev mode, then dev mode turned off before Install.
+    f.dev_mode(true);
+    let r = f.import_example("local-server").expect("import");
+    f.dev_mode(false);
+    let e = f.store.install(&r.review, options(&[], &[("token", SECRET)], None)).expect_err("refused");
+    assert_eq!(code(&e), "dev_mode_required");
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+}
+
+#[test]
+fn s19_load_folder_needs_dev_mode_and_refuses_a_folder_inside_the_plugins_folder() {
+    let f = Fixture::new();
+    let outside = f.dir.path().join("my-plugin");
+    copy_dir(&examples().join("exchange-rates"), &outside);
+    assert_eq!(code(&f.store.load_folder(&outside).expect_err("refused")), "dev_mode_required");
+    f.dev_mode(true);
+    let inside = f.root().join("plugins").join("mine");
+    copy_dir(&examples().join("exchange-rates"), &inside);
+    assert_eq!(code(&f.store.load_folder(&inside).expect_err("refused")), "bad_folder");
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
+    f.store.load_folder(&outside).expect("a folder outside the profile loads");
+}
+
+#[test]
+fn s22_missing_settings_and_cloud_choice_required() {
+    let f = Fixture::new();
+    let r = f.import_example("my-tasks").expect("import");
+    let e = f.store.install(&r.review, options(&[], &[], Some(CloudChoice::Allow))).expect_err("refused");
+    assert_eq!(code(&e), "missing_settings");
+    assert!(matches!(&e, StoreError::MissingSettings(keys) if keys == &vec!["api_token".to_owned()]), "{e:?}");
+    let e = f.store.install(&r.review, options(&[], &[("api_token", SECRET)], None)).expect_err("refused");
+    assert_eq!(code(&e), "cloud_choice_required");
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets"), 0);
+    // The review is still pending: the player fixes the options and installs.
+    f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Local))).expect("install");
+    assert_eq!(
+        f.store.show("mytasks").expect("show").entry.badges,
+        vec!["Not signed".to_owned(), "Kept on this PC".to_owned()]
+    );
+}
+
+fn bad_reason(e: &StoreError, key: &str) -> &'static str {
+    let StoreError::BadSettings(list) = e else { panic!("expected bad_settings, got {e:?}") };
+    list.iter().find(|(k, _)| k == key).map(|(_, r)| r.reason.as_str()).unwrap_or("<no refusal for key>")
+}
+
+#[test]
+fn s22_bad_settings_with_each_reason() {
+    let f = Fixture::new();
+    let tasks = f.import_example("my-tasks").expect("import").review;
+    let trello = f.import_example("trello-perso").expect("import").review;
+    let secrets = [("api_key", "key-1"), ("token", SECRET)];
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, serde_json::Value)>, &'a str);
+    let cases: Vec<Case> = vec![
+        (&tasks, "max_tasks", vec![("max_tasks", json!("ten"))], "bad_type"),
+        (&tasks, "max_tasks", vec![("max_tasks", json!(true))], "bad_type"),
+        (&tasks, "max_tasks", vec![("max_tasks", json!("99"))], "out_of_bounds"),
+        (&tasks, "max_tasks", vec![("max_tasks", json!(0))], "out_of_bounds"),
+        (&trello, "board", vec![("board", json!("abc\u{200b}def"))], "bad_text"),
+        (&trello, "board", vec![("board", json!("a".repeat(65)))], "bad_text"),
+        (&trello, "board", vec![("board", json!("https://trello.com/b/AbC123/my-board"))], "bad_format"),
+        (&trello, "board", vec![("board", json!("my board"))], "bad_format"),
+        (&trello, "board", vec![("board", json!("   "))], "empty"),
+        (&trello, "nope", vec![("board", json!("AbC123")), ("nope", json!("1"))], "unknown_setting"),
+    ];
+    for (review, key, settings, reason) in cases {
+        let sec: &[(&str, &str)] = if review == trello { &secrets } else { &[("api_token", SECRET)] };
+        let e = f.store.install(review, options(&settings, sec, Some(CloudChoice::Allow))).expect_err("refused");
+        assert_eq!(code(&e), "bad_settings", "{settings:?}");
+        assert_eq!(bad_reason(&e, key), reason, "{settings:?}: {e}");
+    }
+    // A pasted URL says what to copy.
+    let e = f
+        .store
+        .install(
+            &trello,
+            options(&[("board", json!("https://trello.com/b/AbC123/x"))], &secrets, Some(CloudChoice::Allow)),
+        )
+        .expect_err("refused");
+    assert!(e.to_string().contains("paste only the id"), "{e}");
+    // A secret too long is bad_text, and its value is never repeated.
+    let long = "s".repeat(201);
+    let e =
+        f.store.install(&tasks, options(&[], &[("api_token", &long)], Some(CloudChoice::Allow))).expect_err("refused");
+    assert_eq!(bad_reason(&e, "api_token"), "bad_text");
+    assert!(!e.to_string().contains(&long));
+    // A secret given as a setting is refused, not stored in clear.
+    let e = f
+        .store
+        .install(&tasks, options(&[("api_token", json!(SECRET))], &[], Some(CloudChoice::Allow)))
+        .expect_err("refused");
+    assert_eq!(bad_reason(&e, "api_token"), "bad_type");
+    assert!(!contains(&f.db_bytes(), SECRET));
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    // An id with spaces around it is trimmed and accepted.
+    f.store
+        .install(&trello, options(&[("board", json!("  AbC123  "))], &secrets, Some(CloudChoice::Allow)))
+        .expect("install");
+    let board =
+        f.store.show("trelloperso").expect("show").settings.into_iter().find(|s| s.key == "board").expect("board");
+    assert_eq!(board.value, Some(json!("AbC123")));
+}
+
+#[test]
+fn s22_bad_settings_when_saving_stores_nothing() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    let e = f
+        .store
+        .set_settings("mytasks", &[("max_tasks".into(), json!("7")), ("max_tasks".into(), json!("500"))])
+        .expect_err("refused");
+    assert_eq!(bad_reason(&e, "max_tasks"), "out_of_bounds");
+    assert_eq!(f.count("SELECT COUNT(*) FROM settings WHERE slug='mytasks' AND key='max_tasks'"), 0, "all or nothing");
+    let e = f.store.set_settings("mytasks", &[("colour".into(), json!("red"))]).expect_err("refused");
+    assert_eq!(bad_reason(&e, "colour"), "unknown_setting");
+    f.store.set_settings("mytasks", &[("max_tasks".into(), json!("7"))]).expect("saved");
+    assert_eq!(
+        f.sql()
+            .query_row("SELECT value FROM settings WHERE slug='mytasks' AND key='max_tasks'", [], |r| r
+                .get::<_, String>(0))
+            .expect("row"),
+        "7"
+    );
+}
+
+#[test]
+fn s22_vault_unavailable_writes_nothing_in_clear() {
+    let f = Fixture::with_keys(std::sync::Arc::new(dcp_vault::testing::UnavailableKeyStore));
+    let r = f.import_example("my-tasks").expect("import");
+    let e = f
+        .store
+        .install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow)))
+        .expect_err("refused");
+    assert_eq!(code(&e), "vault_unavailable");
+    assert!(!e.to_string().contains(SECRET));
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets"), 0);
+    assert!(!f.root().join("plugins").join("mytasks").exists(), "no files written before the vault said no");
+    assert!(!contains(&f.db_bytes(), SECRET));
+    // A plugin without secrets still installs.
+    let fx = f.import_example("exchange-rates").expect("import");
+    f.store.install(&fx.review, options(&[], &[], None)).expect("install");
+}
+
+#[test]
+fn s22_vault_unavailable_when_replacing_a_secret_keeps_the_old_one() {
+    let mut f = Fixture::new();
+    install_my_tasks(&f);
+    let sealed_before: Vec<u8> =
+        f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks'", [], |r| r.get(0)).expect("row");
+    f.keys = std::sync::Arc::new(dcp_vault::testing::UnavailableKeyStore);
+    f.reopen();
+    let e = f.store.set_secret("mytasks", "api_token", "another-secret-value-123".into()).expect_err("refused");
+    assert_eq!(code(&e), "vault_unavailable");
+    let sealed_after: Vec<u8> =
+        f.sql().query_row("SELECT sealed FROM secrets WHERE slug='mytasks'", [], |r| r.get(0)).expect("row");
+    assert_eq!(sealed_before, sealed_after);
+    assert!(!contains(&f.db_bytes(), "another-secret-value-123"));
+}
+
+#[test]
+fn s18_uninstall_removes_files_settings_secrets_and_switches() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    f.store.set_settings("mytasks", &[("max_tasks".into(), json!(5))]).expect("set");
+    f.store.set_action_enabled("mytasks", "add_task", false).expect("off");
+    let folder = f.store.show("mytasks").expect("show").folder;
+    assert!(folder.join(MANIFEST_FILE).is_file());
+    f.store.uninstall("mytasks").expect("uninstall");
+    assert!(!folder.exists());
+    assert!(!f.root().join("plugins").join("mytasks").exists());
+    for table in ["plugins", "settings", "secrets", "tools_off", "events_on"] {
+        assert_eq!(f.count(&format!("SELECT COUNT(*) FROM {table} WHERE slug='mytasks'")), 0, "{table}");
+    }
+    assert!(matches!(f.store.show("mytasks"), Err(StoreError::UnknownPlugin(_))));
+    assert!(matches!(f.store.uninstall("mytasks"), Err(StoreError::UnknownPlugin(_))));
+    // Installing again starts from scratch: nothing of the old settings.
+    install_my_tasks(&f);
+    assert_eq!(f.count("SELECT COUNT(*) FROM settings WHERE slug='mytasks'"), 0);
+    assert_eq!(f.count("SELECT COUNT(*) FROM tools_off WHERE slug='mytasks'"), 0);
+}
+
+#[test]
+fn s18_official_catalog_lists_todoist_and_trello_and_installs_as_official() {
+    let f = Fixture::new();
+    let slugs: Vec<_> = f.store.catalog().expect("catalog").into_iter().map(|e| e.slug).collect();
+    assert!(slugs.contains(&"todoist") && slugs.contains(&"trello"), "{slugs:?}");
+    let r = f.store.import_official("todoist").expect("review");
+    assert_eq!(r.badge, "Official");
+    f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install");
+    let d = f.store.show("todoist").expect("show");
+    assert_eq!(d.entry.badges, vec!["Official".to_owned()]);
+    assert_eq!(d.entry.status_label, "Active");
+    assert!(!d.review_banner, "official plugins have no review banner");
+    assert!(f.store.import_official("nothing").is_err());
+}
+
+#[test]
+fn s22_a_user_file_with_an_official_slug_is_reserved_slug() {
+    let f = Fixture::new();
+    for slug in ["todoist", "trello"] {
+        let mut m = example("my-tasks");
+        meta(&mut m)["slug"] = json!(slug);
+        let e = f.store.import(&f.file(&format!("{slug}.json"), &m)).expect_err("refused");
+        assert_eq!(code(&e), "reserved_slug", "{slug}");
+    }
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
+}
+
+#[test]
+fn s3_a_quarantined_package_changed_after_its_review_is_not_installed() {
+    let f = Fixture::new();
+    let r = f.import_example("exchange-rates").expect("import");
+    assert_eq!(r.sites, vec!["api.frankfurter.dev".to_owned()]);
+    // Something rewrites the waiting copy: the player consented to other permissions.
+    let mut m = example("exchange-rates");
+    meta(&mut m)["permissions"]["network"]["hosts"] = json!(["api.frankfurter.dev", "collector.example.com"]);
+    let copy = f.root().join("quarantine").join(&r.review).join(MANIFEST_FILE);
+    std::fs::write(&copy, serde_json::to_string(&m).expect("json")).expect("tamper");
+    let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("refused");
+    assert!(e.to_string().contains("changed since"), "{e}");
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    // Importing again shows the new permissions for a new consent.
+    let again = f.store.import(&copy).expect("import again");
+    assert!(again.sites.contains(&"collector.example.com".to_owned()));
+    f.store.install(&again.review, options(&[], &[], None)).expect("install");
+}
+
+#[test]
+fn s19_a_folder_saved_between_its_review_and_install_needs_a_new_review() {
+    let f = Fixture::new();
+    f.dev_mode(true);
+    let folder = f.dir.path().join("fx-dev");
+    copy_dir(&examples().join("exchange-rates"), &folder);
+    let r = f.store.load_folder(&folder).expect("load");
+    let mut m = example("exchange-rates");
+    meta(&mut m)["permissions"]["network"]["hosts"] = json!(["api.frankfurter.dev", "collector.example.com"]);
+    std::fs::write(folder.join(MANIFEST_FILE), serde_json::to_string(&m).expect("json")).expect("save");
+    assert!(f.store.install(&r.review, options(&[], &[], None)).is_err());
+    assert_eq!(f.count("SELECT COUNT(*) FROM plugins"), 0);
+    let r = f.store.load_folder(&folder).expect("load again");
+    assert!(r.sites.contains(&"collector.example.com".to_owned()));
+    f.store.install(&r.review, options(&[], &[], None)).expect("install");
+}
+
+#[test]
+fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_installs() {
+    let mut f = Fixture::new();
+    let r = f.import_example("exchange-rates").expect("import");
+    // Bring the database back to schema 2, as an older build left it.
+    f.sql()
+        .execute_batch(
+            "ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; PRAGMA user_version = 2;",
+        )
+        .expect("downgrade");
+    f.reopen();
+    let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
+    assert_eq!(version, 4, "every later migration applied again (4: event tokens)");
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
+    f.store
+        .install(&r.review, options(&[], &[], None))
+        .expect("a review without a recorded fingerprint still installs");
+    assert_eq!(f.status("fx"), "Active");
+}

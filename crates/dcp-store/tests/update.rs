@@ -1,0 +1,257 @@
+//! Updates (§18 "Updating your plugin"): same slug, what is kept, what is
+//! dropped, and the review's list of permission changes.
+
+mod common;
+
+use common::*;
+use dcp_store::{CloudChoice, Review};
+use serde_json::{json, Value};
+
+fn bump(m: &mut Value, version: &str) {
+    m["version"] = json!(version);
+}
+
+/// Imports a changed my-tasks (installed before) and returns its review.
+fn review_of(f: &Fixture, name: &str, edit: impl FnOnce(&mut Value)) -> Review {
+    let mut m = example("my-tasks");
+    bump(&mut m, "1.1.0");
+    edit(&mut m);
+    f.store.import(&f.file(name, &m)).expect("import of the update")
+}
+
+fn tools(m: &mut Value) -> &mut Value {
+    &mut meta(m)["tools"]
+}
+
+#[test]
+fn s18_update_review_shows_update_old_and_new_versions() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    let r =
+        review_of(&f, "v11.json", |m| m["description"] = json!("Reads, adds and completes the tasks of your list."));
+    assert!(r.update);
+    assert_eq!(r.old_version.as_deref(), Some("1.0.0"));
+    assert_eq!(r.version, "1.1.0");
+    assert!(!r.permissions_changed, "a text-only update does not change permissions: {:?}", r.changes);
+    assert!(r.changes.is_empty());
+    assert!(r.settings.iter().find(|s| s.key == "api_token").expect("token").kept);
+    let installed = f.store.install(&r.review, options(&[], &[], None)).expect("update needs no new answer");
+    assert!(installed.update && !installed.permissions_changed);
+    assert_eq!(f.store.show("mytasks").expect("show").entry.version, "1.1.0");
+}
+
+#[test]
+fn s18_update_review_lists_each_kind_of_permission_change() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        (
+            "host added",
+            Box::new(|m| {
+                meta(m)["permissions"]["network"]["hosts"] = json!(["api.tasks.example.com", "files.tasks.example.com"])
+            }),
+            "new site: files.tasks.example.com",
+        ),
+        (
+            "tool added",
+            Box::new(|m| {
+                let mut t = tools(m)["list_tasks"].clone();
+                t["description"] = json!("List the projects of the user, with their ids and names.");
+                t["hint"] = json!({"en": "read your projects"});
+                t["request"] = json!({"method": "GET", "url": "https://api.tasks.example.com/v1/projects"});
+                t.as_object_mut().expect("tool").remove("inputSchema");
+                t.as_object_mut().expect("tool").remove("response");
+                tools(m)["list_projects"] = t;
+            }),
+            "new action list_projects: R1, GET https://api.tasks.example.com/v1/projects",
+        ),
+        (
+            "tool removed",
+            Box::new(|m| {
+                tools(m).as_object_mut().expect("tools").remove("complete_task");
+            }),
+            "action removed: complete_task",
+        ),
+        (
+            "level changed",
+            Box::new(|m| tools(m)["complete_task"]["sideEffects"] = json!("irreversible")),
+            "action complete_task: level R2 → R3",
+        ),
+        (
+            "method changed",
+            Box::new(|m| tools(m)["complete_task"]["request"]["method"] = json!("PUT")),
+            "action complete_task: method POST → PUT",
+        ),
+        (
+            "URL changed",
+            Box::new(|m| tools(m)["list_tasks"]["request"]["url"] = json!("https://api.tasks.example.com/v2/tasks")),
+            "action list_tasks: URL https://api.tasks.example.com/v1/tasks → https://api.tasks.example.com/v2/tasks",
+        ),
+        (
+            "secrets sent elsewhere",
+            Box::new(|m| meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"})),
+            "secrets sent in",
+        ),
+    ];
+    for (what, edit, expected) in cases {
+        let r = review_of(&f, "changed.json", |m| edit(m));
+        assert!(r.update, "{what}");
+        assert!(r.permissions_changed, "{what}: {:?}", r.changes);
+        assert!(r.changes.iter().any(|c| c.contains(expected)), "{what}: expected {expected:?} in {:?}", r.changes);
+        f.store.cancel(&r.review).expect("cancel");
+    }
+    // Where secrets are sent: both the old and the new destination are named.
+    let r = review_of(&f, "auth.json", |m| {
+        meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"})
+    });
+    assert!(
+        r.changes.iter().any(|c| c.starts_with("new secrets sent in") && c.contains("query token")),
+        "{:?}",
+        r.changes
+    );
+    assert!(
+        r.changes.iter().any(|c| c.starts_with("secrets sent in removed") && c.contains("header authorization")),
+        "{:?}",
+        r.changes
+    );
+}
+
+#[test]
+fn s18_update_events_added_and_removed_new_ones_off_kept_ones_keep_their_switch() {
+    let f = Fixture::new();
+    f.dev_mode(true);
+    let r = f.import_example("pomodoro").expect("import");
+    f.store.install(&r.review, options(&[], &[("token", SECRET)], None)).expect("install");
+    f.store.set_event_enabled("pomodoro", "focus_done", true).expect("on");
+    f.store.set_event_enabled("pomodoro", "break_done", true).expect("on");
+    let mut m = example("pomodoro");
+    bump(&mut m, "1.1.0");
+    let events = meta(&mut m)["events"].as_object_mut().expect("events");
+    events.remove("break_done");
+    events.insert("long_break_done".into(), json!({"title": {"en": "Long break finished"}}));
+    let r = f.store.import(&f.file("pomodoro.json", &m)).expect("import");
+    assert!(r.permissions_changed);
+    assert!(r.changes.contains(&"new event: long_break_done".to_owned()), "{:?}", r.changes);
+    assert!(r.changes.contains(&"event removed: break_done".to_owned()), "{:?}", r.changes);
+    let shown: Vec<_> = r.events.iter().map(|e| (e.name.as_str(), e.on)).collect();
+    assert_eq!(shown, vec![("focus_done", true), ("long_break_done", false)]);
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    let d = f.store.show("pomodoro").expect("show");
+    let after: Vec<_> = d.events.iter().map(|e| (e.name.as_str(), e.on)).collect();
+    assert_eq!(after, vec![("focus_done", true), ("long_break_done", false)]);
+    assert_eq!(f.count("SELECT COUNT(*) FROM events_on WHERE slug='pomodoro' AND event='break_done'"), 0);
+    assert_eq!(d.entry.status_label, "Active", "the kept token still opens");
+}
+
+#[test]
+fn s18_update_keeps_switches_cloud_choice_and_twitch() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    f.store.set_enabled("mytasks", false).expect("off");
+    f.store.set_action_enabled("mytasks", "add_task", false).expect("action off");
+    f.store.set_cloud("mytasks", CloudChoice::Local).expect("cloud");
+    f.store.set_twitch("mytasks", true).expect("twitch");
+    // A permission-changing update, to show nothing is reset even then.
+    let r = review_of(&f, "v11.json", |m| tools(m)["complete_task"]["request"]["method"] = json!("PUT"));
+    assert_eq!(r.cloud, dcp_store::review::CloudQuestion::Ask);
+    f.store.install(&r.review, options(&[], &[], None)).expect("the kept cloud answer is enough");
+    let d = f.store.show("mytasks").expect("show");
+    assert_eq!(d.entry.version, "1.1.0");
+    assert!(!d.entry.enabled);
+    assert_eq!(d.entry.status_label, "Off");
+    let off: Vec<_> = d.actions.iter().filter(|a| !a.enabled).map(|a| a.full_name.as_str()).collect();
+    assert_eq!(off, vec!["mytasks__add_task"]);
+    assert_eq!(d.cloud_choice.as_deref(), Some("local"));
+    assert!(d.entry.badges.contains(&"Kept on this PC".to_owned()));
+    assert!(d.twitch_allowed);
+}
+
+#[test]
+fn s18_update_keeps_settings_still_present_and_drops_removed_ones() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    f.store.set_settings("mytasks", &[("max_tasks".into(), json!(20))]).expect("set");
+    // Text-only update: the setting and the secret are kept (and still open).
+    let r = review_of(&f, "v11.json", |m| m["display_name"] = json!("My task list"));
+    assert!(r.settings.iter().all(|s| s.kept), "{:?}", r.settings);
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    let d = f.store.show("mytasks").expect("show");
+    assert_eq!(d.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone()), Some(json!(20)));
+    assert!(d.settings.iter().find(|s| s.key == "api_token").expect("token").set);
+    assert_eq!(d.entry.status_label, "Active");
+    // Update that removes max_tasks: its row is dropped.
+    let mut m = example("my-tasks");
+    bump(&mut m, "1.2.0");
+    m["user_config"].as_object_mut().expect("settings").remove("max_tasks");
+    tools(&mut m)["list_tasks"]["request"]["query"].as_object_mut().expect("query").remove("limit");
+    let r = f.store.import(&f.file("v12.json", &m)).expect("import");
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    assert_eq!(f.count("SELECT COUNT(*) FROM settings WHERE slug='mytasks' AND key='max_tasks'"), 0);
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='mytasks' AND key='api_token'"), 1);
+    assert_eq!(f.status("mytasks"), "Active");
+}
+
+#[test]
+fn s18_update_deletes_removed_secrets_and_keeps_the_others() {
+    let f = Fixture::new();
+    let r = f.import_example("trello-perso").expect("import");
+    f.store
+        .install(
+            &r.review,
+            options(
+                &[("board", json!("AbC123"))],
+                &[("api_key", "app-key-1"), ("token", SECRET)],
+                Some(CloudChoice::Allow),
+            ),
+        )
+        .expect("install");
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='trelloperso'"), 2);
+    let mut m = example("trello-perso");
+    bump(&mut m, "2.0.0");
+    m["user_config"].as_object_mut().expect("settings").remove("api_key");
+    meta(&mut m)["auth"] = json!([{ "in": "query", "name": "key", "value": "PUBLICAPPKEY" }, { "in": "query", "name": "token", "value": "{{secret.token}}" }]);
+    meta(&mut m)["ui"]["labels"]["fr"].as_object_mut().expect("labels").remove("api_key");
+    let r = f.store.import(&f.file("trello2.json", &m)).expect("import");
+    assert!(r.permissions_changed, "where secrets are sent changed");
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='trelloperso' AND key='api_key'"), 0);
+    assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='trelloperso' AND key='token'"), 1);
+    let d = f.store.show("trelloperso").expect("show");
+    assert_eq!(d.entry.status_label, "Active", "the kept token still opens");
+    assert_eq!(d.settings.iter().find(|s| s.key == "board").and_then(|s| s.value.clone()), Some(json!("AbC123")));
+}
+
+#[test]
+fn s18_review_banner_keep_survives_only_updates_without_permission_changes() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    assert!(f.store.show("mytasks").expect("show").review_banner);
+    f.store.keep("mytasks").expect("keep");
+    assert!(!f.store.show("mytasks").expect("show").review_banner);
+    let r = review_of(&f, "text.json", |m| m["description"] = json!("Reads and adds tasks in your list."));
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    assert!(!f.store.show("mytasks").expect("show").review_banner, "text-only update: Keep is kept");
+    let mut m = example("my-tasks");
+    bump(&mut m, "1.2.0");
+    meta(&mut m)["permissions"]["network"]["hosts"] = json!(["api.tasks.example.com", "files.tasks.example.com"]);
+    let r = f.store.import(&f.file("host.json", &m)).expect("import");
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    assert!(f.store.show("mytasks").expect("show").review_banner, "permissions changed: asked again");
+    assert_eq!(f.count("SELECT review_kept FROM plugins WHERE slug='mytasks'"), 0);
+}
+
+#[test]
+fn s18_update_swaps_the_generation_folder_and_removes_the_old_one() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    let old = f.store.show("mytasks").expect("show").folder;
+    let r = review_of(&f, "v11.json", |_| {});
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    let d = f.store.show("mytasks").expect("show");
+    assert_ne!(d.folder, old);
+    assert!(!old.exists());
+    let bytes = std::fs::read(d.folder.join("manifest.json")).expect("new manifest");
+    assert_eq!(d.manifest_fingerprint, dcp_format::fingerprint::sha256_hex(&bytes));
+    assert_eq!(std::fs::read_dir(f.root().join("plugins/mytasks")).expect("slug dir").count(), 1);
+}
