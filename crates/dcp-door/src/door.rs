@@ -480,7 +480,12 @@ async fn read_body(body: &mut Incoming) -> Result<Option<Vec<u8>>, ()> {
 fn presented(req: &Request<Incoming>) -> Vec<u8> {
     let mut values = req.headers().get_all(AUTHORIZATION).iter();
     let (Some(value), None) = (values.next(), values.next()) else { return Vec::new() };
-    value.as_bytes().strip_prefix(b"Bearer ").map(<[u8]>::to_vec).unwrap_or_default()
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+    let bytes = value.as_bytes();
+    match bytes.get(..7) {
+        Some(scheme) if scheme.eq_ignore_ascii_case(b"bearer ") => bytes[7..].to_vec(),
+        _ => Vec::new(),
+    }
 }
 
 async fn decide(shared: &Arc<Shared>, req: Request<Incoming>) -> Reply {

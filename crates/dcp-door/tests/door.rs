@@ -224,6 +224,8 @@ async fn s16_every_answer_of_the_table_in_order() {
     r.clock.advance(Duration::from_secs(10));
     let charset = ok.replace("Content-Type: application/json", "Content-Type: application/json; charset=utf-8");
     check(&send(p, &charset).await, 202, "accepted", "charset");
+    r.clock.advance(Duration::from_secs(10));
+    check(&send(p, &ok.replace("Bearer", "bearer")).await, 202, "accepted", "scheme in any case");
 
     // Size: 2 KB at most, on every request, declared or not.
     let big = format!(r#"{{"event": "focus_done", "text": "{}"}}"#, "x".repeat(10 * 1024));
@@ -248,7 +250,8 @@ async fn s16_every_answer_of_the_table_in_order() {
         ("missing", ok.replace(&format!("Authorization: Bearer {}\r\n", w.token), "")),
         ("wrong", request(p, "pomodoro", &"0".repeat(64), FOCUS)),
         ("other plugin's", request(p, "pomodoro", &w.other_token, FOCUS)),
-        ("lowercase scheme", ok.replace("Bearer", "bearer")),
+        ("token in upper case", request(p, "pomodoro", &w.token.to_uppercase(), FOCUS)),
+        ("Basic scheme", ok.replace("Bearer", "Basic")),
         ("prefix", request(p, "pomodoro", &w.token[..63], FOCUS)),
         ("longer", request(p, "pomodoro", &format!("{}0", w.token), FOCUS)),
     ] {
