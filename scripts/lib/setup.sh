@@ -13,6 +13,8 @@ DCP_SYSTEM_PACKAGES=(
   libsoup-3.0-dev
   librsvg2-dev
   libayatana-appindicator3-dev
+  # The event tests run the Python client of §16 and the pomodoro example server.
+  python3
 )
 
 say() { printf '\n==> %s\n' "$*"; }

@@ -84,6 +84,14 @@ const MIGRATIONS: &[M<'static>] = &[
         // The manifest the player reviewed: install refuses a package changed since.
         "ALTER TABLE reviews ADD COLUMN manifest_fingerprint TEXT;",
     ),
+    // Event tokens (§16), sealed by the vault like secrets.
+    M::up(
+        "CREATE TABLE event_tokens (
+        slug TEXT PRIMARY KEY REFERENCES plugins(slug) ON DELETE CASCADE,
+        sealed BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+    );",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

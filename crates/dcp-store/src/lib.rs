@@ -16,6 +16,7 @@ pub mod catalog;
 mod context;
 mod db;
 mod error;
+mod event_tokens;
 mod files;
 mod install;
 pub mod journal;
@@ -30,6 +31,7 @@ pub mod watch;
 
 pub use context::CallContext;
 pub use error::StoreError;
+pub use event_tokens::TOKEN_BYTES;
 pub use install::{CloudChoice, InstallOptions, Installed};
 pub use prefs::Prefs;
 pub use profile::Profile;

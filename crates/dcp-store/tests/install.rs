@@ -420,11 +420,13 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
     let r = f.import_example("exchange-rates").expect("import");
     // Bring the database back to schema 2, as an older build left it.
     f.sql()
-        .execute_batch("ALTER TABLE reviews DROP COLUMN manifest_fingerprint; PRAGMA user_version = 2;")
+        .execute_batch(
+            "ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; PRAGMA user_version = 2;",
+        )
         .expect("downgrade");
     f.reopen();
     let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 3);
+    assert_eq!(version, 4, "every later migration applied again (4: event tokens)");
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
     f.store
         .install(&r.review, options(&[], &[], None))

@@ -273,6 +273,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A plugin's events (§16): switches, the door's state; `on|off EVENT`; `token [--new]` prints the event token.
+    Events {
+        slug: String,
+        /// on, off (with EVENT) or token.
+        #[arg(value_parser = ["on", "off", "token"])]
+        what: Option<String>,
+        /// The event to switch.
+        event: Option<String>,
+        /// With token: New token (the old one stops working at once).
+        #[arg(long)]
+        new: bool,
+        /// The door's port shown (for tests).
+        #[arg(long, default_value_t = dcp_door::DEFAULT_PORT, value_name = "N")]
+        door_port: u16,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the host without a window: the event door and the folder watchers; prints each event, refusal, drop and event turn. Stops on Ctrl-C or SIGTERM.
+    Serve {
+        /// A companion always listening: waiting events are said at once.
+        #[arg(long)]
+        listening: bool,
+        /// The door's port (default 8440; for tests).
+        #[arg(long, default_value_t = dcp_door::DEFAULT_PORT, value_name = "N")]
+        door_port: u16,
+        /// One JSON object per line.
+        #[arg(long)]
+        json: bool,
+    },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
         /// The plugin folder (manifest.json, icon.png, readme.md, license).
@@ -291,6 +321,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
         Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
+        Command::Serve { listening, door_port, json } => cmd::events::serve(cli.profile, listening, door_port, json),
         other => cmd::store::open(cli.profile).and_then(|store| cmd::plugins::run(&store, other)),
     };
     match outcome {

@@ -1,6 +1,7 @@
 //! One module per command.
 
 pub mod calls;
+pub mod events;
 pub mod pack;
 pub mod plugins;
 pub mod store;

@@ -105,7 +105,12 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
         Command::Tools { turn, json } => super::calls::tools(store, &turn, json),
         Command::Call { tool, args, turn, json } => super::calls::call(store, &tool, args.as_deref(), &turn, json)?,
         Command::Journal { limit, plugin, json } => super::calls::journal(store, limit, plugin.as_deref(), json),
-        Command::Validate { .. } | Command::Pack { .. } => unreachable!("handled without a store"),
+        Command::Events { slug, what, event, new, door_port, json } => {
+            super::events::run(store, &slug, what.as_deref(), event.as_deref(), new, door_port, json)?
+        }
+        Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } => {
+            unreachable!("handled without this store")
+        }
     })
 }
 

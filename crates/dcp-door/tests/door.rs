@@ -1,0 +1,541 @@
+//! §16 black-box: the door over real TCP, with requests written by hand as
+//! a program (or a hostile page) would send them. One real SQLite profile,
+//! the pomodoro example installed, an injected clock for the limits and
+//! the queue.
+
+use dcp_door::{CompanionState, Door, DoorConfig, DoorState, ManualClock, Notice};
+use dcp_store::{InstallOptions, Profile, Store};
+use dcp_vault::testing::MemoryKeyStore;
+use dcp_vault::Sensitive;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+struct World {
+    _dir: tempfile::TempDir,
+    profile: PathBuf,
+    keys: Arc<MemoryKeyStore>,
+    store: Store,
+    token: String,
+    other_token: String,
+}
+
+fn example() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples/pomodoro/manifest.json");
+    std::fs::read_to_string(path).expect("pomodoro")
+}
+
+fn install(store: &Store, dir: &Path, manifest: &str) {
+    let path = dir.join(format!("m{}.json", manifest.len()));
+    std::fs::write(&path, manifest).expect("write");
+    let review = store.import(&path).expect("review");
+    let options = InstallOptions {
+        secrets: vec![("token".into(), Sensitive::new("server-token".into()))],
+        ..InstallOptions::default()
+    };
+    store.install(&review.review, options).expect("installed");
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().expect("dir");
+    let profile = dir.path().join("profile");
+    let keys = Arc::new(MemoryKeyStore::new());
+    let store = Store::open(Profile::at(&profile).expect("profile"), keys.clone()).expect("store");
+    store.set_pref("dev_mode", "true").expect("dev");
+    install(&store, dir.path(), &example());
+    let other = example()
+        .replace("\"slug\": \"pomodoro\"", "\"slug\": \"othertimer\"")
+        .replace("\"display_name\": \"Pomodoro timer\"", "\"display_name\": \"Other timer\"");
+    install(&store, dir.path(), &other);
+    store.set_event_enabled("pomodoro", "focus_done", true).expect("on");
+    store.set_event_enabled("othertimer", "focus_done", true).expect("on");
+    let token = store.event_token("pomodoro").expect("token").expose().to_owned();
+    let other_token = store.event_token("othertimer").expect("token").expose().to_owned();
+    World { _dir: dir, profile, keys, store, token, other_token }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+struct Running {
+    door: Door,
+    port: u16,
+    clock: Arc<ManualClock>,
+    notices: UnboundedReceiver<Notice>,
+}
+
+async fn start(w: &World, poll: Duration) -> Running {
+    let port = free_port();
+    let store = Store::open(Profile::at(&w.profile).expect("profile"), w.keys.clone()).expect("store");
+    let clock = Arc::new(ManualClock::new());
+    clock.advance(Duration::from_secs(1_000_000));
+    let (tx, notices) = unbounded_channel();
+    let door = Door::start(store, DoorConfig { port, poll }, clock.clone(), tx);
+    let r = Running { door, port, clock, notices };
+    wait_for(&r, DoorState::Listening { port }).await;
+    r
+}
+
+async fn wait_for(r: &Running, state: DoorState) {
+    for _ in 0..200 {
+        if r.door.state() == state {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("door state {:?}, expected {state:?}", r.door.state());
+}
+
+struct Answer {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+async fn raw(port: u16, request: &[u8]) -> Answer {
+    let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+    let _ = s.write_all(request).await;
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await;
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    Answer { status, head: head.to_ascii_lowercase(), body: body.to_owned() }
+}
+
+/// A well-formed event request, then `edit` on its text.
+fn request(port: u16, slug: &str, token: &str, body: &str) -> String {
+    format!(
+        "POST /v1/events/{slug} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+const FOCUS: &str = r#"{"event": "focus_done", "text": "Session 2 of 4 done. Break: 5 minutes."}"#;
+
+async fn send(port: u16, text: &str) -> Answer {
+    raw(port, text.as_bytes()).await
+}
+
+fn reason(a: &Answer) -> String {
+    let v: serde_json::Value = serde_json::from_str(&a.body).unwrap_or_else(|e| panic!("{e}: {}", a.body));
+    assert!(v["status"].is_string(), "{}", a.body);
+    v["reason"].as_str().unwrap_or_default().to_owned()
+}
+
+fn check(a: &Answer, status: u16, why: &str, case: &str) {
+    assert_eq!(a.status, status, "{case}: {} {}", a.head, a.body);
+    assert_eq!(reason(a), why, "{case}");
+    assert!(!a.head.contains("access-control"), "{case}: no CORS header ever: {}", a.head);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_every_answer_of_the_table_in_order() {
+    let w = world();
+    let r = start(&w, Duration::from_millis(50)).await;
+    let p = r.port;
+    let ok = request(p, "pomodoro", &w.token, FOCUS);
+
+    // 202, then the text with characters of every kind of hidden.
+    check(&send(p, &ok).await, 202, "accepted", "valid");
+
+    // Browser requests: 403 whatever the token (even a valid one).
+    for header in [
+        "Origin: http://127.0.0.1",
+        "Origin: null",
+        "Sec-Fetch-Site: cross-site",
+        "Sec-Fetch-Mode: no-cors",
+        "sec-fetch-dest: empty",
+    ] {
+        let req = ok.replacen("\r\n\r\n", &format!("\r\n{header}\r\n\r\n"), 1);
+        check(&send(p, &req).await, 403, "browser_request", header);
+        // Before anything else: even with a bad Host and method.
+        let req = req.replace("POST", "GET").replace(&format!("Host: 127.0.0.1:{p}"), "Host: evil.example");
+        check(&send(p, &req).await, 403, "browser_request", header);
+    }
+
+    // Host: exactly 127.0.0.1:<port> or localhost:<port>.
+    let localhost = ok.replace(&format!("Host: 127.0.0.1:{p}"), &format!("Host: localhost:{p}"));
+    r.clock.advance(Duration::from_secs(10));
+    check(&send(p, &localhost).await, 202, "accepted", "localhost");
+    for host in [
+        format!("localhost.:{p}"),
+        format!("sub.localhost:{p}"),
+        format!("127.1:{p}"),
+        format!("[::ffff:127.0.0.1]:{p}"),
+        format!("[::1]:{p}"),
+        "127.0.0.1".into(),
+        "localhost".into(),
+        format!("127.0.0.1:{}", p.wrapping_add(1)),
+        format!("LOCALHOST:{p}"),
+        format!("evil.example:{p}"),
+        format!("127.0.0.1:{p}.evil.example"),
+    ] {
+        let req = ok.replace(&format!("Host: 127.0.0.1:{p}"), &format!("Host: {host}"));
+        check(&send(p, &req).await, 421, "wrong_host", &host);
+    }
+    let missing = ok.replace(&format!("Host: 127.0.0.1:{p}\r\n"), "");
+    check(&send(p, &missing).await, 421, "wrong_host", "missing Host");
+    let doubled =
+        ok.replace(&format!("Host: 127.0.0.1:{p}\r\n"), &format!("Host: 127.0.0.1:{p}\r\nHost: 127.0.0.1:{p}\r\n"));
+    check(&send(p, &doubled).await, 421, "wrong_host", "doubled Host");
+    let absolute = ok.replace("POST /v1/", "POST http://evil.example/v1/");
+    check(&send(p, &absolute).await, 421, "wrong_host", "absolute-form target");
+
+    // Method, then path.
+    for method in ["GET", "PUT", "DELETE", "OPTIONS", "PATCH"] {
+        check(&send(p, &ok.replacen("POST", method, 1)).await, 405, "method_not_allowed", method);
+    }
+    check(
+        &send(p, &ok.replacen("POST /v1/events/pomodoro", "GET /nowhere", 1)).await,
+        405,
+        "method_not_allowed",
+        "GET elsewhere",
+    );
+    for path in [
+        "/",
+        "/v1/events/",
+        "/v1/events/pomodoro/",
+        "/v1/events/pomodoro?x=1",
+        "/v1/event/pomodoro",
+        "/v1/events/POMODORO",
+        "/v1/events/a",
+        "/v1/events/pomodoro/../pomodoro",
+    ] {
+        check(&send(p, &ok.replacen("/v1/events/pomodoro", path, 1)).await, 404, "not_found", path);
+    }
+
+    // Content type: JSON only (parameters fine).
+    for ct in [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+        "text/json",
+    ] {
+        let req = ok.replace("Content-Type: application/json", &format!("Content-Type: {ct}"));
+        check(&send(p, &req).await, 415, "unsupported_media_type", ct);
+    }
+    let no_type = ok.replace("Content-Type: application/json\r\n", "");
+    check(&send(p, &no_type).await, 415, "unsupported_media_type", "no type");
+    r.clock.advance(Duration::from_secs(10));
+    let charset = ok.replace("Content-Type: application/json", "Content-Type: application/json; charset=utf-8");
+    check(&send(p, &charset).await, 202, "accepted", "charset");
+    r.clock.advance(Duration::from_secs(10));
+    check(&send(p, &ok.replace("Bearer", "bearer")).await, 202, "accepted", "scheme in any case");
+
+    // Size: 2 KB at most, on every request, declared or not.
+    let big = format!(r#"{{"event": "focus_done", "text": "{}"}}"#, "x".repeat(10 * 1024));
+    check(&send(p, &request(p, "pomodoro", &w.token, &big)).await, 413, "body_too_large", "10 KB");
+    check(&send(p, &request(p, "nosuchplugin", "x", &big)).await, 413, "body_too_large", "10 KB, unknown slug");
+    let chunk = "y".repeat(3000);
+    let chunked = format!(
+        "POST /v1/events/pomodoro HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
+        w.token,
+        chunk.len()
+    );
+    check(&send(p, &chunked).await, 413, "body_too_large", "chunked 3 KB");
+    let exactly = format!(r#"{{"event": "focus_done", "x": "{}"}}"#, "z".repeat(2048 - 32));
+    assert_eq!(exactly.len(), 2048);
+    r.clock.advance(Duration::from_secs(10));
+    check(&send(p, &request(p, "pomodoro", &w.token, &exactly)).await, 202, "accepted", "2048 bytes");
+
+    // Tokens: missing, wrong, another plugin's, unknown plugin: one answer.
+    let unknown = send(p, &request(p, "nosuchplugin", &w.token, FOCUS)).await;
+    check(&unknown, 401, "bad_token", "unknown slug");
+    for (case, req) in [
+        ("missing", ok.replace(&format!("Authorization: Bearer {}\r\n", w.token), "")),
+        ("wrong", request(p, "pomodoro", &"0".repeat(64), FOCUS)),
+        ("other plugin's", request(p, "pomodoro", &w.other_token, FOCUS)),
+        ("token in upper case", request(p, "pomodoro", &w.token.to_uppercase(), FOCUS)),
+        ("Basic scheme", ok.replace("Bearer", "Basic")),
+        ("prefix", request(p, "pomodoro", &w.token[..63], FOCUS)),
+        ("longer", request(p, "pomodoro", &format!("{}0", w.token), FOCUS)),
+    ] {
+        let a = send(p, &req).await;
+        check(&a, 401, "bad_token", case);
+        assert_eq!(a.body, unknown.body, "{case}: same body as an unknown plugin");
+    }
+
+    // Doubled headers are not guessed at.
+    let two_types = ok.replace(
+        "Content-Type: application/json\r\n",
+        "Content-Type: application/json\r\nContent-Type: application/json\r\n",
+    );
+    check(&send(p, &two_types).await, 415, "unsupported_media_type", "two content types");
+    let auth = format!("Authorization: Bearer {}\r\n", w.token);
+    let two_tokens = ok.replace(&auth, &format!("{auth}{auth}"));
+    check(&send(p, &two_tokens).await, 401, "bad_token", "two Authorization headers");
+
+    // Body: JSON, event, text.
+    r.clock.advance(Duration::from_secs(10));
+    for (case, body, why) in [
+        ("not JSON", "{oops", "invalid_json"),
+        ("not an object", "[1]", "invalid_json"),
+        ("no event", r#"{"text": "hi"}"#, "missing_event"),
+        ("event not a string", r#"{"event": 3}"#, "missing_event"),
+        ("text not a string", r#"{"event": "focus_done", "text": 3}"#, "invalid_json"),
+    ] {
+        check(&send(p, &request(p, "pomodoro", &w.token, body)).await, 400, why, case);
+    }
+    let long = format!(r#"{{"event": "focus_done", "text": "{}"}}"#, "é".repeat(281));
+    check(&send(p, &request(p, "pomodoro", &w.token, &long)).await, 400, "text_too_long", "281 characters");
+    let unknown_event = r#"{"event": "lunch_done"}"#;
+    check(&send(p, &request(p, "pomodoro", &w.token, unknown_event)).await, 404, "unknown_event", "undeclared");
+    let off = r#"{"event": "break_done"}"#;
+    check(&send(p, &request(p, "pomodoro", &w.token, off)).await, 403, "event_off", "switched off");
+    let max = format!(r#"{{"event": "focus_done", "text": "{}"}}"#, "é".repeat(280));
+    check(&send(p, &request(p, "pomodoro", &w.token, &max)).await, 202, "accepted", "280 characters");
+
+    // Rate: 1 every 10 s.
+    let a = send(p, &ok).await;
+    check(&a, 429, "rate_limited", "second within 10 s");
+    assert!(a.head.contains("\r\nretry-after: 10"), "{}", a.head);
+    r.clock.advance(Duration::from_millis(9_500));
+    let a = send(p, &ok).await;
+    assert!(a.head.contains("\r\nretry-after: 1\r\n") || a.head.ends_with("retry-after: 1"), "{}", a.head);
+    r.clock.advance(Duration::from_millis(500));
+    check(&send(p, &ok).await, 202, "accepted", "after 10 s");
+
+    // Plugin off, developer mode off (the door stays open for this poll).
+    r.door.stop().await;
+    let r = start(&w, Duration::from_secs(3600)).await;
+    let p = r.port;
+    let ok = request(p, "pomodoro", &w.token, FOCUS);
+    w.store.set_enabled("pomodoro", false).expect("off");
+    check(&send(p, &ok).await, 403, "plugin_off", "plugin off");
+    w.store.set_enabled("pomodoro", true).expect("on");
+    w.store.set_pref("dev_mode", "false").expect("dev off");
+    check(&send(p, &ok).await, 403, "dev_mode_off", "developer mode off");
+    w.store.set_pref("dev_mode", "true").expect("dev on");
+    check(&send(p, &ok).await, 202, "accepted", "back on");
+    r.door.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_new_token_replaces_the_old_at_once() {
+    let w = world();
+    let r = start(&w, Duration::from_secs(3600)).await;
+    let p = r.port;
+    check(&send(p, &request(p, "pomodoro", &w.token, FOCUS)).await, 202, "accepted", "before");
+    let fresh = w.store.new_event_token("pomodoro").expect("new").expose().to_owned();
+    r.clock.advance(Duration::from_secs(10));
+    check(&send(p, &request(p, "pomodoro", &w.token, FOCUS)).await, 401, "bad_token", "old token");
+    check(&send(p, &request(p, "pomodoro", &fresh, FOCUS)).await, 202, "accepted", "new token");
+    r.door.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_the_31st_event_in_an_hour_is_refused() {
+    let w = world();
+    let r = start(&w, Duration::from_secs(3600)).await;
+    let p = r.port;
+    let ok = request(p, "pomodoro", &w.token, r#"{"event": "focus_done"}"#);
+    for i in 0..30 {
+        check(&send(p, &ok).await, 202, "accepted", &format!("event {}", i + 1));
+        r.clock.advance(Duration::from_secs(10));
+    }
+    let a = send(p, &ok).await;
+    check(&a, 429, "rate_limited", "the 31st");
+    assert!(a.head.contains("\r\nretry-after: 3300"), "the first accepted ages out in 3300 s: {}", a.head);
+    // Another plugin has its own limits.
+    let other = request(p, "othertimer", &w.other_token, r#"{"event": "focus_done"}"#);
+    check(&send(p, &other).await, 202, "accepted", "other plugin");
+    r.clock.advance(Duration::from_secs(3300));
+    check(&send(p, &ok).await, 202, "accepted", "an hour after the first");
+    r.door.stop().await;
+}
+
+async fn next(r: &mut Running) -> Notice {
+    tokio::time::timeout(Duration::from_secs(5), r.notices.recv()).await.expect("a notice").expect("open")
+}
+
+async fn next_not_door(r: &mut Running) -> Notice {
+    loop {
+        match next(r).await {
+            Notice::Door { .. } => {}
+            n => return n,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_one_turn() {
+    let w = world();
+    w.store.set_pref("language", "fr").expect("fr");
+    w.store.set_event_enabled("pomodoro", "break_done", true).expect("on");
+    let mut r = start(&w, Duration::from_millis(20)).await;
+    let p = r.port;
+    r.door.set_companion(CompanionState::Answering);
+    for i in 1..=4 {
+        let body = format!(r#"{{"event": "focus_done", "text": "n{i}"}}"#);
+        check(&send(p, &request(p, "pomodoro", &w.token, &body)).await, 202, "accepted", "queued");
+        assert!(matches!(next_not_door(&mut r).await, Notice::Received { .. }));
+        r.clock.advance(Duration::from_secs(10));
+    }
+    match next_not_door(&mut r).await {
+        Notice::Dropped { event, reason, .. } => {
+            assert_eq!((event.as_str(), reason.as_str()), ("focus_done", "event_expired"))
+        }
+        n => panic!("{n:?}"),
+    }
+    // n2 was accepted 30 s before now: it expires 570 s later, n3 and n4 after.
+    r.clock.advance(Duration::from_secs(570));
+    assert!(matches!(next_not_door(&mut r).await, Notice::Dropped { .. }));
+    // Listening after an answer: 2 s of grace, then n3 and n4 in one turn.
+    r.door.set_companion(CompanionState::Listening);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(r.notices.try_recv().is_err(), "nothing during the grace");
+    r.clock.advance(Duration::from_secs(2));
+    match next_not_door(&mut r).await {
+        Notice::Turn { message, events, tools } => {
+            assert_eq!(events, ["pomodoro/focus_done", "pomodoro/focus_done"]);
+            assert!(tools.is_empty(), "an event turn offers no tool");
+            assert!(message.starts_with("(Ce n'est pas un message de l'utilisateur."), "{message}");
+            assert!(
+                message.contains("Session de concentration terminée")
+                    && message.contains("\"n3\"")
+                    && message.contains("\"n4\""),
+                "{message}"
+            );
+        }
+        n => panic!("{n:?}"),
+    }
+    let journal = w.store.journal(20, Some("pomodoro")).expect("journal");
+    let dropped =
+        journal.iter().filter(|e| e.outcome == "dropped" && e.code.as_deref() == Some("event_expired")).count();
+    assert_eq!(dropped, 2);
+    assert_eq!(journal.iter().filter(|e| e.outcome == "received").count(), 4);
+    r.door.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_token() {
+    let w = world();
+    let r = start(&w, Duration::from_secs(3600)).await;
+    let p = r.port;
+    for _ in 0..5 {
+        check(&send(p, &request(p, "pomodoro", "nope", FOCUS)).await, 401, "bad_token", "bad");
+        check(&send(p, &request(p, "ghost", "nope", FOCUS)).await, 401, "bad_token", "ghost");
+        check(&send(p, &request(p, "pomodoro", &w.token, r#"{"event": "break_done"}"#)).await, 403, "event_off", "off");
+    }
+    r.clock.advance(Duration::from_secs(60));
+    check(&send(p, &request(p, "pomodoro", &w.token, r#"{"event": "break_done"}"#)).await, 403, "event_off", "off");
+    tokio::time::sleep(Duration::from_millis(300)).await; // bad_token is journaled after the answer
+    let all = w.store.journal(100, None).expect("journal");
+    assert!(all.iter().all(|e| e.plugin != "ghost"), "nothing for an unknown slug");
+    let count = |code: &str| all.iter().filter(|e| e.code.as_deref() == Some(code)).count();
+    assert_eq!(count("bad_token"), 1);
+    assert_eq!(count("event_off"), 2, "once a minute");
+    assert!(all.iter().all(|e| e.who == "event" && e.outcome == "refused"));
+    let text = serde_json::to_string(&all).expect("json");
+    assert!(!text.contains(&w.token));
+    r.door.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_the_door_opens_and_closes_by_itself_and_reports_a_taken_port() {
+    let w = world();
+    let r = start(&w, Duration::from_millis(50)).await;
+    let p = r.port;
+    w.store.set_event_enabled("pomodoro", "focus_done", false).expect("off");
+    assert!(matches!(r.door.state(), DoorState::Listening { .. }), "othertimer still has one on");
+    w.store.set_event_enabled("othertimer", "focus_done", false).expect("off");
+    let closed = DoorState::Closed { why: dcp_door::Wanted::NoEventOn };
+    wait_for(&r, closed).await;
+    assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "nothing listens");
+    w.store.set_event_enabled("pomodoro", "focus_done", true).expect("on");
+    wait_for(&r, DoorState::Listening { port: p }).await;
+    w.store.set_pref("dev_mode", "false").expect("dev off");
+    wait_for(&r, DoorState::Closed { why: dcp_door::Wanted::DevModeOff }).await;
+    assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "nothing listens");
+    // Someone else takes the port meanwhile.
+    let squatter = std::net::TcpListener::bind(("127.0.0.1", p)).expect("squat");
+    w.store.set_pref("dev_mode", "true").expect("dev on");
+    wait_for(&r, DoorState::PortTaken { port: p }).await;
+    assert_eq!(r.door.state().describe(), format!("port {p} is used by another program"));
+    drop(squatter);
+    wait_for(&r, DoorState::Listening { port: p }).await;
+    r.door.stop().await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "stopped: nothing listens");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_control_and_invisible_characters_become_spaces() {
+    let w = world();
+    let mut r = start(&w, Duration::from_secs(3600)).await;
+    let p = r.port;
+    let body = r#"{"event": "focus_done", "text": "a\u200bb\nc\u202ed\u0007e\ufeff"}"#;
+    check(&send(p, &request(p, "pomodoro", &w.token, body)).await, 202, "accepted", "hidden");
+    match next_not_door(&mut r).await {
+        Notice::Received { text, .. } => assert_eq!(text.as_deref(), Some("a b c d e")),
+        n => panic!("{n:?}"),
+    }
+    r.door.stop().await;
+}
+
+/// Load: 50,000 bad requests (wrong tokens for an installed plugin, unknown
+/// slugs, browser requests) from 8 connections at a time, while a
+/// legitimate program sends its events. Run with `--ignored` (tens of
+/// seconds on two cores).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "load test: run explicitly with --ignored"]
+async fn load_50000_bad_requests_while_a_program_sends_events() {
+    let w = world();
+    let r = start(&w, Duration::from_millis(250)).await;
+    let p = r.port;
+    let started = std::time::Instant::now();
+    let mut flood = Vec::new();
+    for worker in 0..8u32 {
+        let token = w.token.clone();
+        flood.push(tokio::spawn(async move {
+            let mut statuses = std::collections::BTreeMap::new();
+            for i in 0..50_000 / 8 {
+                let req = match i % 3 {
+                    0 => request(p, "pomodoro", &"f".repeat(64), FOCUS),
+                    1 => request(p, &format!("ghost{worker}x{}", i % 100), &token, FOCUS),
+                    _ => request(p, "pomodoro", &token, FOCUS).replacen(
+                        "\r\n\r\n",
+                        "\r\nOrigin: https://evil.example\r\n\r\n",
+                        1,
+                    ),
+                };
+                *statuses.entry(send(p, &req).await.status).or_insert(0u32) += 1;
+            }
+            statuses
+        }));
+    }
+    let mut worst = Duration::ZERO;
+    let mut accepted = 0;
+    while flood.iter().any(|h| !h.is_finished()) {
+        let t = std::time::Instant::now();
+        let a = send(p, &request(p, "pomodoro", &w.token, FOCUS)).await;
+        worst = worst.max(t.elapsed());
+        assert_eq!(a.status, 202, "{}", a.body);
+        accepted += 1;
+        r.clock.advance(Duration::from_secs(10));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if accepted == 30 {
+            break;
+        }
+    }
+    let mut total = std::collections::BTreeMap::new();
+    for h in flood {
+        for (k, v) in h.await.expect("worker") {
+            *total.entry(k).or_insert(0) += v;
+        }
+    }
+    let elapsed = started.elapsed();
+    println!("50,000 bad requests in {elapsed:?}: {total:?}; {accepted} events accepted meanwhile, slowest {worst:?}");
+    assert_eq!(total.values().sum::<u32>(), 50_000);
+    assert!(total.keys().all(|&s| s == 401 || s == 403), "{total:?}");
+    assert!(worst < Duration::from_secs(2), "a legitimate event waited {worst:?}");
+    let journal = w.store.journal(1000, None).expect("journal");
+    let bad = journal.iter().filter(|e| e.code.as_deref() == Some("bad_token")).count();
+    assert!(bad <= 1 + accepted as usize * 10 / 60 + 1, "journal flooded: {bad}");
+    r.door.stop().await;
+}

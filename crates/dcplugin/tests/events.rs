@@ -1,0 +1,229 @@
+//! `dcplugin events` and `dcplugin serve` through the real binary (§16):
+//! the switches and the token from the command line, then the host without
+//! a window receiving events from the Python client of §16 and from the
+//! pomodoro example server, and printing the event turn.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples")
+}
+
+fn dcplugin(profile: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+        .args(args)
+        .env("DCPLUGIN_PROFILE", profile)
+        .output()
+        .expect("dcplugin runs")
+}
+
+fn json(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn pomodoro_profile() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("dir");
+    let profile = dir.path().join("profile");
+    assert!(dcplugin(&profile, &["dev-mode", "on"]).status.success());
+    let manifest = examples().join("pomodoro/manifest.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+        .args(["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--json"])
+        .env("DCPLUGIN_PROFILE", &profile)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("import");
+    use std::io::Write;
+    child.stdin.take().expect("stdin").write_all(b"token=server-token-for-tests\n").expect("write");
+    let out = child.wait_with_output().expect("import");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    (dir, profile)
+}
+
+#[test]
+fn s16_events_switches_door_state_and_token_from_the_command_line() {
+    let (_dir, profile) = pomodoro_profile();
+    let v = json(&dcplugin(&profile, &["events", "pomodoro", "--json"]));
+    assert_eq!(
+        v["events"][0],
+        serde_json::json!({"name": "focus_done", "title": "Focus session finished", "on": false})
+    );
+    assert_eq!(v["door"]["wanted"], "no_event_on");
+    assert_eq!(v["token_made"], false);
+    assert_eq!(json(&dcplugin(&profile, &["events", "pomodoro", "on", "focus_done", "--json"]))["ok"], true);
+    assert!(!dcplugin(&profile, &["events", "pomodoro", "on", "lunch_done", "--json"]).status.success());
+    let v = json(&dcplugin(&profile, &["events", "pomodoro", "--json"]));
+    assert_eq!(v["events"][0]["on"], true);
+    assert_eq!(v["door"], serde_json::json!({"wanted": "open", "address": "127.0.0.1:8440"}));
+    let token = json(&dcplugin(&profile, &["events", "pomodoro", "token", "--json"]))["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    assert_eq!(token.len(), 64);
+    let again = String::from_utf8(dcplugin(&profile, &["events", "pomodoro", "token"]).stdout).expect("utf-8");
+    assert_eq!(again.trim(), token, "the same until New token");
+    let fresh = json(&dcplugin(&profile, &["events", "pomodoro", "token", "--new", "--json"]))["token"].clone();
+    assert_ne!(fresh.as_str(), Some(token.as_str()));
+    assert!(json(&dcplugin(&profile, &["events", "pomodoro", "--json"]))["token_made"] == true);
+    let journal = String::from_utf8(dcplugin(&profile, &["journal", "--json"]).stdout).expect("utf-8");
+    assert!(!journal.contains(&token), "never in the journal");
+    assert!(dcplugin(&profile, &["dev-mode", "off"]).status.success());
+    assert_eq!(json(&dcplugin(&profile, &["events", "pomodoro", "--json"]))["door"]["wanted"], "dev_mode_off");
+    let human = String::from_utf8(dcplugin(&profile, &["events", "pomodoro"]).stdout).expect("utf-8");
+    assert!(human.contains("focus_done") && human.contains("door: closed (developer mode is off)"), "{human}");
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+struct Serve {
+    child: Child,
+    lines: mpsc::Receiver<Value>,
+}
+
+impl Serve {
+    fn start(profile: &Path, port: u16) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+            .args(["serve", "--listening", "--json", "--door-port", &port.to_string()])
+            .env("DCPLUGIN_PROFILE", profile)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("serve");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::String(line)));
+            }
+        });
+        Serve { child, lines }
+    }
+
+    /// The next line with this kind, within `limit`.
+    fn wait(&self, kind: &str, limit: Duration) -> Value {
+        let start = Instant::now();
+        while let Some(left) = limit.checked_sub(start.elapsed()) {
+            match self.lines.recv_timeout(left) {
+                Ok(v) if v["kind"] == kind => return v,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        panic!("no {kind} line within {limit:?}");
+    }
+
+    fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+        let v = self.wait("stopped", Duration::from_secs(5));
+        assert_eq!(v["kind"], "stopped");
+        assert!(self.child.wait().expect("exit").success(), "clean exit on SIGTERM");
+    }
+}
+
+/// The Python client of §16, unchanged but for the port.
+const PYTHON_CLIENT: &str = r#"import json, urllib.request
+
+def send_event(token, event, text=''):
+    request = urllib.request.Request(
+        'http://127.0.0.1:8440/v1/events/pomodoro',
+        data=json.dumps({'event': event, 'text': text}).encode('utf-8'), method='POST',
+        headers={'Authorization': f'Bearer {token}', 'Content-Type': 'application/json'})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return response.status  # 202
+"#;
+
+#[test]
+fn s16_serve_listening_says_an_event_from_the_python_client_of_s16() {
+    let (_dir, profile) = pomodoro_profile();
+    dcplugin(&profile, &["events", "pomodoro", "on", "focus_done"]);
+    let token = String::from_utf8(dcplugin(&profile, &["events", "pomodoro", "token"]).stdout).expect("utf-8");
+    let port = free_port();
+    let serve = Serve::start(&profile, port);
+    let door = serve.wait("door", Duration::from_secs(5));
+    assert_eq!(door["state"], serde_json::json!({"state": "listening", "port": port}));
+    let script = format!(
+        "{}\nimport sys\nprint(send_event(sys.argv[1], 'focus_done', 'Session 2 of 4 done. Break: 5 minutes.'))\n",
+        PYTHON_CLIENT.replace("8440", &port.to_string())
+    );
+    let out = Command::new("python3").args(["-c", &script, token.trim()]).output().expect("python3");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "202", "{}", String::from_utf8_lossy(&out.stderr));
+    let received = serve.wait("received", Duration::from_secs(5));
+    assert_eq!(received["event"], "focus_done");
+    let turn = serve.wait("turn", Duration::from_secs(5));
+    assert_eq!(
+        turn["message"],
+        "(Not a message from the user. The Pomodoro timer plugin reports: Focus session finished. Details sent by the program, not checked: \"Session 2 of 4 done. Break: 5 minutes.\". Tell the user about it in one or two short sentences, in character.)"
+    );
+    assert_eq!(turn["tools"], serde_json::json!([]));
+    // A wrong token: urlopen raises HTTPError 401.
+    let bad = format!(
+        "{}\nimport sys, urllib.error\ntry:\n    send_event('0' * 64, 'focus_done')\nexcept urllib.error.HTTPError as e:\n    print(e.code)\n",
+        PYTHON_CLIENT.replace("8440", &port.to_string())
+    );
+    let out = Command::new("python3").args(["-c", &bad]).output().expect("python3");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "401");
+    serve.stop();
+}
+
+#[test]
+fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
+    let (dir, profile) = pomodoro_profile();
+    dcplugin(&profile, &["events", "pomodoro", "on", "focus_done"]);
+    dcplugin(&profile, &["events", "pomodoro", "on", "break_done"]);
+    let token = String::from_utf8(dcplugin(&profile, &["events", "pomodoro", "token"]).stdout).expect("utf-8");
+    // The example server keeps its files next to itself: run a copy.
+    let server_dir = dir.path().join("pomodoro");
+    std::fs::create_dir(&server_dir).expect("dir");
+    std::fs::copy(examples().join("pomodoro/server.py"), server_dir.join("server.py")).expect("copy");
+    std::fs::write(server_dir.join("event-token.txt"), token.trim()).expect("event token");
+    let door_port = free_port();
+    let timer_port = free_port();
+    let serve = Serve::start(&profile, door_port);
+    serve.wait("door", Duration::from_secs(5));
+    let mut server = Command::new("python3")
+        .args([
+            "server.py",
+            "--test",
+            "--port",
+            &timer_port.to_string(),
+            "--events-url",
+            &format!("http://127.0.0.1:{door_port}/v1/events/pomodoro"),
+        ])
+        .current_dir(&server_dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("server.py");
+    let mut server_token = String::new();
+    for _ in 0..50 {
+        server_token = std::fs::read_to_string(server_dir.join("token.txt")).unwrap_or_default();
+        if std::net::TcpStream::connect(("127.0.0.1", timer_port)).is_ok() && !server_token.trim().is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let start = format!(
+        "import urllib.request, json\nr = urllib.request.Request('http://127.0.0.1:{timer_port}/start', data=json.dumps({{'minutes': 1, 'break_minutes': 1}}).encode(), method='POST', headers={{'Authorization': 'Bearer {}', 'Content-Type': 'application/json'}})\nprint(urllib.request.urlopen(r, timeout=5).status)\n",
+        server_token.trim()
+    );
+    let out = Command::new("python3").args(["-c", &start]).output().expect("python3");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "200", "{}", String::from_utf8_lossy(&out.stderr));
+    // --test: one minute lasts 15 s.
+    let turn = serve.wait("turn", Duration::from_secs(40));
+    let message = turn["message"].as_str().expect("message");
+    assert!(
+        message.starts_with("(Not a message from the user. The Pomodoro timer plugin reports: Focus session finished."),
+        "{message}"
+    );
+    assert!(message.contains("Details sent by the program, not checked: \""), "{message}");
+    let _ = server.kill();
+    let _ = server.wait();
+    serve.stop();
+}
