@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod fingerprint;
+pub mod headers;
 pub mod hosts;
 pub mod limits;
 pub mod model;

@@ -19,26 +19,6 @@ use crate::address::is_public;
 use crate::judge::{judge_url, Target};
 use crate::{Incoming, Method, NetError, Outgoing, Policy, DEFAULT_ACCEPT, USER_AGENT};
 
-/// Header names the app owns (§8): a plugin value for them is ignored
-/// here (the validator already refuses them at import). `Content-Type` is
-/// set by the app for a JSON body.
-const APP_HEADERS: &[&str] = &[
-    "host",
-    "cookie",
-    "set-cookie",
-    "content-length",
-    "connection",
-    "transfer-encoding",
-    "upgrade",
-    "te",
-    "trailer",
-    "keep-alive",
-    "origin",
-    "referer",
-    "user-agent",
-    "content-type",
-];
-
 /// Sends plugin requests under a [`Policy`]. Cheap to share (`&self`);
 /// holds no connection between calls.
 #[derive(Clone)]
@@ -213,7 +193,9 @@ fn build_request(
     let map = request.headers_mut();
     for (name, value) in headers {
         let lower = name.to_ascii_lowercase();
-        if APP_HEADERS.contains(&lower.as_str()) || lower.starts_with("proxy-") {
+        // The app owns these (§8; the validator refuses them at import) and
+        // sets Content-Type itself for a JSON body.
+        if dcp_format::headers::is_forbidden(&lower) || lower == "content-type" {
             continue;
         }
         let name = reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| NetError::BadRequest)?;

@@ -12,31 +12,13 @@ use crate::problem::{Code, Problems};
 use crate::template::{Piece, Template, ValueTemplate};
 use serde_json::Value;
 
-/// Headers a plugin cannot set (§8), lowercase; any `proxy-*` too.
-const FORBIDDEN_HEADERS: &[&str] = &[
-    "host",
-    "cookie",
-    "set-cookie",
-    "content-length",
-    "connection",
-    "transfer-encoding",
-    "upgrade",
-    "te",
-    "trailer",
-    "keep-alive",
-    "origin",
-    "referer",
-    "user-agent",
-];
-
 /// Why `name` cannot be a header a plugin sets (§8), or `None` when it can.
 pub(super) fn header_name_problem(name: &str) -> Option<String> {
-    let lower = name.to_ascii_lowercase();
     if !(1..=limits::HEADER_NAME_CHARS).contains(&name.len())
         || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
     {
         Some(format!("\"{name}\" is not a header name (letters, digits and -, 40 characters at most)"))
-    } else if FORBIDDEN_HEADERS.contains(&lower.as_str()) || lower.starts_with("proxy-") {
+    } else if crate::headers::is_forbidden(name) {
         Some(format!("{name} is set by the app and cannot be set by a plugin"))
     } else {
         None
