@@ -31,8 +31,20 @@ fn json(out: &Output) -> Value {
     })
 }
 
+/// A loopback listener on a port a plugin may declare: the OS's ephemeral
+/// range overlaps ports §15 reserves (45000–45999, 50021).
+fn unreserved_listener() -> TcpListener {
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        if dcp_format::hosts::reserved_port(port).is_none() {
+            return listener;
+        }
+    }
+}
+
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+    unreserved_listener().local_addr().expect("addr").port()
 }
 
 /// A copy of an example folder whose server and manifest use `port`.
@@ -178,7 +190,7 @@ fn s20g_pomodoro_start_and_status() {
 fn s14_a_second_call_of_the_same_plugin_is_busy_across_processes() {
     let tmp = tempfile::tempdir().expect("tmp");
     let profile = tmp.path().join("profile");
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let listener = unreserved_listener();
     let port = listener.local_addr().expect("addr").port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {

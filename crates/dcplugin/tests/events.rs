@@ -79,8 +79,15 @@ fn s16_events_switches_door_state_and_token_from_the_command_line() {
     assert!(human.contains("focus_done") && human.contains("door: closed (developer mode is off)"), "{human}");
 }
 
+/// A free loopback port a plugin may declare: the OS's ephemeral range
+/// overlaps ports §15 reserves (45000–45999, 50021).
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+        if dcp_format::hosts::reserved_port(port).is_none() {
+            return port;
+        }
+    }
 }
 
 struct Serve {
