@@ -481,7 +481,8 @@ async fn s14_real_twenty_second_deadline() {
     let started = Instant::now();
     assert_eq!(client.send(get("https://api.example.com/slow"), &web_policy()).await, Err(NetError::Timeout));
     let took = started.elapsed();
-    assert!(took >= Duration::from_secs(20) && took < Duration::from_secs(23), "{took:?}");
+    // Under the server's 25 s stall, so the deadline (not the server) ended it, with room for a busy machine.
+    assert!(took >= Duration::from_secs(20) && took < Duration::from_millis(24_500), "{took:?}");
 }
 
 // ------------------------------------------------------- §15 server on the PC

@@ -226,7 +226,12 @@ fn s14_a_second_call_of_the_same_plugin_is_busy_across_processes() {
     std::thread::sleep(Duration::from_millis(800));
     let second = spawn().wait_with_output().expect("second");
     let first = first.wait_with_output().expect("first");
-    assert_eq!(json(&first)["outcome"], "done");
-    assert_eq!(json(&second)["code"], "BUSY");
-    assert_eq!(json(&second)["retryable"], Value::Bool(true));
+    // On a busy machine the second process may take the lock first: what
+    // matters is that exactly one call ran and the other was BUSY.
+    let (a, b) = (json(&first), json(&second));
+    let busy = if a["code"] == "BUSY" { &a } else { &b };
+    let done = if a["code"] == "BUSY" { &b } else { &a };
+    assert_eq!(done["outcome"], "done", "{a} {b}");
+    assert_eq!(busy["code"], "BUSY", "{a} {b}");
+    assert_eq!(busy["retryable"], Value::Bool(true));
 }
