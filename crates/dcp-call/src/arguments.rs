@@ -3,8 +3,9 @@
 
 use dcp_format::limits::TEXT_ARGUMENT_CHARS;
 use dcp_format::model::{ArgKind, Argument, Tool};
+use dcp_format::setting_value::json_number;
 use dcp_format::text::remove_hidden;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 /// Why the arguments are refused (INVALID_ARGUMENTS): the argument and the
 /// reason, which the AI reads to retry.
@@ -110,16 +111,8 @@ fn number(arg: &Argument, value: &Value) -> Result<Value, InvalidArguments> {
     // Keep the number as the AI wrote it when it is already one (100 stays 100).
     Ok(match value {
         Value::Number(original) => Value::Number(original.clone()),
-        _ => whole_or(n),
+        _ => json_number(n),
     })
-}
-
-fn whole_or(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        Value::from(n as i64)
-    } else {
-        Number::from_f64(n).map_or(Value::Null, Value::Number)
-    }
 }
 
 /// Enums: matched without regard to case, replaced by the declared value.

@@ -42,11 +42,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 /// The port of §15/§16.
-pub const DEFAULT_PORT: u16 = 8440;
+pub const DEFAULT_PORT: u16 = dcp_format::hosts::EVENT_DOOR_PORT;
 /// Largest body (§21).
-pub const MAX_BODY: usize = 2048;
+pub const MAX_BODY: usize = dcp_format::limits::EVENT_BODY_BYTES as usize;
 /// Longest text, in characters (§21).
-pub const MAX_TEXT: usize = 280;
+pub const MAX_TEXT: usize = dcp_format::limits::EVENT_TEXT_CHARS;
 /// Refusals of one kind are journaled at most this often per plugin.
 pub const JOURNAL_REFUSAL_EVERY: Duration = Duration::from_secs(60);
 const READ_LIMIT: Duration = Duration::from_secs(5);

@@ -12,11 +12,11 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 /// Minimum gap between two accepted events.
-pub const MIN_GAP: Duration = Duration::from_secs(10);
+pub const MIN_GAP: Duration = Duration::from_secs(dcp_format::limits::EVENT_INTERVAL_SECONDS);
 /// The rolling window.
 pub const WINDOW: Duration = Duration::from_secs(3600);
 /// Accepted events per window.
-pub const PER_WINDOW: usize = 30;
+pub const PER_WINDOW: usize = dcp_format::limits::EVENTS_PER_HOUR;
 
 /// One plugin's accepted events of the last hour.
 #[derive(Debug, Default, Clone)]

@@ -14,9 +14,9 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 /// Events waiting at most.
-pub const MAX_WAITING: usize = 3;
+pub const MAX_WAITING: usize = dcp_format::limits::EVENTS_WAITING;
 /// How long an event may wait.
-pub const MAX_WAIT: Duration = Duration::from_secs(600);
+pub const MAX_WAIT: Duration = Duration::from_secs(dcp_format::limits::EVENT_WAIT_SECONDS);
 /// Grace after an answer before listening counts.
 pub const GRACE_AFTER_ANSWER: Duration = Duration::from_secs(2);
 

@@ -77,11 +77,14 @@ fn is_label(label: &str) -> bool {
         && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// The port of the event door (§16), reserved for it (§15).
+pub const EVENT_DOOR_PORT: u16 = 8440;
+
 /// Ports of the PC no plugin may use (§15), with what uses them.
 const RESERVED_PORTS: &[(u16, u16, &str)] = &[
     (0, 1023, "system services"),
     (5000, 5004, "Desktop Companion voice servers"),
-    (8440, 8440, "Desktop Companion plugin events"),
+    (EVENT_DOOR_PORT, EVENT_DOOR_PORT, "Desktop Companion plugin events"),
     (8650, 8799, "Desktop Companion built-in AI"),
     (8766, 8766, "Desktop Companion speech recognition"),
     (50021, 50021, "Desktop Companion Japanese voices"),

@@ -72,7 +72,7 @@ pub fn check(setting: &Setting, value: &Value) -> Result<Value, Refusal> {
                 let range = format!("{} to {}", min.map_or("…".into(), fmt), max.map_or("…".into(), fmt));
                 return Err(refuse(BadSetting::OutOfBounds, format!("expected a number from {range}")));
             }
-            Ok(serde_json::Number::from_f64(n).map_or(Value::Null, |num| number_value(n, num)))
+            Ok(json_number(n))
         }
         SettingKind::Boolean { .. } => match value {
             Value::Bool(b) => Ok(Value::Bool(*b)),
@@ -83,12 +83,13 @@ pub fn check(setting: &Setting, value: &Value) -> Result<Value, Refusal> {
     }
 }
 
-/// Whole numbers are stored as integers, so `{{config.max}}` renders `10`.
-fn number_value(n: f64, num: serde_json::Number) -> Value {
+/// A number as JSON, whole numbers as integers, so a template renders `10`
+/// rather than `10.0`: used for setting values, defaults and arguments.
+pub fn json_number(n: f64) -> Value {
     if n.fract() == 0.0 && n.abs() < 9.0e15 {
         Value::from(n as i64)
     } else {
-        Value::Number(num)
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
     }
 }
 

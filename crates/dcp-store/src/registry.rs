@@ -407,9 +407,7 @@ pub(crate) fn default_of(kind: &SettingKind) -> Option<serde_json::Value> {
         SettingKind::Text { default, .. } => default.clone().map(Into::into),
         // Whole numbers as integers, as `setting_value::check` stores them,
         // so a default renders `10` in `{{config.x}}`, not `10.0`.
-        SettingKind::Number { default, .. } => {
-            default.map(|n| if n.fract() == 0.0 && n.abs() < 9.0e15 { (n as i64).into() } else { n.into() })
-        }
+        SettingKind::Number { default, .. } => default.map(dcp_format::setting_value::json_number),
         SettingKind::Boolean { default } => default.map(Into::into),
     }
 }

@@ -84,6 +84,8 @@ pub struct Review {
     pub settings: Vec<ReviewSetting>,
     /// The events, each with its switch (off).
     pub events: Vec<ReviewEvent>,
+    /// For a plugin with events: the port they arrive on and §16's warning.
+    pub events_door: Option<LocalPort>,
     /// The online-AI question, when it applies (§13).
     pub cloud: CloudQuestion,
     /// Warnings of the validator (superlative).
@@ -166,7 +168,7 @@ pub enum CloudQuestion {
     Never,
 }
 
-/// §15's warning next to a port.
+/// §15's warning next to a port (and §16's next to the events).
 pub const LOCAL_PORT_WARNING: &str = "install it only if you started this program yourself";
 /// §16's warning next to the events.
 pub const EVENTS_WARNING: &str = "turn an event on only if you started the program yourself";
@@ -246,6 +248,8 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         sites: plugin.hosts.clone(),
         local_ports: plugin.local_ports.iter().map(|&port| LocalPort { port, warning: LOCAL_PORT_WARNING }).collect(),
         settings,
+        events_door: (!plugin.events.is_empty())
+            .then_some(LocalPort { port: dcp_format::hosts::EVENT_DOOR_PORT, warning: EVENTS_WARNING }),
         events,
         cloud,
         warnings: Vec::new(),

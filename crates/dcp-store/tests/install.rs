@@ -55,6 +55,7 @@ fn s3_review_of_my_tasks_shows_everything_the_consent_screen_needs() {
     );
     assert_eq!(r.sites, vec!["api.tasks.example.com".to_owned()]);
     assert!(r.local_ports.is_empty());
+    assert!(r.events_door.is_none(), "no events, no events warning");
     let token = r.settings.iter().find(|s| s.key == "api_token").expect("api_token");
     assert!(token.secret && token.required && !token.kept);
     assert_eq!(token.help_domain.as_deref(), Some("tasks.example.com"));
@@ -91,6 +92,8 @@ fn s16_review_of_pomodoro_shows_its_events_off() {
     let r = f.import_example("pomodoro").expect("import");
     let events: Vec<_> = r.events.iter().map(|e| (e.name.as_str(), e.title.as_str(), e.on)).collect();
     assert_eq!(events, vec![("focus_done", "Focus session finished", false), ("break_done", "Break finished", false)]);
+    let door = r.events_door.as_ref().expect("§16: the port events arrive on, with its warning");
+    assert_eq!((door.port, door.warning), (8440, "turn an event on only if you started the program yourself"));
     f.store.install(&r.review, options(&[], &[("token", SECRET)], None)).expect("install");
     let shown = f.store.show("pomodoro").expect("show");
     assert!(shown.events.iter().all(|e| !e.on), "{:?}", shown.events);

@@ -189,6 +189,9 @@ fn human_review(r: &Review) -> String {
             .join(", ");
         out.push(format!("Setting {} ({}): {}", s.key, flags, s.title));
     }
+    if let Some(door) = &r.events_door {
+        out.push(format!("Events arrive on this PC · port {}: {}", door.port, door.warning));
+    }
     for e in &r.events {
         out.push(format!("Event {}: {} [{}]", e.name, e.title, if e.on { "on" } else { "off" }));
     }
