@@ -2,7 +2,7 @@
 //! refused before anything is built or sent, with the exact reasons of §22.
 //!
 //! The checks run in this order, so the reason given is the one the player
-//! can act on first: the turn (not_requested), the tool's existence
+//! can act on first: the turn (not_requested, step_limit), the tool's existence
 //! (unknown_tool), the app switches (tools_off, plugin_off), the plugin's
 //! status (plugin_off, dev_mode_off, needs_setup), the action's switch, then
 //! the rules of the action's level (needs_confirmation, cloud_blocked,
@@ -10,6 +10,7 @@
 //! (twitch_quota) needs the profile and is counted by the pipeline last.
 
 use crate::turn::{Model, Source, Turn};
+use dcp_format::limits::STEPS_PER_TURN;
 use dcp_format::model::Tool;
 use dcp_format::risk::Level;
 use dcp_store::{CallContext, Prefs, Status};
@@ -31,6 +32,8 @@ pub enum Reason {
     UnknownTool,
     DevModeOff,
     StreamPrivate,
+    /// Not in §22: the turn already used its 5 tool steps (§3, §21).
+    StepLimit,
 }
 
 impl Reason {
@@ -48,6 +51,7 @@ impl Reason {
             Reason::UnknownTool => "unknown_tool",
             Reason::DevModeOff => "dev_mode_off",
             Reason::StreamPrivate => "stream_private",
+            Reason::StepLimit => "step_limit",
         }
     }
 
@@ -65,6 +69,7 @@ impl Reason {
             Reason::UnknownTool => "There is no installed action with this name.",
             Reason::DevModeOff => "This plugin needs developer mode, which is off.",
             Reason::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.",
+            Reason::StepLimit => "This turn already used its 5 tool steps: answer the user with what you have.",
         }
     }
 }
@@ -74,6 +79,9 @@ impl Reason {
 pub fn decide(turn: &Turn, prefs: &Prefs, ctx: Option<&CallContext>, tool: Option<&Tool>) -> Result<(), Reason> {
     if matches!(turn.source, Source::Auto | Source::Event) {
         return Err(Reason::NotRequested);
+    }
+    if turn.step.unwrap_or(1) as usize > STEPS_PER_TURN {
+        return Err(Reason::StepLimit);
     }
     let Some(ctx) = ctx else { return Err(Reason::UnknownTool) };
     if !prefs.tools_enabled {

@@ -90,7 +90,12 @@ pub fn offer(turn: &Turn, prefs: &Prefs, plugins: &[CallContext]) -> Offer {
 fn plugin_wide(reason: Reason) -> bool {
     matches!(
         reason,
-        Reason::NotRequested | Reason::ToolsOff | Reason::PluginOff | Reason::DevModeOff | Reason::NeedsSetup
+        Reason::NotRequested
+            | Reason::StepLimit
+            | Reason::ToolsOff
+            | Reason::PluginOff
+            | Reason::DevModeOff
+            | Reason::NeedsSetup
     )
 }
 
@@ -114,6 +119,7 @@ fn player_message(reason: Reason) -> &'static str {
         Reason::DevModeOff => "Developer mode off",
         Reason::TwitchLevel => "not for the Twitch chat (only actions that read public data)",
         Reason::NotRequested => "no actions on a turn the player did not ask for",
+        Reason::StepLimit => "this turn already used its 5 tool steps",
         Reason::TwitchQuota | Reason::UnknownTool => reason.explain(),
     }
 }

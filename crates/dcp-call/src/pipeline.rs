@@ -13,6 +13,7 @@ use dcp_format::model::{ArgKind, Method, Plugin, Tool};
 use dcp_net::{Client, NetError, Outgoing, Policy};
 use dcp_store::journal::{NewEntry, Outcome as Logged};
 use dcp_store::{CallContext, Store};
+use dcp_vault::Sensitive;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -44,7 +45,8 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
         Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read its settings: {e}")),
     };
     let tool = context.as_ref().and_then(|c| c.plugin.as_ref()).and_then(|p| p.tool(tool_name)).cloned();
-    let secrets = secret_values(store, context.as_ref());
+    let opened = open_secrets(store, context.as_ref());
+    let secrets: Vec<String> = opened.iter().map(|(_, s)| s.expose().to_owned()).collect();
     let record = Record {
         store,
         slug,
@@ -52,7 +54,18 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
         who: turn.source.as_str(),
         subject: subject(tool.as_ref(), args, &secrets),
     };
-    if let Err(reason) = courtier::decide(turn, &prefs, context.as_ref(), tool.as_ref()) {
+    let turn = match in_step(store, turn) {
+        Ok(turn) => turn,
+        Err(e) => {
+            return record.failed(
+                "EXECUTION_ERROR",
+                &format!("the app could not count the turn's steps: {e}"),
+                false,
+                &secrets,
+            )
+        }
+    };
+    if let Err(reason) = courtier::decide(&turn, &prefs, context.as_ref(), tool.as_ref()) {
         return record.refused(reason);
     }
     let (Some(context), Some(tool)) = (context, tool) else { return record.refused(Reason::UnknownTool) };
@@ -95,7 +108,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
         );
     };
     let Some(plugin) = &context.plugin else { return record.refused(Reason::PluginOff) };
-    let outgoing = match request(store, plugin, &tool, &context, &args) {
+    let outgoing = match request(plugin, &tool, &context, &args, &opened) {
         Ok(outgoing) => outgoing,
         Err(e) => return record.failed(e.code(), &e.to_string(), false, &secrets),
     };
@@ -111,19 +124,29 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
     }
 }
 
+/// The turn with this call's step resolved: calls sharing a turn id count
+/// its steps (§3); a call without one is a turn of its own.
+fn in_step(store: &Store, turn: &Turn) -> Result<Turn, dcp_store::StoreError> {
+    let step = match &turn.id {
+        Some(id) => store.take_step(id, turn.step)?,
+        None => turn.step.unwrap_or(1),
+    };
+    Ok(Turn { step: Some(step), ..turn.clone() })
+}
+
 fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<crate::busy::PluginLock>> {
     crate::busy::try_lock(store.profile().root(), slug)
 }
 
 /// Builds the request with the settings and the secrets the auth block needs.
 fn request(
-    store: &Store,
     plugin: &Plugin,
     tool: &Tool,
     context: &CallContext,
     args: &Arguments,
+    opened: &[(String, Sensitive)],
 ) -> Result<Outgoing, build::BuildError> {
-    let secret = |key: &str| store.secret_for_request(&plugin.slug, key).ok().flatten();
+    let secret = |key: &str| opened.iter().find(|(k, _)| k == key).map(|(_, s)| Sensitive::new(s.expose().to_owned()));
     let built = build::build(tool, &plugin.auth, args, &Inputs { settings: &context.settings, secret: &secret })?;
     Ok(Outgoing { method: method(built.method), url: built.url, headers: built.headers, body: built.body })
 }
@@ -149,16 +172,15 @@ fn net_message(e: &NetError) -> String {
     }
 }
 
-/// Every secret of the plugin in clear, only to mask them wherever they
-/// might appear (answers, errors, subjects).
-fn secret_values(store: &Store, context: Option<&CallContext>) -> Vec<String> {
+/// Every secret of the plugin, opened once per call: for the auth block,
+/// and to mask them wherever they might appear (answers, errors, subjects).
+fn open_secrets(store: &Store, context: Option<&CallContext>) -> Vec<(String, Sensitive)> {
     let Some(plugin) = context.and_then(|c| c.plugin.as_ref()) else { return Vec::new() };
     plugin
         .settings
         .iter()
         .filter(|s| s.is_secret())
-        .filter_map(|s| store.secret_for_request(&plugin.slug, &s.key).ok().flatten())
-        .map(|s| s.expose().to_owned())
+        .filter_map(|s| Some((s.key.clone(), store.secret_for_request(&plugin.slug, &s.key).ok().flatten()?)))
         .collect()
 }
 

@@ -65,6 +65,10 @@ pub struct Turn {
     pub live: bool,
     /// Built-in tools already offered (they come first, §17).
     pub builtin: usize,
-    /// Calls with the same id belong to one turn (the chat's one call).
+    /// Calls with the same id belong to one turn (the chat's one call, the
+    /// steps).
     pub id: Option<String>,
+    /// The tool step of the turn this offer or call is in, counting from 1
+    /// (§3: up to 5). `None`: the next step of the turn `id`, or the first.
+    pub step: Option<u32>,
 }

@@ -41,7 +41,7 @@ fn prefs() -> Prefs {
 }
 
 fn turn(source: Source) -> Turn {
-    Turn { source, model: Model::Local, live: false, builtin: 0, id: None }
+    Turn { source, model: Model::Local, live: false, builtin: 0, id: None, step: None }
 }
 
 fn check(turn: &Turn, prefs: &Prefs, ctx: &CallContext, tool: &str) -> Result<(), Reason> {
@@ -134,4 +134,19 @@ fn s16_an_event_or_auto_turn_offers_no_tool() {
         assert!(o.tools.is_empty());
         assert_eq!(o.left_out[0].reason, "not_requested");
     }
+}
+
+#[test]
+fn s3_a_turn_has_up_to_five_tool_steps() {
+    let p = prefs();
+    for step in 1..=5 {
+        let t = Turn { step: Some(step), ..turn(Source::Voice) };
+        assert_eq!(check(&t, &p, &ctx(), "r0"), Ok(()), "step {step}");
+    }
+    let sixth = Turn { step: Some(6), ..turn(Source::Voice) };
+    assert_eq!(check(&sixth, &p, &ctx(), "r0"), Err(Reason::StepLimit));
+    let o = offer(&sixth, &p, &[ctx()]);
+    assert!(o.tools.is_empty());
+    let left: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();
+    assert_eq!(left, vec![(None, "step_limit")], "the whole plugin is left out for the rest of the turn");
 }

@@ -92,6 +92,8 @@ const MIGRATIONS: &[M<'static>] = &[
         created_at INTEGER NOT NULL
     );",
     ),
+    // The tool steps a turn used (§3: up to 5 steps per turn).
+    M::up("ALTER TABLE turns ADD COLUMN steps INTEGER NOT NULL DEFAULT 0;"),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

@@ -345,11 +345,9 @@ impl Store {
     /// Opens a stored secret; `None` when it is not set or cannot be read on
     /// this PC (which the status shows as Needs setup).
     pub(crate) fn open_secret(&self, slug: &str, key: &str) -> Result<Option<Sensitive>, StoreError> {
-        let sealed: Option<Vec<u8>> = rusqlite::OptionalExtension::optional(self.conn.query_row(
-            "SELECT sealed FROM secrets WHERE slug = ?1 AND key = ?2",
-            params![slug, key],
-            |r| r.get(0),
-        ))?;
+        let mut stmt = self.conn.prepare_cached("SELECT sealed FROM secrets WHERE slug = ?1 AND key = ?2")?;
+        let sealed: Option<Vec<u8>> =
+            rusqlite::OptionalExtension::optional(stmt.query_row(params![slug, key], |r| r.get(0)))?;
         Ok(sealed.and_then(|bytes| self.vault.open(slug, key, &bytes).ok()))
     }
 }

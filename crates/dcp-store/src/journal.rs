@@ -10,7 +10,7 @@
 
 use crate::error::StoreError;
 use crate::Store;
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
 /// Entries kept.
@@ -99,10 +99,11 @@ impl Store {
     pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
         let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
         let detail = e.detail.map(|s| s.chars().take(300).collect::<String>());
-        self.conn.execute(
-            "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![now_ms(), e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject, detail],
-        )?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![now_ms(), e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject, detail])?;
         let id = self.conn.last_insert_rowid();
         if id % PRUNE_EVERY == 0 {
             self.conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
@@ -147,12 +148,38 @@ impl Store {
     /// Counts one Twitch chat call for a turn and returns how many the turn
     /// had before (§12: one call per chat message, shared with built-in tools).
     pub fn take_chat_call(&self, turn: &str) -> Result<u32, StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
-        tx.execute("DELETE FROM turns WHERE created_at < ?1", [crate::db::now() - 24 * 3600])?;
-        tx.execute("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)", params![turn, crate::db::now()])?;
+        let tx = self.begin_turn(turn)?;
         let before: u32 = tx.query_row("SELECT chat_calls FROM turns WHERE id = ?1", [turn], |r| r.get(0))?;
         tx.execute("UPDATE turns SET chat_calls = chat_calls + 1 WHERE id = ?1", [turn])?;
         tx.commit()?;
         Ok(before)
+    }
+
+    /// Counts a call in a step of a turn and returns the step's number
+    /// (§3: a turn chains up to 5 steps). `step` is the caller's own count,
+    /// for an online model that asks for several tools in one step; without
+    /// it, each call is a step of its own, as with an AI on the PC.
+    pub fn take_step(&self, turn: &str, step: Option<u32>) -> Result<u32, StoreError> {
+        let tx = self.begin_turn(turn)?;
+        let used: u32 = tx.query_row("SELECT steps FROM turns WHERE id = ?1", [turn], |r| r.get(0))?;
+        let this = step.unwrap_or(used.saturating_add(1));
+        tx.execute("UPDATE turns SET steps = ?2 WHERE id = ?1", params![turn, used.max(this)])?;
+        tx.commit()?;
+        Ok(this)
+    }
+
+    /// The steps a turn has used so far (0 for a turn not seen yet).
+    pub fn steps_used(&self, turn: &str) -> Result<u32, StoreError> {
+        let used = self.conn.query_row("SELECT steps FROM turns WHERE id = ?1", [turn], |r| r.get(0)).optional()?;
+        Ok(used.unwrap_or(0))
+    }
+
+    /// Opens a write transaction on the row of `turn`, created if new; rows
+    /// older than a day are forgotten (a turn lasts seconds).
+    fn begin_turn(&self, turn: &str) -> Result<rusqlite::Transaction<'_>, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        tx.execute("DELETE FROM turns WHERE created_at < ?1", [crate::db::now() - 24 * 3600])?;
+        tx.execute("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)", params![turn, crate::db::now()])?;
+        Ok(tx)
     }
 }

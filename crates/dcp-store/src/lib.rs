@@ -48,6 +48,7 @@ pub struct Store {
     profile: Profile,
     conn: Connection,
     vault: Vault,
+    validated: registry::Validated,
 }
 
 impl Store {
@@ -56,7 +57,7 @@ impl Store {
     pub fn open(profile: Profile, key_store: Arc<dyn KeyStore>) -> Result<Store, StoreError> {
         let conn = db::open(&profile.db_path())?;
         let id = profile_id(&conn)?;
-        let store = Store { profile, conn, vault: Vault::new(key_store, id) };
+        let store = Store { profile, conn, vault: Vault::new(key_store, id), validated: Default::default() };
         store.clean_leftovers()?;
         Ok(store)
     }

@@ -2,7 +2,7 @@
 //! (from the Tools tab), developer mode and the player's language.
 
 use crate::error::StoreError;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 use serde::Serialize;
 
 /// The app switches.
@@ -22,16 +22,17 @@ pub struct Prefs {
 pub const PREF_KEYS: [&str; 4] = ["plugins_enabled", "tools_enabled", "dev_mode", "language"];
 
 pub(crate) fn read(conn: &Connection) -> Result<Prefs, StoreError> {
-    let get = |key: &str| -> Result<Option<String>, StoreError> {
-        Ok(conn.query_row("SELECT value FROM prefs WHERE key = ?1", [key], |r| r.get(0)).optional()?)
-    };
-    let flag =
-        |key: &str, default: bool| -> Result<bool, StoreError> { Ok(get(key)?.map_or(default, |v| v == "true")) };
+    // One cached statement: every tool call reads the switches.
+    let mut stmt = conn.prepare_cached("SELECT key, value FROM prefs")?;
+    let stored: Vec<(String, String)> =
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    let get = |key: &str| stored.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let flag = |key: &str, default: bool| get(key).map_or(default, |v| v == "true");
     Ok(Prefs {
-        plugins_enabled: flag("plugins_enabled", true)?,
-        tools_enabled: flag("tools_enabled", true)?,
-        dev_mode: flag("dev_mode", false)?,
-        language: get("language")?.unwrap_or_else(|| "en".into()),
+        plugins_enabled: flag("plugins_enabled", true),
+        tools_enabled: flag("tools_enabled", true),
+        dev_mode: flag("dev_mode", false),
+        language: get("language").unwrap_or("en").to_owned(),
     })
 }
 

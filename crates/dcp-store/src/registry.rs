@@ -13,7 +13,17 @@ use dcp_format::risk::Level;
 use dcp_format::{Options, Problem};
 use rusqlite::{OptionalExtension, Row as SqlRow};
 use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The last validation of each plugin's manifest, keyed by slug, with the
+/// digest of the bytes (and the options) it was made from. Every read still
+/// reads and hashes the file (a changed file is Modified, §18), but only
+/// bytes not seen before are validated again: a tool call should not pay
+/// for the whole validator (issue "tool calls": host overhead).
+#[derive(Default)]
+pub(crate) struct Validated(RefCell<HashMap<String, (String, Loaded)>>);
 
 /// A row of the `plugins` table.
 #[derive(Debug, Clone)]
@@ -161,7 +171,7 @@ fn row_from(r: &SqlRow) -> rusqlite::Result<Row> {
 impl Store {
     pub(crate) fn entry_row(&self, slug: &str) -> Result<Option<Row>, StoreError> {
         let sql = format!("SELECT {ROW_COLUMNS} FROM plugins WHERE slug = ?1");
-        Ok(self.conn.query_row(&sql, [slug], row_from).optional()?)
+        Ok(self.conn.prepare_cached(&sql)?.query_row([slug], row_from).optional()?)
     }
 
     pub(crate) fn row(&self, slug: &str) -> Result<Row, StoreError> {
@@ -200,22 +210,39 @@ impl Store {
                 Err(e) => return Loaded::Missing(format!("{}: {e}", dir.display())),
             },
         };
-        if row.origin != Origin::Folder && sha256_hex(&bytes) != row.manifest_fingerprint {
+        let digest = sha256_hex(&bytes);
+        if row.origin != Origin::Folder && digest != row.manifest_fingerprint {
             return Loaded::Modified;
         }
-        let options = Options { official: row.origin == Origin::Official, ..Options::default() };
-        let report = dcp_format::validate_manifest(&bytes, &options);
-        match report.plugin {
-            Some(plugin) if plugin.slug == row.slug => Loaded::Ready(Box::new(plugin)),
-            Some(plugin) => Loaded::Invalid(vec![Problem {
-                code: dcp_format::Code::BadSlug,
-                path: "slug".into(),
-                message: format!("the slug changed from {} to {}: load the folder again", row.slug, plugin.slug),
-            }]),
-            None => Loaded::Invalid(report.problems.errors),
+        let official = row.origin == Origin::Official;
+        let key = format!("{digest}/{official}");
+        if let Some((seen, loaded)) = self.validated.0.borrow().get(&row.slug) {
+            if *seen == key {
+                return loaded.clone();
+            }
         }
+        let loaded = validated(row, &bytes, official);
+        self.validated.0.borrow_mut().insert(row.slug.clone(), (key, loaded.clone()));
+        loaded
     }
+}
 
+/// Validates a plugin's manifest bytes as the store reads them.
+fn validated(row: &Row, bytes: &[u8], official: bool) -> Loaded {
+    let options = Options { official, ..Options::default() };
+    let report = dcp_format::validate_manifest(bytes, &options);
+    match report.plugin {
+        Some(plugin) if plugin.slug == row.slug => Loaded::Ready(Box::new(plugin)),
+        Some(plugin) => Loaded::Invalid(vec![Problem {
+            code: dcp_format::Code::BadSlug,
+            path: "slug".into(),
+            message: format!("the slug changed from {} to {}: load the folder again", row.slug, plugin.slug),
+        }]),
+        None => Loaded::Invalid(report.problems.errors),
+    }
+}
+
+impl Store {
     /// Every installed plugin with its status, by slug.
     pub fn list(&self) -> Result<Vec<Entry>, StoreError> {
         self.rows()?.iter().map(|row| Ok(self.entry(row, &self.load(row))?.0)).collect()
@@ -365,7 +392,7 @@ impl Store {
     }
 
     pub(crate) fn stored_settings(&self, slug: &str) -> Result<Vec<(String, serde_json::Value)>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT key, value FROM settings WHERE slug = ?1 ORDER BY key")?;
+        let mut stmt = self.conn.prepare_cached("SELECT key, value FROM settings WHERE slug = ?1 ORDER BY key")?;
         let rows = stmt.query_map([slug], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
         let mut out = Vec::new();
         for row in rows {
@@ -389,7 +416,7 @@ impl Store {
     }
 
     pub(crate) fn tools_off(&self, slug: &str) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT tool FROM tools_off WHERE slug = ?1")?;
+        let mut stmt = self.conn.prepare_cached("SELECT tool FROM tools_off WHERE slug = ?1")?;
         let tools = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
         Ok(tools)
     }

@@ -424,12 +424,12 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
     // Bring the database back to schema 2, as an older build left it.
     f.sql()
         .execute_batch(
-            "ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; PRAGMA user_version = 2;",
+            "ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; ALTER TABLE turns DROP COLUMN steps; PRAGMA user_version = 2;",
         )
         .expect("downgrade");
     f.reopen();
     let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 4, "every later migration applied again (4: event tokens)");
+    assert_eq!(version, 5, "every later migration applied again (4: event tokens, 5: turn steps)");
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
     f.store
         .install(&r.review, options(&[], &[], None))

@@ -97,6 +97,11 @@ fn s18_invalid_folder_plugin_saved_with_an_error_lists_its_errors() {
         "{:?}",
         d.errors
     );
+    // The store keeps the last validation of each plugin: saving the file
+    // again must be judged on the new bytes, in the same Store.
+    std::fs::write(folder.join("manifest.json"), serde_json::to_string(&example("exchange-rates")).expect("json"))
+        .expect("save");
+    assert_eq!(f.status("fx"), "Active");
 }
 
 #[test]

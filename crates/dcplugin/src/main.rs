@@ -39,6 +39,9 @@ struct TurnArgs {
     /// Calls giving the same turn id belong to one turn.
     #[arg(long, value_name = "ID")]
     turn: Option<String>,
+    /// The tool step of the turn, from 1 (up to 5): calls an online model asks for at once share a step. Default: the turn's next step.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    step: Option<u32>,
 }
 
 /// The options of the consent screen, for `install`, `import --yes` and

@@ -15,15 +15,22 @@ pub fn turn(args: &TurnArgs) -> Turn {
         live: args.live,
         builtin: args.builtin,
         id: args.turn.clone(),
+        step: args.step,
     }
 }
 
-/// `dcplugin tools`.
+/// `dcplugin tools`: the offer for the turn's next step, unless `--step`
+/// names one.
 pub fn tools(store: &Store, args: &TurnArgs, json: bool) -> ExitCode {
-    let t = turn(args);
+    let mut t = turn(args);
     act(
         json,
-        || Ok(offer(&t, &store.prefs()?, &store.call_contexts()?)),
+        || {
+            if let (Some(id), None) = (&t.id, t.step) {
+                t.step = Some(store.steps_used(id)? + 1);
+            }
+            Ok(offer(&t, &store.prefs()?, &store.call_contexts()?))
+        },
         |o| {
             let mut lines: Vec<String> = o.tools.iter().map(|t| format!("{}  {}", t.name, t.description)).collect();
             if !o.abilities.is_empty() {

@@ -1,0 +1,154 @@
+//! The host's overhead on a tool call (issue "tool calls"): one call of the
+//! local-server example through the whole pipeline (courtier, settings and
+//! secret from the real SQLite profile, arguments, request builder, network
+//! filter, answer cleaning and framing, journal write) against a direct HTTP
+//! request to the same loopback server, measured in the same run. Printed
+//! as the ratio of the medians (target: p50 ≤ 1.3×).
+//!
+//! Two direct baselines, because the pipeline opens a new connection for
+//! each call (the connection is pinned to the addresses the filter checked,
+//! §14): a client that also opens a new connection per request (the target
+//! is judged against this one), and a client reusing one kept-alive
+//! connection (the cheapest request there is, shown for scale).
+
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
+
+use bytes::Bytes;
+use criterion::{criterion_group, criterion_main, Criterion};
+use dcp_call::turn::{Model, Source, Turn};
+use dcp_store::{InstallOptions, Profile, Store};
+use dcp_vault::testing::MemoryKeyStore;
+use dcp_vault::Sensitive;
+use http_body_util::Full;
+use hyper::{Request, Response};
+use std::convert::Infallible;
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::runtime::Runtime;
+
+const TOKEN: &str = "bench-server-token";
+const ANSWER: &str = r#"{"time":"14:05","date":"2026-11-30","zone":"UTC"}"#;
+
+/// A minimal HTTP/1.1 server on a loopback port a plugin may declare.
+fn server(runtime: &Runtime) -> u16 {
+    let listener = runtime.block_on(async {
+        loop {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+            let port = listener.local_addr().expect("addr").port();
+            if dcp_format::hosts::reserved_port(port).is_none() {
+                return listener;
+            }
+        }
+    });
+    let port = listener.local_addr().expect("addr").port();
+    runtime.spawn(async move {
+        loop {
+            let Ok((tcp, _)) = listener.accept().await else { return };
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(|_: Request<hyper::body::Incoming>| async {
+                    let mut answer = Response::new(Full::new(Bytes::from_static(ANSWER.as_bytes())));
+                    answer.headers_mut().insert("content-type", "application/json".parse().expect("header"));
+                    Ok::<_, Infallible>(answer)
+                });
+                let io = hyper_util::rt::TokioIo::new(tcp);
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
+            });
+        }
+    });
+    port
+}
+
+/// A profile in developer mode with the local-server example installed,
+/// declaring `port`, its token saved.
+fn profile(dir: &Path, port: u16) -> Store {
+    let store = Store::open(Profile::at(dir.join("profile")).expect("profile"), Arc::new(MemoryKeyStore::new()))
+        .expect("store");
+    store.set_pref("dev_mode", "true").expect("dev mode");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples/local-server/manifest.json");
+    let manifest = std::fs::read_to_string(example).expect("example").replace("8420", &port.to_string());
+    let path = dir.join("local-server.json");
+    std::fs::write(&path, manifest).expect("write");
+    let review = store.import(&path).expect("review");
+    let options =
+        InstallOptions { secrets: vec![("token".into(), Sensitive::new(TOKEN.into()))], ..InstallOptions::default() };
+    store.install(&review.review, options).expect("install");
+    store
+}
+
+/// One way to make the call, as a future to run.
+type Call<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// Times `runs` rounds of the three ways to make the call, interleaved so
+/// that a busy machine slows each alike, and returns their medians.
+fn p50s<'a>(runtime: &Runtime, runs: usize, ways: [&dyn Fn() -> Call<'a>; 3]) -> [Duration; 3] {
+    let mut samples: [Vec<Duration>; 3] = Default::default();
+    for _ in 0..runs {
+        for (way, times) in ways.iter().zip(samples.iter_mut()) {
+            let start = Instant::now();
+            runtime.block_on(way());
+            times.push(start.elapsed());
+        }
+    }
+    samples.map(|mut times| {
+        times.sort();
+        times[times.len() / 2]
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("rt");
+    let port = server(&runtime);
+    let dir = tempfile::tempdir().expect("dir");
+    let store = profile(dir.path(), port);
+    let client = dcp_net::Client::new();
+    let turn = Turn { source: Source::Voice, model: Model::Local, live: false, builtin: 0, id: None, step: None };
+    let no_args = serde_json::json!({});
+    let url = format!("http://127.0.0.1:{port}/time");
+    // reqwest is built without a default crypto provider (dcp-net passes its own).
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let fresh = reqwest::Client::builder().no_proxy().pool_max_idle_per_host(0).build().expect("client");
+    let pooled = reqwest::Client::builder().no_proxy().build().expect("client");
+
+    let pipeline = || async {
+        let outcome = dcp_call::pipeline::call(&store, &client, &turn, "mypc__get_time", &no_args).await;
+        assert_eq!(outcome.outcome, "done", "{}", outcome.for_ai);
+    };
+    let direct = |client: &reqwest::Client| {
+        let request = client.get(&url).header("Authorization", format!("Bearer {TOKEN}"));
+        async move {
+            let body = request.send().await.expect("sent").bytes().await.expect("body");
+            assert_eq!(body.len(), ANSWER.len());
+        }
+    };
+
+    let mut group = c.benchmark_group("tool_call");
+    group.bench_function("pipeline", |b| b.iter(|| runtime.block_on(pipeline())));
+    group.bench_function("direct_new_connection", |b| b.iter(|| runtime.block_on(direct(&fresh))));
+    group.bench_function("direct_kept_alive", |b| b.iter(|| runtime.block_on(direct(&pooled))));
+    group.finish();
+
+    let runs = 2_000;
+    let [through, new_connection, kept_alive] =
+        p50s(&runtime, runs, [&|| Box::pin(pipeline()), &|| Box::pin(direct(&fresh)), &|| Box::pin(direct(&pooled))]);
+    let ratio = |base: Duration| through.as_secs_f64() / base.as_secs_f64();
+    println!("\ntool call p50 over {runs} runs each (same server, same run):");
+    println!("  pipeline                 {through:>10.1?}");
+    println!(
+        "  direct, new connection   {new_connection:>10.1?}   pipeline / direct = {:.2}x (target <= 1.3x)",
+        ratio(new_connection)
+    );
+    println!(
+        "  direct, kept alive       {kept_alive:>10.1?}   pipeline / direct = {:.2}x (for scale)",
+        ratio(kept_alive)
+    );
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    targets = bench
+}
+criterion_main!(benches);
