@@ -170,7 +170,7 @@ pub enum Notice {
         plugin: String,
         /// Event name.
         event: String,
-        /// Always `event_expired`.
+        /// `event_expired`, or why it can no longer be said (`plugin_off`, `dev_mode_off`, `event_off`, `unknown_event`).
         reason: String,
     },
     /// An event turn: what the AI gets. It offers no tool: the courtier
@@ -322,22 +322,30 @@ fn tick_queue(shared: &Arc<Shared>) {
     }
     let store = lock(&shared.store);
     for d in &dropped {
-        drop_event(&store, shared, d);
+        drop_event(&store, shared, d, "event_expired");
     }
     if turn.is_empty() {
         return;
     }
-    let language = store.prefs().map(|p| p.language).unwrap_or_else(|_| "en".into());
-    let mut plugins: HashMap<String, Option<Plugin>> = HashMap::new();
+    let Ok(prefs) = store.prefs() else { return };
+    // The player may have switched the plugin or the event off, or
+    // developer mode, while the event waited: it is dropped then, with the
+    // reason, rather than said.
+    let mut plugins: HashMap<String, Result<Plugin, &'static str>> = HashMap::new();
+    let mut said = Vec::new();
     for w in &turn {
-        plugins
+        let plugin = plugins
             .entry(w.plugin.clone())
-            .or_insert_with(|| store.call_context(&w.plugin).ok().flatten().and_then(|c| c.plugin));
+            .or_insert_with(|| plugin_state(&prefs, store.call_context(&w.plugin).ok().flatten()));
+        match plugin.as_ref().map_err(|r| *r).and_then(|p| event_state(&store, &w.plugin, p, &w.event)) {
+            Ok(()) => said.push(w),
+            Err(reason) => drop_event(&store, shared, w, reason),
+        }
     }
-    let lines: Vec<EventLine> = turn
+    let lines: Vec<EventLine> = said
         .iter()
         .filter_map(|w| {
-            let plugin = plugins.get(&w.plugin)?.as_ref()?;
+            let plugin = plugins.get(&w.plugin)?.as_ref().ok()?;
             let event = plugin.events.iter().find(|e| e.name == w.event)?;
             Some(EventLine { display_name: &plugin.display_name, title: &event.title, text: w.text.as_deref() })
         })
@@ -346,26 +354,27 @@ fn tick_queue(shared: &Arc<Shared>) {
         return;
     }
     let _ = shared.notices.send(Notice::Turn {
-        message: turn_message(&language, &lines),
-        events: turn.iter().map(|w| format!("{}/{}", w.plugin, w.event)).collect(),
+        message: turn_message(&prefs.language, &lines),
+        events: said.iter().map(|w| format!("{}/{}", w.plugin, w.event)).collect(),
         tools: Vec::new(),
     });
 }
 
-fn drop_event(store: &Store, shared: &Shared, w: &Waiting) {
+/// Journals a waiting event that will not be said, and tells `serve`.
+fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: &'static str) {
     let _ = store.journal_write(&NewEntry {
         plugin: &w.plugin,
         action: &w.event,
         who: "event",
         outcome: Outcome::Dropped,
-        code: Some("event_expired"),
+        code: Some(reason),
         subject: w.text.as_deref(),
         detail: None,
     });
     let _ = shared.notices.send(Notice::Dropped {
         plugin: w.plugin.clone(),
         event: w.event.clone(),
-        reason: "event_expired".into(),
+        reason: reason.into(),
     });
 }
 
@@ -604,16 +613,9 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
         Ok(p) => p,
         Err(_) => return reply(StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
     };
-    let context = store.call_context(slug).ok().flatten();
-    if !prefs.dev_mode || context.as_ref().is_some_and(|c| c.status == Status::DevModeOff) {
-        return refuse(None, StatusCode::FORBIDDEN, "dev_mode_off");
-    }
-    let plugin = match context {
-        Some(c) if runs(c.status) && prefs.plugins_enabled => match c.plugin {
-            Some(p) => p,
-            None => return refuse(None, StatusCode::FORBIDDEN, "plugin_off"),
-        },
-        _ => return refuse(None, StatusCode::FORBIDDEN, "plugin_off"),
+    let plugin = match plugin_state(&prefs, store.call_context(slug).ok().flatten()) {
+        Ok(plugin) => plugin,
+        Err(reason) => return refuse(None, StatusCode::FORBIDDEN, reason),
     };
     let sent = match parse(bytes) {
         Ok(sent) => sent,
@@ -655,24 +657,45 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
     let dropped =
         lock(&shared.queue).push(Waiting { plugin: slug.to_owned(), event: sent.event, text: sent.text, at: now });
     for d in &dropped {
-        drop_event(&store, shared, d);
+        drop_event(&store, shared, d, "event_expired");
     }
     reply(StatusCode::ACCEPTED, "accepted")
 }
 
-fn event_refusal(store: &Store, shared: &Arc<Shared>, slug: &str, plugin: &Plugin, event: &str) -> Option<Reply> {
+/// The plugin, when its events may be received and said now; else the
+/// §22 reason (developer mode first, then the plugin's own state).
+fn plugin_state(prefs: &Prefs, context: Option<CallContext>) -> Result<Plugin, &'static str> {
+    if !prefs.dev_mode || context.as_ref().is_some_and(|c| c.status == Status::DevModeOff) {
+        return Err("dev_mode_off");
+    }
+    match context {
+        Some(c) if runs(c.status) && prefs.plugins_enabled => c.plugin.ok_or("plugin_off"),
+        _ => Err("plugin_off"),
+    }
+}
+
+/// Whether `event` is declared and switched on; else the §22 reason.
+fn event_state(store: &Store, slug: &str, plugin: &Plugin, event: &str) -> Result<(), &'static str> {
     if !plugin.events.iter().any(|e| e.name == event) {
+        return Err("unknown_event");
+    }
+    if !store.event_switches(slug).unwrap_or_default().iter().any(|e| e == event) {
+        return Err("event_off");
+    }
+    Ok(())
+}
+
+fn event_refusal(store: &Store, shared: &Arc<Shared>, slug: &str, plugin: &Plugin, event: &str) -> Option<Reply> {
+    let reason = event_state(store, slug, plugin, event).err()?;
+    if reason == "unknown_event" {
         let shown = (event.len() <= 40
             && event.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
         .then_some(event);
-        refuse_journal(store, shared, slug, shown, "unknown_event");
-        return Some(reply(StatusCode::NOT_FOUND, "unknown_event"));
+        refuse_journal(store, shared, slug, shown, reason);
+        return Some(reply(StatusCode::NOT_FOUND, reason));
     }
-    if !store.event_switches(slug).unwrap_or_default().iter().any(|e| e == event) {
-        refuse_journal(store, shared, slug, Some(event), "event_off");
-        return Some(reply(StatusCode::FORBIDDEN, "event_off"));
-    }
-    None
+    refuse_journal(store, shared, slug, Some(event), reason);
+    Some(reply(StatusCode::FORBIDDEN, reason))
 }
 
 /// Whether a refusal of this kind was journaled for this plugin within the

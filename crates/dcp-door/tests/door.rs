@@ -360,6 +360,44 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
     r.door.stop().await;
 }
 
+/// §16, §22 "Events": an event accepted, then its plugin or its event
+/// switched off while it waits, is dropped with that reason (journaled and
+/// printed), never said.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_an_event_waiting_when_its_plugin_or_event_is_switched_off_is_dropped_with_the_reason() {
+    let w = world();
+    let mut r = start(&w, Duration::from_millis(20)).await;
+    let p = r.port;
+    r.door.set_companion(CompanionState::Answering);
+    check(&send(p, &request(p, "pomodoro", &w.token, FOCUS)).await, 202, "accepted", "pomodoro");
+    check(&send(p, &request(p, "othertimer", &w.other_token, FOCUS)).await, 202, "accepted", "othertimer");
+    for _ in 0..2 {
+        assert!(matches!(next_not_door(&mut r).await, Notice::Received { .. }));
+    }
+    w.store.set_enabled("pomodoro", false).expect("plugin off");
+    w.store.set_event_enabled("othertimer", "focus_done", false).expect("event off");
+    r.door.set_companion(CompanionState::Listening);
+    r.clock.advance(Duration::from_secs(3));
+    let mut dropped = Vec::new();
+    for _ in 0..2 {
+        match next_not_door(&mut r).await {
+            Notice::Dropped { plugin, event, reason } => dropped.push((plugin, event, reason)),
+            n => panic!("nothing may be said: {n:?}"),
+        }
+    }
+    dropped.sort();
+    let want = |plugin: &str, reason: &str| (plugin.to_owned(), "focus_done".to_owned(), reason.to_owned());
+    assert_eq!(dropped, vec![want("othertimer", "event_off"), want("pomodoro", "plugin_off")]);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(r.notices.try_recv().is_err(), "no turn: nothing was left to say");
+    let journal = w.store.journal(20, None).expect("journal");
+    let lines: Vec<(&str, &str, Option<&str>)> =
+        journal.iter().map(|e| (e.plugin.as_str(), e.outcome.as_str(), e.code.as_deref())).collect();
+    assert!(lines.contains(&("pomodoro", "dropped", Some("plugin_off"))), "{lines:?}");
+    assert!(lines.contains(&("othertimer", "dropped", Some("event_off"))), "{lines:?}");
+    r.door.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_token() {
     let w = world();
