@@ -94,9 +94,7 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
             "pattern is refused: the app never runs a plugin's regular expression; use enum or maxLength",
         );
     }
-    let others: Map<String, Value> =
-        prop.iter().filter(|(k, _)| *k != "pattern").map(|(k, v)| (k.clone(), v.clone())).collect();
-    unknown_keys(&others, KEYWORDS, Code::BadSchema, path, p);
+    unknown_keys(prop, KEYWORDS, Code::BadSchema, path, p);
     let kind = match prop.get("type").and_then(Value::as_str) {
         Some("string") => ArgKind::String,
         Some("number") => ArgKind::Number,
