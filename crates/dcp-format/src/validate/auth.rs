@@ -1,13 +1,13 @@
 //! The auth block (§11): how secrets are sent, and the only place a
 //! `{{secret.x}}` may appear.
 
+use super::json::Value;
 use super::settings::Settings;
 use super::{chars, type_name, unknown_keys};
 use crate::limits;
 use crate::model::{AuthEntry, AuthIn};
 use crate::problem::{Code, Problems};
 use crate::template::{Piece, Template};
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// What the auth block uses, for the cross-checks with settings and tools.

@@ -1,10 +1,10 @@
 //! Events (§16): names and titles.
 
+use super::json::Value;
 use super::{join, translated, type_name, unknown_keys};
 use crate::limits;
 use crate::model::Event;
 use crate::problem::{Code, Problems};
-use serde_json::Value;
 
 pub(super) fn check(events: Option<&Value>, tool_names: &[String], p: &mut Problems) -> Vec<Event> {
     let Some(events) = events else {

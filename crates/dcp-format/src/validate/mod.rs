@@ -7,18 +7,22 @@
 //! secret used by auth) do not pile spurious errors on top of real ones.
 //! A [`Plugin`] comes out only when there is no error at all.
 //!
+//! The JSON is read by `json.rs` into a tree that borrows the manifest's
+//! bytes (not a `serde_json::Value`: see there why); the sections copy out
+//! only what the [`Plugin`] keeps.
+//!
 //! Paths inside `_meta["com.desktopaicompanion"]` are written relative to
 //! that block (`tools.add_card.request.url`); top-level fields by their own
 //! name (`display_name`, `user_config.api_token`).
 
 mod auth;
 mod events;
+mod json;
 mod network;
 mod request;
 mod response;
 mod schema;
 mod settings;
-mod strict_json;
 mod tools;
 mod top;
 mod url;
@@ -27,7 +31,7 @@ use crate::model::Plugin;
 use crate::package::Package;
 use crate::problem::{Code, Problems};
 use crate::version::Version;
-use serde_json::{Map, Value};
+use json::{Map, Value};
 
 /// What the validator is checking against.
 #[derive(Debug, Clone)]
@@ -79,8 +83,8 @@ pub fn validate_manifest(bytes: &[u8], options: &Options) -> Report {
     }
     // Editors on Windows often save UTF-8 with a byte-order mark.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value = match serde_json::from_slice::<strict_json::Strict>(json) {
-        Ok(strict_json::Strict(value)) => value,
+    let value = match Value::parse(json) {
+        Ok(value) => value,
         Err(e) => return Report::refused(Code::NotJson, format!("the manifest is not valid JSON: {e}")),
     };
     let Value::Object(root) = value else {
@@ -103,8 +107,8 @@ fn chars(text: &str) -> usize {
 }
 
 /// Records each key of `map` that is not in `allowed`.
-fn unknown_keys(map: &Map<String, Value>, allowed: &[&str], code: Code, path: &str, p: &mut Problems) {
-    for key in map.keys().filter(|k| !allowed.contains(&k.as_str())) {
+fn unknown_keys(map: &Map, allowed: &[&str], code: Code, path: &str, p: &mut Problems) {
+    for key in map.keys().filter(|k| !allowed.contains(k)) {
         p.push(code, join(path, key), format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")));
     }
 }
@@ -169,12 +173,12 @@ fn translated(
     }
     for (lang, text) in map {
         match text {
-            _ if !LANGUAGES.contains(&lang.as_str()) => {
+            _ if !LANGUAGES.contains(&lang) => {
                 p.push(code, join(path, lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
             }
             Value::String(s) => {
                 ai_text(p, path, lang, s, max, code);
-                texts.insert(lang.clone(), s.clone());
+                texts.insert(lang.to_owned(), s.to_string());
             }
             _ => p.push(code, join(path, lang), format!("a {what} is text")),
         }

@@ -1,11 +1,11 @@
 //! `permissions` (§5, §14, §15): declared hosts and local ports, and the
 //! permissions that are refused (`lan`, `host`).
 
+use super::json::Value;
 use super::{join, type_name, unknown_keys};
 use crate::hosts::{check_public_domain, reserved_port};
 use crate::limits;
 use crate::problem::{Code, Problems};
-use serde_json::Value;
 
 /// What a plugin may reach.
 #[derive(Debug, Default)]
@@ -86,16 +86,16 @@ fn hosts(value: &Value, p: &mut Problems) -> Vec<String> {
     let mut hosts: Vec<String> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("{PATH}[{i}]");
-        let Value::String(host) = item else {
+        let Some(host) = item.as_str() else {
             p.push(Code::BadHosts, path, format!("a host must be a string, not {}", type_name(item)));
             continue;
         };
         if let Err(why) = check_public_domain(host) {
             p.push(Code::BadHosts, path, why);
-        } else if hosts.contains(host) {
+        } else if hosts.iter().any(|h| h == host) {
             p.push(Code::BadHosts, path, format!("{host} is listed twice"));
         } else {
-            hosts.push(host.clone());
+            hosts.push(host.to_owned());
         }
     }
     hosts

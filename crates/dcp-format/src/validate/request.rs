@@ -2,6 +2,7 @@
 //! the templates in them.
 
 use super::auth::Auth;
+use super::json::Value;
 use super::network::Network;
 use super::settings::Settings;
 use super::url::split;
@@ -10,7 +11,6 @@ use crate::limits;
 use crate::model::{Method, Request, Target};
 use crate::problem::{Code, Problems};
 use crate::template::{Piece, Template, ValueTemplate};
-use serde_json::Value;
 
 /// Why `name` cannot be a header a plugin sets (§8), or `None` when it can.
 pub(super) fn header_name_problem(name: &str) -> Option<String> {
@@ -94,7 +94,7 @@ pub(super) fn check(request: Option<&Value>, path: &str, scope: &Scope, p: &mut 
 type UrlParts = (String, Target, Template, Option<String>);
 
 fn url(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -> Option<UrlParts> {
-    let Some(Value::String(raw)) = value else {
+    let Some(raw) = value.and_then(Value::as_str) else {
         p.push(Code::BadRequest, path, "url must be an absolute https:// URL");
         return None;
     };
@@ -126,7 +126,7 @@ fn url(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -> Op
         }
     };
     let (url_path, fixed_query) = path_and_query(parts.rest, path, scope, p)?;
-    Some((raw.clone(), target, url_path, fixed_query))
+    Some((raw.to_owned(), target, url_path, fixed_query))
 }
 
 fn web_target(host: &str, port: Option<&str>, scope: &Scope, path: &str, p: &mut Problems) -> Option<Target> {
@@ -195,7 +195,7 @@ fn headers(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -
             p.push(Code::BadHeader, &entry_path, why);
             continue;
         }
-        let Value::String(text) = value else {
+        let Some(text) = value.as_str() else {
             p.push(Code::BadRequest, entry_path, "a header value is text");
             continue;
         };
@@ -204,7 +204,7 @@ fn headers(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -
             continue;
         }
         if let Some(t) = template(text, Place::Header, &entry_path, scope, p) {
-            out.push((name.clone(), t));
+            out.push((name.to_owned(), t));
         }
     }
     out
@@ -230,7 +230,7 @@ fn entries(
     if map.len() > max {
         p.push(Code::BadRequest, &path, format!("{} entries in {key}; {max} at most", map.len()));
     }
-    map.iter().filter_map(|(name, v)| entry(name, v, place, &path, scope, p).map(|t| (name.clone(), t))).collect()
+    map.iter().filter_map(|(name, v)| entry(name, v, place, &path, scope, p).map(|t| (name.to_owned(), t))).collect()
 }
 
 /// One entry of `query` or `body`; its path `parent.name` is built only
@@ -250,13 +250,13 @@ fn entry(
     }
     match value {
         Value::String(text) => template(text, place, &path(), scope, p).map(ValueTemplate::Text),
-        Value::Number(_) | Value::Bool(_) => Some(ValueTemplate::Fixed(value.clone())),
+        Value::Number(_) | Value::Bool(_) => Some(ValueTemplate::Fixed(value.to_json())),
         Value::Array(_) | Value::Object(_) | Value::Null if place == Place::Body => {
             if value.to_string().contains("{{") {
                 p.push(Code::BadPlaceholder, path(), "templates only work in top-level body values");
                 return None;
             }
-            Some(ValueTemplate::Fixed(value.clone()))
+            Some(ValueTemplate::Fixed(value.to_json()))
         }
         _ => {
             p.push(Code::BadRequest, path(), "a query value is fixed text, a number, a boolean or a template");

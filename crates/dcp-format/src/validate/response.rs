@@ -1,10 +1,10 @@
 //! A tool's `response` (§9): `pick` paths and `maxChars`.
 
+use super::json::Value;
 use super::{join, unknown_keys};
 use crate::limits;
 use crate::model::{PickPath, Response};
 use crate::problem::{Code, Problems};
-use serde_json::Value;
 
 pub(super) fn check(response: Option<&Value>, path: &str, p: &mut Problems) -> Option<Response> {
     let mut out = Response { pick: Vec::new(), max_chars: limits::DEFAULT_MAX_CHARS };

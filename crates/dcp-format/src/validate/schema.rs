@@ -1,12 +1,12 @@
 //! A tool's `inputSchema` (§7): a small JSON Schema of at most 10 flat
 //! properties of four types, with a fixed set of keywords.
 
+use super::json::{Map, Value};
 use super::{ai_text, join, type_name, unknown_keys};
 use crate::limits;
 use crate::model::{ArgKind, Argument};
 use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
-use serde_json::{Map, Value};
 
 /// The keywords of §7, and `pattern`, which has its own refusal above.
 const KEYWORDS: &[&str] = &["type", "description", "enum", "minimum", "maximum", "maxLength", "default", "pattern"];
@@ -38,18 +38,11 @@ pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec
     let props_path = join(path, "properties");
     properties
         .iter()
-        .filter_map(|(name, value)| {
-            property(name, value, required.contains(&name.as_str()), &join(&props_path, name), p)
-        })
+        .filter_map(|(name, value)| property(name, value, required.contains(&name), &join(&props_path, name), p))
         .collect()
 }
 
-fn required_names<'a>(
-    value: Option<&'a Value>,
-    properties: &Map<String, Value>,
-    path: &str,
-    p: &mut Problems,
-) -> Vec<&'a str> {
+fn required_names<'a>(value: Option<&'a Value>, properties: &Map, path: &str, p: &mut Problems) -> Vec<&'a str> {
     let path = join(path, "required");
     let Some(value) = value else {
         return Vec::new();
@@ -126,7 +119,7 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
         minimum: bound(prop, "minimum", kind, path, p),
         maximum: bound(prop, "maximum", kind, path, p),
         max_length: max_length(prop.get("maxLength"), kind, path, p),
-        default: prop.get("default").cloned(),
+        default: prop.get("default").map(Value::to_json),
     };
     if let (Some(lo), Some(hi)) = (arg.minimum, arg.maximum) {
         if lo > hi {
@@ -141,14 +134,15 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
     (p.error_count() == before).then_some(arg)
 }
 
-fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<Vec<Value>> {
+fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<Vec<serde_json::Value>> {
     let list = value?.as_array().filter(|l| limits::ENUM_VALUES.contains(&l.len()));
     let path = join(path, "enum");
     let Some(list) = list else {
         p.push(Code::BadSchema, path, "enum must be a list of 1 to 50 values");
         return None;
     };
-    let fits_kind = |v: &Value| match kind {
+    let list: Vec<serde_json::Value> = list.iter().map(Value::to_json).collect();
+    let fits_kind = |v: &serde_json::Value| match kind {
         ArgKind::String => v.is_string(),
         ArgKind::Number => v.is_number(),
         ArgKind::Integer => v.is_i64() || v.is_u64(),
@@ -162,7 +156,7 @@ fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problem
         );
         return None;
     }
-    let folded = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_lowercase);
+    let folded = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_lowercase);
     for (i, v) in list.iter().enumerate() {
         if list[..i].iter().any(|w| folded(w) == folded(v)) {
             // Enums are matched without case (§7), so "usd" and "USD" collide.
@@ -170,10 +164,10 @@ fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problem
             return None;
         }
     }
-    Some(list.clone())
+    Some(list)
 }
 
-fn bound(prop: &Map<String, Value>, key: &str, kind: ArgKind, path: &str, p: &mut Problems) -> Option<f64> {
+fn bound(prop: &Map, key: &str, kind: ArgKind, path: &str, p: &mut Problems) -> Option<f64> {
     let value = prop.get(key)?;
     let ok = match kind {
         ArgKind::Number => value.as_f64(),
@@ -204,7 +198,7 @@ fn max_length(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems
 }
 
 /// Whether a value satisfies the argument's rules; used for `default`.
-fn fits(arg: &Argument, value: &Value) -> Result<(), &'static str> {
+fn fits(arg: &Argument, value: &serde_json::Value) -> Result<(), &'static str> {
     let typed = match arg.kind {
         ArgKind::String => value.as_str().map(|s| s.chars().count() as u64 <= arg.max_length.unwrap_or(u64::MAX)),
         ArgKind::Number => value.as_f64().map(|_| true),

@@ -1,5 +1,6 @@
 //! Settings (`user_config`, §10) and their translations (`ui`, §10).
 
+use super::json::{Map, Value};
 use super::url::split;
 use super::{chars, join, type_name, unknown_keys};
 use crate::hosts::check_public_domain;
@@ -7,7 +8,6 @@ use crate::limits;
 use crate::model::{Setting, SettingKind, LANGUAGES};
 use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Words that make a setting name look like a secret (§10). They are matched
@@ -66,7 +66,7 @@ pub(super) fn check(user_config: Option<&Value>, p: &mut Problems) -> Settings {
     for (key, value) in map {
         let path = join("user_config", key);
         let secret = value.get("sensitive") == Some(&Value::Bool(true));
-        settings.declared.insert(key.clone(), secret);
+        settings.declared.insert(key.to_owned(), secret);
         if looks_secret(key) && !secret {
             p.push(
                 Code::SecretNotSensitive,
@@ -122,13 +122,13 @@ fn one(key: &str, value: &Value, path: &str, p: &mut Problems) -> Option<Setting
     })
 }
 
-fn kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
+fn kind(field: &Map, path: &str, p: &mut Problems) -> Option<SettingKind> {
     let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, join(path, key), why);
     let sensitive = flag(field, "sensitive", path, p);
     let kind = match field.get("type").and_then(Value::as_str) {
         Some("string") => text_kind(field, sensitive, path, p)?,
         Some(other @ ("number" | "boolean")) => {
-            for key in ["sensitive", "format", "maxLength"].into_iter().filter(|k| field.contains_key(*k)) {
+            for key in ["sensitive", "format", "maxLength"].into_iter().filter(|k| field.contains_key(k)) {
                 bad(p, key, format!("{key} is only for text settings"));
             }
             if other == "number" {
@@ -145,9 +145,9 @@ fn kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<Sett
     Some(kind)
 }
 
-fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Problems) -> Option<SettingKind> {
+fn text_kind(field: &Map, sensitive: bool, path: &str, p: &mut Problems) -> Option<SettingKind> {
     let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, join(path, key), why);
-    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(*k)) {
+    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(k)) {
         bad(p, key, format!("{key} is only for number settings"));
     }
     let cap = if sensitive { limits::SECRET_SETTING_CHARS } else { limits::TEXT_SETTING_CHARS };
@@ -180,7 +180,7 @@ fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Pr
             return None;
         }
         Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || crate::setting_value::is_id(d)) => {
-            Some(d.clone())
+            Some(d.to_string())
         }
         Some(_) => {
             bad(p, "default", "the default must be text that fits maxLength (and the id format)".into());
@@ -190,7 +190,7 @@ fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Pr
     Some(SettingKind::Text { max_length, sensitive, id_format, default })
 }
 
-fn number_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
+fn number_kind(field: &Map, path: &str, p: &mut Problems) -> Option<SettingKind> {
     let bad = |p: &mut Problems, key: &str, why: &str| p.push(Code::BadUserConfig, join(path, key), why);
     let number = |key: &str| match field.get(key) {
         None => Ok(None),
@@ -218,8 +218,8 @@ fn number_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Opti
     Some(SettingKind::Number { min, max, default })
 }
 
-fn boolean_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(*k)) {
+fn boolean_kind(field: &Map, path: &str, p: &mut Problems) -> Option<SettingKind> {
+    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(k)) {
         p.push(Code::BadUserConfig, join(path, key), format!("{key} is only for number settings"));
     }
     match field.get("default") {
@@ -247,10 +247,10 @@ fn help_link(url: &str) -> Result<(), String> {
 }
 
 /// An optional string field of at most `max` characters.
-fn text(field: &Map<String, Value>, key: &str, max: usize, path: &str, p: &mut Problems) -> Option<String> {
+fn text(field: &Map, key: &str, max: usize, path: &str, p: &mut Problems) -> Option<String> {
     match field.get(key)? {
         Value::String(s) if chars(s) <= max && !s.trim().is_empty() && !s.chars().any(crate::text::is_hidden_char) => {
-            Some(s.clone())
+            Some(s.to_string())
         }
         _ => {
             p.push(Code::BadUserConfig, join(path, key), format!("{key} must be one line of 1 to {max} characters"));
@@ -259,7 +259,7 @@ fn text(field: &Map<String, Value>, key: &str, max: usize, path: &str, p: &mut P
     }
 }
 
-fn flag(field: &Map<String, Value>, key: &str, path: &str, p: &mut Problems) -> bool {
+fn flag(field: &Map, key: &str, path: &str, p: &mut Problems) -> bool {
     match field.get(key) {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -306,7 +306,7 @@ fn translations(
     };
     for (lang, entries) in by_lang {
         let lang_path = join(path, lang);
-        if !LANGUAGES.contains(&lang.as_str()) {
+        if !LANGUAGES.contains(&lang) {
             p.push(
                 Code::BadUserConfig,
                 &lang_path,
@@ -327,7 +327,7 @@ fn translations(
                 Value::String(s)
                     if chars(s) <= max && !s.trim().is_empty() && !s.chars().any(crate::text::is_hidden_char) =>
                 {
-                    out.push((lang.clone(), key.clone(), s.clone()))
+                    out.push((lang.to_owned(), key.to_owned(), s.to_string()))
                 }
                 _ => p.push(
                     Code::BadUserConfig,

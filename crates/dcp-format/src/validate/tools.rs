@@ -2,6 +2,7 @@
 //! computed level (§12); arguments, request and response are delegated.
 
 use super::auth::Auth;
+use super::json::Value;
 use super::network::Network;
 use super::request::Scope;
 use super::settings::Settings;
@@ -10,7 +11,6 @@ use crate::limits;
 use crate::model::Tool;
 use crate::problem::{Code, Problems};
 use crate::risk::{self, Level, SideEffects};
-use serde_json::Value;
 
 const FIELDS: &[&str] = &["description", "hint", "risk", "sideEffects", "inputSchema", "request", "response"];
 
@@ -45,7 +45,7 @@ pub(super) fn check(tools: Option<&Value>, cx: &Context, p: &mut Problems) -> (V
     } else if map.len() > *limits::TOOLS.end() {
         p.push(Code::TooManyTools, "tools", format!("{} tools; 15 at most", map.len()));
     }
-    let names = map.keys().cloned().collect();
+    let names = map.keys().map(str::to_owned).collect();
     let tools = map.iter().filter_map(|(name, value)| tool(name, value, cx, p)).collect();
     (tools, names)
 }
@@ -63,7 +63,7 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     let description = match map.get("description") {
         Some(Value::String(d)) => {
             ai_text(p, &path, "description", d, limits::TOOL_DESCRIPTION_CHARS, Code::BadText);
-            d.clone()
+            d.to_string()
         }
         _ => {
             p.push(
@@ -131,7 +131,7 @@ fn declared_properties(schema: Option<&Value>) -> Vec<String> {
     schema
         .and_then(|s| s.get("properties"))
         .and_then(Value::as_object)
-        .map(|props| props.keys().cloned().collect())
+        .map(|props| props.keys().map(str::to_owned).collect())
         .unwrap_or_default()
 }
 

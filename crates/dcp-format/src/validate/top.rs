@@ -2,12 +2,12 @@
 //! block; the other sections are checked by their own modules, in the order
 //! their cross-references need (settings, then auth, then tools, events).
 
+use super::json::{Map, Value};
 use super::{ai_text, auth, chars, events, network, settings, tools, type_name, unknown_keys, Options};
 use crate::limits;
 use crate::model::{CloudModels, Plugin};
 use crate::problem::{Code, Problems};
 use crate::version::Version;
-use serde_json::{Map, Value};
 
 /// The key of the Desktop Companion block inside `_meta`.
 pub const META_KEY: &str = "com.desktopaicompanion";
@@ -37,11 +37,7 @@ const RESERVED_SLUGS: &[&str] = &[
 /// Slugs of the official plugins (§5, §18): reserved, except for them.
 pub const OFFICIAL_SLUGS: &[&str] = &["todoist", "trello"];
 
-pub(super) fn check(
-    root: &Map<String, Value>,
-    options: &Options,
-    p: &mut Problems,
-) -> (Option<String>, Option<Plugin>) {
+pub(super) fn check(root: &Map, options: &Options, p: &mut Problems) -> (Option<String>, Option<Plugin>) {
     unknown_keys(root, TOP_FIELDS, Code::BadFormat, "", p);
     let name = name(root.get("name"), p);
     let version = version(root.get("version"), "version", p);
@@ -108,7 +104,7 @@ pub(super) fn check(
     (slug, plugin)
 }
 
-fn meta<'a>(root: &'a Map<String, Value>, p: &mut Problems) -> Option<&'a Map<String, Value>> {
+fn meta<'m, 'a>(root: &'m Map<'a>, p: &mut Problems) -> Option<&'m Map<'a>> {
     match root.get("_meta").and_then(|m| m.get(META_KEY)) {
         Some(Value::Object(meta)) => Some(meta),
         _ => {
@@ -126,7 +122,7 @@ fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(n)) if !n.trim().is_empty() && chars(n) <= limits::NAME_CHARS => {
             ai_text(p, "", "name", n, limits::NAME_CHARS, Code::BadFormat);
-            Some(n.clone())
+            Some(n.to_string())
         }
         _ => {
             p.push(Code::BadFormat, "name", "name is required: 1 to 60 characters");
@@ -139,7 +135,7 @@ fn display_name(value: Option<&Value>, name: Option<&str>, p: &mut Problems) -> 
     match value {
         Some(Value::String(d)) => {
             ai_text(p, "", "display_name", d, limits::DISPLAY_NAME_CHARS, Code::BadText);
-            Some(d.clone())
+            Some(d.to_string())
         }
         Some(_) => {
             p.push(Code::BadText, "display_name", "display_name is text, 40 characters at most");
@@ -180,7 +176,7 @@ fn version(value: Option<&Value>, path: &str, p: &mut Problems) -> Option<Versio
     parsed
 }
 
-fn api_version_and_kind(meta: &Map<String, Value>, p: &mut Problems) {
+fn api_version_and_kind(meta: &Map, p: &mut Problems) {
     if meta.get("apiVersion").and_then(Value::as_u64) != Some(1) {
         p.push(Code::BadApiVersion, "apiVersion", "apiVersion must be the number 1");
     }
