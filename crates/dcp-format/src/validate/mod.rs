@@ -13,12 +13,14 @@
 //!
 //! Paths inside `_meta["com.desktopaicompanion"]` are written relative to
 //! that block (`tools.add_card.request.url`); top-level fields by their own
-//! name (`display_name`, `user_config.api_token`).
+//! name (`display_name`, `user_config.api_token`). A section passes down a
+//! borrowed `path::Path`, written out only when a problem is recorded.
 
 mod auth;
 mod events;
 mod json;
 mod network;
+mod path;
 mod request;
 mod response;
 mod schema;
@@ -32,6 +34,7 @@ use crate::package::Package;
 use crate::problem::{Code, Problems};
 use crate::version::Version;
 use json::{Map, Value};
+use path::Path;
 
 /// What the validator is checking against.
 #[derive(Debug, Clone)]
@@ -107,34 +110,23 @@ fn chars(text: &str) -> usize {
 }
 
 /// Records each key of `map` that is not in `allowed`.
-fn unknown_keys(map: &Map, allowed: &[&str], code: Code, path: &str, p: &mut Problems) {
+fn unknown_keys(map: &Map, allowed: &[&str], code: Code, path: Path, p: &mut Problems) {
     for key in map.keys().filter(|k| !allowed.contains(k)) {
-        p.push(code, join(path, key), format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")));
-    }
-}
-
-/// `a.b` from `a` and `b`; `b` alone when `a` is empty.
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
+        p.push(code, path.key(key), format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")));
     }
 }
 
 /// Checks a text the AI reads (§5): present, at most `max` characters
-/// (`long_code` otherwise), then the checks of [`crate::text`]. The path is
-/// `parent.key`, built only when there is a problem (this runs on every
-/// description of a manifest).
-fn ai_text(p: &mut Problems, parent: &str, key: &str, text: &str, max: usize, long_code: Code) {
+/// (`long_code` otherwise), then the checks of [`crate::text`].
+fn ai_text(p: &mut Problems, path: Path, text: &str, max: usize, long_code: Code) {
     let n = chars(text);
     if text.trim().is_empty() {
-        p.push(long_code, join(parent, key), "the text is empty");
+        p.push(long_code, path, "the text is empty");
     } else if n > max {
-        p.push(long_code, join(parent, key), format!("the text is {n} characters; {max} at most"));
+        p.push(long_code, path, format!("the text is {n} characters; {max} at most"));
     }
     for finding in crate::text::check_ai_text(text) {
-        p.push(finding.code, join(parent, key), finding.message);
+        p.push(finding.code, path, finding.message);
     }
 }
 
@@ -155,7 +147,7 @@ fn type_name(value: &Value) -> &'static str {
 /// checked like every text the AI reads; `code` for every problem.
 fn translated(
     value: Option<&Value>,
-    path: &str,
+    path: Path,
     what: &str,
     example: &str,
     max: usize,
@@ -174,13 +166,13 @@ fn translated(
     for (lang, text) in map {
         match text {
             _ if !LANGUAGES.contains(&lang) => {
-                p.push(code, join(path, lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
+                p.push(code, path.key(lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
             }
             Value::String(s) => {
-                ai_text(p, path, lang, s, max, code);
+                ai_text(p, path.key(lang), s, max, code);
                 texts.insert(lang.to_owned(), s.to_string());
             }
-            _ => p.push(code, join(path, lang), format!("a {what} is text")),
+            _ => p.push(code, path.key(lang), format!("a {what} is text")),
         }
     }
     texts

@@ -3,7 +3,7 @@
 //! their cross-references need (settings, then auth, then tools, events).
 
 use super::json::{Map, Value};
-use super::{ai_text, auth, chars, events, network, settings, tools, type_name, unknown_keys, Options};
+use super::{ai_text, auth, chars, events, network, settings, tools, type_name, unknown_keys, Options, Path};
 use crate::limits;
 use crate::model::{CloudModels, Plugin};
 use crate::problem::{Code, Problems};
@@ -38,14 +38,14 @@ const RESERVED_SLUGS: &[&str] = &[
 pub const OFFICIAL_SLUGS: &[&str] = &["todoist", "trello"];
 
 pub(super) fn check(root: &Map, options: &Options, p: &mut Problems) -> (Option<String>, Option<Plugin>) {
-    unknown_keys(root, TOP_FIELDS, Code::BadFormat, "", p);
+    unknown_keys(root, TOP_FIELDS, Code::BadFormat, Path::Top, p);
     let name = name(root.get("name"), p);
     let version = version(root.get("version"), "version", p);
     let display_name = display_name(root.get("display_name"), name.as_deref(), p);
     let description = root.get("description").and_then(|d| {
         let text = d.as_str();
         match text {
-            Some(t) => ai_text(p, "", "description", t, limits::PLUGIN_DESCRIPTION_CHARS, Code::BadText),
+            Some(t) => ai_text(p, Path::top("description"), t, limits::PLUGIN_DESCRIPTION_CHARS, Code::BadText),
             None => p.push(Code::BadText, "description", "description is one line of text"),
         }
         text.map(str::to_owned)
@@ -55,7 +55,7 @@ pub(super) fn check(root: &Map, options: &Options, p: &mut Problems) -> (Option<
     let Some(meta) = meta(root, p) else {
         return (None, None);
     };
-    unknown_keys(meta, META_FIELDS, Code::BadFormat, "", p);
+    unknown_keys(meta, META_FIELDS, Code::BadFormat, Path::Top, p);
     api_version_and_kind(meta, p);
     let slug = slug(meta.get("slug"), options, p);
     let min_app_version = min_app_version(meta.get("minAppVersion"), options, p);
@@ -121,7 +121,7 @@ fn meta<'m, 'a>(root: &'m Map<'a>, p: &mut Problems) -> Option<&'m Map<'a>> {
 fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(n)) if !n.trim().is_empty() && chars(n) <= limits::NAME_CHARS => {
-            ai_text(p, "", "name", n, limits::NAME_CHARS, Code::BadFormat);
+            ai_text(p, Path::top("name"), n, limits::NAME_CHARS, Code::BadFormat);
             Some(n.to_string())
         }
         _ => {
@@ -134,7 +134,7 @@ fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
 fn display_name(value: Option<&Value>, name: Option<&str>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(d)) => {
-            ai_text(p, "", "display_name", d, limits::DISPLAY_NAME_CHARS, Code::BadText);
+            ai_text(p, Path::top("display_name"), d, limits::DISPLAY_NAME_CHARS, Code::BadText);
             Some(d.to_string())
         }
         Some(_) => {
@@ -160,7 +160,7 @@ fn author(value: Option<&Value>, p: &mut Problems) -> Option<String> {
         p.push(Code::BadFormat, "author", format!("author is an object {{ \"name\": … }}, not {}", type_name(value)));
         return None;
     };
-    unknown_keys(map, &["name", "email", "url"], Code::BadFormat, "author", p);
+    unknown_keys(map, &["name", "email", "url"], Code::BadFormat, Path::top("author"), p);
     for key in map.iter().filter(|(_, v)| !v.is_string()).map(|(k, _)| k) {
         p.push(Code::BadFormat, format!("author.{key}"), format!("author.{key} is text"));
     }
@@ -224,7 +224,7 @@ fn cloud_models(data: Option<&Value>, p: &mut Problems) -> Option<CloudModels> {
         p.push(Code::BadFormat, "data", "data is an object { \"cloudModels\": … }");
         return None;
     };
-    unknown_keys(map, &["cloudModels"], Code::BadFormat, "data", p);
+    unknown_keys(map, &["cloudModels"], Code::BadFormat, Path::top("data"), p);
     match map.get("cloudModels").map(|v| v.as_str()) {
         None => Some(CloudModels::Ask),
         Some(Some("allowed")) => Some(CloudModels::Allowed),
