@@ -1,13 +1,13 @@
 //! The auth block (§11): how secrets are sent, and the only place a
 //! `{{secret.x}}` may appear.
 
+use super::json::Value;
 use super::settings::Settings;
-use super::{chars, type_name, unknown_keys};
+use super::{chars, type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::{AuthEntry, AuthIn};
 use crate::problem::{Code, Problems};
 use crate::template::{Piece, Template};
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// What the auth block uses, for the cross-checks with settings and tools.
@@ -23,13 +23,14 @@ pub(super) struct Auth {
 pub(super) fn check(auth: Option<&Value>, settings: &Settings, p: &mut Problems) -> Auth {
     let mut out = Auth::default();
     let Some(auth) = auth else { return out };
-    let entries: Vec<(String, &Value)> = match auth {
-        Value::Object(_) => vec![("auth".to_owned(), auth)],
+    let top = Path::top("auth");
+    let entries: Vec<(Path, &Value)> = match auth {
+        Value::Object(_) => vec![(top, auth)],
         Value::Array(list) => {
             if !limits::AUTH_ENTRIES.contains(&list.len()) {
                 p.push(Code::BadAuth, "auth", format!("{} auth entries; 1 to 3", list.len()));
             }
-            list.iter().enumerate().map(|(i, v)| (format!("auth[{i}]"), v)).collect()
+            list.iter().enumerate().map(|(i, v)| (top.index(i), v)).collect()
         }
         other => {
             p.push(
@@ -41,7 +42,7 @@ pub(super) fn check(auth: Option<&Value>, settings: &Settings, p: &mut Problems)
         }
     };
     for (path, value) in entries {
-        if let Some(entry) = entry(value, &path, settings, &mut out, p) {
+        if let Some(entry) = entry(value, path, settings, &mut out, p) {
             out.entries.push(entry);
         }
     }
@@ -51,7 +52,7 @@ pub(super) fn check(auth: Option<&Value>, settings: &Settings, p: &mut Problems)
     out
 }
 
-fn entry(value: &Value, path: &str, settings: &Settings, out: &mut Auth, p: &mut Problems) -> Option<AuthEntry> {
+fn entry(value: &Value, path: Path, settings: &Settings, out: &mut Auth, p: &mut Problems) -> Option<AuthEntry> {
     let before = p.error_count();
     let Value::Object(map) = value else {
         p.push(Code::BadAuth, path, "an auth entry is an object with in, name and value");
@@ -62,7 +63,7 @@ fn entry(value: &Value, path: &str, settings: &Settings, out: &mut Auth, p: &mut
         None | Some(Some("header")) => AuthIn::Header,
         Some(Some("query")) => AuthIn::Query,
         Some(_) => {
-            p.push(Code::BadAuth, format!("{path}.in"), "in must be \"header\" or \"query\"");
+            p.push(Code::BadAuth, path.key("in"), "in must be \"header\" or \"query\"");
             AuthIn::Header
         }
     };
@@ -76,7 +77,7 @@ fn entry(value: &Value, path: &str, settings: &Settings, out: &mut Auth, p: &mut
             AuthIn::Header => "a header name of letters, digits and -, not a forbidden header (§8)",
             AuthIn::Query => "a parameter name of letters, digits, _, . and -",
         };
-        p.push(Code::BadAuth, format!("{path}.name"), format!("name must be {rule}, 40 characters at most"));
+        p.push(Code::BadAuth, path.key("name"), format!("name must be {rule}, 40 characters at most"));
     }
     let set = match location {
         AuthIn::Header => &mut out.headers,
@@ -87,15 +88,15 @@ fn entry(value: &Value, path: &str, settings: &Settings, out: &mut Auth, p: &mut
         AuthIn::Query => name.to_owned(),
     };
     if name_ok && !set.insert(folded) {
-        p.push(Code::BadAuth, format!("{path}.name"), format!("{name} is used by two auth entries"));
+        p.push(Code::BadAuth, path.key("name"), format!("{name} is used by two auth entries"));
     }
-    let value = template(map.get("value"), &format!("{path}.value"), settings, out, p);
+    let value = template(map.get("value"), path.key("value"), settings, out, p);
     (p.error_count() == before).then(|| AuthEntry { location, name: name.to_owned(), value: value.unwrap_or_default() })
 }
 
 fn template(
     value: Option<&Value>,
-    path: &str,
+    path: Path,
     settings: &Settings,
     out: &mut Auth,
     p: &mut Problems,

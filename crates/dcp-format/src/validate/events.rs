@@ -1,10 +1,10 @@
 //! Events (§16): names and titles.
 
-use super::{join, translated, type_name, unknown_keys};
+use super::json::Value;
+use super::{translated, type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::Event;
 use crate::problem::{Code, Problems};
-use serde_json::Value;
 
 pub(super) fn check(events: Option<&Value>, tool_names: &[String], p: &mut Problems) -> Vec<Event> {
     let Some(events) = events else {
@@ -25,28 +25,22 @@ pub(super) fn check(events: Option<&Value>, tool_names: &[String], p: &mut Probl
 }
 
 fn event(name: &str, value: &Value, tool_names: &[String], p: &mut Problems) -> Option<Event> {
-    let path = join("events", name);
+    let events = Path::top("events");
+    let path = events.key(name);
     let before = p.error_count();
     let name_ok = (1..=limits::EVENT_NAME_CHARS).contains(&name.len())
         && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
     if !name_ok {
-        p.push(Code::BadEvents, &path, "an event name is 1 to 40 of a-z, 0-9 and _");
+        p.push(Code::BadEvents, path, "an event name is 1 to 40 of a-z, 0-9 and _");
     } else if tool_names.iter().any(|t| t == name) {
-        p.push(Code::BadEvents, &path, format!("{name} is also a tool name"));
+        p.push(Code::BadEvents, path, format!("{name} is also a tool name"));
     }
     let Value::Object(map) = value else {
         p.push(Code::BadEvents, path, "an event is an object with a title");
         return None;
     };
-    unknown_keys(map, &["title"], Code::BadEvents, &path, p);
-    let title = translated(
-        map.get("title"),
-        &join(&path, "title"),
-        "title",
-        "…",
-        limits::EVENT_TITLE_CHARS,
-        Code::BadEvents,
-        p,
-    );
+    unknown_keys(map, &["title"], Code::BadEvents, path, p);
+    let title =
+        translated(map.get("title"), path.key("title"), "title", "…", limits::EVENT_TITLE_CHARS, Code::BadEvents, p);
     (p.error_count() == before).then(|| Event { name: name.to_owned(), title })
 }

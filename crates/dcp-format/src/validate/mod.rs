@@ -7,18 +7,24 @@
 //! secret used by auth) do not pile spurious errors on top of real ones.
 //! A [`Plugin`] comes out only when there is no error at all.
 //!
+//! The JSON is read by `json.rs` into a tree that borrows the manifest's
+//! bytes (not a `serde_json::Value`: see there why); the sections copy out
+//! only what the [`Plugin`] keeps.
+//!
 //! Paths inside `_meta["com.desktopaicompanion"]` are written relative to
 //! that block (`tools.add_card.request.url`); top-level fields by their own
-//! name (`display_name`, `user_config.api_token`).
+//! name (`display_name`, `user_config.api_token`). A section passes down a
+//! borrowed `path::Path`, written out only when a problem is recorded.
 
 mod auth;
 mod events;
+mod json;
 mod network;
+mod path;
 mod request;
 mod response;
 mod schema;
 mod settings;
-mod strict_json;
 mod tools;
 mod top;
 mod url;
@@ -27,7 +33,8 @@ use crate::model::Plugin;
 use crate::package::Package;
 use crate::problem::{Code, Problems};
 use crate::version::Version;
-use serde_json::{Map, Value};
+use json::{Map, Value};
+use path::Path;
 
 /// What the validator is checking against.
 #[derive(Debug, Clone)]
@@ -79,8 +86,8 @@ pub fn validate_manifest(bytes: &[u8], options: &Options) -> Report {
     }
     // Editors on Windows often save UTF-8 with a byte-order mark.
     let json = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value = match serde_json::from_slice::<strict_json::Strict>(json) {
-        Ok(strict_json::Strict(value)) => value,
+    let value = match Value::parse(json) {
+        Ok(value) => value,
         Err(e) => return Report::refused(Code::NotJson, format!("the manifest is not valid JSON: {e}")),
     };
     let Value::Object(root) = value else {
@@ -103,34 +110,23 @@ fn chars(text: &str) -> usize {
 }
 
 /// Records each key of `map` that is not in `allowed`.
-fn unknown_keys(map: &Map<String, Value>, allowed: &[&str], code: Code, path: &str, p: &mut Problems) {
-    for key in map.keys().filter(|k| !allowed.contains(&k.as_str())) {
-        p.push(code, join(path, key), format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")));
-    }
-}
-
-/// `a.b` from `a` and `b`; `b` alone when `a` is empty.
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
+fn unknown_keys(map: &Map, allowed: &[&str], code: Code, path: Path, p: &mut Problems) {
+    for key in map.keys().filter(|k| !allowed.contains(k)) {
+        p.push(code, path.key(key), format!("unknown field \"{key}\" (allowed: {})", allowed.join(", ")));
     }
 }
 
 /// Checks a text the AI reads (§5): present, at most `max` characters
-/// (`long_code` otherwise), then the checks of [`crate::text`]. The path is
-/// `parent.key`, built only when there is a problem (this runs on every
-/// description of a manifest).
-fn ai_text(p: &mut Problems, parent: &str, key: &str, text: &str, max: usize, long_code: Code) {
+/// (`long_code` otherwise), then the checks of [`crate::text`].
+fn ai_text(p: &mut Problems, path: Path, text: &str, max: usize, long_code: Code) {
     let n = chars(text);
     if text.trim().is_empty() {
-        p.push(long_code, join(parent, key), "the text is empty");
+        p.push(long_code, path, "the text is empty");
     } else if n > max {
-        p.push(long_code, join(parent, key), format!("the text is {n} characters; {max} at most"));
+        p.push(long_code, path, format!("the text is {n} characters; {max} at most"));
     }
     for finding in crate::text::check_ai_text(text) {
-        p.push(finding.code, join(parent, key), finding.message);
+        p.push(finding.code, path, finding.message);
     }
 }
 
@@ -151,7 +147,7 @@ fn type_name(value: &Value) -> &'static str {
 /// checked like every text the AI reads; `code` for every problem.
 fn translated(
     value: Option<&Value>,
-    path: &str,
+    path: Path,
     what: &str,
     example: &str,
     max: usize,
@@ -169,14 +165,14 @@ fn translated(
     }
     for (lang, text) in map {
         match text {
-            _ if !LANGUAGES.contains(&lang.as_str()) => {
-                p.push(code, join(path, lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
+            _ if !LANGUAGES.contains(&lang) => {
+                p.push(code, path.key(lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
             }
             Value::String(s) => {
-                ai_text(p, path, lang, s, max, code);
-                texts.insert(lang.clone(), s.clone());
+                ai_text(p, path.key(lang), s, max, code);
+                texts.insert(lang.to_owned(), s.to_string());
             }
-            _ => p.push(code, join(path, lang), format!("a {what} is text")),
+            _ => p.push(code, path.key(lang), format!("a {what} is text")),
         }
     }
     texts

@@ -1,11 +1,11 @@
 //! `permissions` (§5, §14, §15): declared hosts and local ports, and the
 //! permissions that are refused (`lan`, `host`).
 
-use super::{join, type_name, unknown_keys};
+use super::json::Value;
+use super::{type_name, unknown_keys, Path};
 use crate::hosts::{check_public_domain, reserved_port};
 use crate::limits;
 use crate::problem::{Code, Problems};
-use serde_json::Value;
 
 /// What a plugin may reach.
 #[derive(Debug, Default)]
@@ -32,7 +32,7 @@ pub(super) fn check(permissions: Option<&Value>, p: &mut Problems) -> Network {
         );
         return net;
     };
-    unknown_keys(permissions, &["network", "host"], Code::BadFormat, "permissions", p);
+    unknown_keys(permissions, &["network", "host"], Code::BadFormat, Path::top("permissions"), p);
     if permissions.contains_key("host") {
         p.push(
             Code::HostPermissionsUnsupported,
@@ -55,7 +55,7 @@ pub(super) fn check(permissions: Option<&Value>, p: &mut Problems) -> Network {
             return net;
         }
     };
-    unknown_keys(network, &["hosts", "local", "lan"], Code::BadFormat, "permissions.network", p);
+    unknown_keys(network, &["hosts", "local", "lan"], Code::BadFormat, Path::top("permissions.network"), p);
     if network.contains_key("lan") {
         p.push(Code::LanUnsupported, "permissions.network.lan", "local network access is not supported");
     }
@@ -83,19 +83,20 @@ fn hosts(value: &Value, p: &mut Problems) -> Vec<String> {
     if !limits::HOSTS.contains(&items.len()) {
         p.push(Code::BadHosts, PATH, format!("{} hosts declared; 1 to 10", items.len()));
     }
+    let list = Path::top(PATH);
     let mut hosts: Vec<String> = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let path = format!("{PATH}[{i}]");
-        let Value::String(host) = item else {
+        let path = list.index(i);
+        let Some(host) = item.as_str() else {
             p.push(Code::BadHosts, path, format!("a host must be a string, not {}", type_name(item)));
             continue;
         };
         if let Err(why) = check_public_domain(host) {
             p.push(Code::BadHosts, path, why);
-        } else if hosts.contains(host) {
+        } else if hosts.iter().any(|h| h == host) {
             p.push(Code::BadHosts, path, format!("{host} is listed twice"));
         } else {
-            hosts.push(host.clone());
+            hosts.push(host.to_owned());
         }
     }
     hosts
@@ -107,18 +108,19 @@ fn ports(local: &Value, p: &mut Problems) -> Vec<u16> {
         p.push(Code::BadLocalPorts, PATH, "local must be an object: { \"ports\": [8420] }");
         return Vec::new();
     };
-    unknown_keys(local, &["ports"], Code::BadLocalPorts, PATH, p);
-    let path = join(PATH, "ports");
+    let local_path = Path::top(PATH);
+    unknown_keys(local, &["ports"], Code::BadLocalPorts, local_path, p);
+    let path = local_path.key("ports");
     let Some(Value::Array(items)) = local.get("ports") else {
         p.push(Code::BadLocalPorts, path, "ports must be a list of 1 to 3 port numbers");
         return Vec::new();
     };
     if !limits::LOCAL_PORTS.contains(&items.len()) {
-        p.push(Code::BadLocalPorts, &path, format!("{} ports declared; 1 to 3", items.len()));
+        p.push(Code::BadLocalPorts, path, format!("{} ports declared; 1 to 3", items.len()));
     }
     let mut ports = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let path = format!("{path}[{i}]");
+        let path = path.index(i);
         let Some(port) = item.as_u64().and_then(|n| u16::try_from(n).ok()).filter(|n| *n > 0) else {
             p.push(Code::BadLocalPorts, path, format!("{item} is not a port number (1 to 65535)"));
             continue;

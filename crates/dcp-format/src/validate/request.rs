@@ -2,15 +2,15 @@
 //! the templates in them.
 
 use super::auth::Auth;
+use super::json::Value;
 use super::network::Network;
 use super::settings::Settings;
 use super::url::split;
-use super::{join, type_name, unknown_keys};
+use super::{type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::{Method, Request, Target};
 use crate::problem::{Code, Problems};
 use crate::template::{Piece, Template, ValueTemplate};
-use serde_json::Value;
 
 /// Why `name` cannot be a header a plugin sets (§8), or `None` when it can.
 pub(super) fn header_name_problem(name: &str) -> Option<String> {
@@ -28,7 +28,7 @@ pub(super) fn header_name_problem(name: &str) -> Option<String> {
 /// What a request's templates may name.
 pub(super) struct Scope<'a> {
     /// Every property name, valid or not, so a broken property is not reported twice.
-    pub declared_arguments: Vec<String>,
+    pub declared_arguments: Vec<&'a str>,
     pub settings: &'a Settings,
     pub network: &'a Network,
     pub auth: &'a Auth,
@@ -43,7 +43,7 @@ enum Place {
     Body,
 }
 
-pub(super) fn check(request: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -> Option<Request> {
+pub(super) fn check(request: Option<&Value>, path: Path, scope: &Scope, p: &mut Problems) -> Option<Request> {
     let before = p.error_count();
     let Some(Value::Object(map)) = request else {
         p.push(Code::BadRequest, path, "a tool needs a request object with at least a url");
@@ -55,27 +55,27 @@ pub(super) fn check(request: Option<&Value>, path: &str, scope: &Scope, p: &mut 
         Some(v) => {
             let method = v.as_str().and_then(Method::parse);
             if method.is_none() {
-                p.push(Code::BadRequest, join(path, "method"), "method must be GET, POST, PUT, PATCH or DELETE");
+                p.push(Code::BadRequest, path.key("method"), "method must be GET, POST, PUT, PATCH or DELETE");
             }
             method
         }
     };
-    let url = url(map.get("url"), &join(path, "url"), scope, p);
+    let url = url(map.get("url"), path.key("url"), scope, p);
     let query = entries(map.get("query"), "query", limits::QUERY_ENTRIES, Place::Query, path, scope, p);
-    let headers = headers(map.get("headers"), &join(path, "headers"), scope, p);
+    let headers = headers(map.get("headers"), path.key("headers"), scope, p);
     let body =
         map.get("body").map(|_| entries(map.get("body"), "body", limits::BODY_ENTRIES, Place::Body, path, scope, p));
     if method == Some(Method::GET) && body.is_some() {
-        p.push(Code::BadRequest, join(path, "body"), "a GET request cannot have a body");
+        p.push(Code::BadRequest, path.key("body"), "a GET request cannot have a body");
     }
     for (name, _) in &query {
         if scope.auth.query.contains(name) {
-            p.push(Code::BadAuth, format!("{path}.query.{name}"), format!("{name} is already sent by auth"));
+            p.push(Code::BadAuth, path.key("query").key(name), format!("{name} is already sent by auth"));
         }
     }
     for (name, _) in &headers {
         if scope.auth.headers.contains(&name.to_ascii_lowercase()) {
-            p.push(Code::BadAuth, format!("{path}.headers.{name}"), format!("{name} is already sent by auth"));
+            p.push(Code::BadAuth, path.key("headers").key(name), format!("{name} is already sent by auth"));
         }
     }
     let (raw_url, target, url_path, fixed_query) = url?;
@@ -93,8 +93,8 @@ pub(super) fn check(request: Option<&Value>, path: &str, scope: &Scope, p: &mut 
 
 type UrlParts = (String, Target, Template, Option<String>);
 
-fn url(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -> Option<UrlParts> {
-    let Some(Value::String(raw)) = value else {
+fn url(value: Option<&Value>, path: Path, scope: &Scope, p: &mut Problems) -> Option<UrlParts> {
+    let Some(raw) = value.and_then(Value::as_str) else {
         p.push(Code::BadRequest, path, "url must be an absolute https:// URL");
         return None;
     };
@@ -126,10 +126,10 @@ fn url(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -> Op
         }
     };
     let (url_path, fixed_query) = path_and_query(parts.rest, path, scope, p)?;
-    Some((raw.clone(), target, url_path, fixed_query))
+    Some((raw.to_owned(), target, url_path, fixed_query))
 }
 
-fn web_target(host: &str, port: Option<&str>, scope: &Scope, path: &str, p: &mut Problems) -> Option<Target> {
+fn web_target(host: &str, port: Option<&str>, scope: &Scope, path: Path, p: &mut Problems) -> Option<Target> {
     if port.is_some() {
         p.push(Code::BadRequest, path, "HTTPS goes to port 443: write the URL without a port");
         return None;
@@ -141,7 +141,7 @@ fn web_target(host: &str, port: Option<&str>, scope: &Scope, path: &str, p: &mut
     Some(Target::Web { host: host.to_owned() })
 }
 
-fn local_target(host: &str, port: Option<&str>, scope: &Scope, path: &str, p: &mut Problems) -> Option<Target> {
+fn local_target(host: &str, port: Option<&str>, scope: &Scope, path: Path, p: &mut Problems) -> Option<Target> {
     if host != "127.0.0.1" && host != "localhost" {
         p.push(
             Code::BadRequest,
@@ -160,7 +160,7 @@ fn local_target(host: &str, port: Option<&str>, scope: &Scope, path: &str, p: &m
     }
 }
 
-fn path_and_query(rest: &str, path: &str, scope: &Scope, p: &mut Problems) -> Option<(Template, Option<String>)> {
+fn path_and_query(rest: &str, path: Path, scope: &Scope, p: &mut Problems) -> Option<(Template, Option<String>)> {
     if rest.contains('#') {
         p.push(Code::BadRequest, path, "a URL cannot have a #fragment");
         return None;
@@ -177,7 +177,7 @@ fn path_and_query(rest: &str, path: &str, scope: &Scope, p: &mut Problems) -> Op
     Some((template, query.filter(|q| !q.is_empty()).map(str::to_owned)))
 }
 
-fn headers(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -> Vec<(String, Template)> {
+fn headers(value: Option<&Value>, path: Path, scope: &Scope, p: &mut Problems) -> Vec<(String, Template)> {
     let Some(value) = value else {
         return Vec::new();
     };
@@ -190,21 +190,21 @@ fn headers(value: Option<&Value>, path: &str, scope: &Scope, p: &mut Problems) -
     }
     let mut out = Vec::new();
     for (name, value) in map {
-        let entry_path = join(path, name);
+        let entry_path = path.key(name);
         if let Some(why) = header_name_problem(name) {
-            p.push(Code::BadHeader, &entry_path, why);
+            p.push(Code::BadHeader, entry_path, why);
             continue;
         }
-        let Value::String(text) = value else {
+        let Some(text) = value.as_str() else {
             p.push(Code::BadRequest, entry_path, "a header value is text");
             continue;
         };
         if text.chars().any(crate::text::is_hidden_char) {
-            p.push(Code::BadRequest, &entry_path, "a header value is one line without control characters");
+            p.push(Code::BadRequest, entry_path, "a header value is one line without control characters");
             continue;
         }
-        if let Some(t) = template(text, Place::Header, &entry_path, scope, p) {
-            out.push((name.clone(), t));
+        if let Some(t) = template(text, Place::Header, entry_path, scope, p) {
+            out.push((name.to_owned(), t));
         }
     }
     out
@@ -215,11 +215,11 @@ fn entries(
     key: &str,
     max: usize,
     place: Place,
-    path: &str,
+    path: Path,
     scope: &Scope,
     p: &mut Problems,
 ) -> Vec<(String, ValueTemplate)> {
-    let path = join(path, key);
+    let path = path.key(key);
     let Some(value) = value else {
         return Vec::new();
     };
@@ -228,44 +228,43 @@ fn entries(
         return Vec::new();
     };
     if map.len() > max {
-        p.push(Code::BadRequest, &path, format!("{} entries in {key}; {max} at most", map.len()));
+        p.push(Code::BadRequest, path, format!("{} entries in {key}; {max} at most", map.len()));
     }
-    map.iter().filter_map(|(name, v)| entry(name, v, place, &path, scope, p).map(|t| (name.clone(), t))).collect()
+    map.iter().filter_map(|(name, v)| entry(name, v, place, path, scope, p).map(|t| (name.to_owned(), t))).collect()
 }
 
-/// One entry of `query` or `body`; its path `parent.name` is built only
-/// for a problem (this runs on every entry of every request).
+/// One entry of `query` or `body`.
 fn entry(
     name: &str,
     value: &Value,
     place: Place,
-    parent: &str,
+    parent: Path,
     scope: &Scope,
     p: &mut Problems,
 ) -> Option<ValueTemplate> {
-    let path = || join(parent, name);
+    let path = parent.key(name);
     if name.is_empty() || name.chars().any(crate::text::is_hidden_char) {
-        p.push(Code::BadRequest, path(), "an entry name cannot be empty or hold control characters");
+        p.push(Code::BadRequest, path, "an entry name cannot be empty or hold control characters");
         return None;
     }
     match value {
-        Value::String(text) => template(text, place, &path(), scope, p).map(ValueTemplate::Text),
-        Value::Number(_) | Value::Bool(_) => Some(ValueTemplate::Fixed(value.clone())),
+        Value::String(text) => template(text, place, path, scope, p).map(ValueTemplate::Text),
+        Value::Number(_) | Value::Bool(_) => Some(ValueTemplate::Fixed(value.to_json())),
         Value::Array(_) | Value::Object(_) | Value::Null if place == Place::Body => {
             if value.to_string().contains("{{") {
-                p.push(Code::BadPlaceholder, path(), "templates only work in top-level body values");
+                p.push(Code::BadPlaceholder, path, "templates only work in top-level body values");
                 return None;
             }
-            Some(ValueTemplate::Fixed(value.clone()))
+            Some(ValueTemplate::Fixed(value.to_json()))
         }
         _ => {
-            p.push(Code::BadRequest, path(), "a query value is fixed text, a number, a boolean or a template");
+            p.push(Code::BadRequest, path, "a query value is fixed text, a number, a boolean or a template");
             None
         }
     }
 }
 
-fn template(text: &str, place: Place, path: &str, scope: &Scope, p: &mut Problems) -> Option<Template> {
+fn template(text: &str, place: Place, path: Path, scope: &Scope, p: &mut Problems) -> Option<Template> {
     let template = match Template::parse(text) {
         Ok(t) => t,
         Err(why) => {

@@ -1,12 +1,12 @@
 //! A tool's `response` (§9): `pick` paths and `maxChars`.
 
-use super::{join, unknown_keys};
+use super::json::Value;
+use super::{unknown_keys, Path};
 use crate::limits;
 use crate::model::{PickPath, Response};
 use crate::problem::{Code, Problems};
-use serde_json::Value;
 
-pub(super) fn check(response: Option<&Value>, path: &str, p: &mut Problems) -> Option<Response> {
+pub(super) fn check(response: Option<&Value>, path: Path, p: &mut Problems) -> Option<Response> {
     let mut out = Response { pick: Vec::new(), max_chars: limits::DEFAULT_MAX_CHARS };
     let Some(response) = response else {
         return Some(out);
@@ -21,17 +21,17 @@ pub(super) fn check(response: Option<&Value>, path: &str, p: &mut Problems) -> O
         match max.as_u64().filter(|n| limits::MAX_CHARS.contains(n)) {
             Some(n) => out.max_chars = n,
             None => {
-                p.push(Code::BadResponse, join(path, "maxChars"), "maxChars must be a whole number from 200 to 16000")
+                p.push(Code::BadResponse, path.key("maxChars"), "maxChars must be a whole number from 200 to 16000")
             }
         }
     }
     if let Some(pick) = map.get("pick") {
-        out.pick = picks(pick, &join(path, "pick"), p);
+        out.pick = picks(pick, path.key("pick"), p);
     }
     (p.error_count() == before).then_some(out)
 }
 
-fn picks(value: &Value, path: &str, p: &mut Problems) -> Vec<PickPath> {
+fn picks(value: &Value, path: Path, p: &mut Problems) -> Vec<PickPath> {
     let list = value.as_array().filter(|l| (1..=limits::PICK_PATHS).contains(&l.len()));
     let Some(list) = list else {
         p.push(Code::BadResponse, path, "pick must be a list of 1 to 10 paths (leave it out to keep the whole answer)");
@@ -39,7 +39,7 @@ fn picks(value: &Value, path: &str, p: &mut Problems) -> Vec<PickPath> {
     };
     let mut out: Vec<PickPath> = Vec::new();
     for (i, item) in list.iter().enumerate() {
-        let item_path = format!("{path}[{i}]");
+        let item_path = path.index(i);
         match item.as_str().ok_or_else(|| "a path is text".to_owned()).and_then(parse) {
             Ok(pick) if out.iter().any(|o| o.raw == pick.raw) => {
                 p.push(Code::BadResponse, item_path, format!("{} is listed twice", pick.raw))

@@ -1,17 +1,17 @@
 //! A tool's `inputSchema` (§7): a small JSON Schema of at most 10 flat
 //! properties of four types, with a fixed set of keywords.
 
-use super::{ai_text, join, type_name, unknown_keys};
+use super::json::{Map, Value};
+use super::{ai_text, type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::{ArgKind, Argument};
 use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
-use serde_json::{Map, Value};
 
 /// The keywords of §7, and `pattern`, which has its own refusal above.
 const KEYWORDS: &[&str] = &["type", "description", "enum", "minimum", "maximum", "maxLength", "default", "pattern"];
 
-pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec<Argument> {
+pub(super) fn check(schema: Option<&Value>, path: Path, p: &mut Problems) -> Vec<Argument> {
     let Some(schema) = schema else {
         return Vec::new();
     };
@@ -35,22 +35,15 @@ pub(super) fn check(schema: Option<&Value>, path: &str, p: &mut Problems) -> Vec
         bad(p, format!("{} properties; 10 at most", properties.len()));
     }
     let required = required_names(root.get("required"), properties, path, p);
-    let props_path = join(path, "properties");
+    let props_path = path.key("properties");
     properties
         .iter()
-        .filter_map(|(name, value)| {
-            property(name, value, required.contains(&name.as_str()), &join(&props_path, name), p)
-        })
+        .filter_map(|(name, value)| property(name, value, required.contains(&name), props_path.key(name), p))
         .collect()
 }
 
-fn required_names<'a>(
-    value: Option<&'a Value>,
-    properties: &Map<String, Value>,
-    path: &str,
-    p: &mut Problems,
-) -> Vec<&'a str> {
-    let path = join(path, "required");
+fn required_names<'a>(value: Option<&'a Value>, properties: &Map, path: Path, p: &mut Problems) -> Vec<&'a str> {
+    let path = path.key("required");
     let Some(value) = value else {
         return Vec::new();
     };
@@ -62,19 +55,17 @@ fn required_names<'a>(
     for item in list {
         match item.as_str() {
             Some(name) if !properties.contains_key(name) => {
-                p.push(Code::BadSchema, &path, format!("\"{name}\" is required but not in properties"))
+                p.push(Code::BadSchema, path, format!("\"{name}\" is required but not in properties"))
             }
-            Some(name) if names.contains(&name) => {
-                p.push(Code::BadSchema, &path, format!("\"{name}\" is listed twice"))
-            }
+            Some(name) if names.contains(&name) => p.push(Code::BadSchema, path, format!("\"{name}\" is listed twice")),
             Some(name) => names.push(name),
-            None => p.push(Code::BadSchema, &path, format!("{item} is not a property name")),
+            None => p.push(Code::BadSchema, path, format!("{item} is not a property name")),
         }
     }
     names
 }
 
-fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Problems) -> Option<Argument> {
+fn property(name: &str, value: &Value, required: bool, path: Path, p: &mut Problems) -> Option<Argument> {
     let before = p.error_count();
     if !is_identifier(name) {
         p.push(
@@ -90,13 +81,11 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
     if prop.contains_key("pattern") {
         p.push(
             Code::BadSchema,
-            join(path, "pattern"),
+            path.key("pattern"),
             "pattern is refused: the app never runs a plugin's regular expression; use enum or maxLength",
         );
     }
-    let others: Map<String, Value> =
-        prop.iter().filter(|(k, _)| *k != "pattern").map(|(k, v)| (k.clone(), v.clone())).collect();
-    unknown_keys(&others, KEYWORDS, Code::BadSchema, path, p);
+    unknown_keys(prop, KEYWORDS, Code::BadSchema, path, p);
     let kind = match prop.get("type").and_then(Value::as_str) {
         Some("string") => ArgKind::String,
         Some("number") => ArgKind::Number,
@@ -105,7 +94,7 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
         _ => {
             p.push(
                 Code::BadSchema,
-                join(path, "type"),
+                path.key("type"),
                 "type must be string, number, integer or boolean (no arrays, no objects)",
             );
             return None;
@@ -114,9 +103,9 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
     let description = prop.get("description").and_then(|d| {
         let text = d.as_str();
         if text.is_none() {
-            p.push(Code::BadSchema, join(path, "description"), "description must be text");
+            p.push(Code::BadSchema, path.key("description"), "description must be text");
         }
-        text.inspect(|t| ai_text(p, path, "description", t, limits::PROPERTY_DESCRIPTION_CHARS, Code::BadText))
+        text.inspect(|t| ai_text(p, path.key("description"), t, limits::PROPERTY_DESCRIPTION_CHARS, Code::BadText))
             .map(str::to_owned)
     });
     let arg = Argument {
@@ -128,29 +117,30 @@ fn property(name: &str, value: &Value, required: bool, path: &str, p: &mut Probl
         minimum: bound(prop, "minimum", kind, path, p),
         maximum: bound(prop, "maximum", kind, path, p),
         max_length: max_length(prop.get("maxLength"), kind, path, p),
-        default: prop.get("default").cloned(),
+        default: prop.get("default").map(Value::to_json),
     };
     if let (Some(lo), Some(hi)) = (arg.minimum, arg.maximum) {
         if lo > hi {
-            p.push(Code::BadSchema, join(path, "minimum"), "minimum is greater than maximum");
+            p.push(Code::BadSchema, path.key("minimum"), "minimum is greater than maximum");
         }
     }
     if let Some(default) = &arg.default {
         if let Err(why) = fits(&arg, default) {
-            p.push(Code::BadSchema, join(path, "default"), format!("the default {default} {why}"));
+            p.push(Code::BadSchema, path.key("default"), format!("the default {default} {why}"));
         }
     }
     (p.error_count() == before).then_some(arg)
 }
 
-fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<Vec<Value>> {
+fn enum_values(value: Option<&Value>, kind: ArgKind, path: Path, p: &mut Problems) -> Option<Vec<serde_json::Value>> {
     let list = value?.as_array().filter(|l| limits::ENUM_VALUES.contains(&l.len()));
-    let path = join(path, "enum");
+    let path = path.key("enum");
     let Some(list) = list else {
         p.push(Code::BadSchema, path, "enum must be a list of 1 to 50 values");
         return None;
     };
-    let fits_kind = |v: &Value| match kind {
+    let list: Vec<serde_json::Value> = list.iter().map(Value::to_json).collect();
+    let fits_kind = |v: &serde_json::Value| match kind {
         ArgKind::String => v.is_string(),
         ArgKind::Number => v.is_number(),
         ArgKind::Integer => v.is_i64() || v.is_u64(),
@@ -159,23 +149,23 @@ fn enum_values(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problem
     if let Some(bad) = list.iter().find(|v| !fits_kind(v)) {
         p.push(
             Code::BadSchema,
-            &path,
+            path,
             format!("{bad} is not a {} value (enums hold strings or numbers of the property's type)", kind.as_str()),
         );
         return None;
     }
-    let folded = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_lowercase);
+    let folded = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_lowercase);
     for (i, v) in list.iter().enumerate() {
         if list[..i].iter().any(|w| folded(w) == folded(v)) {
             // Enums are matched without case (§7), so "usd" and "USD" collide.
-            p.push(Code::BadSchema, &path, format!("{v} is listed twice (values are matched without regard to case)"));
+            p.push(Code::BadSchema, path, format!("{v} is listed twice (values are matched without regard to case)"));
             return None;
         }
     }
-    Some(list.clone())
+    Some(list)
 }
 
-fn bound(prop: &Map<String, Value>, key: &str, kind: ArgKind, path: &str, p: &mut Problems) -> Option<f64> {
+fn bound(prop: &Map, key: &str, kind: ArgKind, path: Path, p: &mut Problems) -> Option<f64> {
     let value = prop.get(key)?;
     let ok = match kind {
         ArgKind::Number => value.as_f64(),
@@ -185,20 +175,20 @@ fn bound(prop: &Map<String, Value>, key: &str, kind: ArgKind, path: &str, p: &mu
     if ok.is_none() {
         p.push(
             Code::BadSchema,
-            join(path, key),
+            path.key(key),
             format!("{key} is only for number and integer properties, and must be one of that type"),
         );
     }
     ok
 }
 
-fn max_length(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems) -> Option<u64> {
+fn max_length(value: Option<&Value>, kind: ArgKind, path: Path, p: &mut Problems) -> Option<u64> {
     let value = value?;
     let n = value.as_u64().filter(|n| *n >= 1 && kind == ArgKind::String);
     if n.is_none() {
         p.push(
             Code::BadSchema,
-            join(path, "maxLength"),
+            path.key("maxLength"),
             "maxLength is a whole number of at least 1, for string properties",
         );
     }
@@ -206,7 +196,7 @@ fn max_length(value: Option<&Value>, kind: ArgKind, path: &str, p: &mut Problems
 }
 
 /// Whether a value satisfies the argument's rules; used for `default`.
-fn fits(arg: &Argument, value: &Value) -> Result<(), &'static str> {
+fn fits(arg: &Argument, value: &serde_json::Value) -> Result<(), &'static str> {
     let typed = match arg.kind {
         ArgKind::String => value.as_str().map(|s| s.chars().count() as u64 <= arg.max_length.unwrap_or(u64::MAX)),
         ArgKind::Number => value.as_f64().map(|_| true),

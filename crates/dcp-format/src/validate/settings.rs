@@ -1,13 +1,13 @@
 //! Settings (`user_config`, §10) and their translations (`ui`, §10).
 
+use super::json::{Map, Value};
 use super::url::split;
-use super::{chars, join, type_name, unknown_keys};
+use super::{chars, type_name, unknown_keys, Path};
 use crate::hosts::check_public_domain;
 use crate::limits;
 use crate::model::{Setting, SettingKind, LANGUAGES};
 use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Words that make a setting name look like a secret (§10). They are matched
@@ -63,18 +63,19 @@ pub(super) fn check(user_config: Option<&Value>, p: &mut Problems) -> Settings {
     if map.len() > limits::SETTINGS {
         p.push(Code::BadUserConfig, "user_config", format!("{} settings; 20 at most", map.len()));
     }
+    let user_config = Path::top("user_config");
     for (key, value) in map {
-        let path = join("user_config", key);
+        let path = user_config.key(key);
         let secret = value.get("sensitive") == Some(&Value::Bool(true));
-        settings.declared.insert(key.clone(), secret);
+        settings.declared.insert(key.to_owned(), secret);
         if looks_secret(key) && !secret {
             p.push(
                 Code::SecretNotSensitive,
-                &path,
+                path,
                 format!("\"{key}\" is named like a secret: add \"sensitive\": true"),
             );
         }
-        if let Some(setting) = one(key, value, &path, p) {
+        if let Some(setting) = one(key, value, path, p) {
             settings.valid.push(setting);
         }
     }
@@ -86,7 +87,7 @@ fn looks_secret(key: &str) -> bool {
     SECRET_WORDS.iter().any(|w| folded.contains(w))
 }
 
-fn one(key: &str, value: &Value, path: &str, p: &mut Problems) -> Option<Setting> {
+fn one(key: &str, value: &Value, path: Path, p: &mut Problems) -> Option<Setting> {
     let before = p.error_count();
     if !is_identifier(key) {
         p.push(
@@ -106,7 +107,7 @@ fn one(key: &str, value: &Value, path: &str, p: &mut Problems) -> Option<Setting
     let help_url = text(field, "helpUrl", limits::HELP_URL_CHARS, path, p);
     if let Some(url) = &help_url {
         if let Err(why) = help_link(url) {
-            p.push(Code::BadUserConfig, join(path, "helpUrl"), why);
+            p.push(Code::BadUserConfig, path.key("helpUrl"), why);
         }
     }
     let kind = kind(field, path, p)?;
@@ -122,13 +123,13 @@ fn one(key: &str, value: &Value, path: &str, p: &mut Problems) -> Option<Setting
     })
 }
 
-fn kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, join(path, key), why);
+fn kind(field: &Map, path: Path, p: &mut Problems) -> Option<SettingKind> {
+    let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, path.key(key), why);
     let sensitive = flag(field, "sensitive", path, p);
     let kind = match field.get("type").and_then(Value::as_str) {
         Some("string") => text_kind(field, sensitive, path, p)?,
         Some(other @ ("number" | "boolean")) => {
-            for key in ["sensitive", "format", "maxLength"].into_iter().filter(|k| field.contains_key(*k)) {
+            for key in ["sensitive", "format", "maxLength"].into_iter().filter(|k| field.contains_key(k)) {
                 bad(p, key, format!("{key} is only for text settings"));
             }
             if other == "number" {
@@ -145,9 +146,9 @@ fn kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<Sett
     Some(kind)
 }
 
-fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, join(path, key), why);
-    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(*k)) {
+fn text_kind(field: &Map, sensitive: bool, path: Path, p: &mut Problems) -> Option<SettingKind> {
+    let bad = |p: &mut Problems, key: &str, why: String| p.push(Code::BadUserConfig, path.key(key), why);
+    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(k)) {
         bad(p, key, format!("{key} is only for number settings"));
     }
     let cap = if sensitive { limits::SECRET_SETTING_CHARS } else { limits::TEXT_SETTING_CHARS };
@@ -180,7 +181,7 @@ fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Pr
             return None;
         }
         Some(Value::String(d)) if chars(d) as u64 <= max_length && (!id_format || crate::setting_value::is_id(d)) => {
-            Some(d.clone())
+            Some(d.to_string())
         }
         Some(_) => {
             bad(p, "default", "the default must be text that fits maxLength (and the id format)".into());
@@ -190,8 +191,8 @@ fn text_kind(field: &Map<String, Value>, sensitive: bool, path: &str, p: &mut Pr
     Some(SettingKind::Text { max_length, sensitive, id_format, default })
 }
 
-fn number_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    let bad = |p: &mut Problems, key: &str, why: &str| p.push(Code::BadUserConfig, join(path, key), why);
+fn number_kind(field: &Map, path: Path, p: &mut Problems) -> Option<SettingKind> {
+    let bad = |p: &mut Problems, key: &str, why: &str| p.push(Code::BadUserConfig, path.key(key), why);
     let number = |key: &str| match field.get(key) {
         None => Ok(None),
         Some(v) => v.as_f64().map(Some).ok_or(key.to_owned()),
@@ -218,15 +219,15 @@ fn number_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Opti
     Some(SettingKind::Number { min, max, default })
 }
 
-fn boolean_kind(field: &Map<String, Value>, path: &str, p: &mut Problems) -> Option<SettingKind> {
-    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(*k)) {
-        p.push(Code::BadUserConfig, join(path, key), format!("{key} is only for number settings"));
+fn boolean_kind(field: &Map, path: Path, p: &mut Problems) -> Option<SettingKind> {
+    for key in ["min", "max"].into_iter().filter(|k| field.contains_key(k)) {
+        p.push(Code::BadUserConfig, path.key(key), format!("{key} is only for number settings"));
     }
     match field.get("default") {
         None => Some(SettingKind::Boolean { default: None }),
         Some(Value::Bool(b)) => Some(SettingKind::Boolean { default: Some(*b) }),
         Some(_) => {
-            p.push(Code::BadUserConfig, join(path, "default"), "the default of a boolean setting is true or false");
+            p.push(Code::BadUserConfig, path.key("default"), "the default of a boolean setting is true or false");
             None
         }
     }
@@ -247,24 +248,24 @@ fn help_link(url: &str) -> Result<(), String> {
 }
 
 /// An optional string field of at most `max` characters.
-fn text(field: &Map<String, Value>, key: &str, max: usize, path: &str, p: &mut Problems) -> Option<String> {
+fn text(field: &Map, key: &str, max: usize, path: Path, p: &mut Problems) -> Option<String> {
     match field.get(key)? {
         Value::String(s) if chars(s) <= max && !s.trim().is_empty() && !s.chars().any(crate::text::is_hidden_char) => {
-            Some(s.clone())
+            Some(s.to_string())
         }
         _ => {
-            p.push(Code::BadUserConfig, join(path, key), format!("{key} must be one line of 1 to {max} characters"));
+            p.push(Code::BadUserConfig, path.key(key), format!("{key} must be one line of 1 to {max} characters"));
             None
         }
     }
 }
 
-fn flag(field: &Map<String, Value>, key: &str, path: &str, p: &mut Problems) -> bool {
+fn flag(field: &Map, key: &str, path: Path, p: &mut Problems) -> bool {
     match field.get(key) {
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(_) => {
-            p.push(Code::BadUserConfig, join(path, key), format!("{key} must be true or false"));
+            p.push(Code::BadUserConfig, path.key(key), format!("{key} must be true or false"));
             false
         }
     }
@@ -277,13 +278,14 @@ pub(super) fn check_ui(ui: Option<&Value>, settings: &mut Settings, p: &mut Prob
         p.push(Code::BadUserConfig, "ui", "ui must be an object with labels and descriptions");
         return;
     };
-    unknown_keys(ui, &["labels", "descriptions"], Code::BadUserConfig, "ui", p);
+    let ui_path = Path::top("ui");
+    unknown_keys(ui, &["labels", "descriptions"], Code::BadUserConfig, ui_path, p);
     for (section, max) in [("labels", limits::SETTING_TITLE_CHARS), ("descriptions", limits::SETTING_DESCRIPTION_CHARS)]
     {
         let Some(by_lang) = ui.get(section) else {
             continue;
         };
-        for (lang, key, text) in translations(by_lang, &join("ui", section), max, settings, p) {
+        for (lang, key, text) in translations(by_lang, ui_path.key(section), max, settings, p) {
             if let Some(setting) = settings.valid.iter_mut().find(|s| s.key == key) {
                 let target = if section == "labels" { &mut setting.labels } else { &mut setting.descriptions };
                 target.insert(lang, text);
@@ -294,7 +296,7 @@ pub(super) fn check_ui(ui: Option<&Value>, settings: &mut Settings, p: &mut Prob
 
 fn translations(
     value: &Value,
-    path: &str,
+    path: Path,
     max: usize,
     settings: &Settings,
     p: &mut Problems,
@@ -305,21 +307,21 @@ fn translations(
         return out;
     };
     for (lang, entries) in by_lang {
-        let lang_path = join(path, lang);
-        if !LANGUAGES.contains(&lang.as_str()) {
+        let lang_path = path.key(lang);
+        if !LANGUAGES.contains(&lang) {
             p.push(
                 Code::BadUserConfig,
-                &lang_path,
+                lang_path,
                 format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
             );
             continue;
         }
         let Value::Object(entries) = entries else {
-            p.push(Code::BadUserConfig, &lang_path, "expected an object by setting");
+            p.push(Code::BadUserConfig, lang_path, "expected an object by setting");
             continue;
         };
         for (key, text) in entries {
-            let entry_path = join(&lang_path, key);
+            let entry_path = lang_path.key(key);
             match text {
                 _ if !settings.declared.contains_key(key) => {
                     p.push(Code::BadUserConfig, entry_path, format!("there is no setting \"{key}\" to translate"))
@@ -327,7 +329,7 @@ fn translations(
                 Value::String(s)
                     if chars(s) <= max && !s.trim().is_empty() && !s.chars().any(crate::text::is_hidden_char) =>
                 {
-                    out.push((lang.clone(), key.clone(), s.clone()))
+                    out.push((lang.to_owned(), key.to_owned(), s.to_string()))
                 }
                 _ => p.push(
                     Code::BadUserConfig,

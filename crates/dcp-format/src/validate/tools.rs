@@ -2,15 +2,15 @@
 //! computed level (§12); arguments, request and response are delegated.
 
 use super::auth::Auth;
+use super::json::Value;
 use super::network::Network;
 use super::request::Scope;
 use super::settings::Settings;
-use super::{ai_text, join, request, response, schema, translated, type_name, unknown_keys};
+use super::{ai_text, request, response, schema, translated, type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::Tool;
 use crate::problem::{Code, Problems};
 use crate::risk::{self, Level, SideEffects};
-use serde_json::Value;
 
 const FIELDS: &[&str] = &["description", "hint", "risk", "sideEffects", "inputSchema", "request", "response"];
 
@@ -45,30 +45,31 @@ pub(super) fn check(tools: Option<&Value>, cx: &Context, p: &mut Problems) -> (V
     } else if map.len() > *limits::TOOLS.end() {
         p.push(Code::TooManyTools, "tools", format!("{} tools; 15 at most", map.len()));
     }
-    let names = map.keys().cloned().collect();
+    let names = map.keys().map(str::to_owned).collect();
     let tools = map.iter().filter_map(|(name, value)| tool(name, value, cx, p)).collect();
     (tools, names)
 }
 
 fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Tool> {
-    let path = join("tools", name);
+    let tools = Path::top("tools");
+    let path = tools.key(name);
     let before = p.error_count();
     let full_name = format!("{}__{name}", cx.slug);
-    check_name(name, &path, p);
+    check_name(name, path, p);
     let Value::Object(map) = value else {
         p.push(Code::BadFormat, path, format!("a tool must be an object, not {}", type_name(value)));
         return None;
     };
-    unknown_keys(map, FIELDS, Code::BadFormat, &path, p);
+    unknown_keys(map, FIELDS, Code::BadFormat, path, p);
     let description = match map.get("description") {
         Some(Value::String(d)) => {
-            ai_text(p, &path, "description", d, limits::TOOL_DESCRIPTION_CHARS, Code::BadText);
-            d.clone()
+            ai_text(p, path.key("description"), d, limits::TOOL_DESCRIPTION_CHARS, Code::BadText);
+            d.to_string()
         }
         _ => {
             p.push(
                 Code::BadText,
-                join(&path, "description"),
+                path.key("description"),
                 "a tool needs a description: one line, 200 characters at most, in English",
             );
             String::new()
@@ -76,31 +77,31 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     };
     let hint = translated(
         map.get("hint"),
-        &join(&path, "hint"),
+        path.key("hint"),
         "hint",
         "a short verb phrase",
         limits::HINT_CHARS,
         Code::BadHint,
         p,
     );
-    let declared_risk = parse_field(map.get("risk"), Level::parse, "risk", "R0 to R3", &path, p).unwrap_or(Level::R0);
+    let declared_risk = parse_field(map.get("risk"), Level::parse, "risk", "R0 to R3", path, p).unwrap_or(Level::R0);
     let side_effects = parse_field(
         map.get("sideEffects"),
         SideEffects::parse,
         "sideEffects",
         "none, reversible, irreversible, third-party or physical-security",
-        &path,
+        path,
         p,
     );
-    let arguments = schema::check(map.get("inputSchema"), &join(&path, "inputSchema"), p);
+    let arguments = schema::check(map.get("inputSchema"), path.key("inputSchema"), p);
     let declared_arguments = declared_properties(map.get("inputSchema"));
     let scope = Scope { declared_arguments, settings: cx.settings, network: cx.network, auth: cx.auth };
-    let request = request::check(map.get("request"), &join(&path, "request"), &scope, p);
-    let response = response::check(map.get("response"), &join(&path, "response"), p);
+    let request = request::check(map.get("request"), path.key("request"), &scope, p);
+    let response = response::check(map.get("response"), path.key("response"), p);
     let (request, response) = (request?, response?);
     let level = risk::compute(declared_risk, side_effects, request.method, &request.target);
     if level == Level::R4 && !cx.official {
-        p.push(Code::RiskForbidden, join(&path, "risk"), "R4 is reserved for official plugins");
+        p.push(Code::RiskForbidden, path.key("risk"), "R4 is reserved for official plugins");
     }
     (p.error_count() == before).then(|| Tool {
         name: name.to_owned(),
@@ -119,7 +120,7 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
 /// The full name `<slug>__<tool>` needs no check of its own: a slug of at
 /// most 20 and a tool name of at most 40 make at most 62 characters, within
 /// the 64 of §6 (a unit test keeps the limits honest).
-fn check_name(name: &str, path: &str, p: &mut Problems) {
+fn check_name(name: &str, path: Path, p: &mut Problems) {
     let ok = (1..=limits::TOOL_NAME_CHARS).contains(&name.len())
         && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
     if !ok {
@@ -127,11 +128,11 @@ fn check_name(name: &str, path: &str, p: &mut Problems) {
     }
 }
 
-fn declared_properties(schema: Option<&Value>) -> Vec<String> {
+fn declared_properties<'m>(schema: Option<&'m Value>) -> Vec<&'m str> {
     schema
         .and_then(|s| s.get("properties"))
         .and_then(Value::as_object)
-        .map(|props| props.keys().cloned().collect())
+        .map(|props| props.keys().collect())
         .unwrap_or_default()
 }
 
@@ -140,13 +141,13 @@ fn parse_field<T>(
     parse: fn(&str) -> Option<T>,
     key: &str,
     allowed: &str,
-    path: &str,
+    path: Path,
     p: &mut Problems,
 ) -> Option<T> {
     let value = value?;
     let parsed = value.as_str().and_then(parse);
     if parsed.is_none() {
-        p.push(Code::BadRisk, join(path, key), format!("{value} is not a known {key}: use {allowed}"));
+        p.push(Code::BadRisk, path.key(key), format!("{value} is not a known {key}: use {allowed}"));
     }
     parsed
 }

@@ -2,12 +2,12 @@
 //! block; the other sections are checked by their own modules, in the order
 //! their cross-references need (settings, then auth, then tools, events).
 
-use super::{ai_text, auth, chars, events, network, settings, tools, type_name, unknown_keys, Options};
+use super::json::{Map, Value};
+use super::{ai_text, auth, chars, events, network, settings, tools, type_name, unknown_keys, Options, Path};
 use crate::limits;
 use crate::model::{CloudModels, Plugin};
 use crate::problem::{Code, Problems};
 use crate::version::Version;
-use serde_json::{Map, Value};
 
 /// The key of the Desktop Companion block inside `_meta`.
 pub const META_KEY: &str = "com.desktopaicompanion";
@@ -37,19 +37,15 @@ const RESERVED_SLUGS: &[&str] = &[
 /// Slugs of the official plugins (§5, §18): reserved, except for them.
 pub const OFFICIAL_SLUGS: &[&str] = &["todoist", "trello"];
 
-pub(super) fn check(
-    root: &Map<String, Value>,
-    options: &Options,
-    p: &mut Problems,
-) -> (Option<String>, Option<Plugin>) {
-    unknown_keys(root, TOP_FIELDS, Code::BadFormat, "", p);
+pub(super) fn check(root: &Map, options: &Options, p: &mut Problems) -> (Option<String>, Option<Plugin>) {
+    unknown_keys(root, TOP_FIELDS, Code::BadFormat, Path::Top, p);
     let name = name(root.get("name"), p);
     let version = version(root.get("version"), "version", p);
     let display_name = display_name(root.get("display_name"), name.as_deref(), p);
     let description = root.get("description").and_then(|d| {
         let text = d.as_str();
         match text {
-            Some(t) => ai_text(p, "", "description", t, limits::PLUGIN_DESCRIPTION_CHARS, Code::BadText),
+            Some(t) => ai_text(p, Path::top("description"), t, limits::PLUGIN_DESCRIPTION_CHARS, Code::BadText),
             None => p.push(Code::BadText, "description", "description is one line of text"),
         }
         text.map(str::to_owned)
@@ -59,7 +55,7 @@ pub(super) fn check(
     let Some(meta) = meta(root, p) else {
         return (None, None);
     };
-    unknown_keys(meta, META_FIELDS, Code::BadFormat, "", p);
+    unknown_keys(meta, META_FIELDS, Code::BadFormat, Path::Top, p);
     api_version_and_kind(meta, p);
     let slug = slug(meta.get("slug"), options, p);
     let min_app_version = min_app_version(meta.get("minAppVersion"), options, p);
@@ -108,7 +104,7 @@ pub(super) fn check(
     (slug, plugin)
 }
 
-fn meta<'a>(root: &'a Map<String, Value>, p: &mut Problems) -> Option<&'a Map<String, Value>> {
+fn meta<'m, 'a>(root: &'m Map<'a>, p: &mut Problems) -> Option<&'m Map<'a>> {
     match root.get("_meta").and_then(|m| m.get(META_KEY)) {
         Some(Value::Object(meta)) => Some(meta),
         _ => {
@@ -125,8 +121,8 @@ fn meta<'a>(root: &'a Map<String, Value>, p: &mut Problems) -> Option<&'a Map<St
 fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(n)) if !n.trim().is_empty() && chars(n) <= limits::NAME_CHARS => {
-            ai_text(p, "", "name", n, limits::NAME_CHARS, Code::BadFormat);
-            Some(n.clone())
+            ai_text(p, Path::top("name"), n, limits::NAME_CHARS, Code::BadFormat);
+            Some(n.to_string())
         }
         _ => {
             p.push(Code::BadFormat, "name", "name is required: 1 to 60 characters");
@@ -138,8 +134,8 @@ fn name(value: Option<&Value>, p: &mut Problems) -> Option<String> {
 fn display_name(value: Option<&Value>, name: Option<&str>, p: &mut Problems) -> Option<String> {
     match value {
         Some(Value::String(d)) => {
-            ai_text(p, "", "display_name", d, limits::DISPLAY_NAME_CHARS, Code::BadText);
-            Some(d.clone())
+            ai_text(p, Path::top("display_name"), d, limits::DISPLAY_NAME_CHARS, Code::BadText);
+            Some(d.to_string())
         }
         Some(_) => {
             p.push(Code::BadText, "display_name", "display_name is text, 40 characters at most");
@@ -164,7 +160,7 @@ fn author(value: Option<&Value>, p: &mut Problems) -> Option<String> {
         p.push(Code::BadFormat, "author", format!("author is an object {{ \"name\": … }}, not {}", type_name(value)));
         return None;
     };
-    unknown_keys(map, &["name", "email", "url"], Code::BadFormat, "author", p);
+    unknown_keys(map, &["name", "email", "url"], Code::BadFormat, Path::top("author"), p);
     for key in map.iter().filter(|(_, v)| !v.is_string()).map(|(k, _)| k) {
         p.push(Code::BadFormat, format!("author.{key}"), format!("author.{key} is text"));
     }
@@ -180,7 +176,7 @@ fn version(value: Option<&Value>, path: &str, p: &mut Problems) -> Option<Versio
     parsed
 }
 
-fn api_version_and_kind(meta: &Map<String, Value>, p: &mut Problems) {
+fn api_version_and_kind(meta: &Map, p: &mut Problems) {
     if meta.get("apiVersion").and_then(Value::as_u64) != Some(1) {
         p.push(Code::BadApiVersion, "apiVersion", "apiVersion must be the number 1");
     }
@@ -228,7 +224,7 @@ fn cloud_models(data: Option<&Value>, p: &mut Problems) -> Option<CloudModels> {
         p.push(Code::BadFormat, "data", "data is an object { \"cloudModels\": … }");
         return None;
     };
-    unknown_keys(map, &["cloudModels"], Code::BadFormat, "data", p);
+    unknown_keys(map, &["cloudModels"], Code::BadFormat, Path::top("data"), p);
     match map.get("cloudModels").map(|v| v.as_str()) {
         None => Some(CloudModels::Ask),
         Some(Some("allowed")) => Some(CloudModels::Allowed),
