@@ -182,6 +182,9 @@ pub enum Notice {
         events: Vec<String>,
         /// Tools offered: none.
         tools: Vec<String>,
+        /// Whether the companion may keep the event or its answer in its
+        /// memory: never (§16). It stays in the conversation history only.
+        remember: bool,
     },
 }
 
@@ -357,6 +360,7 @@ fn tick_queue(shared: &Arc<Shared>) {
         message: turn_message(&prefs.language, &lines),
         events: said.iter().map(|w| format!("{}/{}", w.plugin, w.event)).collect(),
         tools: Vec::new(),
+        remember: false,
     });
 }
 
