@@ -32,31 +32,35 @@ use tokio::runtime::Runtime;
 const TOKEN: &str = "bench-server-token";
 const ANSWER: &str = r#"{"time":"14:05","date":"2026-11-30","zone":"UTC"}"#;
 
-/// A minimal HTTP/1.1 server on a loopback port a plugin may declare.
-fn server(runtime: &Runtime) -> u16 {
-    let listener = runtime.block_on(async {
-        loop {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-            let port = listener.local_addr().expect("addr").port();
-            if dcp_format::hosts::reserved_port(port).is_none() {
-                return listener;
-            }
+/// A minimal HTTP/1.1 server on a loopback port a plugin may declare, in
+/// a thread of its own (the program on the PC is another process).
+fn server() -> u16 {
+    let listener = loop {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        if dcp_format::hosts::reserved_port(port).is_none() {
+            break listener;
         }
-    });
+    };
     let port = listener.local_addr().expect("addr").port();
-    runtime.spawn(async move {
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else { return };
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(|_: Request<hyper::body::Incoming>| async {
-                    let mut answer = Response::new(Full::new(Bytes::from_static(ANSWER.as_bytes())));
-                    answer.headers_mut().insert("content-type", "application/json".parse().expect("header"));
-                    Ok::<_, Infallible>(answer)
+    listener.set_nonblocking(true).expect("nonblocking");
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("server runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else { return };
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(|_: Request<hyper::body::Incoming>| async {
+                        let mut answer = Response::new(Full::new(Bytes::from_static(ANSWER.as_bytes())));
+                        answer.headers_mut().insert("content-type", "application/json".parse().expect("header"));
+                        Ok::<_, Infallible>(answer)
+                    });
+                    let io = hyper_util::rt::TokioIo::new(tcp);
+                    let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
                 });
-                let io = hyper_util::rt::TokioIo::new(tcp);
-                let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
-            });
-        }
+            }
+        });
     });
     port
 }
@@ -99,8 +103,10 @@ fn p50s<'a>(runtime: &Runtime, runs: usize, ways: [&dyn Fn() -> Call<'a>; 3]) ->
 }
 
 fn bench(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("rt");
-    let port = server(&runtime);
+    // The calling side runs as `dcplugin call` does: one current-thread
+    // runtime that drives its own sockets.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("rt");
+    let port = server();
     let dir = tempfile::tempdir().expect("dir");
     let store = profile(dir.path(), port);
     let client = dcp_net::Client::new();
