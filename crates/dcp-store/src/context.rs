@@ -36,15 +36,15 @@ pub struct CallContext {
 impl Store {
     /// Every installed plugin as calls see it, by slug.
     pub fn call_contexts(&self) -> Result<Vec<CallContext>, StoreError> {
-        self.rows()?.iter().map(|row| self.context_of(row)).collect()
+        self.snapshot(|| self.rows()?.iter().map(|row| self.context_of(row)).collect())
     }
 
     /// One plugin as calls see it; `None` when it is not installed.
     pub fn call_context(&self, slug: &str) -> Result<Option<CallContext>, StoreError> {
-        match self.entry_row(slug)? {
+        self.snapshot(|| match self.entry_row(slug)? {
             Some(row) => Ok(Some(self.context_of(&row)?)),
             None => Ok(None),
-        }
+        })
     }
 
     fn context_of(&self, row: &crate::registry::Row) -> Result<CallContext, StoreError> {

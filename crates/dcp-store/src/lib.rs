@@ -67,6 +67,20 @@ impl Store {
         &self.profile
     }
 
+    /// Runs the reads of `f` in one read transaction: one snapshot of the
+    /// profile, and one round of WAL locks instead of one per statement
+    /// (each costs file-lock system calls on every tool call). Inside a
+    /// transaction already, `f` simply runs in it.
+    pub(crate) fn snapshot<T>(&self, f: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+        if !self.conn.is_autocommit() {
+            return f();
+        }
+        let tx = self.conn.unchecked_transaction()?;
+        let out = f()?;
+        tx.commit()?;
+        Ok(out)
+    }
+
     /// The app switches.
     pub fn prefs(&self) -> Result<Prefs, StoreError> {
         prefs::read(&self.conn)
