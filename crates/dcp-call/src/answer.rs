@@ -29,7 +29,7 @@ pub fn read(
     content_type: Option<&str>,
     body: &[u8],
     response: &Response,
-    secrets: &[String],
+    secrets: &[&str],
 ) -> Result<String, Failure> {
     if status >= 400 {
         return Err(http_failure(status, body, secrets));
@@ -120,14 +120,14 @@ pub fn clean(text: &str) -> String {
 
 /// Replaces every secret, as written and percent-encoded, by `[secret]`;
 /// longest first, so a secret inside another is not half-masked.
-pub fn mask(text: &str, secrets: &[String]) -> String {
-    let mut ordered: Vec<&String> = secrets.iter().filter(|s| !s.is_empty()).collect();
+pub fn mask(text: &str, secrets: &[&str]) -> String {
+    let mut ordered: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
     ordered.sort_by_key(|s| std::cmp::Reverse(s.len()));
     let mut out = text.to_owned();
     for secret in ordered {
-        out = out.replace(secret.as_str(), MASK);
+        out = out.replace(secret, MASK);
         let encoded = crate::build::encode(secret);
-        if encoded != *secret {
+        if encoded != secret {
             out = out.replace(&encoded, MASK);
         }
     }
@@ -143,7 +143,7 @@ fn cut(text: &str, max: usize) -> String {
     kept + TRUNCATED
 }
 
-fn http_failure(status: u16, body: &[u8], secrets: &[String]) -> Failure {
+fn http_failure(status: u16, body: &[u8], secrets: &[&str]) -> Failure {
     let excerpt = cut(&mask(&clean(&String::from_utf8_lossy(body)), secrets), ERROR_EXCERPT_CHARS);
     let mut message = format!("the service answered with an error (HTTP {status})");
     if !excerpt.trim().is_empty() {

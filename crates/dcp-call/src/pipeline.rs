@@ -46,7 +46,8 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
     };
     let tool = context.as_ref().and_then(|c| c.plugin.as_ref()).and_then(|p| p.tool(tool_name)).cloned();
     let opened = open_secrets(store, context.as_ref());
-    let secrets: Vec<String> = opened.iter().map(|(_, s)| s.expose().to_owned()).collect();
+    // Borrowed, not copied: the only copies in clear are the wiped ones.
+    let secrets: Vec<&str> = opened.iter().map(|(_, s)| s.expose()).collect();
     let record = Record {
         store,
         slug,
@@ -185,7 +186,7 @@ fn open_secrets(store: &Store, context: Option<&CallContext>) -> Vec<(String, Se
 }
 
 /// The journal's subject: the first text argument, cleaned, masked, short.
-fn subject(tool: Option<&Tool>, args: &Value, secrets: &[String]) -> Option<String> {
+fn subject(tool: Option<&Tool>, args: &Value, secrets: &[&str]) -> Option<String> {
     let tool = tool?;
     let first =
         tool.arguments.iter().filter(|a| a.kind == ArgKind::String).find_map(|a| args.get(&a.name)?.as_str())?;
@@ -227,7 +228,7 @@ impl Record<'_> {
         }
     }
 
-    fn failed(&self, code: &str, message: &str, retryable: bool, secrets: &[String]) -> Outcome {
+    fn failed(&self, code: &str, message: &str, retryable: bool, secrets: &[&str]) -> Outcome {
         let message = answer::mask(message, secrets);
         self.write(Logged::Failed, Some(code), Some(&message));
         let retry = if retryable { " You may retry." } else { "" };

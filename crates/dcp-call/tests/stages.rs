@@ -179,8 +179,7 @@ fn s9_answers_are_judged_cleaned_masked_cut_and_framed() {
         Ok("plain text line")
     );
     assert_eq!(
-        answer::read(200, Some("text/plain"), b"token s3cr3t and s3cr3t%2F", &r, &["s3cr3t/".into(), "s3cr3t".into()])
-            .as_deref(),
+        answer::read(200, Some("text/plain"), b"token s3cr3t and s3cr3t%2F", &r, &["s3cr3t/", "s3cr3t"]).as_deref(),
         Ok("token [secret] and [secret]")
     );
     let long = "x".repeat(300);
@@ -199,7 +198,7 @@ fn s9_answers_are_judged_cleaned_masked_cut_and_framed() {
         Ok("[1,2]"),
         "JSON sniffed without a content type"
     );
-    let e = answer::read(401, Some("application/json"), br#"{"error":"bad key s3cr3t"}"#, &r, &["s3cr3t".into()])
+    let e = answer::read(401, Some("application/json"), br#"{"error":"bad key s3cr3t"}"#, &r, &["s3cr3t"])
         .expect_err("failed");
     assert_eq!(e.code, "HTTP_401");
     assert!(e.message.contains("[secret]") && !e.message.contains("s3cr3t") && e.message.contains("wrong or revoked"));

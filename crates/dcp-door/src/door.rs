@@ -174,7 +174,8 @@ pub enum Notice {
         reason: String,
     },
     /// An event turn: what the AI gets. It offers no tool: the courtier
-    /// refuses any call in it as `not_requested` (§16).
+    /// refuses any call in it as `not_requested` (§16). The companion keeps
+    /// none of it (event or answer) in its memory, only in the conversation.
     Turn {
         /// The message, in the player's language.
         message: String,
@@ -182,9 +183,6 @@ pub enum Notice {
         events: Vec<String>,
         /// Tools offered: none.
         tools: Vec<String>,
-        /// Whether the companion may keep the event or its answer in its
-        /// memory: never (§16). It stays in the conversation history only.
-        remember: bool,
     },
 }
 
@@ -360,7 +358,6 @@ fn tick_queue(shared: &Arc<Shared>) {
         message: turn_message(&prefs.language, &lines),
         events: said.iter().map(|w| format!("{}/{}", w.plugin, w.event)).collect(),
         tools: Vec::new(),
-        remember: false,
     });
 }
 

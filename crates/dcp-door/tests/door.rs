@@ -339,10 +339,9 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
     assert!(r.notices.try_recv().is_err(), "nothing during the grace");
     r.clock.advance(Duration::from_secs(2));
     match next_not_door(&mut r).await {
-        Notice::Turn { message, events, tools, remember } => {
+        Notice::Turn { message, events, tools } => {
             assert_eq!(events, ["pomodoro/focus_done", "pomodoro/focus_done"]);
             assert!(tools.is_empty(), "an event turn offers no tool");
-            assert!(!remember, "nothing of an event turn goes to the companion's memory");
             assert!(message.starts_with("(Ce n'est pas un message de l'utilisateur."), "{message}");
             assert!(
                 message.contains("Session de concentration terminée")

@@ -170,7 +170,6 @@ fn s16_serve_listening_says_an_event_from_the_python_client_of_s16() {
         "(Not a message from the user. The Pomodoro timer plugin reports: Focus session finished. Details sent by the program, not checked: \"Session 2 of 4 done. Break: 5 minutes.\". Tell the user about it in one or two short sentences, in character.)"
     );
     assert_eq!(turn["tools"], serde_json::json!([]));
-    assert_eq!(turn["remember"], false, "an event turn is never kept in the companion's memory (§16)");
     // A wrong token: urlopen raises HTTPError 401.
     let bad = format!(
         "{}\nimport sys, urllib.error\ntry:\n    send_event('0' * 64, 'focus_done')\nexcept urllib.error.HTTPError as e:\n    print(e.code)\n",

@@ -126,7 +126,7 @@ fn print_notice(n: &Notice, json: bool) {
         }
         Notice::Dropped { plugin, event, reason } => format!("dropped {plugin}/{event}  {reason}"),
         Notice::Turn { message, .. } => {
-            format!("event turn (no tools: any call is refused as not_requested; not remembered): {message}")
+            format!("event turn (no tools: any call is refused as not_requested): {message}")
         }
     };
     println!("{line}");
