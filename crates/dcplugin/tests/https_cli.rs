@@ -85,11 +85,15 @@ impl World {
     /// `dcplugin call shop__get_item --json` with `id`; checks that nothing
     /// it printed holds the secret.
     fn call(&self, dns: &str, id: &str, extra: &[&str]) -> Value {
-        let args = serde_json::json!({ "id": id }).to_string();
-        let mut argv = vec!["call", "shop__get_item", "--args", &args, "--json"];
+        self.call_tool("get_item", &serde_json::json!({ "id": id }), dns, extra)
+    }
+
+    fn call_tool(&self, tool: &str, args: &Value, dns: &str, extra: &[&str]) -> Value {
+        let (full, args) = (format!("shop__{tool}"), args.to_string());
+        let mut argv = vec!["call", &full, "--args", &args, "--json"];
         argv.extend_from_slice(extra);
         let out = self.run(dns, &argv, None);
-        assert!(!contains(&out.stdout, SECRET) && !contains(&out.stderr, SECRET), "{id}: the secret was printed");
+        assert!(!contains(&out.stdout, SECRET) && !contains(&out.stderr, SECRET), "{args}: the secret was printed");
         let v: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
         assert_eq!(out.status.code(), Some(if v["outcome"] == "done" { 0 } else { 1 }), "{v}");
@@ -119,13 +123,22 @@ fn shop_manifest() -> Value {
             "apiVersion": 1, "kind": "declarative", "slug": "shop",
             "permissions": { "network": { "hosts": ["api.example.com", "cdn.example.com"] } },
             "auth": { "in": "header", "name": "Authorization", "value": "Bearer {{secret.api_token}}" },
-            "tools": { "get_item": {
-                "description": "Read one item of the user's shop by its id.",
-                "hint": { "en": "read your shop's items" },
-                "risk": "R1",
-                "inputSchema": { "type": "object", "properties": { "id": { "type": "string", "maxLength": 100 } }, "required": ["id"] },
-                "request": { "url": "https://api.example.com/items/{{id}}" }
-            } }
+            "tools": {
+                "get_item": {
+                    "description": "Read one item of the user's shop by its id.",
+                    "hint": { "en": "read your shop's items" },
+                    "risk": "R1",
+                    "inputSchema": { "type": "object", "properties": { "id": { "type": "string", "maxLength": 100 } }, "required": ["id"] },
+                    "request": { "url": "https://api.example.com/items/{{id}}" }
+                },
+                "get_price": {
+                    "description": "Read the public catalogue price of one item by its id.",
+                    "hint": { "en": "read public prices" },
+                    "risk": "R0",
+                    "inputSchema": { "type": "object", "properties": { "id": { "type": "string", "maxLength": 100 } }, "required": ["id"] },
+                    "request": { "url": "https://api.example.com/items/{{id}}" }
+                }
+            }
         } }
     })
 }
@@ -329,4 +342,37 @@ fn s3_a_turn_chains_up_to_five_tool_steps() {
     assert_eq!(v["reason"], "step_limit");
     let refused = w.journal()[0].clone();
     assert_eq!((refused["outcome"].as_str(), refused["code"].as_str()), (Some("refused"), Some("step_limit")));
+}
+
+#[test]
+fn s12_the_twitch_chat_gets_one_call_per_message_across_processes() {
+    let w = World::new(shop);
+    let price = |turn: &str| {
+        w.call_tool("get_price", &serde_json::json!({ "id": "lamp" }), ZONE, &["--source", "twitch", "--turn", turn])
+    };
+    assert_eq!(price("chat-1")["outcome"], "done");
+    let second = price("chat-1");
+    assert_eq!((second["code"].as_str(), second["reason"].as_str()), (Some("POLICY_DENIED"), Some("twitch_quota")));
+    assert_eq!(price("chat-2")["outcome"], "done", "the next chat message has its own call");
+    let private = w.call_tool(
+        "get_item",
+        &serde_json::json!({ "id": "lamp" }),
+        ZONE,
+        &["--source", "twitch", "--turn", "chat-3"],
+    );
+    assert_eq!(private["reason"], "twitch_level", "the chat may only read public data");
+    assert_eq!(w.server.hits(), 2);
+}
+
+#[test]
+fn s7_invalid_arguments_name_the_argument_and_send_nothing() {
+    let w = World::new(shop);
+    for args in [serde_json::json!({}), serde_json::json!({ "id": ["lamp"] })] {
+        let v = w.call_tool("get_item", &args, ZONE, &[]);
+        assert_eq!((v["code"].as_str(), v["retryable"].as_bool()), (Some("INVALID_ARGUMENTS"), Some(true)), "{v}");
+        assert!(v["for_ai"].as_str().unwrap().starts_with("INVALID_ARGUMENTS: id: "), "the argument is named: {v}");
+    }
+    let unknown = w.call_tool("delete_everything", &serde_json::json!({}), ZONE, &[]);
+    assert_eq!((unknown["code"].as_str(), unknown["reason"].as_str()), (Some("POLICY_DENIED"), Some("unknown_tool")));
+    assert_eq!(w.server.hits(), 0);
 }
