@@ -16,6 +16,7 @@ use dcp_store::{CallContext, Store};
 use dcp_vault::Sensitive;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
@@ -34,27 +35,31 @@ pub struct Outcome {
 }
 
 /// Runs the call of `full_name` (`<slug>__<tool>`) with the AI's `args`.
+/// Its journal entry is kept by the store: the caller commits it with
+/// [`Store::journal_flush`] once the answer is delivered (the next call,
+/// a read of the journal or dropping the store commit it otherwise).
 pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, args: &Value) -> Outcome {
     let (slug, tool_name) = full_name.split_once("__").unwrap_or((full_name, ""));
     let context = match store.call_context(slug) {
         Ok(context) => context,
         Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read the plugin: {e}")),
     };
-    let prefs = match store.prefs() {
-        Ok(prefs) => prefs,
-        Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read its settings: {e}")),
+    // The switches come with the plugin; only a call of no plugin reads them.
+    let prefs = match &context {
+        Some(c) => Cow::Borrowed(&c.prefs),
+        None => match store.prefs() {
+            Ok(prefs) => Cow::Owned(prefs),
+            Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read its settings: {e}")),
+        },
     };
-    let tool = context.as_ref().and_then(|c| c.plugin.as_ref()).and_then(|p| p.tool(tool_name)).cloned();
-    let opened = open_secrets(store, context.as_ref());
+    let tool = context.as_ref().and_then(|c| c.plugin.as_deref()).and_then(|p| p.tool(tool_name));
+    // Opened once per call: for the auth block, and to mask them wherever
+    // they might appear (answers, errors, subjects).
+    let opened = context.as_ref().map(|c| store.open_secrets(c)).unwrap_or_default();
     // Borrowed, not copied: the only copies in clear are the wiped ones.
     let secrets: Vec<&str> = opened.iter().map(|(_, s)| s.expose()).collect();
-    let record = Record {
-        store,
-        slug,
-        tool: tool_name,
-        who: turn.source.as_str(),
-        subject: subject(tool.as_ref(), args, &secrets),
-    };
+    let record =
+        Record { store, slug, tool: tool_name, who: turn.source.as_str(), subject: subject(tool, args, &secrets) };
     let turn = match in_step(store, turn) {
         Ok(turn) => turn,
         Err(e) => {
@@ -66,10 +71,10 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
             )
         }
     };
-    if let Err(reason) = courtier::decide(&turn, &prefs, context.as_ref(), tool.as_ref()) {
+    if let Err(reason) = courtier::decide(&turn, &prefs, context.as_ref(), tool) {
         return record.refused(reason);
     }
-    let (Some(context), Some(tool)) = (context, tool) else { return record.refused(Reason::UnknownTool) };
+    let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Reason::UnknownTool) };
     // A call without a turn id is a turn of its own; calls sharing an id
     // share the chat's one call (§12).
     if let (Source::Twitch, Some(turn_id)) = (turn.source, &turn.id) {
@@ -86,7 +91,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
             }
         }
     }
-    let args = match arguments::convert(&tool, args) {
+    let args = match arguments::convert(tool, args) {
         Ok(args) => args,
         Err(e) => {
             return record.failed(
@@ -109,7 +114,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
         );
     };
     let Some(plugin) = &context.plugin else { return record.refused(Reason::PluginOff) };
-    let outgoing = match request(plugin, &tool, &context, &args, &opened) {
+    let outgoing = match request(plugin, tool, context, &args, &opened) {
         Ok(outgoing) => outgoing,
         Err(e) => return record.failed(e.code(), &e.to_string(), false, &secrets),
     };
@@ -173,18 +178,6 @@ fn net_message(e: &NetError) -> String {
     }
 }
 
-/// Every secret of the plugin, opened once per call: for the auth block,
-/// and to mask them wherever they might appear (answers, errors, subjects).
-fn open_secrets(store: &Store, context: Option<&CallContext>) -> Vec<(String, Sensitive)> {
-    let Some(plugin) = context.and_then(|c| c.plugin.as_ref()) else { return Vec::new() };
-    plugin
-        .settings
-        .iter()
-        .filter(|s| s.is_secret())
-        .filter_map(|s| Some((s.key.clone(), store.secret_for_request(&plugin.slug, &s.key).ok().flatten()?)))
-        .collect()
-}
-
 /// The journal's subject: the first text argument, cleaned, masked, short.
 fn subject(tool: Option<&Tool>, args: &Value, secrets: &[&str]) -> Option<String> {
     let tool = tool?;
@@ -204,9 +197,10 @@ struct Record<'a> {
 
 impl Record<'_> {
     fn write(&self, outcome: Logged, code: Option<&str>, detail: Option<&str>) {
-        // The journal must not turn a finished call into a failure; a write
-        // error only costs the entry.
-        let _ = self.store.journal_write(&NewEntry {
+        // Kept, not committed: the AI's answer does not wait for the disk.
+        // The journal must not turn a finished call into a failure; an
+        // entry that cannot be committed is reported by the caller's flush.
+        let _ = self.store.journal_queue(&NewEntry {
             plugin: self.slug,
             action: self.tool,
             who: self.who,

@@ -8,6 +8,7 @@ use dcp_format::model::Plugin;
 use dcp_format::{validate_manifest, Options};
 use dcp_store::{CallContext, Prefs, Status};
 use serde_json::json;
+use std::sync::Arc;
 
 /// A plugin with one tool at each level R0–R3, reading private data (R1).
 fn plugin() -> Plugin {
@@ -26,13 +27,15 @@ fn plugin() -> Plugin {
 fn ctx() -> CallContext {
     CallContext {
         slug: "levels".into(),
-        plugin: Some(plugin()),
+        plugin: Some(Arc::new(plugin())),
         status: Status::Active,
+        prefs: prefs(),
         tools_off: Vec::new(),
         kept_on_pc: false,
         twitch_allowed: false,
         folder: false,
         settings: Default::default(),
+        sealed: Default::default(),
     }
 }
 

@@ -332,7 +332,7 @@ fn tick_queue(shared: &Arc<Shared>) {
     // The player may have switched the plugin or the event off, or
     // developer mode, while the event waited: it is dropped then, with the
     // reason, rather than said.
-    let mut plugins: HashMap<String, Result<Plugin, &'static str>> = HashMap::new();
+    let mut plugins: HashMap<String, Result<Arc<Plugin>, &'static str>> = HashMap::new();
     let mut said = Vec::new();
     for w in &turn {
         let plugin = plugins
@@ -665,7 +665,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
 
 /// The plugin, when its events may be received and said now; else the
 /// §22 reason (developer mode first, then the plugin's own state).
-fn plugin_state(prefs: &Prefs, context: Option<CallContext>) -> Result<Plugin, &'static str> {
+fn plugin_state(prefs: &Prefs, context: Option<CallContext>) -> Result<Arc<Plugin>, &'static str> {
     if !prefs.dev_mode || context.as_ref().is_some_and(|c| c.status == Status::DevModeOff) {
         return Err("dev_mode_off");
     }

@@ -1,16 +1,44 @@
 //! What the courtier and the request builder need to know about one
 //! installed plugin right now: its manifest as on disk (the fingerprint
-//! checked before every call, §3), its status and switches, its settings
-//! with defaults, and its secrets — opened only for the request.
+//! checked before every call, §3), its status and switches, the app's
+//! switches, its settings with defaults, and its secrets — still sealed,
+//! opened only for the request.
+//!
+//! A call reads its plugin again only when something it is made of may
+//! have changed: the store keeps each plugin's last context with the
+//! database's generation (bumped by triggers on every table it is read
+//! from, whoever writes) and the manifest file's settled stamp. A call
+//! then costs one query and one `stat` instead of the rows, the file and
+//! its hash. Folder plugins are read every time (their folder is theirs
+//! to change). Secrets are kept sealed, as in the database, and opened
+//! for each request.
 
 use crate::error::StoreError;
-use crate::registry::{default_of, Loaded};
+use crate::prefs::Prefs;
+use crate::registry::{default_of, Loaded, Row};
 use crate::review::Origin;
+use crate::stamp::FileStamp;
 use crate::status::Status;
 use crate::Store;
 use dcp_format::model::Plugin;
+use dcp_format::package::MANIFEST_FILE;
 use dcp_vault::Sensitive;
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Each plugin's last context, with what it was made from.
+#[derive(Default)]
+pub(crate) struct Contexts(RefCell<HashMap<String, Made>>);
+
+struct Made {
+    generation: i64,
+    manifest: PathBuf,
+    stamp: FileStamp,
+    context: CallContext,
+}
 
 /// One plugin as a call sees it.
 #[derive(Debug, Clone)]
@@ -18,9 +46,11 @@ pub struct CallContext {
     /// The slug.
     pub slug: String,
     /// The manifest, when it can be read and matches its fingerprint.
-    pub plugin: Option<Plugin>,
+    pub plugin: Option<Arc<Plugin>>,
     /// Its status now.
     pub status: Status,
+    /// The app switches, read with the rest.
+    pub prefs: Prefs,
     /// Per-action switches that are off.
     pub tools_off: Vec<String>,
     /// Only with an AI on this PC (§13).
@@ -31,27 +61,78 @@ pub struct CallContext {
     pub folder: bool,
     /// Non-secret settings: stored values, else defaults.
     pub settings: Map<String, Value>,
+    /// Its stored secrets as the vault sealed them: only
+    /// [`Store::open_secrets`] can read them.
+    pub sealed: SealedSecrets,
+}
+
+/// A plugin's stored secrets, sealed, by setting key. Opaque outside the
+/// store; `Debug` shows the keys only.
+#[derive(Clone, Default)]
+pub struct SealedSecrets(Vec<(String, Vec<u8>)>);
+
+impl std::fmt::Debug for SealedSecrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.iter().map(|(key, _)| key)).finish()
+    }
 }
 
 impl Store {
     /// Every installed plugin as calls see it, by slug.
     pub fn call_contexts(&self) -> Result<Vec<CallContext>, StoreError> {
-        self.snapshot(|| self.rows()?.iter().map(|row| self.context_of(row)).collect())
+        self.snapshot(|| {
+            let prefs = self.prefs()?;
+            self.rows()?.iter().map(|row| self.context_of(row, &prefs)).collect()
+        })
     }
 
     /// One plugin as calls see it; `None` when it is not installed.
     pub fn call_context(&self, slug: &str) -> Result<Option<CallContext>, StoreError> {
-        self.snapshot(|| match self.entry_row(slug)? {
-            Some(row) => Ok(Some(self.context_of(&row)?)),
-            None => Ok(None),
+        if let Some(context) = self.kept_context(slug, self.generation()?) {
+            return Ok(Some(context));
+        }
+        self.snapshot(|| {
+            let generation = self.generation()?;
+            let Some(row) = self.entry_row(slug)? else { return Ok(None) };
+            let manifest = (row.origin != Origin::Folder).then(|| self.resolve(&row.dir).join(MANIFEST_FILE));
+            // Stamped before the file is read: a write after this shows.
+            let stamp = manifest.as_deref().and_then(FileStamp::settled);
+            let context = self.context_of(&row, &self.prefs()?)?;
+            if let (Some(manifest), Some(stamp)) = (manifest, stamp) {
+                let made = Made { generation, manifest, stamp, context: context.clone() };
+                self.contexts.0.borrow_mut().insert(row.slug.clone(), made);
+            }
+            Ok(Some(context))
         })
     }
 
-    fn context_of(&self, row: &crate::registry::Row) -> Result<CallContext, StoreError> {
+    /// The plugin's secrets, opened for the request being built (and to
+    /// be masked wherever they might show); a secret this PC cannot open
+    /// is left out (the request then needs setup).
+    pub fn open_secrets(&self, context: &CallContext) -> Vec<(String, Sensitive)> {
+        let sealed = context.sealed.0.iter();
+        sealed.filter_map(|(key, bytes)| Some((key.clone(), self.unseal(&context.slug, key, bytes)?))).collect()
+    }
+
+    /// The kept context of `slug`, if nothing it was made from changed.
+    fn kept_context(&self, slug: &str, generation: i64) -> Option<CallContext> {
+        let kept = self.contexts.0.borrow();
+        let made = kept.get(slug)?;
+        let current = made.generation == generation && FileStamp::of(&made.manifest) == Some(made.stamp);
+        current.then(|| made.context.clone())
+    }
+
+    /// The database's generation: changes with every write to a table a
+    /// call context is read from.
+    fn generation(&self) -> Result<i64, StoreError> {
+        Ok(self.conn.prepare_cached("SELECT value FROM generation")?.query_row([], |r| r.get(0))?)
+    }
+
+    fn context_of(&self, row: &Row, prefs: &Prefs) -> Result<CallContext, StoreError> {
         let loaded = self.load(row);
-        let status = self.status_of(row, &loaded)?;
+        let status = self.status_of(row, &loaded, prefs)?;
         let plugin = match loaded {
-            Loaded::Ready(plugin) => Some(*plugin),
+            Loaded::Ready(plugin) => Some(plugin),
             _ => None,
         };
         let mut settings = Map::new();
@@ -67,19 +148,15 @@ impl Store {
         }
         Ok(CallContext {
             slug: row.slug.clone(),
-            kept_on_pc: self.kept_on_pc(row, plugin.as_ref()),
+            kept_on_pc: self.kept_on_pc(row, plugin.as_deref()),
             plugin,
             status,
+            prefs: prefs.clone(),
             tools_off: self.tools_off(&row.slug)?,
             twitch_allowed: row.twitch_allowed,
             folder: row.origin == Origin::Folder,
             settings,
+            sealed: SealedSecrets(self.sealed_secrets(&row.slug)?),
         })
-    }
-
-    /// A secret for the request being built, opened by the vault; `None`
-    /// when not set or unreadable on this PC.
-    pub fn secret_for_request(&self, slug: &str, key: &str) -> Result<Option<Sensitive>, StoreError> {
-        self.open_secret(slug, key)
     }
 }

@@ -8,6 +8,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 use rusqlite_migration::{Migrations, M};
 use std::path::Path;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 const MIGRATIONS: &[M<'static>] = &[
@@ -131,8 +132,33 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
 }
 
 fn migrations() -> Migrations<'static> {
-    Migrations::from_slice(MIGRATIONS)
+    let mut all = MIGRATIONS.to_vec();
+    all.push(M::up(&GENERATION));
+    Migrations::new(all)
 }
+
+/// The tables a call context is read from (see `context`).
+const CONTEXT_TABLES: [&str; 5] = ["prefs", "plugins", "settings", "secrets", "tools_off"];
+
+/// Migration 6: a counter of every change to what a call context is made
+/// of, bumped by triggers whoever writes (this process or another), so a
+/// call checks one number instead of reading its plugin again (issue "tool
+/// calls": host overhead).
+static GENERATION: LazyLock<String> = LazyLock::new(|| {
+    let mut sql = String::from(
+        "CREATE TABLE generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+        INSERT INTO generation (id, value) VALUES (1, 0);",
+    );
+    for table in CONTEXT_TABLES {
+        for event in ["INSERT", "UPDATE", "DELETE"] {
+            sql.push_str(&format!(
+                "\nCREATE TRIGGER {table}_{}_bumps AFTER {event} ON {table} BEGIN UPDATE generation SET value = value + 1; END;",
+                event.to_lowercase()
+            ));
+        }
+    }
+    sql
+});
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {

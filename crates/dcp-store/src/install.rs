@@ -348,7 +348,19 @@ impl Store {
         let mut stmt = self.conn.prepare_cached("SELECT sealed FROM secrets WHERE slug = ?1 AND key = ?2")?;
         let sealed: Option<Vec<u8>> =
             rusqlite::OptionalExtension::optional(stmt.query_row(params![slug, key], |r| r.get(0)))?;
-        Ok(sealed.and_then(|bytes| self.vault.open(slug, key, &bytes).ok()))
+        Ok(sealed.and_then(|bytes| self.unseal(slug, key, &bytes)))
+    }
+
+    /// Opens one sealed secret; `None` when this PC cannot.
+    pub(crate) fn unseal(&self, slug: &str, key: &str, sealed: &[u8]) -> Option<Sensitive> {
+        self.vault.open(slug, key, sealed).ok()
+    }
+
+    /// A plugin's stored secrets, sealed, by key.
+    pub(crate) fn sealed_secrets(&self, slug: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached("SELECT key, sealed FROM secrets WHERE slug = ?1 ORDER BY key")?;
+        let sealed = stmt.query_map([slug], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        Ok(sealed)
     }
 }
 

@@ -7,10 +7,17 @@
 //! database stays bounded. Listing the latest entries walks the primary key
 //! (or the `(slug, id)` index) backwards, so it stays fast however many
 //! rows there are.
+//!
+//! A tool call keeps its entry in memory ([`Store::journal_queue`]) and
+//! its caller commits it once the AI has the answer: the commit was the
+//! largest part of the host's overhead on a call. Only a process killed
+//! between the answer and that commit loses the entry, as it would lose an
+//! entry written just after the answer. Everything else writes directly;
+//! both keep one order.
 
 use crate::error::StoreError;
 use crate::Store;
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 /// Entries kept.
@@ -18,6 +25,8 @@ pub const KEPT_ENTRIES: i64 = 100_000;
 const PRUNE_EVERY: i64 = 1_000;
 /// Longest subject kept (the first text argument, cleaned).
 pub const SUBJECT_CHARS: usize = 60;
+/// Longest failure detail kept.
+const DETAIL_CHARS: usize = 300;
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -94,25 +103,98 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-impl Store {
-    /// Writes one entry.
-    pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
-        let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
-        let detail = e.detail.map(|s| s.chars().take(300).collect::<String>());
-        self.conn
-            .prepare_cached(
-                "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?
-            .execute(params![now_ms(), e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject, detail])?;
-        let id = self.conn.last_insert_rowid();
-        if id % PRUNE_EVERY == 0 {
-            self.conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
+/// An entry as written: its time taken when the call ended, its texts cut
+/// to what is kept, owned so it can wait in the queue.
+#[derive(Debug, Clone)]
+pub(crate) struct Line {
+    at: i64,
+    plugin: String,
+    action: String,
+    who: String,
+    outcome: Outcome,
+    code: Option<String>,
+    subject: Option<String>,
+    detail: Option<String>,
+}
+
+impl From<&NewEntry<'_>> for Line {
+    fn from(e: &NewEntry<'_>) -> Line {
+        Line {
+            at: now_ms(),
+            plugin: e.plugin.to_owned(),
+            action: e.action.to_owned(),
+            who: e.who.to_owned(),
+            outcome: e.outcome,
+            code: e.code.map(str::to_owned),
+            subject: e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect()),
+            detail: e.detail.map(|s| s.chars().take(DETAIL_CHARS).collect()),
         }
+    }
+}
+
+/// Inserts one line, pruning the oldest entries every [`PRUNE_EVERY`]
+/// writes (retention, see the module doc).
+fn insert(conn: &Connection, line: &Line) -> Result<(), rusqlite::Error> {
+    conn.prepare_cached(
+        "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        line.at,
+        line.plugin,
+        line.action,
+        line.who,
+        line.outcome.as_str(),
+        line.code,
+        line.subject,
+        line.detail
+    ])?;
+    let id = conn.last_insert_rowid();
+    if id % PRUNE_EVERY == 0 {
+        conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Writes one entry now: when this returns, it is committed, after
+    /// every entry queued before it.
+    pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
+        self.journal_flush()?;
+        Ok(insert(&self.conn, &Line::from(e))?)
+    }
+
+    /// Keeps one entry to commit after the AI has its answer: the tool-call
+    /// path, so the answer does not wait for the disk. The caller commits
+    /// it with [`Store::journal_flush`] once the answer is delivered; it is
+    /// committed anyway, in order, before a later [`Store::journal_write`],
+    /// before the journal is read, before the next call's entry is kept,
+    /// and when the store is dropped.
+    pub fn journal_queue(&self, e: &NewEntry) -> Result<(), StoreError> {
+        self.journal_flush()?;
+        self.pending.borrow_mut().push(Line::from(e));
         Ok(())
+    }
+
+    /// Commits the entries kept by [`Store::journal_queue`], in one
+    /// transaction; on failure they are lost and the error says how many.
+    pub fn journal_flush(&self) -> Result<(), StoreError> {
+        let lines = std::mem::take(&mut *self.pending.borrow_mut());
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let commit = || -> Result<(), rusqlite::Error> {
+            let tx = self.conn.unchecked_transaction()?;
+            for line in &lines {
+                insert(&tx, line)?;
+            }
+            tx.commit()
+        };
+        commit().map_err(|e| StoreError::JournalLost { entries: lines.len(), reason: e.to_string() })
     }
 
     /// The latest entries, newest first, of every plugin or of one.
     pub fn journal(&self, limit: usize, plugin: Option<&str>) -> Result<Vec<Entry>, StoreError> {
+        self.journal_flush()?;
         match plugin {
             Some(slug) => self.entries("WHERE slug = ?1", params![slug, limit as i64]),
             None => self.entries("WHERE ?1 IS NULL", params![Option::<String>::None, limit as i64]),
@@ -142,6 +224,7 @@ impl Store {
 
     /// A plugin's last failed calls with their error (Developer section, §19).
     pub fn last_failures(&self, slug: &str, limit: usize) -> Result<Vec<Entry>, StoreError> {
+        self.journal_flush()?;
         self.entries("WHERE slug = ?1 AND outcome = 'failed'", params![slug, limit as i64])
     }
 

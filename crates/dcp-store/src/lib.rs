@@ -8,7 +8,7 @@
 //!
 //! *Architecture invariant:* only this crate writes the profile; only
 //! `dcp-vault` sees a secret in clear, and the store hands secrets back to
-//! no caller except the request builder (through [`Store::secret_for_request`]).
+//! no caller except the request builder (through [`Store::open_secrets`]).
 
 #![deny(missing_docs)]
 
@@ -25,11 +25,12 @@ pub mod profile;
 mod quarantine;
 mod registry;
 pub mod review;
+mod stamp;
 pub mod status;
 mod switches;
 pub mod watch;
 
-pub use context::CallContext;
+pub use context::{CallContext, SealedSecrets};
 pub use error::StoreError;
 pub use event_tokens::TOKEN_BYTES;
 pub use install::{CloudChoice, InstallOptions, Installed};
@@ -49,6 +50,9 @@ pub struct Store {
     conn: Connection,
     vault: Vault,
     validated: registry::Validated,
+    contexts: context::Contexts,
+    /// Journal entries of calls, committed after the answer (see [`journal`]).
+    pending: std::cell::RefCell<Vec<journal::Line>>,
 }
 
 impl Store {
@@ -57,7 +61,14 @@ impl Store {
     pub fn open(profile: Profile, key_store: Arc<dyn KeyStore>) -> Result<Store, StoreError> {
         let conn = db::open(&profile.db_path())?;
         let id = profile_id(&conn)?;
-        let store = Store { profile, conn, vault: Vault::new(key_store, id), validated: Default::default() };
+        let store = Store {
+            profile,
+            conn,
+            vault: Vault::new(key_store, id),
+            validated: Default::default(),
+            contexts: Default::default(),
+            pending: Default::default(),
+        };
         store.clean_leftovers()?;
         Ok(store)
     }
@@ -90,6 +101,13 @@ impl Store {
     /// `language`).
     pub fn set_pref(&self, key: &str, value: &str) -> Result<(), StoreError> {
         prefs::write(&self.conn, key, value)
+    }
+}
+
+impl Drop for Store {
+    /// A call's entry still kept is committed before the store closes.
+    fn drop(&mut self) {
+        let _ = self.journal_flush();
     }
 }
 

@@ -3,6 +3,7 @@
 //! present. Secrets are only ever reported as set or not set.
 
 use crate::error::StoreError;
+use crate::prefs::Prefs;
 use crate::review::Origin;
 use crate::status::{self, Facts, Status};
 use crate::Store;
@@ -16,12 +17,15 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The last validation of each plugin's manifest, keyed by slug, with the
-/// digest of the bytes (and the options) it was made from. Every read still
-/// reads and hashes the file (a changed file is Modified, §18), but only
-/// bytes not seen before are validated again: a tool call should not pay
-/// for the whole validator (issue "tool calls": host overhead).
+/// digest of the bytes (and the options) it was made from. Every read of
+/// the files still reads and hashes the manifest (a changed file is
+/// Modified, §18), but only bytes not seen before are validated again: a
+/// tool call should not pay for the whole validator (issue "tool calls":
+/// host overhead). A call whose kept context still holds does not read the
+/// files at all (see `context`).
 #[derive(Default)]
 pub(crate) struct Validated(RefCell<HashMap<String, (String, Loaded)>>);
 
@@ -46,7 +50,7 @@ const ROW_COLUMNS: &str = "slug, origin, dir, version, manifest_fingerprint, per
 /// A plugin's files as read now.
 #[derive(Debug, Clone)]
 pub(crate) enum Loaded {
-    Ready(Box<Plugin>),
+    Ready(Arc<Plugin>),
     Missing(String),
     Invalid(Vec<Problem>),
     Modified,
@@ -232,7 +236,7 @@ fn validated(row: &Row, bytes: &[u8], official: bool) -> Loaded {
     let options = Options { official, ..Options::default() };
     let report = dcp_format::validate_manifest(bytes, &options);
     match report.plugin {
-        Some(plugin) if plugin.slug == row.slug => Loaded::Ready(Box::new(plugin)),
+        Some(plugin) if plugin.slug == row.slug => Loaded::Ready(Arc::new(plugin)),
         Some(plugin) => Loaded::Invalid(vec![Problem {
             code: dcp_format::Code::BadSlug,
             path: "slug".into(),
@@ -321,7 +325,7 @@ impl Store {
             Loaded::Ready(p) => Some(p.as_ref()),
             _ => None,
         };
-        let status = self.status_of(row, loaded)?;
+        let status = self.status_of(row, loaded, &self.prefs()?)?;
         let mut badges = vec![row.origin.badge().to_owned()];
         if plugin.is_some_and(|p| p.reads_private_data()) && self.kept_on_pc(row, plugin) {
             badges.push("Kept on this PC".into());
@@ -343,8 +347,7 @@ impl Store {
     }
 
     /// The status of a plugin whose files were just read (§18).
-    pub(crate) fn status_of(&self, row: &Row, loaded: &Loaded) -> Result<Status, StoreError> {
-        let prefs = self.prefs()?;
+    pub(crate) fn status_of(&self, row: &Row, loaded: &Loaded, prefs: &Prefs) -> Result<Status, StoreError> {
         let facts = Facts {
             missing: matches!(loaded, Loaded::Missing(_)),
             invalid: matches!(loaded, Loaded::Invalid(_)),

@@ -14,12 +14,13 @@ use dcp_format::setting_value::{self, BadSetting, Refusal};
 use dcp_vault::Sensitive;
 use rusqlite::params;
 use serde_json::Value;
+use std::sync::Arc;
 
 impl Store {
     /// The validated manifest of an installed plugin, as on disk now.
     fn current(&self, slug: &str) -> Result<Plugin, StoreError> {
         match self.load(&self.row(slug)?) {
-            Loaded::Ready(plugin) => Ok(*plugin),
+            Loaded::Ready(plugin) => Ok(Arc::unwrap_or_clone(plugin)),
             _ => Err(StoreError::Unknown(format!("{slug} cannot be read now (see its status): import it again"))),
         }
     }

@@ -422,14 +422,22 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
     let mut f = Fixture::new();
     let r = f.import_example("exchange-rates").expect("import");
     // Bring the database back to schema 2, as an older build left it.
-    f.sql()
-        .execute_batch(
-            "ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; ALTER TABLE turns DROP COLUMN steps; PRAGMA user_version = 2;",
-        )
-        .expect("downgrade");
+    let sql = f.sql();
+    let triggers: Vec<String> = sql
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("triggers");
+    for trigger in triggers {
+        sql.execute_batch(&format!("DROP TRIGGER {trigger}")).expect("drop trigger");
+    }
+    sql.execute_batch(
+        "DROP TABLE generation; ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; ALTER TABLE turns DROP COLUMN steps; PRAGMA user_version = 2;",
+    )
+    .expect("downgrade");
+    drop(sql);
     f.reopen();
     let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
-    assert_eq!(version, 5, "every later migration applied again (4: event tokens, 5: turn steps)");
+    assert_eq!(version, 6, "every later migration applied again (4: event tokens, 5: turn steps, 6: generation)");
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
     f.store
         .install(&r.review, options(&[], &[], None))

@@ -48,3 +48,54 @@ fn s19_retention_keeps_the_newest_entries_only() {
     let newest = s.journal(1, None).expect("list");
     assert_eq!(newest[0].code.as_deref(), Some((total - 1).to_string().as_str()), "the newest entry is never pruned");
 }
+
+fn codes(entries: &[dcp_store::journal::Entry]) -> Vec<&str> {
+    entries.iter().map(|e| e.code.as_deref().unwrap_or("")).collect()
+}
+
+#[test]
+fn s3_kept_entries_keep_their_order_with_direct_writes_and_are_read_back() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    s.journal_queue(&entry("fx", Outcome::Done, Some("q1"), None)).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, Some("q2"), None)).expect("queue");
+    s.journal_write(&entry("fx", Outcome::Failed, Some("w3"), None)).expect("write");
+    s.journal_queue(&entry("fx", Outcome::Done, Some("q4"), Some(&"s".repeat(200)))).expect("queue");
+    let all = s.journal(10, None).expect("list");
+    assert_eq!(codes(&all), vec!["q4", "w3", "q2", "q1"], "newest first, in the order written");
+    assert_eq!(all[0].subject.as_ref().map(|s| s.chars().count()), Some(SUBJECT_CHARS), "cut like a direct write");
+}
+
+#[test]
+fn s3_a_kept_entry_is_committed_when_the_store_closes() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    for i in 0..500 {
+        s.journal_queue(&entry("fx", Outcome::Done, Some(&i.to_string()), None)).expect("queue");
+    }
+    drop(s);
+    // Read with a plain connection: nothing of the first store is left to flush.
+    let conn = rusqlite::Connection::open(dir.path().join("host.sqlite")).expect("db");
+    let count: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).expect("count");
+    assert_eq!(count, 500);
+    let last: String =
+        conn.query_row("SELECT code FROM journal ORDER BY id DESC LIMIT 1", [], |r| r.get(0)).expect("last");
+    assert_eq!(last, "499");
+}
+
+#[test]
+fn s3_a_kept_entry_that_cannot_be_committed_is_reported_by_the_flush() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    s.journal_queue(&entry("fx", Outcome::Done, Some("kept"), None)).expect("queue");
+    s.journal_flush().expect("flushed");
+    let conn = rusqlite::Connection::open(dir.path().join("host.sqlite")).expect("db");
+    conn.execute_batch("ALTER TABLE journal RENAME TO journal_away").expect("rename");
+    s.journal_queue(&entry("fx", Outcome::Done, Some("lost"), None)).expect("queue");
+    let err = s.journal_flush().expect_err("the lost entry is reported");
+    assert!(err.to_string().contains("1 entries could not be written"), "{err}");
+    s.journal_flush().expect("reported once");
+    conn.execute_batch("ALTER TABLE journal_away RENAME TO journal").expect("rename back");
+    s.journal_queue(&entry("fx", Outcome::Done, Some("after"), None)).expect("queue");
+    assert_eq!(codes(&s.journal(10, None).expect("list")), vec!["after", "kept"]);
+}

@@ -74,6 +74,10 @@ pub fn call(
     } else {
         println!("{}", outcome.for_ai);
     }
+    // The answer is out: now the call's journal entry is committed.
+    if let Err(e) = store.journal_flush() {
+        eprintln!("warning: {e}");
+    }
     Ok(if outcome.outcome == "done" { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
 }
 

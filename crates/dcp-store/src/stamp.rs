@@ -1,0 +1,120 @@
+//! A file's stamp: what the file system changes whenever a file's content
+//! may have changed (size, modification and change times, and on Unix the
+//! device and inode, so a file replaced by a rename has another stamp).
+//!
+//! A stamp only vouches for the content once the file has been left alone
+//! for [`SETTLE`]: a write in the same tick of the file system's clock as
+//! the previous one can leave the times as they were (the "racy" case
+//! known from git's index). The change time cannot be set back by a user
+//! program, so a write after a settled stamp always shows.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// Longer than the coarsest timestamp of a file system a profile may live
+/// on (FAT's 2 s).
+const SETTLE: Duration = Duration::from_secs(3);
+
+/// See the module doc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileStamp {
+    len: u64,
+    modified: SystemTime,
+    #[cfg(unix)]
+    device: u64,
+    #[cfg(unix)]
+    inode: u64,
+    #[cfg(unix)]
+    changed: (i64, i64),
+}
+
+impl FileStamp {
+    /// The stamp of `path` now; `None` when it cannot be read.
+    pub(crate) fn of(path: &Path) -> Option<FileStamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        Some(FileStamp {
+            len: meta.len(),
+            modified: meta.modified().ok()?,
+            #[cfg(unix)]
+            device: meta.dev(),
+            #[cfg(unix)]
+            inode: meta.ino(),
+            #[cfg(unix)]
+            changed: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+
+    /// The stamp of `path` when it can vouch for the content read next:
+    /// `None` when the file changed within [`SETTLE`] (or claims a time in
+    /// the future).
+    pub(crate) fn settled(path: &Path) -> Option<FileStamp> {
+        FileStamp::settled_at(path, SystemTime::now())
+    }
+
+    fn settled_at(path: &Path, now: SystemTime) -> Option<FileStamp> {
+        let stamp = FileStamp::of(path)?;
+        let settled = |at: SystemTime| now.duration_since(at).is_ok_and(|age| age >= SETTLE);
+        settled(stamp.last_change()).then_some(stamp)
+    }
+
+    fn last_change(&self) -> SystemTime {
+        #[cfg(unix)]
+        {
+            let (secs, nanos) = self.changed;
+            let changed = u64::try_from(secs)
+                .ok()
+                .and_then(|s| SystemTime::UNIX_EPOCH.checked_add(Duration::new(s, nanos.clamp(0, 999_999_999) as u32)));
+            // A change time that cannot be read never settles.
+            changed.map_or(SystemTime::now() + SETTLE, |c| c.max(self.modified))
+        }
+        #[cfg(not(unix))]
+        {
+            self.modified
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_just_written_does_not_settle_and_its_stamp_changes_with_it() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("manifest.json");
+        std::fs::write(&path, "{}").expect("write");
+        assert!(FileStamp::settled(&path).is_none(), "written just now");
+        let before = FileStamp::of(&path).expect("stamp");
+        std::fs::write(&path, "{ }").expect("write");
+        assert_ne!(FileStamp::of(&path), Some(before), "another size");
+        assert!(FileStamp::of(&dir.path().join("absent")).is_none());
+    }
+
+    #[test]
+    fn a_file_settles_after_a_while_and_a_rewrite_with_its_old_times_still_shows() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("manifest.json");
+        std::fs::write(&path, "{\"a\":1}").expect("write");
+        let old = SystemTime::now() - Duration::from_secs(3600);
+        let file = std::fs::File::options().write(true).open(&path).expect("open");
+        file.set_modified(old).expect("set mtime");
+        drop(file);
+        #[cfg(unix)]
+        assert!(FileStamp::settled(&path).is_none(), "the change time is now, whatever the modification time says");
+        let later = SystemTime::now() + SETTLE;
+        let stamp = FileStamp::settled_at(&path, later).expect("settled once SETTLE has passed");
+        // Same size, modification time set back: the change time differs
+        // once the file system's clock has ticked (SETTLE covers the tick).
+        std::thread::sleep(Duration::from_millis(50));
+        std::fs::write(&path, "{\"a\":2}").expect("write");
+        let file = std::fs::File::options().write(true).open(&path).expect("open");
+        file.set_modified(old).expect("set mtime");
+        drop(file);
+        #[cfg(unix)]
+        assert_ne!(FileStamp::of(&path), Some(stamp));
+        #[cfg(not(unix))]
+        let _ = stamp;
+    }
+}
