@@ -71,7 +71,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
             )
         }
     };
-    if let Err(reason) = courtier::decide(&turn, &prefs, context.as_ref(), tool) {
+    if let Err(reason) = courtier::decide(&turn, &prefs, context.as_deref(), tool) {
         return record.refused(reason);
     }
     let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Reason::UnknownTool) };

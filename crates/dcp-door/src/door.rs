@@ -665,12 +665,12 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
 
 /// The plugin, when its events may be received and said now; else the
 /// §22 reason (developer mode first, then the plugin's own state).
-fn plugin_state(prefs: &Prefs, context: Option<CallContext>) -> Result<Arc<Plugin>, &'static str> {
+fn plugin_state(prefs: &Prefs, context: Option<Arc<CallContext>>) -> Result<Arc<Plugin>, &'static str> {
     if !prefs.dev_mode || context.as_ref().is_some_and(|c| c.status == Status::DevModeOff) {
         return Err("dev_mode_off");
     }
     match context {
-        Some(c) if runs(c.status) && prefs.plugins_enabled => c.plugin.ok_or("plugin_off"),
+        Some(c) if runs(c.status) && prefs.plugins_enabled => c.plugin.clone().ok_or("plugin_off"),
         _ => Err("plugin_off"),
     }
 }

@@ -37,7 +37,7 @@ struct Made {
     generation: i64,
     manifest: PathBuf,
     stamp: FileStamp,
-    context: CallContext,
+    context: Arc<CallContext>,
 }
 
 /// One plugin as a call sees it.
@@ -86,20 +86,22 @@ impl Store {
         })
     }
 
-    /// One plugin as calls see it; `None` when it is not installed.
-    pub fn call_context(&self, slug: &str) -> Result<Option<CallContext>, StoreError> {
+    /// One plugin as calls see it; `None` when it is not installed. Shared
+    /// with the store's kept copy: a call costs no copy of it.
+    pub fn call_context(&self, slug: &str) -> Result<Option<Arc<CallContext>>, StoreError> {
         if let Some(context) = self.kept_context(slug, self.generation()?) {
             return Ok(Some(context));
         }
+        self.contexts.0.borrow_mut().remove(slug);
         self.snapshot(|| {
             let generation = self.generation()?;
             let Some(row) = self.entry_row(slug)? else { return Ok(None) };
             let manifest = (row.origin != Origin::Folder).then(|| self.resolve(&row.dir).join(MANIFEST_FILE));
             // Stamped before the file is read: a write after this shows.
             let stamp = manifest.as_deref().and_then(FileStamp::settled);
-            let context = self.context_of(&row, &self.prefs()?)?;
+            let context = Arc::new(self.context_of(&row, &self.prefs()?)?);
             if let (Some(manifest), Some(stamp)) = (manifest, stamp) {
-                let made = Made { generation, manifest, stamp, context: context.clone() };
+                let made = Made { generation, manifest, stamp, context: Arc::clone(&context) };
                 self.contexts.0.borrow_mut().insert(row.slug.clone(), made);
             }
             Ok(Some(context))
@@ -115,11 +117,11 @@ impl Store {
     }
 
     /// The kept context of `slug`, if nothing it was made from changed.
-    fn kept_context(&self, slug: &str, generation: i64) -> Option<CallContext> {
+    fn kept_context(&self, slug: &str, generation: i64) -> Option<Arc<CallContext>> {
         let kept = self.contexts.0.borrow();
         let made = kept.get(slug)?;
         let current = made.generation == generation && FileStamp::of(&made.manifest) == Some(made.stamp);
-        current.then(|| made.context.clone())
+        current.then(|| Arc::clone(&made.context))
     }
 
     /// The database's generation: changes with every write to a table a

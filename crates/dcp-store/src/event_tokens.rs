@@ -63,7 +63,7 @@ impl Store {
 
     fn check_has_events(&self, slug: &str) -> Result<(), StoreError> {
         let context = self.call_context(slug)?.ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
-        match context.plugin {
+        match &context.plugin {
             Some(p) if !p.events.is_empty() => Ok(()),
             Some(_) => Err(StoreError::Unknown(format!("{slug} declares no event"))),
             None => Err(StoreError::Unknown(format!("{slug} cannot be read now (see its status)"))),
