@@ -157,10 +157,12 @@ fn insert(conn: &Connection, line: &Line) -> Result<(), rusqlite::Error> {
 
 impl Store {
     /// Writes one entry now: when this returns, it is committed, after
-    /// every entry queued before it.
+    /// every entry queued before it. It is written even when those could not
+    /// be; their loss is the error then.
     pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
-        self.journal_flush()?;
-        Ok(insert(&self.conn, &Line::from(e))?)
+        let earlier = self.journal_flush();
+        insert(&self.conn, &Line::from(e))?;
+        earlier
     }
 
     /// Keeps one entry to commit after the AI has its answer: the tool-call
@@ -170,9 +172,9 @@ impl Store {
     /// before the journal is read, before the next call's entry is kept,
     /// and when the store is dropped.
     pub fn journal_queue(&self, e: &NewEntry) -> Result<(), StoreError> {
-        self.journal_flush()?;
+        let earlier = self.journal_flush();
         self.pending.borrow_mut().push(Line::from(e));
-        Ok(())
+        earlier
     }
 
     /// Commits the entries kept by [`Store::journal_queue`], in one

@@ -55,23 +55,23 @@ impl FileStamp {
 
     fn settled_at(path: &Path, now: SystemTime) -> Option<FileStamp> {
         let stamp = FileStamp::of(path)?;
-        let settled = |at: SystemTime| now.duration_since(at).is_ok_and(|age| age >= SETTLE);
-        settled(stamp.last_change()).then_some(stamp)
+        let age = now.duration_since(stamp.last_change()?).ok()?;
+        (age >= SETTLE).then_some(stamp)
     }
 
-    fn last_change(&self) -> SystemTime {
+    /// The later of the modification and change times; `None` (never
+    /// settled) when the change time is out of range.
+    fn last_change(&self) -> Option<SystemTime> {
         #[cfg(unix)]
         {
             let (secs, nanos) = self.changed;
-            let changed = u64::try_from(secs)
-                .ok()
-                .and_then(|s| SystemTime::UNIX_EPOCH.checked_add(Duration::new(s, nanos.clamp(0, 999_999_999) as u32)));
-            // A change time that cannot be read never settles.
-            changed.map_or(SystemTime::now() + SETTLE, |c| c.max(self.modified))
+            let nanos = u32::try_from(nanos).ok().filter(|n| *n < 1_000_000_000)?;
+            let changed = SystemTime::UNIX_EPOCH.checked_add(Duration::new(u64::try_from(secs).ok()?, nanos))?;
+            Some(changed.max(self.modified))
         }
         #[cfg(not(unix))]
         {
-            self.modified
+            Some(self.modified)
         }
     }
 }

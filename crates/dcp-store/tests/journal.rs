@@ -95,7 +95,15 @@ fn s3_a_kept_entry_that_cannot_be_committed_is_reported_by_the_flush() {
     let err = s.journal_flush().expect_err("the lost entry is reported");
     assert!(err.to_string().contains("1 entries could not be written"), "{err}");
     s.journal_flush().expect("reported once");
+    s.journal_queue(&entry("fx", Outcome::Done, Some("lost too"), None)).expect("queue");
     conn.execute_batch("ALTER TABLE journal_away RENAME TO journal").expect("rename back");
     s.journal_queue(&entry("fx", Outcome::Done, Some("after"), None)).expect("queue");
-    assert_eq!(codes(&s.journal(10, None).expect("list")), vec!["after", "kept"]);
+    assert_eq!(codes(&s.journal(10, None).expect("list")), vec!["after", "lost too", "kept"]);
+    // A failed commit of the entry kept before does not cost the next one.
+    s.journal_queue(&entry("fx", Outcome::Done, Some("lost again"), None)).expect("queue");
+    conn.execute_batch("ALTER TABLE journal RENAME TO journal_away").expect("rename");
+    s.journal_queue(&entry("fx", Outcome::Done, Some("next"), None)).expect_err("the earlier loss is reported");
+    conn.execute_batch("ALTER TABLE journal_away RENAME TO journal").expect("rename back");
+    s.journal_write(&entry("fx", Outcome::Done, Some("direct"), None)).expect("written");
+    assert_eq!(codes(&s.journal(3, None).expect("list")), vec!["direct", "next", "after"]);
 }
