@@ -103,8 +103,8 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-/// An entry as written: its time taken when the call ended, its texts cut
-/// to what is kept, owned so it can wait in the queue.
+/// A kept entry: its time taken when the call ended, its texts owned so it
+/// can wait for the commit.
 #[derive(Debug, Clone)]
 pub(crate) struct Line {
     at: i64,
@@ -117,8 +117,8 @@ pub(crate) struct Line {
     detail: Option<String>,
 }
 
-impl From<&NewEntry<'_>> for Line {
-    fn from(e: &NewEntry<'_>) -> Line {
+impl Line {
+    fn new(e: &NewEntry<'_>) -> Line {
         Line {
             at: now_ms(),
             plugin: e.plugin.to_owned(),
@@ -126,28 +126,34 @@ impl From<&NewEntry<'_>> for Line {
             who: e.who.to_owned(),
             outcome: e.outcome,
             code: e.code.map(str::to_owned),
-            subject: e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect()),
-            detail: e.detail.map(|s| s.chars().take(DETAIL_CHARS).collect()),
+            subject: e.subject.map(str::to_owned),
+            detail: e.detail.map(str::to_owned),
+        }
+    }
+
+    fn entry(&self) -> NewEntry<'_> {
+        NewEntry {
+            plugin: &self.plugin,
+            action: &self.action,
+            who: &self.who,
+            outcome: self.outcome,
+            code: self.code.as_deref(),
+            subject: self.subject.as_deref(),
+            detail: self.detail.as_deref(),
         }
     }
 }
 
-/// Inserts one line, pruning the oldest entries every [`PRUNE_EVERY`]
-/// writes (retention, see the module doc).
-fn insert(conn: &Connection, line: &Line) -> Result<(), rusqlite::Error> {
+/// Inserts one entry made at `at`, its texts cut to what is kept, pruning
+/// the oldest entries every [`PRUNE_EVERY`] writes (retention, see the
+/// module doc).
+fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<(), rusqlite::Error> {
+    let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
+    let detail = e.detail.map(|s| s.chars().take(DETAIL_CHARS).collect::<String>());
     conn.prepare_cached(
         "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![
-        line.at,
-        line.plugin,
-        line.action,
-        line.who,
-        line.outcome.as_str(),
-        line.code,
-        line.subject,
-        line.detail
-    ])?;
+    .execute(params![at, e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject, detail])?;
     let id = conn.last_insert_rowid();
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
@@ -161,7 +167,7 @@ impl Store {
     /// be; their loss is the error then.
     pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
         let earlier = self.journal_flush();
-        insert(&self.conn, &Line::from(e))?;
+        insert(&self.conn, now_ms(), e)?;
         earlier
     }
 
@@ -173,7 +179,7 @@ impl Store {
     /// and when the store is dropped.
     pub fn journal_queue(&self, e: &NewEntry) -> Result<(), StoreError> {
         let earlier = self.journal_flush();
-        self.pending.borrow_mut().push(Line::from(e));
+        self.pending.borrow_mut().push(Line::new(e));
         earlier
     }
 
@@ -187,7 +193,7 @@ impl Store {
         let commit = || -> Result<(), rusqlite::Error> {
             let tx = self.conn.unchecked_transaction()?;
             for line in &lines {
-                insert(&tx, line)?;
+                insert(&tx, line.at, &line.entry())?;
             }
             tx.commit()
         };
