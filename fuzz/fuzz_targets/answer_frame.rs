@@ -1,15 +1,17 @@
 //! Feeds arbitrary answers to what the AI reads of them (§9, §11): the
 //! status, content type and body come from the input, with and without
 //! `pick`. It must never panic, and whatever comes out must hold the
-//! rules: no secret (as written or percent-encoded), no line break or
-//! `<<` inside the frame (an answer can neither close it early nor open
-//! another), and no more than `maxChars` characters of content.
+//! rules: no secret (as written or percent-encoded), no line break, no
+//! control or invisible character and no `<<` inside the frame (an answer
+//! can neither close it early nor open another, nor hide text), and no
+//! more than `maxChars` characters of content.
 
 #![no_main]
 
 use dcp_call::answer::{frame, read};
 use dcp_call::build::encode;
 use dcp_format::model::{PickPath, Response};
+use dcp_format::text::is_hidden_char;
 use libfuzzer_sys::fuzz_target;
 
 const SECRETS: [&str; 2] = ["s3cr3t-K3Y-0042", "p@ss w/rd&x=1"];
@@ -58,6 +60,7 @@ fuzz_target!(|data: &[u8]| {
             let content = inner(&framed);
             assert!(!content.contains("<<"), "the frame can be broken: {framed}");
             assert!(!content.contains('\n'), "a line break inside the frame: {framed}");
+            assert!(!content.chars().any(is_hidden_char), "a hidden character inside the frame: {content:?}");
             assert_eq!(framed.matches("<<").count(), 2);
             assert!(text.chars().count() <= MAX_CHARS as usize + "…[truncated]".chars().count());
             no_secret(&framed);
