@@ -1,55 +1,24 @@
 //! `dcplugin call` end to end with the real example servers of §20 F and G
 //! (Python, standard library), and BUSY across two processes (§14).
 
+mod support;
+
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use support::{binary, examples, free_port, json_of as json, run, text, unreserved_listener};
 
 fn dcplugin(profile: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dcplugin"))
-        .arg("--profile")
-        .arg(profile)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("dcplugin runs");
-    if let Some(text) = stdin {
-        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().expect("dcplugin ends")
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("{e}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
-    })
-}
-
-/// A loopback listener on a port a plugin may declare: the OS's ephemeral
-/// range overlaps ports §15 reserves (45000–45999, 50021).
-fn unreserved_listener() -> TcpListener {
-    loop {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        if dcp_format::hosts::reserved_port(port).is_none() {
-            return listener;
-        }
-    }
-}
-
-fn free_port() -> u16 {
-    unreserved_listener().local_addr().expect("addr").port()
+    let mut command = binary();
+    command.arg("--profile").arg(profile).args(args);
+    run(command, stdin)
 }
 
 /// A copy of an example folder whose server and manifest use `port`.
 fn example_on_port(name: &str, declared: u16, port: u16, into: &Path) -> PathBuf {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples").join(name);
+    let source = examples().join(name);
     let dir = into.join(name);
     std::fs::create_dir_all(&dir).expect("mkdir");
     let manifest = std::fs::read_to_string(source.join("manifest.json")).expect("manifest");
@@ -104,7 +73,7 @@ fn s20f_local_server_end_to_end() {
         &["load-folder", dir.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--json"],
         Some(&format!("token={token}\n")),
     );
-    assert!(loaded.status.success(), "{}", String::from_utf8_lossy(&loaded.stderr));
+    assert!(loaded.status.success(), "{}", text(&loaded.stderr));
 
     let time = json(&dcplugin(&profile, &["call", "mypc__get_time", "--json"], None));
     assert_eq!(time["outcome"], "done", "{time}");
@@ -175,7 +144,7 @@ fn s20g_pomodoro_start_and_status() {
         &["load-folder", dir.to_str().expect("utf-8"), "--yes", "--secrets-stdin"],
         Some(&format!("token={token}\n")),
     );
-    assert!(loaded.status.success(), "{}", String::from_utf8_lossy(&loaded.stderr));
+    assert!(loaded.status.success(), "{}", text(&loaded.stderr));
     let start =
         json(&dcplugin(&profile, &["call", "pomodoro__start", "--args", r#"{"minutes": "2"}"#, "--json"], None));
     assert_eq!(start["outcome"], "done", "{start}");
@@ -214,7 +183,7 @@ fn s14_a_second_call_of_the_same_plugin_is_busy_across_processes() {
     assert!(dcplugin(&profile, &["dev-mode", "on"], None).status.success());
     assert!(dcplugin(&profile, &["load-folder", plugin.to_str().expect("utf-8"), "--yes"], None).status.success());
     let spawn = || {
-        Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+        binary()
             .arg("--profile")
             .arg(&profile)
             .args(["call", "slow__wait", "--json"])

@@ -1,25 +1,17 @@
 //! `dcplugin validate` and `dcplugin pack` through the real binary: the
 //! public contract of the plugin-format issue (output shapes, exit codes).
 
+mod support;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+use support::{binary, examples, json_of, run};
 
 fn dcplugin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dcplugin")).args(args).output().expect("dcplugin runs")
-}
-
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples")
-}
-
-fn json_of(out: &Output) -> Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut lines = text.lines();
-    let value =
-        serde_json::from_str(lines.next().unwrap_or_default()).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
-    assert_eq!(lines.next(), None, "exactly one JSON object: {text}");
-    value
+    let mut command = binary();
+    command.args(args);
+    run(command, None)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

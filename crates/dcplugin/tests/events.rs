@@ -3,28 +3,20 @@
 //! a window receiving events from the Python client of §16 and from the
 //! pomodoro example server, and printing the event turn.
 
+mod support;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples")
-}
+use support::{binary, examples, free_port, json_of as json, run, text};
 
 fn dcplugin(profile: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dcplugin"))
-        .args(args)
-        .env("DCPLUGIN_PROFILE", profile)
-        .output()
-        .expect("dcplugin runs")
-}
-
-fn json(out: &Output) -> Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr)))
+    let mut command = binary();
+    command.args(args).env("DCPLUGIN_PROFILE", profile);
+    run(command, None)
 }
 
 fn pomodoro_profile() -> (tempfile::TempDir, PathBuf) {
@@ -32,17 +24,12 @@ fn pomodoro_profile() -> (tempfile::TempDir, PathBuf) {
     let profile = dir.path().join("profile");
     assert!(dcplugin(&profile, &["dev-mode", "on"]).status.success());
     let manifest = examples().join("pomodoro/manifest.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+    let mut command = binary();
+    command
         .args(["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--json"])
-        .env("DCPLUGIN_PROFILE", &profile)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("import");
-    use std::io::Write;
-    child.stdin.take().expect("stdin").write_all(b"token=server-token-for-tests\n").expect("write");
-    let out = child.wait_with_output().expect("import");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        .env("DCPLUGIN_PROFILE", &profile);
+    let out = run(command, Some("token=server-token-for-tests\n"));
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
     (dir, profile)
 }
 
@@ -79,17 +66,6 @@ fn s16_events_switches_door_state_and_token_from_the_command_line() {
     assert!(human.contains("focus_done") && human.contains("door: closed (developer mode is off)"), "{human}");
 }
 
-/// A free loopback port a plugin may declare: the OS's ephemeral range
-/// overlaps ports §15 reserves (45000–45999, 50021).
-fn free_port() -> u16 {
-    loop {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
-        if dcp_format::hosts::reserved_port(port).is_none() {
-            return port;
-        }
-    }
-}
-
 struct Serve {
     child: Child,
     lines: mpsc::Receiver<Value>,
@@ -97,7 +73,7 @@ struct Serve {
 
 impl Serve {
     fn start(profile: &Path, port: u16) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+        let mut child = binary()
             .args(["serve", "--listening", "--json", "--door-port", &port.to_string()])
             .env("DCPLUGIN_PROFILE", profile)
             .stdout(Stdio::piped())
@@ -161,7 +137,7 @@ fn s16_serve_listening_says_an_event_from_the_python_client_of_s16() {
         PYTHON_CLIENT.replace("8440", &port.to_string())
     );
     let out = Command::new("python3").args(["-c", &script, token.trim()]).output().expect("python3");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "202", "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "202", "{}", text(&out.stderr));
     let received = serve.wait("received", Duration::from_secs(5));
     assert_eq!(received["event"], "focus_done");
     let turn = serve.wait("turn", Duration::from_secs(5));
@@ -176,7 +152,7 @@ fn s16_serve_listening_says_an_event_from_the_python_client_of_s16() {
         PYTHON_CLIENT.replace("8440", &port.to_string())
     );
     let out = Command::new("python3").args(["-c", &bad]).output().expect("python3");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "401");
+    assert_eq!(text(&out.stdout).trim(), "401");
     serve.stop();
 }
 
@@ -221,7 +197,7 @@ fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
         server_token.trim()
     );
     let out = Command::new("python3").args(["-c", &start]).output().expect("python3");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "200", "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "200", "{}", text(&out.stderr));
     // --test: one minute lasts 15 s.
     let turn = serve.wait("turn", Duration::from_secs(40));
     let message = turn["message"].as_str().expect("message");

@@ -13,12 +13,13 @@
 
 #[path = "../../dcp-net/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use common::{https_server, pki, Reply, Seen, Server};
 use serde_json::Value;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::Output;
+use support::{binary, contains, files, json_of, run};
 
 const SECRET: &str = "sk-live-4f1d9c2e7a";
 
@@ -63,23 +64,15 @@ impl World {
             .flat_map(|entry| entry.split_once('=').map(|(_, ips)| ips).unwrap_or("").split('|'))
             .map(|ip| format!("{ip}:443={}", self.server.addr))
             .collect();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+        let mut command = binary();
+        command
             .arg("--profile")
             .arg(self.profile())
             .args(args)
             .env("DCPLUGIN_TEST_DNS", dns)
             .env("DCPLUGIN_TEST_CONNECT", connect.join(","))
-            .env("DCPLUGIN_TEST_CA", self.dir.path().join("ca.pem"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        if let Some(text) = stdin {
-            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-        }
-        drop(child.stdin.take());
-        child.wait_with_output().unwrap()
+            .env("DCPLUGIN_TEST_CA", self.dir.path().join("ca.pem"));
+        run(command, stdin)
     }
 
     /// `dcplugin call shop__get_item --json` with `id`; checks that nothing
@@ -94,15 +87,13 @@ impl World {
         argv.extend_from_slice(extra);
         let out = self.run(dns, &argv, None);
         assert!(!contains(&out.stdout, SECRET) && !contains(&out.stderr, SECRET), "{args}: the secret was printed");
-        let v: Value = serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+        let v = json_of(&out);
         assert_eq!(out.status.code(), Some(if v["outcome"] == "done" { 0 } else { 1 }), "{v}");
         v
     }
 
     fn journal(&self) -> Value {
-        let out = self.run(ZONE, &["journal", "--limit", "200", "--json"], None);
-        serde_json::from_slice(&out.stdout).unwrap()
+        json_of(&self.run(ZONE, &["journal", "--limit", "200", "--json"], None))
     }
 
     /// No file of the profile (database, WAL, plugin copies) holds the
@@ -141,27 +132,6 @@ fn shop_manifest() -> Value {
             }
         } }
     })
-}
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(files(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
-}
-
-fn contains(hay: &[u8], needle: &str) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn reply(status: u16, content_type: &str, body: &str) -> Reply {

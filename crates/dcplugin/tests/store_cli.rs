@@ -2,17 +2,16 @@
 //! (real files, real SQLite, the real OS key store): output shapes, codes,
 //! exit codes, crash safety and concurrent use of one profile.
 
+mod support;
+
 use dcp_vault::{KeyStore, OsKeyStore};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use support::{binary, contains, examples, json_of, run, text};
 
 const SECRET: &str = "cli-secret-9f8e7d-do-not-print";
-
-fn examples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples")
-}
 
 fn example(name: &str) -> String {
     examples().join(name).join("manifest.json").to_string_lossy().into_owned()
@@ -33,21 +32,15 @@ impl Profile {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_dcplugin"));
+        let mut cmd = binary();
         cmd.arg("--profile").arg(self.root()).args(args).env_remove("DCPLUGIN_TEST_CRASH_AT");
         cmd
     }
 
     fn run_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
         let mut cmd = self.command(args);
-        cmd.envs(env.iter().copied()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("dcplugin runs");
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).expect("write stdin");
-        }
-        drop(input);
-        child.wait_with_output().expect("dcplugin ends")
+        cmd.envs(env.iter().copied());
+        run(cmd, stdin)
     }
 
     fn run(&self, args: &[&str]) -> Output {
@@ -109,23 +102,6 @@ impl Drop for Profile {
             }
         }
     }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn json_of(out: &Output) -> Value {
-    let stdout = text(&out.stdout);
-    let mut lines = stdout.lines();
-    let value =
-        serde_json::from_str(lines.next().unwrap_or_default()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
-    assert_eq!(lines.next(), None, "exactly one JSON object: {stdout}");
-    value
-}
-
-fn contains(hay: &[u8], needle: &str) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
 }
 
 fn write_manifest(dir: &Path, name: &str, edit: impl FnOnce(String) -> String, from: &str) -> String {

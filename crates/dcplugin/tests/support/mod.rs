@@ -1,0 +1,83 @@
+//! What the `dcplugin` integration tests share: the binary run with piped
+//! input, its one JSON object, the example plugins, loopback ports a plugin
+//! may declare, and searching output and files for a secret.
+
+#![allow(dead_code)] // each test file uses its own part
+
+use serde_json::Value;
+use std::io::Write;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The `dcplugin` binary built for these tests.
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+}
+
+/// Runs `command` with `stdin` written to it (then closed), capturing
+/// stdout and stderr.
+pub fn run(mut command: Command, stdin: Option<&str>) -> Output {
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("dcplugin runs");
+    if let Some(text) = stdin {
+        child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("dcplugin ends")
+}
+
+/// The one JSON object a `--json` command prints, on one line.
+pub fn json_of(out: &Output) -> Value {
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    let value = serde_json::from_str(lines.next().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}{}", text(&out.stderr)));
+    assert_eq!(lines.next(), None, "exactly one JSON object: {stdout}");
+    value
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// True when `needle` occurs in `hay`.
+pub fn contains(hay: &[u8], needle: &str) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// The example plugins folder.
+pub fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples")
+}
+
+/// A loopback listener on a port a plugin may declare: the OS's ephemeral
+/// range overlaps ports §15 reserves (45000–45999, 50021).
+pub fn unreserved_listener() -> TcpListener {
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        if dcp_format::hosts::reserved_port(port).is_none() {
+            return listener;
+        }
+    }
+}
+
+/// A free port a plugin may declare.
+pub fn free_port() -> u16 {
+    unreserved_listener().local_addr().expect("addr").port()
+}
+
+/// Every file under `dir`.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
