@@ -31,15 +31,10 @@ pub enum StoreError {
     /// A name the command does not know (a setting, tool, event or pref).
     #[error("{0}")]
     Unknown(String),
-    /// Journal entries kept for after a call's answer could not be
-    /// committed (disk full, database damaged); they are lost.
-    #[error("journal: {entries} entries could not be written ({reason})")]
-    JournalLost {
-        /// How many entries were lost.
-        entries: usize,
-        /// The first failure.
-        reason: String,
-    },
+    /// The journal entry kept for after a call's answer could not be
+    /// committed (disk full, database damaged); it is lost.
+    #[error("journal: a call's entry could not be written ({0})")]
+    JournalLost(String),
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] rusqlite::Error),

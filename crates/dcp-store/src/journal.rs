@@ -176,28 +176,19 @@ impl Store {
     /// it with [`Store::journal_flush`] once the answer is delivered; it is
     /// committed anyway, in order, before a later [`Store::journal_write`],
     /// before the journal is read, before the next call's entry is kept,
-    /// and when the store is dropped.
+    /// and when the store is dropped. It is kept even when the entry kept
+    /// before could not be committed; that loss is the error then.
     pub fn journal_queue(&self, e: &NewEntry) -> Result<(), StoreError> {
         let earlier = self.journal_flush();
-        self.pending.borrow_mut().push(Line::new(e));
+        *self.kept_entry.borrow_mut() = Some(Line::new(e));
         earlier
     }
 
-    /// Commits the entries kept by [`Store::journal_queue`], in one
-    /// transaction; on failure they are lost and the error says how many.
+    /// Commits the entry kept by [`Store::journal_queue`]; on failure it is
+    /// lost and the error says so.
     pub fn journal_flush(&self) -> Result<(), StoreError> {
-        let lines = std::mem::take(&mut *self.pending.borrow_mut());
-        if lines.is_empty() {
-            return Ok(());
-        }
-        let commit = || -> Result<(), rusqlite::Error> {
-            let tx = self.conn.unchecked_transaction()?;
-            for line in &lines {
-                insert(&tx, line.at, &line.entry())?;
-            }
-            tx.commit()
-        };
-        commit().map_err(|e| StoreError::JournalLost { entries: lines.len(), reason: e.to_string() })
+        let Some(line) = self.kept_entry.borrow_mut().take() else { return Ok(()) };
+        insert(&self.conn, line.at, &line.entry()).map_err(|e| StoreError::JournalLost(e.to_string()))
     }
 
     /// The latest entries, newest first, of every plugin or of one.

@@ -51,8 +51,9 @@ pub struct Store {
     vault: Vault,
     validated: registry::Validated,
     contexts: context::Contexts,
-    /// Journal entries of calls, committed after the answer (see [`journal`]).
-    pending: std::cell::RefCell<Vec<journal::Line>>,
+    /// The last call's journal entry, committed after the answer (see
+    /// [`journal`]); keeping the next one commits it first.
+    kept_entry: std::cell::RefCell<Option<journal::Line>>,
 }
 
 impl Store {
@@ -67,7 +68,7 @@ impl Store {
             vault: Vault::new(key_store, id),
             validated: Default::default(),
             contexts: Default::default(),
-            pending: Default::default(),
+            kept_entry: Default::default(),
         };
         store.clean_leftovers()?;
         Ok(store)
