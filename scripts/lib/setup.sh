@@ -42,6 +42,8 @@ ensure_packages() {
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # The downloaded archives are not needed once installed; disk can be tight.
+  "${sudo[@]}" apt-get clean
 }
 
 ensure_rust() {
