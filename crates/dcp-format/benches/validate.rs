@@ -5,7 +5,7 @@
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
-#[path = "../tests/support/big_manifest.rs"]
+#[path = "../tests/format/support/big_manifest.rs"]
 mod big_manifest;
 
 use criterion::{criterion_group, criterion_main, Criterion};

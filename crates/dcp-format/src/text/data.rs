@@ -16,7 +16,7 @@
 //!   a word boundary: `"best"` does not match "bestseller".
 //!
 //! To add a phrase: add it to the right list and add a line to the tables in
-//! `tests/text.rs` (one text that must be caught, and if it is a common
+//! `tests/format/text.rs` (one text that must be caught, and if it is a common
 //! word, one ordinary text that must pass).
 
 /// Phrases that look like an instruction aimed at the AI (§5, code

@@ -1,9 +1,7 @@
 //! Secrets (§11): never shown, never in clear on disk, bound to their
 //! plugin and to the PC account's key store.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::{KeyStore, OsKeyStore};

@@ -2,9 +2,7 @@
 //! engine API, on a real profile folder and SQLite database (§3, §10, §12,
 //! §13, §15, §16, §18, §22).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dcp_format::package::MANIFEST_FILE;
 use dcp_store::review::CloudQuestion;
 use dcp_store::{CloudChoice, StoreError};

@@ -1,15 +1,11 @@
 //! The benchmark's 64 KB manifest stays valid and at the edge of §21's
 //! limits, so the ratio it prints measures a real worst case.
 
-mod support {
-    pub mod big_manifest;
-}
-
 use dcp_format::{limits, validate_manifest, Options};
 
 #[test]
 fn s21_the_benchmark_manifest_is_valid_and_close_to_64_kb() {
-    let bytes = support::big_manifest::big_manifest();
+    let bytes = crate::support::big_manifest::big_manifest();
     assert!(bytes.len() as u64 <= limits::MANIFEST_BYTES, "{} bytes", bytes.len());
     assert!(bytes.len() as u64 > limits::MANIFEST_BYTES * 9 / 10, "{} bytes", bytes.len());
     let report = validate_manifest(&bytes, &Options::default());

@@ -3,9 +3,7 @@
 //! the profile, by this store or another process, and every edit of the
 //! installed manifest shows in the next call.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dcp_store::Status;
 use std::time::Duration;
 

@@ -1,8 +1,6 @@
 //! Two stores on one profile at once, as the app and `dcplugin` are (§18).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dcp_store::{Profile, Store};
 use std::sync::{Arc, Barrier};
 

@@ -1,9 +1,7 @@
 //! Updates (§18 "Updating your plugin"): same slug, what is kept, what is
 //! dropped, and the review's list of permission changes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dcp_store::{CloudChoice, Review};
 use serde_json::{json, Value};
 

@@ -1,6 +1,5 @@
 //! Shared helpers of the store's integration tests: temp profiles on real
 //! files and a real SQLite database, the example plugins, manifest edits.
-#![allow(dead_code)]
 
 use dcp_store::{CloudChoice, InstallOptions, Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;

@@ -1,9 +1,7 @@
 //! Statuses and badges (§18, §13, §15), driven by real files on disk and
 //! the profile's switches.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use dcp_store::Status;
 use serde_json::json;
 

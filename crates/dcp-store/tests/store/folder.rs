@@ -1,9 +1,7 @@
 //! Folder plugins (§19 "Load a folder"): read in place, reloaded without a
 //! new consent, never deleted.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
