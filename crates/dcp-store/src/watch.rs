@@ -2,11 +2,14 @@
 //! manifest.json or icon.png reloads the plugin by itself, within a second.
 //!
 //! A background thread keeps one `notify` watch per folder plugin (each
-//! folder non-recursively, so an editor's save-by-rename is seen too),
-//! debounces bursts of events for 200 ms, then reloads through its own
-//! [`Store`] connection and hands the new statuses to the caller. Every
-//! half second it also re-reads which folders are loaded, so a folder
-//! loaded or removed by another process sharing the profile is picked up.
+//! folder non-recursively, so an editor's save-by-rename is seen too). A
+//! change to a package file starts a reload once the folder has been quiet
+//! for 200 ms (a save is a burst of events), through the thread's own
+//! [`Store`] connection, and the new statuses go to the caller. Reads are not
+//! saves: the reload itself opens the files, and taking that for a change
+//! would reload for ever. Every half second the thread also re-reads which
+//! folders are loaded, so a folder loaded or removed by another process
+//! sharing the profile is picked up.
 
 use crate::error::StoreError;
 use crate::registry::Entry;
@@ -14,17 +17,20 @@ use crate::review::Origin;
 use crate::{Profile, Store};
 use dcp_format::package::{ICON_FILE, MANIFEST_FILE};
 use dcp_vault::KeyStore;
-use notify::RecursiveMode;
-use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
+use notify::{Event, EventKind, RecursiveMode, Watcher};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+type Events = Receiver<notify::Result<Event>>;
 
 const DEBOUNCE: Duration = Duration::from_millis(200);
+/// A folder that never goes quiet still reloads within §19's second.
+const SETTLE_AT_MOST: Duration = Duration::from_millis(600);
 const RESCAN: Duration = Duration::from_millis(500);
 
 /// A running watcher; dropping it stops the thread.
@@ -34,34 +40,28 @@ pub struct FolderWatcher {
 }
 
 impl FolderWatcher {
-    /// Starts watching the folder plugins of `profile`. `on_reload` gets the
-    /// statuses after each reload caused by a save.
+    /// Starts watching the folder plugins of `profile`; saves are seen from
+    /// the moment it returns. `on_reload` gets the statuses after each
+    /// reload caused by a save.
     pub fn start(
         profile: Profile,
         key_store: Arc<dyn KeyStore>,
         on_reload: impl Fn(Vec<Entry>) + Send + 'static,
     ) -> Result<FolderWatcher, StoreError> {
         let store = Store::open(profile, key_store)?;
-        let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-        let mut debouncer =
-            new_debouncer(DEBOUNCE, tx).map_err(|e| StoreError::Unknown(format!("cannot watch folders: {e}")))?;
+        let (tx, rx) = mpsc::channel();
+        let mut watcher =
+            notify::recommended_watcher(tx).map_err(|e| StoreError::Unknown(format!("cannot watch folders: {e}")))?;
+        // Watching before returning: a save right after `start` is seen.
+        let mut watched = BTreeSet::new();
+        follow_folders(&store, &mut watcher, &mut watched);
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = stop.clone();
         let thread = std::thread::spawn(move || {
-            let mut watched: BTreeSet<PathBuf> = BTreeSet::new();
             while !stopping.load(Ordering::Relaxed) {
-                let folders = folder_dirs(&store);
-                for gone in watched.difference(&folders).cloned().collect::<Vec<_>>() {
-                    let _ = debouncer.watcher().unwatch(&gone);
-                    watched.remove(&gone);
-                }
-                for new in folders.difference(&watched).cloned().collect::<Vec<_>>() {
-                    if debouncer.watcher().watch(&new, RecursiveMode::NonRecursive).is_ok() {
-                        watched.insert(new);
-                    }
-                }
                 match rx.recv_timeout(RESCAN) {
-                    Ok(Ok(events)) if events.iter().any(|e| is_package_file(&e.path)) => {
+                    Ok(event) if is_save(&event) => {
+                        settle(&rx);
                         if let Ok(entries) = store.reload() {
                             on_reload(entries);
                         }
@@ -69,6 +69,7 @@ impl FolderWatcher {
                     Ok(_) | Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => break,
                 }
+                follow_folders(&store, &mut watcher, &mut watched);
             }
         });
         Ok(FolderWatcher { stop, thread: Some(thread) })
@@ -84,11 +85,46 @@ impl Drop for FolderWatcher {
     }
 }
 
-fn folder_dirs(store: &Store) -> BTreeSet<PathBuf> {
-    store
+/// Watches the folders loaded now, and only those.
+fn follow_folders(store: &Store, watcher: &mut impl Watcher, watched: &mut BTreeSet<PathBuf>) {
+    let folders: BTreeSet<PathBuf> = store
         .rows()
         .map(|rows| rows.into_iter().filter(|r| r.origin == Origin::Folder).map(|r| r.dir).collect())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    for gone in watched.difference(&folders).cloned().collect::<Vec<_>>() {
+        let _ = watcher.unwatch(&gone);
+        watched.remove(&gone);
+    }
+    for new in folders.difference(watched).cloned().collect::<Vec<_>>() {
+        if watcher.watch(&new, RecursiveMode::NonRecursive).is_ok() {
+            watched.insert(new);
+        }
+    }
+}
+
+/// A change to a package file, or events lost (the OS queue overflowed), so
+/// anything may have changed. Opening and closing a file is no change.
+fn is_save(event: &notify::Result<Event>) -> bool {
+    let Ok(event) = event else { return false };
+    if event.need_rescan() {
+        return true;
+    }
+    !matches!(event.kind, EventKind::Access(_)) && event.paths.iter().any(|p| is_package_file(p))
+}
+
+/// Waits until no save came for [`DEBOUNCE`], or [`SETTLE_AT_MOST`] passed.
+fn settle(events: &Events) {
+    let started = Instant::now();
+    let mut quiet_at = started + DEBOUNCE;
+    loop {
+        let now = Instant::now();
+        let Some(wait) = quiet_at.min(started + SETTLE_AT_MOST).checked_duration_since(now) else { return };
+        match events.recv_timeout(wait) {
+            Ok(event) if is_save(&event) => quiet_at = Instant::now() + DEBOUNCE,
+            Ok(_) => {}
+            Err(_) => return,
+        }
+    }
 }
 
 fn is_package_file(path: &std::path::Path) -> bool {

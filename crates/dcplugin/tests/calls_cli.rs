@@ -6,9 +6,9 @@ mod support;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-use support::{binary, examples, free_port, json_of as json, run, text, unreserved_listener};
+use support::{binary, examples, free_port, json_of as json, run, text, unreserved_listener, Running};
 
 fn dcplugin(profile: &Path, args: &[&str], stdin: Option<&str>) -> Output {
     let mut command = binary();
@@ -28,17 +28,8 @@ fn example_on_port(name: &str, declared: u16, port: u16, into: &Path) -> PathBuf
     dir
 }
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Starts an example server and waits for its token file and its port.
-fn start(dir: &Path, port: u16, extra: &[&str]) -> (Server, String) {
+fn start(dir: &Path, port: u16, extra: &[&str]) -> (Running, String) {
     let child = Command::new("python3")
         .arg(dir.join("server.py"))
         .args(["--port", &port.to_string()])
@@ -48,7 +39,7 @@ fn start(dir: &Path, port: u16, extra: &[&str]) -> (Server, String) {
         .stderr(Stdio::null())
         .spawn()
         .expect("python3 runs");
-    let server = Server(child);
+    let server = Running(child);
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let token = std::fs::read_to_string(dir.join("token.txt")).unwrap_or_default();

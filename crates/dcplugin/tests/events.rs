@@ -8,10 +8,10 @@ mod support;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use support::{binary, examples, free_port, json_of as json, run, text};
+use support::{binary, examples, free_port, json_of as json, run, text, Running};
 
 fn dcplugin(profile: &Path, args: &[&str]) -> Output {
     let mut command = binary();
@@ -67,7 +67,7 @@ fn s16_events_switches_door_state_and_token_from_the_command_line() {
 }
 
 struct Serve {
-    child: Child,
+    child: Running,
     lines: mpsc::Receiver<Value>,
 }
 
@@ -86,7 +86,7 @@ impl Serve {
                 let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::String(line)));
             }
         });
-        Serve { child, lines }
+        Serve { child: Running(child), lines }
     }
 
     /// The next line with this kind, within `limit`.
@@ -102,13 +102,51 @@ impl Serve {
         panic!("no {kind} line within {limit:?}");
     }
 
+    /// Fails on a line of this kind within `limit`.
+    fn quiet(&self, kind: &str, limit: Duration) {
+        let start = Instant::now();
+        while let Some(left) = limit.checked_sub(start.elapsed()) {
+            match self.lines.recv_timeout(left) {
+                Ok(v) => assert_ne!(v["kind"], kind, "{v}"),
+                Err(_) => break,
+            }
+        }
+    }
+
     fn stop(mut self) {
-        let pid = self.child.id().to_string();
+        let pid = self.child.0.id().to_string();
         assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
         let v = self.wait("stopped", Duration::from_secs(5));
         assert_eq!(v["kind"], "stopped");
-        assert!(self.child.wait().expect("exit").success(), "clean exit on SIGTERM");
+        assert!(self.child.0.wait().expect("exit").success(), "clean exit on SIGTERM");
     }
+}
+
+/// §19 under `dcplugin serve`: one save of a loaded folder, one reload.
+/// Reads of the folder (the reload's own, `dcplugin list`) are no saves.
+#[test]
+fn s19_serve_reloads_a_saved_folder_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let profile = dir.path().join("profile");
+    let folder = dir.path().join("fx");
+    std::fs::create_dir(&folder).expect("folder");
+    let manifest = std::fs::read_to_string(examples().join("exchange-rates/manifest.json")).expect("example");
+    std::fs::write(folder.join("manifest.json"), &manifest).expect("write");
+    assert!(dcplugin(&profile, &["dev-mode", "on"]).status.success());
+    let loaded = dcplugin(&profile, &["load-folder", folder.to_str().expect("utf-8"), "--yes", "--json"]);
+    assert!(loaded.status.success(), "{}", text(&loaded.stderr));
+
+    let serve = Serve::start(&profile, free_port());
+    serve.wait("door", Duration::from_secs(5));
+    let saved = manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\"");
+    std::fs::write(folder.join(".manifest.json.tmp"), saved).expect("write");
+    std::fs::rename(folder.join(".manifest.json.tmp"), folder.join("manifest.json")).expect("save");
+    let reloaded = serve.wait("reloaded", Duration::from_secs(5));
+    assert_eq!(reloaded["plugin"], "fx");
+    serve.quiet("reloaded", Duration::from_millis(1500));
+    assert!(dcplugin(&profile, &["list"]).status.success());
+    serve.quiet("reloaded", Duration::from_millis(1500));
+    serve.stop();
 }
 
 /// The Python client of §16, unchanged but for the port.
@@ -171,7 +209,7 @@ fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
     let timer_port = free_port();
     let serve = Serve::start(&profile, door_port);
     serve.wait("door", Duration::from_secs(5));
-    let mut server = Command::new("python3")
+    let _server = Running(Command::new("python3")
         .args([
             "server.py",
             "--test",
@@ -183,7 +221,7 @@ fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
         .current_dir(&server_dir)
         .stdout(Stdio::null())
         .spawn()
-        .expect("server.py");
+        .expect("server.py"));
     let mut server_token = String::new();
     for _ in 0..50 {
         server_token = std::fs::read_to_string(server_dir.join("token.txt")).unwrap_or_default();
@@ -206,7 +244,5 @@ fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
         "{message}"
     );
     assert!(message.contains("Details sent by the program, not checked: \""), "{message}");
-    let _ = server.kill();
-    let _ = server.wait();
     serve.stop();
 }

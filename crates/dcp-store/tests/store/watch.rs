@@ -40,7 +40,6 @@ fn s19_a_saved_folder_reloads_within_a_second() {
         let _ = tx.send(entries);
     })
     .expect("watcher");
-    std::thread::sleep(Duration::from_millis(700)); // the watcher's first scan
 
     let newer = manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"").replace(
         "\"hosts\": [\"api.frankfurter.dev\"]",
@@ -64,5 +63,40 @@ fn s19_a_saved_folder_reloads_within_a_second() {
     let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the bad save");
     assert_eq!(entries[0].status, Status::Invalid);
     assert_eq!(store.show("fx").expect("details").errors[0].code.as_str(), "bad_risk");
+    drop(watcher);
+}
+
+/// §19 reloads on a save, and only then: reading the folder's files (the
+/// reload itself does, so does an editor opening them) is not a save. A
+/// watcher that took reads for saves reloaded every 200 ms for ever.
+#[test]
+fn s19_reading_a_loaded_folder_does_not_reload_it() {
+    let profile_dir = tempfile::tempdir().expect("profile");
+    let folder = tempfile::tempdir().expect("folder");
+    let keys = Arc::new(MemoryKeyStore::new());
+    let store = Store::open(Profile::at(profile_dir.path()).expect("profile"), keys.clone()).expect("store");
+    store.set_pref("dev_mode", "true").expect("dev mode");
+    let manifest = example("exchange-rates");
+    save(folder.path(), &manifest);
+    let review = store.load_folder(folder.path()).expect("review");
+    store.install(&review.review, InstallOptions::default()).expect("installed");
+
+    let (tx, rx) = mpsc::channel();
+    let watcher = FolderWatcher::start(Profile::at(profile_dir.path()).expect("profile"), keys, move |entries| {
+        let _ = tx.send(entries);
+    })
+    .expect("watcher");
+
+    save(folder.path(), &manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\""));
+    let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
+    assert_eq!(entries[0].version, "1.1.0");
+    assert!(
+        rx.recv_timeout(Duration::from_millis(1500)).is_err(),
+        "the reload's own reads must not cause another reload"
+    );
+
+    std::fs::read(folder.path().join("manifest.json")).expect("read the manifest");
+    store.reload().expect("a reload by the app");
+    assert!(rx.recv_timeout(Duration::from_millis(1500)).is_err(), "reads are not saves");
     drop(watcher);
 }

@@ -1,6 +1,7 @@
 //! What the `dcplugin` integration tests share: the binary run with piped
 //! input, its one JSON object, the example plugins, loopback ports a plugin
-//! may declare, and searching output and files for a secret.
+//! may declare, searching output and files for a secret, and child
+//! processes that end with the test.
 
 #![allow(dead_code)] // each test file uses its own part
 
@@ -8,11 +9,22 @@ use serde_json::Value;
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The `dcplugin` binary built for these tests.
 pub fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dcplugin"))
+}
+
+/// A child process killed when the test ends, passed or failed: one left
+/// running would hold the test's output open and hang whoever reads it.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Runs `command` with `stdin` written to it (then closed), capturing
