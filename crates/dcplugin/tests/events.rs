@@ -209,19 +209,21 @@ fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
     let timer_port = free_port();
     let serve = Serve::start(&profile, door_port);
     serve.wait("door", Duration::from_secs(5));
-    let _server = Running(Command::new("python3")
-        .args([
-            "server.py",
-            "--test",
-            "--port",
-            &timer_port.to_string(),
-            "--events-url",
-            &format!("http://127.0.0.1:{door_port}/v1/events/pomodoro"),
-        ])
-        .current_dir(&server_dir)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("server.py"));
+    let _server = Running(
+        Command::new("python3")
+            .args([
+                "server.py",
+                "--test",
+                "--port",
+                &timer_port.to_string(),
+                "--events-url",
+                &format!("http://127.0.0.1:{door_port}/v1/events/pomodoro"),
+            ])
+            .current_dir(&server_dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("server.py"),
+    );
     let mut server_token = String::new();
     for _ in 0..50 {
         server_token = std::fs::read_to_string(server_dir.join("token.txt")).unwrap_or_default();
