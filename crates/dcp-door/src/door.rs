@@ -198,6 +198,7 @@ struct Shared {
     state: Mutex<DoorState>,
     dummy: Sensitive,
     connections: Arc<tokio::sync::Semaphore>,
+    stopping: tokio::sync::Notify,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -226,6 +227,7 @@ impl Door {
             state: Mutex::new(DoorState::Closed { why: Wanted::NoEventOn }),
             dummy: Sensitive::new(dcp_vault::random_token_hex(dcp_store::TOKEN_BYTES)),
             connections: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
+            stopping: tokio::sync::Notify::new(),
         });
         let supervisor = tokio::spawn(supervise(shared.clone()));
         Door { shared, supervisor }
@@ -242,16 +244,33 @@ impl Door {
         lock(&self.shared.state).clone()
     }
 
-    /// Stops the supervisor and closes the listener.
-    pub async fn stop(self) {
+    /// Stops the supervisor and closes the listener: when it returns,
+    /// nothing listens on the port, so it can be opened again at once.
+    pub async fn stop(mut self) {
+        self.shared.stopping.notify_one();
+        let _ = (&mut self.supervisor).await;
+    }
+}
+
+/// A door dropped without [`Door::stop`] still closes, only not by the time
+/// the drop returns.
+impl Drop for Door {
+    fn drop(&mut self) {
         self.supervisor.abort();
-        let _ = self.supervisor.await;
     }
 }
 
 /// The accept loop's task, aborted when dropped (also when the supervisor
 /// itself is aborted), so the socket never outlives the door.
 struct Listening(JoinHandle<()>);
+
+impl Listening {
+    /// Returns once the accept loop, and with it the socket, is gone.
+    async fn close(mut self) {
+        self.0.abort();
+        let _ = (&mut self.0).await;
+    }
+}
 
 impl Drop for Listening {
     fn drop(&mut self) {
@@ -281,9 +300,8 @@ async fn supervise(shared: Arc<Shared>) {
                 }
             }
             why => {
-                if let Some(mut l) = listener.take() {
-                    l.0.abort();
-                    let _ = (&mut l.0).await;
+                if let Some(l) = listener.take() {
+                    l.close().await;
                 }
                 DoorState::Closed { why }
             }
@@ -294,7 +312,13 @@ async fn supervise(shared: Arc<Shared>) {
             last = Some(state);
         }
         tick_queue(&shared);
-        tokio::time::sleep(shared.config.poll).await;
+        tokio::select! {
+            () = tokio::time::sleep(shared.config.poll) => {}
+            () = shared.stopping.notified() => break,
+        }
+    }
+    if let Some(l) = listener {
+        l.close().await;
     }
 }
 

@@ -4,6 +4,7 @@
 //! the queue.
 
 use dcp_door::{CompanionState, Door, DoorConfig, DoorState, ManualClock, Notice};
+use dcp_store::journal::Entry;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,6 +36,19 @@ async fn start(w: &World, poll: Duration) -> Running {
     let r = Running { door, port, clock, notices };
     wait_for(&r, DoorState::Listening { port }).await;
     r
+}
+
+/// The journal once `ready` holds of it, within 5 s: some entries are
+/// written after the answer.
+async fn journal_once(w: &World, ready: impl Fn(&[Entry]) -> bool) -> Vec<Entry> {
+    for _ in 0..500 {
+        let all = w.store.journal(100, None).expect("journal");
+        if ready(&all) {
+            return all;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the journal never got there: {:?}", w.store.journal(100, None));
 }
 
 async fn wait_for(r: &Running, state: DoorState) {
@@ -410,10 +424,11 @@ async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_to
     }
     r.clock.advance(Duration::from_secs(60));
     check(&send(p, &request(p, "pomodoro", &w.token, r#"{"event": "break_done"}"#)).await, 403, "event_off", "off");
-    tokio::time::sleep(Duration::from_millis(300)).await; // bad_token is journaled after the answer
-    let all = w.store.journal(100, None).expect("journal");
+    let count = |all: &[Entry], code: &str| all.iter().filter(|e| e.code.as_deref() == Some(code)).count();
+    // bad_token is journaled after the answer.
+    let all = journal_once(&w, |all| count(all, "bad_token") > 0).await;
     assert!(all.iter().all(|e| e.plugin != "ghost"), "nothing for an unknown slug");
-    let count = |code: &str| all.iter().filter(|e| e.code.as_deref() == Some(code)).count();
+    let count = |code: &str| count(&all, code);
     assert_eq!(count("bad_token"), 1);
     assert_eq!(count("event_off"), 2, "once a minute");
     assert!(all.iter().all(|e| e.who == "event" && e.outcome == "refused"));
@@ -446,7 +461,6 @@ async fn s16_the_door_opens_and_closes_by_itself_and_reports_a_taken_port() {
     drop(squatter);
     wait_for(&r, DoorState::Listening { port: p }).await;
     r.door.stop().await;
-    tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "stopped: nothing listens");
 }
 
