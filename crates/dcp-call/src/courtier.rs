@@ -13,7 +13,7 @@ use crate::turn::{Model, Source, Turn};
 use dcp_format::limits::STEPS_PER_TURN;
 use dcp_format::model::Tool;
 use dcp_format::risk::Level;
-use dcp_store::{CallContext, Prefs, Status};
+use dcp_store::{CallContext, Status};
 use serde::Serialize;
 
 /// A reason of §22 "Refusals".
@@ -76,7 +76,8 @@ impl Reason {
 
 /// Decides whether `tool` of the plugin `ctx` may run in `turn` (all but
 /// the chat's quota). `tool` is `None` when the name is not an installed tool.
-pub fn decide(turn: &Turn, prefs: &Prefs, ctx: Option<&CallContext>, tool: Option<&Tool>) -> Result<(), Reason> {
+/// The app switches are those read with the plugin.
+pub fn decide(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> Result<(), Reason> {
     if matches!(turn.source, Source::Auto | Source::Event) {
         return Err(Reason::NotRequested);
     }
@@ -84,7 +85,7 @@ pub fn decide(turn: &Turn, prefs: &Prefs, ctx: Option<&CallContext>, tool: Optio
         return Err(Reason::StepLimit);
     }
     let Some(ctx) = ctx else { return Err(Reason::UnknownTool) };
-    if !prefs.tools_enabled {
+    if !ctx.prefs.tools_enabled {
         return Err(Reason::ToolsOff);
     }
     match ctx.status {

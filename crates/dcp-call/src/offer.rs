@@ -7,9 +7,10 @@ use crate::courtier::{decide, Reason};
 use crate::turn::Turn;
 use dcp_format::limits::TOOLS_OFFERED;
 use dcp_format::model::{ArgKind, Tool};
-use dcp_store::{CallContext, Prefs};
+use dcp_store::CallContext;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 /// A tool as the AI sees it: full name, description, arguments.
 #[derive(Debug, Clone, Serialize)]
@@ -49,22 +50,22 @@ pub struct Offer {
 const LIMIT_MESSAGE: &str = "over the 30-tool limit: the player can turn off actions they do not need";
 
 /// The offer for `turn` over every installed plugin (sorted by slug).
-pub fn offer(turn: &Turn, prefs: &Prefs, plugins: &[CallContext]) -> Offer {
+pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
     let mut out = Offer { tools: Vec::new(), abilities: Vec::new(), left_out: Vec::new() };
     let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
     for ctx in plugins {
         let Some(plugin) = &ctx.plugin else {
-            leave(&mut out, &ctx.slug, None, decide(turn, prefs, Some(ctx), None).err().unwrap_or(Reason::PluginOff));
+            leave(&mut out, &ctx.slug, None, decide(turn, Some(ctx), None).err().unwrap_or(Reason::PluginOff));
             continue;
         };
-        if let Err(reason) = decide(turn, prefs, Some(ctx), plugin.tools.first()) {
+        if let Err(reason) = decide(turn, Some(ctx), plugin.tools.first()) {
             if plugin_wide(reason) {
                 leave(&mut out, &ctx.slug, None, reason);
                 continue;
             }
         }
         for tool in &plugin.tools {
-            match decide(turn, prefs, Some(ctx), Some(tool)) {
+            match decide(turn, Some(ctx), Some(tool)) {
                 Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
                 Ok(()) if out.tools.len() >= room => out.left_out.push(LeftOut {
                     plugin: ctx.slug.clone(),

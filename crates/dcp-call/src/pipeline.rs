@@ -16,7 +16,6 @@ use dcp_store::{CallContext, Store};
 use dcp_vault::Sensitive;
 use serde::Serialize;
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
@@ -44,14 +43,6 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
         Ok(context) => context,
         Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read the plugin: {e}")),
     };
-    // The switches come with the plugin; only a call of no plugin reads them.
-    let prefs = match &context {
-        Some(c) => Cow::Borrowed(&c.prefs),
-        None => match store.prefs() {
-            Ok(prefs) => Cow::Owned(prefs),
-            Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read its settings: {e}")),
-        },
-    };
     let tool = context.as_ref().and_then(|c| c.plugin.as_deref()).and_then(|p| p.tool(tool_name));
     // Opened once per call: for the auth block, and to mask them wherever
     // they might appear (answers, errors, subjects).
@@ -71,7 +62,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
             )
         }
     };
-    if let Err(reason) = courtier::decide(&turn, &prefs, context.as_deref(), tool) {
+    if let Err(reason) = courtier::decide(&turn, context.as_deref(), tool) {
         return record.refused(reason);
     }
     let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Reason::UnknownTool) };
@@ -118,8 +109,11 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
         Ok(outgoing) => outgoing,
         Err(e) => return record.failed(e.code(), &e.to_string(), false, &secrets),
     };
-    let policy =
-        Policy { hosts: plugin.hosts.clone(), local_ports: plugin.local_ports.clone(), dev_mode: prefs.dev_mode };
+    let policy = Policy {
+        hosts: plugin.hosts.clone(),
+        local_ports: plugin.local_ports.clone(),
+        dev_mode: context.prefs.dev_mode,
+    };
     let incoming = match client.send(outgoing, &policy).await {
         Ok(incoming) => incoming,
         Err(e) => return record.failed(e.code(), &net_message(&e), e.retryable(), &secrets),

@@ -47,30 +47,29 @@ fn turn(source: Source) -> Turn {
     Turn { source, model: Model::Local, live: false, builtin: 0, id: None, step: None }
 }
 
-fn check(turn: &Turn, prefs: &Prefs, ctx: &CallContext, tool: &str) -> Result<(), Reason> {
+fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Reason> {
     let p = ctx.plugin.as_ref().and_then(|p| p.tool(tool).cloned());
-    decide(turn, prefs, Some(ctx), p.as_ref())
+    decide(turn, Some(ctx), p.as_ref())
 }
 
 #[test]
 fn s12_who_may_trigger_what() {
     let c = ctx();
-    let p = prefs();
     // The player's voice or keyboard: R0–R2, not R3 yet.
     for source in [Source::Voice, Source::Keyboard] {
-        assert_eq!(check(&turn(source), &p, &c, "r0"), Ok(()));
-        assert_eq!(check(&turn(source), &p, &c, "r1"), Ok(()));
-        assert_eq!(check(&turn(source), &p, &c, "r2"), Ok(()));
-        assert_eq!(check(&turn(source), &p, &c, "r3"), Err(Reason::NeedsConfirmation));
+        assert_eq!(check(&turn(source), &c, "r0"), Ok(()));
+        assert_eq!(check(&turn(source), &c, "r1"), Ok(()));
+        assert_eq!(check(&turn(source), &c, "r2"), Ok(()));
+        assert_eq!(check(&turn(source), &c, "r3"), Err(Reason::NeedsConfirmation));
     }
     // The Twitch chat: R0 only.
-    assert_eq!(check(&turn(Source::Twitch), &p, &c, "r0"), Ok(()));
-    assert_eq!(check(&turn(Source::Twitch), &p, &c, "r1"), Err(Reason::TwitchLevel));
-    assert_eq!(check(&turn(Source::Twitch), &p, &c, "r2"), Err(Reason::TwitchLevel));
+    assert_eq!(check(&turn(Source::Twitch), &c, "r0"), Ok(()));
+    assert_eq!(check(&turn(Source::Twitch), &c, "r1"), Err(Reason::TwitchLevel));
+    assert_eq!(check(&turn(Source::Twitch), &c, "r2"), Err(Reason::TwitchLevel));
     // Auto-speak and events: nothing.
     for source in [Source::Auto, Source::Event] {
         for tool in ["r0", "r1", "r2", "r3"] {
-            assert_eq!(check(&turn(source), &p, &c, tool), Err(Reason::NotRequested));
+            assert_eq!(check(&turn(source), &c, tool), Err(Reason::NotRequested));
         }
     }
 }
@@ -79,11 +78,11 @@ fn s12_who_may_trigger_what() {
 fn s12_stream_mode_pauses_r1_only_unless_allowed() {
     let live = Turn { live: true, ..turn(Source::Voice) };
     let mut c = ctx();
-    assert_eq!(check(&live, &prefs(), &c, "r1"), Err(Reason::StreamPrivate));
-    assert_eq!(check(&live, &prefs(), &c, "r0"), Ok(()));
-    assert_eq!(check(&live, &prefs(), &c, "r2"), Ok(()));
+    assert_eq!(check(&live, &c, "r1"), Err(Reason::StreamPrivate));
+    assert_eq!(check(&live, &c, "r0"), Ok(()));
+    assert_eq!(check(&live, &c, "r2"), Ok(()));
     c.twitch_allowed = true;
-    assert_eq!(check(&live, &prefs(), &c, "r1"), Ok(()));
+    assert_eq!(check(&live, &c, "r1"), Ok(()));
 }
 
 #[test]
@@ -91,16 +90,15 @@ fn s13_a_plugin_kept_on_this_pc_is_refused_with_an_online_model() {
     let online = Turn { model: Model::Online, ..turn(Source::Voice) };
     let mut c = ctx();
     c.kept_on_pc = true;
-    assert_eq!(check(&online, &prefs(), &c, "r0"), Err(Reason::CloudBlocked));
-    assert_eq!(check(&turn(Source::Voice), &prefs(), &c, "r1"), Ok(()), "fine with an AI on this PC");
+    assert_eq!(check(&online, &c, "r0"), Err(Reason::CloudBlocked));
+    assert_eq!(check(&turn(Source::Voice), &c, "r1"), Ok(()), "fine with an AI on this PC");
 }
 
 #[test]
 fn s22_switches_statuses_and_names() {
     let t = turn(Source::Voice);
-    let mut p = prefs();
-    p.tools_enabled = false;
-    assert_eq!(check(&t, &p, &ctx(), "r0"), Err(Reason::ToolsOff));
+    let off = CallContext { prefs: Prefs { tools_enabled: false, ..prefs() }, ..ctx() };
+    assert_eq!(check(&t, &off, "r0"), Err(Reason::ToolsOff));
     for (status, reason) in [
         (Status::Off, Reason::PluginOff),
         (Status::Modified, Reason::PluginOff),
@@ -110,18 +108,18 @@ fn s22_switches_statuses_and_names() {
         (Status::NeedsSetup, Reason::NeedsSetup),
     ] {
         let c = CallContext { status, ..ctx() };
-        assert_eq!(check(&t, &prefs(), &c, "r0"), Err(reason), "{status:?}");
+        assert_eq!(check(&t, &c, "r0"), Err(reason), "{status:?}");
     }
     let c = CallContext { tools_off: vec!["r0".into()], ..ctx() };
-    assert_eq!(check(&t, &prefs(), &c, "r0"), Err(Reason::PluginOff), "one action switched off");
-    assert_eq!(check(&t, &prefs(), &ctx(), "nope"), Err(Reason::UnknownTool));
-    assert_eq!(decide(&t, &prefs(), None, None), Err(Reason::UnknownTool));
+    assert_eq!(check(&t, &c, "r0"), Err(Reason::PluginOff), "one action switched off");
+    assert_eq!(check(&t, &ctx(), "nope"), Err(Reason::UnknownTool));
+    assert_eq!(decide(&t, None, None), Err(Reason::UnknownTool));
 }
 
 #[test]
 fn s17_offer_respects_the_30_tool_limit_with_builtin_tools_first() {
     let t = Turn { builtin: 28, ..turn(Source::Voice) };
-    let o = offer(&t, &prefs(), &[ctx()]);
+    let o = offer(&t, &[Arc::new(ctx())]);
     let names: Vec<&str> = o.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, vec!["levels__r0", "levels__r1"]);
     let reasons: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();
@@ -133,7 +131,7 @@ fn s17_offer_respects_the_30_tool_limit_with_builtin_tools_first() {
 #[test]
 fn s16_an_event_or_auto_turn_offers_no_tool() {
     for source in [Source::Auto, Source::Event] {
-        let o = offer(&turn(source), &prefs(), &[ctx()]);
+        let o = offer(&turn(source), &[Arc::new(ctx())]);
         assert!(o.tools.is_empty());
         assert_eq!(o.left_out[0].reason, "not_requested");
     }
@@ -141,14 +139,13 @@ fn s16_an_event_or_auto_turn_offers_no_tool() {
 
 #[test]
 fn s3_a_turn_has_up_to_five_tool_steps() {
-    let p = prefs();
     for step in 1..=5 {
         let t = Turn { step: Some(step), ..turn(Source::Voice) };
-        assert_eq!(check(&t, &p, &ctx(), "r0"), Ok(()), "step {step}");
+        assert_eq!(check(&t, &ctx(), "r0"), Ok(()), "step {step}");
     }
     let sixth = Turn { step: Some(6), ..turn(Source::Voice) };
-    assert_eq!(check(&sixth, &p, &ctx(), "r0"), Err(Reason::StepLimit));
-    let o = offer(&sixth, &p, &[ctx()]);
+    assert_eq!(check(&sixth, &ctx(), "r0"), Err(Reason::StepLimit));
+    let o = offer(&sixth, &[Arc::new(ctx())]);
     assert!(o.tools.is_empty());
     let left: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();
     assert_eq!(left, vec![(None, "step_limit")], "the whole plugin is left out for the rest of the turn");

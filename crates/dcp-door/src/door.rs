@@ -88,7 +88,7 @@ fn runs(status: Status) -> bool {
 }
 
 /// [`Wanted`] from the prefs and each plugin's context with its events on.
-pub fn door_wanted(prefs: &Prefs, plugins: &[(CallContext, Vec<String>)]) -> Wanted {
+pub fn door_wanted(prefs: &Prefs, plugins: &[(Arc<CallContext>, Vec<String>)]) -> Wanted {
     if !prefs.dev_mode {
         return Wanted::DevModeOff;
     }
@@ -326,7 +326,7 @@ async fn supervise(shared: Arc<Shared>) {
 pub fn wanted_now(store: &Store) -> Wanted {
     let Ok(prefs) = store.prefs() else { return Wanted::NoEventOn };
     let contexts = store.call_contexts().unwrap_or_default();
-    let plugins: Vec<(CallContext, Vec<String>)> = contexts
+    let plugins: Vec<(Arc<CallContext>, Vec<String>)> = contexts
         .into_iter()
         .filter(|c| c.plugin.as_ref().is_some_and(|p| !p.events.is_empty()))
         .map(|c| {

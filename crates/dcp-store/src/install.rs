@@ -342,15 +342,6 @@ impl Store {
         Ok(())
     }
 
-    /// Opens a stored secret; `None` when it is not set or cannot be read on
-    /// this PC (which the status shows as Needs setup).
-    pub(crate) fn open_secret(&self, slug: &str, key: &str) -> Result<Option<Sensitive>, StoreError> {
-        let mut stmt = self.conn.prepare_cached("SELECT sealed FROM secrets WHERE slug = ?1 AND key = ?2")?;
-        let sealed: Option<Vec<u8>> =
-            rusqlite::OptionalExtension::optional(stmt.query_row(params![slug, key], |r| r.get(0)))?;
-        Ok(sealed.and_then(|bytes| self.unseal(slug, key, &bytes)))
-    }
-
     /// Opens one sealed secret; `None` when this PC cannot.
     pub(crate) fn unseal(&self, slug: &str, key: &str, sealed: &[u8]) -> Option<Sensitive> {
         self.vault.open(slug, key, sealed).ok()

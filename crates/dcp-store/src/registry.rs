@@ -375,23 +375,18 @@ impl Store {
     /// this PC (§10, §11, §18 "Needs setup").
     pub(crate) fn needs_setup(&self, plugin: &Plugin) -> Result<bool, StoreError> {
         let stored = self.stored_settings(&plugin.slug)?;
-        for setting in &plugin.settings {
+        let sealed = self.sealed_secrets(&plugin.slug)?;
+        Ok(plugin.settings.iter().any(|setting| {
             if setting.is_secret() {
-                let readable = self.open_secret(&plugin.slug, &setting.key)?.is_some();
-                if setting.required && !readable {
-                    return Ok(true);
-                }
-                if !readable && self.stored_keys_secret(&plugin.slug)?.contains(&setting.key) {
-                    return Ok(true);
-                }
-            } else if setting.required
-                && !stored.iter().any(|(k, _)| *k == setting.key)
-                && default_of(&setting.kind).is_none()
-            {
-                return Ok(true);
+                let kept = sealed.iter().find(|(key, _)| *key == setting.key);
+                let readable = kept.is_some_and(|(key, bytes)| self.unseal(&plugin.slug, key, bytes).is_some());
+                !readable && (setting.required || kept.is_some())
+            } else {
+                setting.required
+                    && !stored.iter().any(|(key, _)| *key == setting.key)
+                    && default_of(&setting.kind).is_none()
             }
-        }
-        Ok(false)
+        }))
     }
 
     pub(crate) fn stored_settings(&self, slug: &str) -> Result<Vec<(String, serde_json::Value)>, StoreError> {

@@ -5,10 +5,16 @@
 
 use crate::common::*;
 use dcp_store::Status;
+use std::sync::Arc;
 use std::time::Duration;
 
+/// The status a call sees; `call_contexts` (what `tools` and the door read)
+/// must see the same.
 fn status(f: &Fixture) -> Status {
-    f.store.call_context("mytasks").expect("context").expect("installed").status
+    let one = f.store.call_context("mytasks").expect("context").expect("installed").status;
+    let all = f.store.call_contexts().expect("contexts");
+    assert_eq!(all.iter().map(|c| (c.slug.as_str(), c.status)).collect::<Vec<_>>(), vec![("mytasks", one)]);
+    one
 }
 
 /// Installs my-tasks and waits until its manifest is old enough for the
@@ -19,6 +25,9 @@ fn installed_and_settled() -> Fixture {
     std::thread::sleep(Duration::from_millis(3_200));
     assert_eq!(status(&f), Status::Active);
     assert_eq!(status(&f), Status::Active, "the kept context");
+    let kept = f.store.call_context("mytasks").expect("context").expect("installed");
+    let all = f.store.call_contexts().expect("contexts");
+    assert!(Arc::ptr_eq(&kept, &all[0]), "call_contexts gives the kept context too");
     f
 }
 
@@ -42,6 +51,7 @@ fn s3_writes_by_another_process_show_in_the_next_call() {
     assert_eq!(context.tools_off, vec!["add_task".to_owned()]);
     other.execute("DELETE FROM plugins WHERE slug = 'mytasks'", []).expect("uninstall");
     assert!(f.store.call_context("mytasks").expect("context").is_none());
+    assert!(f.store.call_contexts().expect("contexts").is_empty());
 }
 
 #[test]

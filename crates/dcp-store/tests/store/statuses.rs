@@ -171,3 +171,19 @@ fn s18_status_order_missing_beats_off_and_modified_beats_dev_mode_off() {
     std::fs::remove_file(&path).expect("delete");
     assert_eq!(f.status("mypc"), "Missing");
 }
+
+/// §18 "Needs setup": an optional secret may stay unset; a stored one that
+/// this PC cannot open (§11) needs setup all the same.
+#[test]
+fn s18_an_optional_secret_needs_setup_only_when_stored_and_unreadable() {
+    let f = Fixture::new();
+    let mut manifest = example("my-tasks");
+    manifest["user_config"]["api_token"]["required"] = json!(false);
+    let review = f.store.import(&f.file("optional-token.json", &manifest)).expect("import");
+    f.store.install(&review.review, options(&[], &[], Some(dcp_store::CloudChoice::Allow))).expect("install");
+    assert_eq!(f.status("mytasks"), "Active", "an optional secret may stay unset");
+    f.store.set_secret("mytasks", "api_token", SECRET.into()).expect("set");
+    assert_eq!(f.status("mytasks"), "Active");
+    f.sql().execute("UPDATE secrets SET sealed = X'00' WHERE slug = 'mytasks'", []).expect("damage the seal");
+    assert_eq!(f.status("mytasks"), "Needs setup", "stored, but this PC cannot open it");
+}

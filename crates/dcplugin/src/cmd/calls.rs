@@ -29,7 +29,7 @@ pub fn tools(store: &Store, args: &TurnArgs, json: bool) -> ExitCode {
             if let (Some(id), None) = (&t.id, t.step) {
                 t.step = Some(store.steps_used(id)? + 1);
             }
-            Ok(offer(&t, &store.prefs()?, &store.call_contexts()?))
+            Ok(offer(&t, &store.call_contexts()?))
         },
         |o| {
             let mut lines: Vec<String> = o.tools.iter().map(|t| format!("{}  {}", t.name, t.description)).collect();
