@@ -3,7 +3,7 @@
 //! after a bad save. Real files, real inotify, a real SQLite profile.
 
 use dcp_store::watch::FolderWatcher;
-use dcp_store::{InstallOptions, Profile, Status, Store};
+use dcp_store::{Entry, InstallOptions, Profile, Status, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use std::path::Path;
 use std::sync::mpsc;
@@ -22,36 +22,50 @@ fn save(dir: &Path, text: &str) {
     std::fs::rename(&temp, dir.join("manifest.json")).expect("rename");
 }
 
-#[test]
-fn s19_a_saved_folder_reloads_within_a_second() {
-    let profile_dir = tempfile::tempdir().expect("profile");
+/// exchange-rates loaded from a folder in developer mode, and a watcher on
+/// its profile that sends each reload's statuses.
+struct Watched {
+    folder: tempfile::TempDir,
+    store: Store,
+    manifest: String,
+    reloads: mpsc::Receiver<Vec<Entry>>,
+    _watcher: FolderWatcher,
+    _profile: tempfile::TempDir,
+}
+
+fn watched() -> Watched {
+    let profile = tempfile::tempdir().expect("profile");
     let folder = tempfile::tempdir().expect("folder");
     let keys = Arc::new(MemoryKeyStore::new());
-    let store = Store::open(Profile::at(profile_dir.path()).expect("profile"), keys.clone()).expect("store");
+    let store = Store::open(Profile::at(profile.path()).expect("profile"), keys.clone()).expect("store");
     store.set_pref("dev_mode", "true").expect("dev mode");
     let manifest = example("exchange-rates");
     save(folder.path(), &manifest);
     let review = store.load_folder(folder.path()).expect("review");
     store.install(&review.review, InstallOptions::default()).expect("installed");
-    store.set_action_enabled("fx", "convert", false).expect("switch");
-
-    let (tx, rx) = mpsc::channel();
-    let watcher = FolderWatcher::start(Profile::at(profile_dir.path()).expect("profile"), keys, move |entries| {
+    let (tx, reloads) = mpsc::channel();
+    let watcher = FolderWatcher::start(Profile::at(profile.path()).expect("profile"), keys, move |entries| {
         let _ = tx.send(entries);
     })
     .expect("watcher");
+    Watched { folder, store, manifest, reloads, _watcher: watcher, _profile: profile }
+}
 
-    let newer = manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"").replace(
+#[test]
+fn s19_a_saved_folder_reloads_within_a_second() {
+    let w = watched();
+    w.store.set_action_enabled("fx", "convert", false).expect("switch");
+    let newer = w.manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"").replace(
         "\"hosts\": [\"api.frankfurter.dev\"]",
         "\"hosts\": [\"api.frankfurter.dev\", \"cdn.frankfurter.dev\"]",
     );
     let saved = Instant::now();
-    save(folder.path(), &newer);
-    let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
+    save(w.folder.path(), &newer);
+    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
     assert!(saved.elapsed() < Duration::from_secs(1), "reloaded after {:?}", saved.elapsed());
     assert_eq!(entries[0].version, "1.1.0");
     assert_eq!(entries[0].status, Status::Active);
-    let details = store.show("fx").expect("details");
+    let details = w.store.show("fx").expect("details");
     assert_eq!(
         details.sites,
         vec!["api.frankfurter.dev".to_owned(), "cdn.frankfurter.dev".to_owned()],
@@ -59,11 +73,10 @@ fn s19_a_saved_folder_reloads_within_a_second() {
     );
     assert!(!details.actions[0].enabled, "the per-action switch is kept");
 
-    save(folder.path(), &newer.replace("\"R0\"", "\"R9\""));
-    let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the bad save");
+    save(w.folder.path(), &newer.replace("\"R0\"", "\"R9\""));
+    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the bad save");
     assert_eq!(entries[0].status, Status::Invalid);
-    assert_eq!(store.show("fx").expect("details").errors[0].code.as_str(), "bad_risk");
-    drop(watcher);
+    assert_eq!(w.store.show("fx").expect("details").errors[0].code.as_str(), "bad_risk");
 }
 
 /// §19 reloads on a save, and only then: reading the folder's files (the
@@ -71,32 +84,14 @@ fn s19_a_saved_folder_reloads_within_a_second() {
 /// watcher that took reads for saves reloaded every 200 ms for ever.
 #[test]
 fn s19_reading_a_loaded_folder_does_not_reload_it() {
-    let profile_dir = tempfile::tempdir().expect("profile");
-    let folder = tempfile::tempdir().expect("folder");
-    let keys = Arc::new(MemoryKeyStore::new());
-    let store = Store::open(Profile::at(profile_dir.path()).expect("profile"), keys.clone()).expect("store");
-    store.set_pref("dev_mode", "true").expect("dev mode");
-    let manifest = example("exchange-rates");
-    save(folder.path(), &manifest);
-    let review = store.load_folder(folder.path()).expect("review");
-    store.install(&review.review, InstallOptions::default()).expect("installed");
-
-    let (tx, rx) = mpsc::channel();
-    let watcher = FolderWatcher::start(Profile::at(profile_dir.path()).expect("profile"), keys, move |entries| {
-        let _ = tx.send(entries);
-    })
-    .expect("watcher");
-
-    save(folder.path(), &manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\""));
-    let entries = rx.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
+    let w = watched();
+    save(w.folder.path(), &w.manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\""));
+    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
     assert_eq!(entries[0].version, "1.1.0");
-    assert!(
-        rx.recv_timeout(Duration::from_millis(1500)).is_err(),
-        "the reload's own reads must not cause another reload"
-    );
+    let quiet = Duration::from_millis(1500);
+    assert!(w.reloads.recv_timeout(quiet).is_err(), "the reload's own reads must not cause another reload");
 
-    std::fs::read(folder.path().join("manifest.json")).expect("read the manifest");
-    store.reload().expect("a reload by the app");
-    assert!(rx.recv_timeout(Duration::from_millis(1500)).is_err(), "reads are not saves");
-    drop(watcher);
+    std::fs::read(w.folder.path().join("manifest.json")).expect("read the manifest");
+    w.store.reload().expect("a reload by the app");
+    assert!(w.reloads.recv_timeout(quiet).is_err(), "reads are not saves");
 }
