@@ -5,7 +5,10 @@
 //! folder non-recursively, so an editor's save-by-rename is seen too). A
 //! change to a package file starts a reload once the folder has been quiet
 //! for 200 ms (a save is a burst of events), through the thread's own
-//! [`Store`] connection, and the new statuses go to the caller. Reads are not
+//! [`Store`] connection, and the new statuses go to the caller. A reload
+//! that fails (the profile locked past its busy timeout, a full disk) is
+//! reported and tried again every half second until it succeeds, so a save
+//! is never lost. Reads are not
 //! saves: the reload itself opens the files, and taking that for a change
 //! would reload for ever. Every half second the thread also re-reads which
 //! folders are loaded, so a folder loaded or removed by another process
@@ -42,11 +45,11 @@ pub struct FolderWatcher {
 impl FolderWatcher {
     /// Starts watching the folder plugins of `profile`; saves are seen from
     /// the moment it returns. `on_reload` gets the statuses after each
-    /// reload caused by a save.
+    /// reload caused by a save, or why it failed (it is then tried again).
     pub fn start(
         profile: Profile,
         key_store: Arc<dyn KeyStore>,
-        on_reload: impl Fn(Vec<Entry>) + Send + 'static,
+        on_reload: impl Fn(Result<Vec<Entry>, StoreError>) + Send + 'static,
     ) -> Result<FolderWatcher, StoreError> {
         let store = Store::open(profile, key_store)?;
         let (tx, rx) = mpsc::channel();
@@ -58,16 +61,20 @@ impl FolderWatcher {
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = stop.clone();
         let thread = std::thread::spawn(move || {
+            let mut pending = false;
             while !stopping.load(Ordering::Relaxed) {
                 match rx.recv_timeout(RESCAN) {
                     Ok(event) if is_save(&event) => {
                         settle(&rx);
-                        if let Ok(entries) = store.reload() {
-                            on_reload(entries);
-                        }
+                        pending = true;
                     }
                     Ok(_) | Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => break,
+                }
+                if pending {
+                    let reloaded = store.reload();
+                    pending = reloaded.is_err();
+                    on_reload(reloaded);
                 }
                 follow_folders(&store, &mut watcher, &mut watched);
             }

@@ -123,7 +123,8 @@ impl Serve {
 }
 
 /// §19 under `dcplugin serve`: one save of a loaded folder, one reload.
-/// Reads of the folder (the reload's own, `dcplugin list`) are no saves.
+/// Reads of the folder (the reload's own, `dcplugin list`) are no saves. A
+/// reload that fails is reported and tried again.
 #[test]
 fn s19_serve_reloads_a_saved_folder_once() {
     let dir = tempfile::tempdir().expect("dir");
@@ -146,6 +147,17 @@ fn s19_serve_reloads_a_saved_folder_once() {
     serve.quiet("reloaded", Duration::from_millis(1500));
     assert!(dcplugin(&profile, &["list"]).status.success());
     serve.quiet("reloaded", Duration::from_millis(1500));
+
+    // The profile locked by another process past the busy timeout: the
+    // reload fails, says so, and succeeds once the lock is gone.
+    let other = rusqlite::Connection::open(profile.join("host.sqlite")).expect("another process");
+    other.execute_batch("BEGIN EXCLUSIVE").expect("lock the profile");
+    let saved = manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.2\"");
+    std::fs::write(folder.join("manifest.json"), saved).expect("save in place");
+    let failed = serve.wait("reload_failed", Duration::from_secs(30));
+    assert!(failed["error"].as_str().is_some_and(|e| e.contains("locked")), "{failed}");
+    other.execute_batch("ROLLBACK").expect("unlock");
+    assert_eq!(serve.wait("reloaded", Duration::from_secs(30))["plugin"], "fx");
     serve.stop();
 }
 

@@ -3,7 +3,7 @@
 //! after a bad save. Real files, real inotify, a real SQLite profile.
 
 use dcp_store::watch::FolderWatcher;
-use dcp_store::{Entry, InstallOptions, Profile, Status, Store};
+use dcp_store::{Entry, InstallOptions, Profile, Status, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use std::path::Path;
 use std::sync::mpsc;
@@ -28,9 +28,9 @@ struct Watched {
     folder: tempfile::TempDir,
     store: Store,
     manifest: String,
-    reloads: mpsc::Receiver<Vec<Entry>>,
+    reloads: mpsc::Receiver<Result<Vec<Entry>, StoreError>>,
     _watcher: FolderWatcher,
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
 }
 
 fn watched() -> Watched {
@@ -44,11 +44,11 @@ fn watched() -> Watched {
     let review = store.load_folder(folder.path()).expect("review");
     store.install(&review.review, InstallOptions::default()).expect("installed");
     let (tx, reloads) = mpsc::channel();
-    let watcher = FolderWatcher::start(Profile::at(profile.path()).expect("profile"), keys, move |entries| {
-        let _ = tx.send(entries);
+    let watcher = FolderWatcher::start(Profile::at(profile.path()).expect("profile"), keys, move |reloaded| {
+        let _ = tx.send(reloaded);
     })
     .expect("watcher");
-    Watched { folder, store, manifest, reloads, _watcher: watcher, _profile: profile }
+    Watched { folder, store, manifest, reloads, _watcher: watcher, profile }
 }
 
 #[test]
@@ -61,7 +61,7 @@ fn s19_a_saved_folder_reloads_within_a_second() {
     );
     let saved = Instant::now();
     save(w.folder.path(), &newer);
-    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
+    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the save").expect("reloaded");
     assert!(saved.elapsed() < Duration::from_secs(1), "reloaded after {:?}", saved.elapsed());
     assert_eq!(entries[0].version, "1.1.0");
     assert_eq!(entries[0].status, Status::Active);
@@ -75,7 +75,8 @@ fn s19_a_saved_folder_reloads_within_a_second() {
 
     // Saved in place this time, as some editors do.
     std::fs::write(w.folder.path().join("manifest.json"), newer.replace("\"R0\"", "\"R9\"")).expect("write");
-    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the bad save");
+    let entries =
+        w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the bad save").expect("reloaded");
     assert_eq!(entries[0].status, Status::Invalid);
     assert_eq!(w.store.show("fx").expect("details").errors[0].code.as_str(), "bad_risk");
 }
@@ -87,7 +88,7 @@ fn s19_a_saved_folder_reloads_within_a_second() {
 fn s19_reading_a_loaded_folder_does_not_reload_it() {
     let w = watched();
     save(w.folder.path(), &w.manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\""));
-    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the save");
+    let entries = w.reloads.recv_timeout(Duration::from_secs(5)).expect("a reload after the save").expect("reloaded");
     assert_eq!(entries[0].version, "1.1.0");
     let quiet = Duration::from_millis(1500);
     assert!(w.reloads.recv_timeout(quiet).is_err(), "the reload's own reads must not cause another reload");
@@ -95,4 +96,26 @@ fn s19_reading_a_loaded_folder_does_not_reload_it() {
     std::fs::read(w.folder.path().join("manifest.json")).expect("read the manifest");
     w.store.reload().expect("a reload by the app");
     assert!(w.reloads.recv_timeout(quiet).is_err(), "reads are not saves");
+}
+
+/// A save is never lost: a reload that fails (here the profile is locked by
+/// another process past the busy timeout) is reported, then tried again
+/// until it succeeds, with no second save.
+#[test]
+fn s19_a_failed_reload_is_reported_and_tried_again() {
+    let w = watched();
+    let other = rusqlite::Connection::open(w.profile.path().join("host.sqlite")).expect("another process");
+    other.execute_batch("BEGIN EXCLUSIVE").expect("lock the profile");
+    save(w.folder.path(), &w.manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.2.0\""));
+    let failed = w.reloads.recv_timeout(Duration::from_secs(30)).expect("the reload's outcome");
+    let error = failed.expect_err("the profile is locked").to_string();
+    assert!(error.contains("locked"), "{error}");
+    other.execute_batch("ROLLBACK").expect("unlock");
+    let entries = loop {
+        match w.reloads.recv_timeout(Duration::from_secs(30)).expect("a retry without a second save") {
+            Ok(entries) => break entries,
+            Err(_) => continue, // a retry that started before the unlock
+        }
+    };
+    assert_eq!(entries[0].version, "1.2.0");
 }

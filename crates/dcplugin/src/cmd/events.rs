@@ -146,14 +146,18 @@ pub fn serve(profile: Option<PathBuf>, listening: bool, port: u16, json: bool) -
         } else {
             door.set_companion(CompanionState::Sleeping);
         }
-        let watcher = dcp_store::watch::FolderWatcher::start(profile, keys, move |entries| {
-            for e in entries {
-                if json {
-                    print_json(&serde_json::json!({ "kind": "reloaded", "plugin": e.slug, "status": e.status }));
-                } else {
-                    println!("reloaded {}  {}", e.slug, e.status_label);
+        let watcher = dcp_store::watch::FolderWatcher::start(profile, keys, move |reloaded| match reloaded {
+            Ok(entries) => {
+                for e in entries {
+                    if json {
+                        print_json(&serde_json::json!({ "kind": "reloaded", "plugin": e.slug, "status": e.status }));
+                    } else {
+                        println!("reloaded {}  {}", e.slug, e.status_label);
+                    }
                 }
             }
+            Err(e) if json => print_json(&serde_json::json!({ "kind": "reload_failed", "error": e.to_string() })),
+            Err(e) => println!("reload failed, trying again: {e}"),
         })?;
         let stop = stop_signal();
         tokio::pin!(stop);
