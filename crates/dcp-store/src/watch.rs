@@ -5,14 +5,13 @@
 //! folder non-recursively, so an editor's save-by-rename is seen too). A
 //! change to a package file starts a reload once the folder has been quiet
 //! for 200 ms (a save is a burst of events), through the thread's own
-//! [`Store`] connection, and the new statuses go to the caller. A reload
-//! that fails (the profile locked past its busy timeout, a full disk) is
-//! reported and tried again every half second until it succeeds, so a save
-//! is never lost. Reads are not
-//! saves: the reload itself opens the files, and taking that for a change
-//! would reload for ever. Every half second the thread also re-reads which
-//! folders are loaded, so a folder loaded or removed by another process
-//! sharing the profile is picked up.
+//! [`Store`] connection, and the new statuses go to the caller. Reads are
+//! not saves: the reload itself opens the files, and taking that for a
+//! change would reload for ever. A reload that fails (the profile locked
+//! past its busy timeout, a full disk) is reported and tried again every
+//! half second until it succeeds, so a save is never lost. Every half
+//! second the thread also re-reads which folders are loaded, so a folder
+//! loaded or removed by another process sharing the profile is picked up.
 
 use crate::error::StoreError;
 use crate::registry::Entry;
