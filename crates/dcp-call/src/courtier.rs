@@ -100,7 +100,7 @@ pub fn decide(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> Re
         return Err(Reason::PluginOff);
     }
     let reads_private = ctx.plugin.as_ref().is_some_and(|p| p.reads_private_data());
-    if tool.level >= Level::R3 {
+    if tool.level.needs_confirmation() {
         return Err(Reason::NeedsConfirmation);
     }
     if turn.model == Model::Online && ctx.kept_on_pc && reads_private {

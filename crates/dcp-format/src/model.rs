@@ -14,6 +14,12 @@ pub const LANGUAGES: [&str; 10] = ["en", "fr", "de", "es", "it", "pt", "ja", "ru
 /// A text by language code; `en` is always present where the spec requires it.
 pub type Texts = BTreeMap<String, String>;
 
+/// A text in the player's language, else in English (§6 hints, §10
+/// settings, §16 event titles): the one place that fallback is written.
+pub fn in_language<'a>(texts: &'a Texts, language: &str) -> Option<&'a str> {
+    texts.get(language).or_else(|| texts.get("en")).map(String::as_str)
+}
+
 /// A plugin that passed every check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plugin {

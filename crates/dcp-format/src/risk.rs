@@ -28,6 +28,12 @@ impl Level {
         })
     }
 
+    /// R3 and above need a confirmation window that is not available yet
+    /// (§12 note 1): installed, shown, never offered, refused if called.
+    pub fn needs_confirmation(self) -> bool {
+        self >= Level::R3
+    }
+
     /// How the level is shown to the player (§12), in English.
     pub fn label(self) -> &'static str {
         match self {

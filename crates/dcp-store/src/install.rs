@@ -19,7 +19,7 @@ use dcp_format::fingerprint::Permissions;
 use dcp_format::model::{CloudModels, Plugin};
 use dcp_format::setting_value::{self, BadSetting, Refusal};
 use dcp_vault::Sensitive;
-use rusqlite::{params, Transaction, TransactionBehavior};
+use rusqlite::{params, Transaction};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -83,7 +83,7 @@ impl Store {
         // One write transaction from reading what is kept to the commit: a
         // `set` or a second install from another process waits instead of
         // being overwritten or racing (the busy timeout bounds the wait).
-        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         let (plugin, origin, (dir, package)) = self.pending(review)?;
         let old = self.entry_row(&plugin.slug)?;
         let settings = self.final_settings(&plugin, old.is_some(), &options.settings)?;

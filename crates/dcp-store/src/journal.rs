@@ -259,7 +259,7 @@ impl Store {
     /// Opens a write transaction on the row of `turn`, created if new; rows
     /// older than a day are forgotten (a turn lasts seconds).
     fn begin_turn(&self, turn: &str) -> Result<rusqlite::Transaction<'_>, StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
+        let tx = self.write_tx()?;
         tx.execute("DELETE FROM turns WHERE created_at < ?1", [crate::db::now() - 24 * 3600])?;
         tx.execute("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)", params![turn, crate::db::now()])?;
         Ok(tx)

@@ -93,6 +93,15 @@ impl Store {
         Ok(out)
     }
 
+    /// Opens a write transaction holding the write lock from its first
+    /// statement (IMMEDIATE), so it waits on the busy timeout for another
+    /// writer instead of failing with `SQLITE_BUSY` when a read snapshot
+    /// would have to be upgraded: the host runs a window, the door, the
+    /// folder watchers and tool calls on one profile at once.
+    pub(crate) fn write_tx(&self) -> Result<rusqlite::Transaction<'_>, StoreError> {
+        Ok(rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)?)
+    }
+
     /// The app switches.
     pub fn prefs(&self) -> Result<Prefs, StoreError> {
         prefs::read(&self.conn)

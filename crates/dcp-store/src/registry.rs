@@ -75,6 +75,12 @@ pub struct Entry {
     pub origin: Origin,
     /// Badges of §18, §13 and §15.
     pub badges: Vec<String>,
+    /// "by …".
+    pub author: Option<String>,
+    /// The card's one-line description.
+    pub description: Option<String>,
+    /// The plugin has a usable icon.png ([`Store::icon`]); otherwise the card shows a letter tile (§4).
+    pub has_icon: bool,
 }
 
 /// One plugin in full, as `show` and the details page present it.
@@ -83,10 +89,6 @@ pub struct Details {
     /// The card.
     #[serde(flatten)]
     pub entry: Entry,
-    /// Author, description.
-    pub author: Option<String>,
-    /// Description.
-    pub description: Option<String>,
     /// Settings with their values; secrets only as set / not set.
     pub settings: Vec<SettingState>,
     /// Actions with their levels and switches.
@@ -252,6 +254,13 @@ impl Store {
         self.rows()?.iter().map(|row| Ok(self.entry(row, &self.load(row))?.0)).collect()
     }
 
+    /// The bytes of a plugin's icon.png when it is a real PNG (§4), else
+    /// none: the card shows the first letter of its name on a tile.
+    pub fn icon(&self, slug: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let row = self.row(slug)?;
+        Ok(package::read_path(&self.resolve(&row.dir)).ok().and_then(|p| p.icon))
+    }
+
     /// One plugin in full.
     pub fn show(&self, slug: &str) -> Result<Details, StoreError> {
         let row = self.row(slug)?;
@@ -301,8 +310,6 @@ impl Store {
             _ => Vec::new(),
         };
         Ok(Details {
-            author: plugin.and_then(|p| p.author.clone()),
-            description: plugin.and_then(|p| p.description.clone()),
             settings: settings.unwrap_or_default(),
             actions: actions.unwrap_or_default(),
             events: events.unwrap_or_default(),
@@ -342,6 +349,9 @@ impl Store {
             enabled: row.enabled,
             origin: row.origin,
             badges,
+            author: plugin.and_then(|p| p.author.clone()),
+            description: plugin.and_then(|p| p.description.clone()),
+            has_icon: self.resolve(&row.dir).join(package::ICON_FILE).is_file(),
         };
         Ok((entry, plugin))
     }

@@ -182,7 +182,7 @@ pub(crate) struct Installed<'a> {
 }
 
 pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, old: Option<Installed>) -> Review {
-    let in_language = |texts: &Texts| texts.get(language).or_else(|| texts.get("en")).cloned().unwrap_or_default();
+    let in_language = |texts: &Texts| dcp_format::model::in_language(texts, language).unwrap_or_default().to_owned();
     let actions = plugin
         .tools
         .iter()
@@ -193,7 +193,7 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
             hint: in_language(&t.hint),
             method: t.request.method.as_str(),
             url: t.request.url.clone(),
-            needs_confirmation: t.level >= Level::R3,
+            needs_confirmation: t.level.needs_confirmation(),
         })
         .collect();
     let kept_keys = old.as_ref().map(|o| o.setting_keys).unwrap_or_default();

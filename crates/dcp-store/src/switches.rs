@@ -85,7 +85,7 @@ impl Store {
         if !refused.is_empty() {
             return Err(StoreError::BadSettings(refused));
         }
-        let tx = self.conn.unchecked_transaction()?;
+        let tx = self.write_tx()?;
         for (key, value) in checked {
             tx.execute(
                 "INSERT INTO settings (slug, key, value) VALUES (?1, ?2, ?3) ON CONFLICT(slug, key) DO UPDATE SET value = ?3",
@@ -162,7 +162,7 @@ impl Store {
     fn adopt_folder_manifest(&self, plugin: &Plugin) -> Result<(), StoreError> {
         let permissions = Permissions::of(plugin);
         let json = serde_json::to_string(&permissions).map_err(|e| StoreError::Unknown(e.to_string()))?;
-        let tx = self.conn.unchecked_transaction()?;
+        let tx = self.write_tx()?;
         tx.execute(
             "UPDATE plugins SET version = ?2, manifest_fingerprint = ?3, permissions_fingerprint = ?4, permissions = ?5, updated_at = ?6 WHERE slug = ?1",
             params![plugin.slug, plugin.version.to_string(), plugin.fingerprints.manifest, plugin.fingerprints.permissions, json, crate::db::now()],

@@ -1,0 +1,268 @@
+//! The values that cross the API boundary: made for a window and a
+//! command line, serialized with serde, never holding a secret or an event
+//! token (a secret is only ever reported as set or not set).
+
+use dcp_format::model::{in_language, Plugin, Setting, SettingKind};
+use dcp_store::{Details, Entry, Prefs};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The app switches of the Plugins and Tools tabs (§18, §19).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppSwitches {
+    /// Plugins enabled: off turns every plugin off at once.
+    pub plugins_enabled: bool,
+    /// Enable tools (Tools tab).
+    pub tools_enabled: bool,
+    /// Developer mode.
+    pub dev_mode: bool,
+    /// The player's language, one of §10's.
+    pub language: String,
+}
+
+impl From<Prefs> for AppSwitches {
+    fn from(p: Prefs) -> AppSwitches {
+        AppSwitches {
+            plugins_enabled: p.plugins_enabled,
+            tools_enabled: p.tools_enabled,
+            dev_mode: p.dev_mode,
+            language: p.language,
+        }
+    }
+}
+
+/// A change to some app switches; the others stay as they are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwitchesPatch {
+    /// Plugins enabled.
+    pub plugins_enabled: Option<bool>,
+    /// Enable tools.
+    pub tools_enabled: Option<bool>,
+    /// Developer mode.
+    pub dev_mode: Option<bool>,
+    /// The player's language.
+    pub language: Option<String>,
+}
+
+impl SwitchesPatch {
+    /// The store's key and value of each switch given.
+    pub(crate) fn pairs(&self) -> Vec<(&'static str, String)> {
+        let flag = |key, v: Option<bool>| v.map(|v| (key, v.to_string()));
+        [
+            flag("plugins_enabled", self.plugins_enabled),
+            flag("tools_enabled", self.tools_enabled),
+            flag("dev_mode", self.dev_mode),
+            self.language.clone().map(|l| ("language", l)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
+/// One card of My plugins (§18): name, author, badges, status and its
+/// lines, the switch; the icon through [`crate::Host::icon`].
+pub type Card = Entry;
+
+/// A setting as Details and Options show it (§10), in the player's language.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettingView {
+    /// Key.
+    pub key: String,
+    /// string, number or boolean.
+    pub kind: &'static str,
+    /// The title in the player's language, else the title.
+    pub label: String,
+    /// The help text in the player's language, else the description.
+    pub description: Option<String>,
+    /// The "where do I find it" link (never read by the AI).
+    pub help_url: Option<String>,
+    /// Required to work.
+    pub required: bool,
+    /// A secret: only set / not set, never its value.
+    pub secret: bool,
+    /// For a secret: set or not.
+    pub set: bool,
+    /// The value of a non-secret setting (stored, else its default).
+    pub value: Option<serde_json::Value>,
+}
+
+/// An action as Details and the Developer section show it (§12, §19).
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionView {
+    /// `<slug>__<tool>`.
+    pub full_name: String,
+    /// The tool's name.
+    pub name: String,
+    /// The computed level.
+    pub level: dcp_format::risk::Level,
+    /// The hint in the player's language, else English.
+    pub hint: String,
+    /// Method.
+    pub method: &'static str,
+    /// URL template.
+    pub url: String,
+    /// The action's own switch.
+    pub enabled: bool,
+    /// R3: "needs a confirmation (coming soon)".
+    pub needs_confirmation: bool,
+}
+
+/// An event in the Events section (§16).
+#[derive(Debug, Clone, Serialize)]
+pub struct EventView {
+    /// Name.
+    pub name: String,
+    /// Title in the player's language, else English.
+    pub title: String,
+    /// Its switch.
+    pub on: bool,
+}
+
+/// A plugin's details page, Options and Developer section (§18, §19).
+#[derive(Debug, Clone, Serialize)]
+pub struct PluginDetails {
+    /// The card.
+    #[serde(flatten)]
+    pub card: Card,
+    /// Settings, in the player's language.
+    pub settings: Vec<SettingView>,
+    /// Actions.
+    pub actions: Vec<ActionView>,
+    /// Events.
+    pub events: Vec<EventView>,
+    /// "Sites it contacts".
+    pub sites: Vec<String>,
+    /// Ports of a server on the PC.
+    pub local_ports: Vec<u16>,
+    /// The online-AI choice: allow, local, or none when not asked.
+    pub cloud_choice: Option<String>,
+    /// Use while live on Twitch.
+    pub twitch_allowed: bool,
+    /// The review banner of an unsigned plugin, until Keep.
+    pub review_banner: bool,
+    /// Errors of a manifest that no longer passes the checks.
+    pub errors: Vec<dcp_format::Problem>,
+    /// The manifest fingerprint recorded at install.
+    pub manifest_fingerprint: String,
+    /// The permissions fingerprint.
+    pub permissions_fingerprint: String,
+    /// The plugin's folder.
+    pub folder: PathBuf,
+    /// The last failed calls, newest first.
+    pub last_failures: Vec<dcp_store::journal::Entry>,
+}
+
+impl PluginDetails {
+    /// The details page from the store's details and the validated manifest, in `language`.
+    pub(crate) fn new(
+        details: Details,
+        plugin: Option<&Plugin>,
+        language: &str,
+        last_failures: Vec<dcp_store::journal::Entry>,
+    ) -> PluginDetails {
+        let settings = details
+            .settings
+            .iter()
+            .filter_map(|state| {
+                let setting = plugin?.settings.iter().find(|s| s.key == state.key)?;
+                Some(setting_view(setting, state, language))
+            })
+            .collect();
+        let actions = details
+            .actions
+            .iter()
+            .filter_map(|a| {
+                let tool = plugin?.tools.iter().find(|t| t.full_name == a.full_name)?;
+                Some(ActionView {
+                    full_name: a.full_name.clone(),
+                    name: tool.name.clone(),
+                    level: a.level,
+                    hint: in_language(&tool.hint, language).unwrap_or_default().to_owned(),
+                    method: a.method,
+                    url: a.url.clone(),
+                    enabled: a.enabled,
+                    needs_confirmation: a.level.needs_confirmation(),
+                })
+            })
+            .collect();
+        let events = details
+            .events
+            .iter()
+            .filter_map(|e| {
+                let event = plugin?.events.iter().find(|d| d.name == e.name)?;
+                let title = in_language(&event.title, language).unwrap_or_default().to_owned();
+                Some(EventView { name: e.name.clone(), title, on: e.on })
+            })
+            .collect();
+        PluginDetails {
+            card: details.entry,
+            settings,
+            actions,
+            events,
+            sites: details.sites,
+            local_ports: details.local_ports,
+            cloud_choice: details.cloud_choice,
+            twitch_allowed: details.twitch_allowed,
+            review_banner: details.review_banner,
+            errors: details.errors,
+            manifest_fingerprint: details.manifest_fingerprint,
+            permissions_fingerprint: details.permissions_fingerprint,
+            folder: details.folder,
+            last_failures,
+        }
+    }
+}
+
+fn setting_view(setting: &Setting, state: &dcp_store::SettingState, language: &str) -> SettingView {
+    SettingView {
+        key: setting.key.clone(),
+        kind: match setting.kind {
+            SettingKind::Text { .. } => "string",
+            SettingKind::Number { .. } => "number",
+            SettingKind::Boolean { .. } => "boolean",
+        },
+        label: setting.labels.get(language).cloned().unwrap_or_else(|| setting.title.clone()),
+        description: setting.descriptions.get(language).cloned().or_else(|| setting.description.clone()),
+        help_url: setting.help_url.clone(),
+        required: setting.required,
+        secret: state.secret,
+        set: state.set,
+        value: state.value.clone(),
+    }
+}
+
+/// The Events section of a plugin (§16): its events, the door and the token.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventsPage {
+    /// Slug.
+    pub slug: String,
+    /// The plugin's status as shown.
+    pub status: String,
+    /// Events with their switches.
+    pub events: Vec<EventView>,
+    /// Whether the door should listen, and why not.
+    pub door: DoorView,
+    /// A token has been made (Copy makes one when none exists).
+    pub token_made: bool,
+}
+
+/// The door as the Events section shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct DoorView {
+    /// Open, or why it is closed.
+    pub wanted: dcp_door::Wanted,
+    /// `127.0.0.1:<port>`.
+    pub address: String,
+    /// The running door's state, when this process runs it.
+    pub state: Option<dcp_door::DoorState>,
+}
+
+/// Which journal lines to list (Actions tab), newest first.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct JournalQuery {
+    /// How many lines.
+    pub limit: usize,
+    /// Only this plugin.
+    pub plugin: Option<String>,
+}

@@ -1,0 +1,115 @@
+//! The one error shape at the API boundary: `{code, message}` with a typed
+//! code, so a shell classifies a failure without matching strings (as
+//! GitButler's `but-error` does). The §22 codes keep their spec spelling.
+
+use dcp_store::StoreError;
+use serde::{Serialize, Serializer};
+
+/// What went wrong, as a shell sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// A package or manifest refused at import, with the §22 code of its first problem.
+    Import(dcp_format::Code),
+    /// `missing_settings` (§22): a required setting is empty.
+    MissingSettings,
+    /// `bad_settings` (§22): a value is invalid.
+    BadSettings,
+    /// `cloud_choice_required` (§22): the online-AI question has no answer.
+    CloudChoiceRequired,
+    /// `vault_unavailable` (§22): a secret cannot be saved on this PC.
+    VaultUnavailable,
+    /// No installed plugin has this slug.
+    UnknownPlugin,
+    /// No pending review has this id.
+    UnknownReview,
+    /// A setting, action, event or switch the plugin or the app does not have, or a bad value for it.
+    BadInput,
+    /// A call's journal entry could not be committed.
+    JournalLost,
+    /// The profile's database or files failed.
+    Storage,
+    /// Unexpected failure inside the host.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Import(code) => code.as_str(),
+            ErrorCode::MissingSettings => "missing_settings",
+            ErrorCode::BadSettings => "bad_settings",
+            ErrorCode::CloudChoiceRequired => "cloud_choice_required",
+            ErrorCode::VaultUnavailable => "vault_unavailable",
+            ErrorCode::UnknownPlugin => "unknown_plugin",
+            ErrorCode::UnknownReview => "unknown_review",
+            ErrorCode::BadInput => "bad_input",
+            ErrorCode::JournalLost => "journal_lost",
+            ErrorCode::Storage => "storage",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A failure of a host method.
+#[derive(Debug, Clone, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct ApiError {
+    /// The typed code.
+    pub code: ErrorCode,
+    /// A sentence for a person (never a secret).
+    pub message: String,
+    /// For an import refusal: every problem with its code, place and message (Technical details, §19).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<dcp_format::Problem>,
+}
+
+impl ApiError {
+    /// An error with no problem list.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError { code, message: message.into(), problems: Vec::new() }
+    }
+
+    /// The spec's §22 code, where the failure has one (what `dcplugin --json` prints as `code`).
+    pub fn spec_code(&self) -> Option<&'static str> {
+        match self.code {
+            ErrorCode::Import(_)
+            | ErrorCode::MissingSettings
+            | ErrorCode::BadSettings
+            | ErrorCode::CloudChoiceRequired
+            | ErrorCode::VaultUnavailable => Some(self.code.as_str()),
+            _ => None,
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        let message = e.to_string();
+        let code = match &e {
+            StoreError::Refused(problems) => {
+                let code = problems.errors.first().map_or(ErrorCode::Internal, |p| ErrorCode::Import(p.code));
+                return ApiError { code, message, problems: problems.errors.clone() };
+            }
+            StoreError::MissingSettings(_) => ErrorCode::MissingSettings,
+            StoreError::BadSettings(_) => ErrorCode::BadSettings,
+            StoreError::CloudChoiceRequired => ErrorCode::CloudChoiceRequired,
+            StoreError::VaultUnavailable(_) => ErrorCode::VaultUnavailable,
+            StoreError::UnknownPlugin(_) => ErrorCode::UnknownPlugin,
+            StoreError::UnknownReview(_) => ErrorCode::UnknownReview,
+            StoreError::Unknown(_) => ErrorCode::BadInput,
+            StoreError::JournalLost(_) => ErrorCode::JournalLost,
+            StoreError::Db(_) | StoreError::Io(_) => ErrorCode::Storage,
+        };
+        ApiError::new(code, message)
+    }
+}
+
+/// A host method's result.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,505 @@
+//! The engine API every shell calls: the desktop app's commands and the
+//! `dcplugin` command line are a few lines each over a [`Host`].
+//!
+//! A `Host` is a cheap, `Clone + Send + Sync` handle on one profile. It
+//! owns the network client and a tokio runtime for the work it does (tool
+//! calls, the event door, background tasks), so a shell awaits its methods
+//! from any runtime, or from none with [`Host::block_on`].
+//!
+//! *Concurrency.* The store's `Store` is one SQLite connection with
+//! per-connection caches, so it is `Send` but not `Sync`. The host keeps a
+//! small pool of them: each method takes one for the duration of its work,
+//! on a blocking thread of the host's runtime, and gives it back. SQLite
+//! runs in WAL mode, so readers never wait for the writer; every write
+//! transaction of the store is IMMEDIATE, so a writer waits for another on
+//! the busy timeout instead of failing with `SQLITE_BUSY`. No lock of the
+//! host is held while waiting on another, so there is no deadlock. The
+//! door and the folder watcher keep a connection of their own.
+//!
+//! *API boundary.* What crosses it is in [`dto`] and [`events`]; a secret
+//! goes in ([`Host::set_secret`]) and never comes out. The event token
+//! comes out only through [`Host::event_token`], for the clipboard.
+
+#![deny(missing_docs)]
+
+mod background;
+pub mod dto;
+mod error;
+pub mod events;
+
+pub use background::{Background, BackgroundOptions};
+pub use dcp_call::offer::Offer;
+pub use dcp_call::pipeline::Outcome as CallOutcome;
+pub use dcp_call::turn::{Model, Source, Turn};
+pub use dcp_door::{CompanionState, DoorState, Notice, Wanted};
+pub use dcp_store::catalog::CatalogEntry;
+pub use dcp_store::journal::Entry as JournalLine;
+pub use dcp_store::review::{CloudQuestion, Review};
+pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
+pub use dcp_vault::Sensitive;
+pub use error::{ApiError, ApiResult, ErrorCode};
+
+use dcp_store::{Profile, Store, StoreError};
+use dcp_vault::{KeyStore, OsKeyStore};
+pub use dto::{AppSwitches, Card, EventsPage, JournalQuery, PluginDetails, SwitchesPatch};
+use dto::{DoorView, EventView};
+use events::{Change, HostEvent};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::sync::broadcast;
+
+/// Connections kept idle in the pool; more are opened under load and closed after.
+const IDLE_CONNECTIONS: usize = 8;
+/// Failed calls the Developer section lists.
+const LAST_FAILURES: usize = 10;
+
+/// How to open a host.
+#[derive(Clone, Default)]
+pub struct HostOptions {
+    /// The profile folder; else `$DCPLUGIN_PROFILE`, else the app's data folder.
+    pub profile: Option<PathBuf>,
+    /// Where the vault key lives; else the OS credential store.
+    pub key_store: Option<Arc<dyn KeyStore>>,
+    /// The event door's port (8440; another one for tests).
+    pub door_port: Option<u16>,
+}
+
+/// A handle on one profile. Clones share everything.
+#[derive(Clone)]
+pub struct Host {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    profile: Profile,
+    key_store: Arc<dyn KeyStore>,
+    idle: Mutex<Vec<Store>>,
+    client: dcp_net::Client,
+    runtime: Option<tokio::runtime::Runtime>,
+    events: broadcast::Sender<HostEvent>,
+    door_port: u16,
+    door_state: Mutex<Option<DoorState>>,
+}
+
+impl Drop for Inner {
+    /// The runtime may be dropped from inside another one (a window's
+    /// async command): shut it down without blocking.
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Host {
+    /// Opens (creating if needed) a profile: its database is brought up to
+    /// date and leftovers of interrupted work are cleaned.
+    pub fn open(options: HostOptions) -> ApiResult<Host> {
+        let profile = Profile::locate(options.profile).map_err(|e| ApiError::from(StoreError::Io(e)))?;
+        let key_store = options.key_store.unwrap_or_else(|| Arc::new(OsKeyStore::new()));
+        let first = Store::open(profile.clone(), key_store.clone())?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("dcp-host")
+            .enable_all()
+            .build()
+            .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the host's runtime cannot start: {e}")))?;
+        Ok(Host {
+            inner: Arc::new(Inner {
+                profile,
+                key_store,
+                idle: Mutex::new(vec![first]),
+                client: dcp_net::Client::new(),
+                runtime: Some(runtime),
+                events: broadcast::channel(events::CAPACITY).0,
+                door_port: options.door_port.unwrap_or(dcp_door::DEFAULT_PORT),
+                door_state: Mutex::new(None),
+            }),
+        })
+    }
+
+    /// Runs a future to its end on the host's runtime, for a shell with no
+    /// runtime of its own (the command line). Not from inside a runtime.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime().block_on(future)
+    }
+
+    /// Every change from now on. A window forwards it to its UI.
+    pub fn subscribe(&self) -> broadcast::Receiver<HostEvent> {
+        self.inner.events.subscribe()
+    }
+
+    /// The profile folder.
+    pub fn profile_dir(&self) -> &Path {
+        self.inner.profile.root()
+    }
+
+    /// The plugins folder (Open the plugins folder, §19).
+    pub fn plugins_folder(&self) -> PathBuf {
+        self.inner.profile.plugins_dir()
+    }
+
+    // ------------------------------------------------------------ switches
+
+    /// The app switches.
+    pub async fn switches(&self) -> ApiResult<AppSwitches> {
+        self.read(|s| Ok(s.prefs()?.into())).await
+    }
+
+    /// Changes some app switches; every card may change with them.
+    pub async fn set_switches(&self, patch: SwitchesPatch) -> ApiResult<AppSwitches> {
+        let switches: AppSwitches = self
+            .read(move |s| {
+                for (key, value) in patch.pairs() {
+                    s.set_pref(key, &value)?;
+                }
+                Ok(s.prefs()?.into())
+            })
+            .await?;
+        self.emit(HostEvent::Switches { switches: switches.clone() });
+        Ok(switches)
+    }
+
+    // ------------------------------------------------------------ My plugins
+
+    /// The cards of My plugins, by slug.
+    pub async fn cards(&self) -> ApiResult<Vec<Card>> {
+        self.read(|s| Ok(s.list()?)).await
+    }
+
+    /// One card.
+    pub async fn card(&self, slug: &str) -> ApiResult<Card> {
+        let slug = slug.to_owned();
+        self.read(move |s| card_of(s, &slug)).await
+    }
+
+    /// A plugin's icon.png when it is a real PNG; none means the letter tile (§4).
+    pub async fn icon(&self, slug: &str) -> ApiResult<Option<Vec<u8>>> {
+        let slug = slug.to_owned();
+        self.read(move |s| Ok(s.icon(&slug)?)).await
+    }
+
+    /// A plugin's details, Options and Developer section, in the player's language.
+    pub async fn details(&self, slug: &str) -> ApiResult<PluginDetails> {
+        let slug = slug.to_owned();
+        self.read(move |s| {
+            let language = s.prefs()?.language;
+            let context = s.call_context(&slug)?;
+            let plugin = context.as_ref().and_then(|c| c.plugin.clone());
+            let failures = s.last_failures(&slug, LAST_FAILURES)?;
+            Ok(PluginDetails::new(s.show(&slug)?, plugin.as_deref(), &language, failures))
+        })
+        .await
+    }
+
+    /// The official plugins (Catalog).
+    pub async fn catalog(&self) -> ApiResult<Vec<CatalogEntry>> {
+        self.read(|s| Ok(s.catalog()?)).await
+    }
+
+    // ------------------------------------------------------------ consent
+
+    /// Imports a .json or .zip file: checked, quarantined, and its review (consent screen).
+    pub async fn import_path(&self, path: PathBuf) -> ApiResult<Review> {
+        self.read(move |s| Ok(s.import(&path)?)).await
+    }
+
+    /// Imports a dropped file's bytes, named as the file was (the name tells .json from .zip).
+    pub async fn import_bytes(&self, file_name: String, bytes: Vec<u8>) -> ApiResult<Review> {
+        self.read(move |s| {
+            let name = Path::new(&file_name).file_name().map(PathBuf::from).unwrap_or_else(|| "plugin".into());
+            let dropped = tempdir_in(&s.profile().quarantine_dir())?;
+            let path = dropped.join(name);
+            std::fs::write(&path, &bytes).map_err(StoreError::Io)?;
+            let review = s.import(&path);
+            let _ = std::fs::remove_dir_all(&dropped);
+            Ok(review?)
+        })
+        .await
+    }
+
+    /// Load a folder (developer mode, §19): its review.
+    pub async fn load_folder(&self, dir: PathBuf) -> ApiResult<Review> {
+        self.read(move |s| Ok(s.load_folder(&dir)?)).await
+    }
+
+    /// Starts installing an official plugin: its review.
+    pub async fn import_official(&self, slug: &str) -> ApiResult<Review> {
+        let slug = slug.to_owned();
+        self.read(move |s| Ok(s.import_official(&slug)?)).await
+    }
+
+    /// A pending review again (the consent screen reopened).
+    pub async fn review(&self, id: &str) -> ApiResult<Review> {
+        let id = id.to_owned();
+        self.read(move |s| Ok(s.review(&id)?)).await
+    }
+
+    /// Installs the plugin of a review with the consent screen's answers.
+    pub async fn install(&self, review: &str, options: InstallOptions) -> ApiResult<Installed> {
+        let review = review.to_owned();
+        let installed = self.read(move |s| Ok(s.install(&review, options)?)).await?;
+        self.changed(&installed.slug, Change::Installed).await;
+        Ok(installed)
+    }
+
+    /// Cancels a review and deletes its quarantined copy.
+    pub async fn cancel(&self, review: &str) -> ApiResult<()> {
+        let review = review.to_owned();
+        self.read(move |s| Ok(s.cancel(&review)?)).await
+    }
+
+    /// Removes a plugin, its settings and its secrets (a folder's files stay).
+    pub async fn uninstall(&self, slug: &str) -> ApiResult<()> {
+        let owned = slug.to_owned();
+        self.read(move |s| Ok(s.uninstall(&owned)?)).await?;
+        self.emit(HostEvent::PluginChanged { slug: slug.to_owned(), change: Change::Removed, card: None });
+        Ok(())
+    }
+
+    /// Reload plugins: re-reads every installed file.
+    pub async fn reload(&self) -> ApiResult<Vec<Card>> {
+        let cards = self.read(|s| Ok(s.reload()?)).await?;
+        for card in &cards {
+            self.emit(HostEvent::PluginChanged {
+                slug: card.slug.clone(),
+                change: Change::Status,
+                card: Some(card.clone()),
+            });
+        }
+        Ok(cards)
+    }
+
+    // ------------------------------------------------------------ a plugin's switches and settings
+
+    /// The plugin's on/off switch.
+    pub async fn set_enabled(&self, slug: &str, on: bool) -> ApiResult<Card> {
+        self.edit(slug, move |s, slug| s.set_enabled(slug, on)).await
+    }
+
+    /// One action's switch.
+    pub async fn set_action_enabled(&self, slug: &str, tool: &str, on: bool) -> ApiResult<Card> {
+        let tool = tool.to_owned();
+        self.edit(slug, move |s, slug| s.set_action_enabled(slug, &tool, on)).await
+    }
+
+    /// Saves settings (Options > Save); every value is checked first.
+    pub async fn save_settings(&self, slug: &str, values: Vec<(String, Value)>) -> ApiResult<Card> {
+        self.edit(slug, move |s, slug| s.set_settings(slug, &values)).await
+    }
+
+    /// Sets or replaces a secret. Nothing ever reads it back.
+    pub async fn set_secret(&self, slug: &str, key: &str, value: Sensitive) -> ApiResult<Card> {
+        let key = key.to_owned();
+        self.edit(slug, move |s, slug| s.set_secret(slug, &key, value)).await
+    }
+
+    /// Clears a secret.
+    pub async fn clear_secret(&self, slug: &str, key: &str) -> ApiResult<Card> {
+        let key = key.to_owned();
+        self.edit(slug, move |s, slug| s.clear_secret(slug, &key)).await
+    }
+
+    /// Allow with online AI models, or keep on this PC (§13).
+    pub async fn set_cloud(&self, slug: &str, choice: CloudChoice) -> ApiResult<Card> {
+        self.edit(slug, move |s, slug| s.set_cloud(slug, choice)).await
+    }
+
+    /// Use while live on Twitch (§12).
+    pub async fn set_twitch(&self, slug: &str, allowed: bool) -> ApiResult<Card> {
+        self.edit(slug, move |s, slug| s.set_twitch(slug, allowed)).await
+    }
+
+    /// The review banner's Keep (§18).
+    pub async fn keep(&self, slug: &str) -> ApiResult<Card> {
+        self.edit(slug, |s, slug| s.keep(slug)).await
+    }
+
+    // ------------------------------------------------------------ events (§16)
+
+    /// The Events section: switches, the door, whether a token exists.
+    pub async fn events_page(&self, slug: &str) -> ApiResult<EventsPage> {
+        let slug = slug.to_owned();
+        let port = self.inner.door_port;
+        let state = self.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        self.read(move |s| events_page(s, &slug, port, state)).await
+    }
+
+    /// An event's switch.
+    pub async fn set_event_enabled(&self, slug: &str, event: &str, on: bool) -> ApiResult<Card> {
+        let event = event.to_owned();
+        self.edit(slug, move |s, slug| s.set_event_enabled(slug, &event, on)).await
+    }
+
+    /// The event token, made when first asked: for the clipboard only (Copy), never to show.
+    pub async fn event_token(&self, slug: &str) -> ApiResult<Sensitive> {
+        let slug = slug.to_owned();
+        self.read(move |s| Ok(s.event_token(&slug)?)).await
+    }
+
+    /// New token: the old one stops working at once.
+    pub async fn new_event_token(&self, slug: &str) -> ApiResult<Sensitive> {
+        let slug = slug.to_owned();
+        self.read(move |s| Ok(s.new_event_token(&slug)?)).await
+    }
+
+    // ------------------------------------------------------------ tool calls
+
+    /// What a turn offers the AI: tools, abilities, and what is left out and
+    /// why. A turn with an id and no step gets its next step.
+    pub async fn offer(&self, mut turn: Turn) -> ApiResult<Offer> {
+        self.read(move |s| {
+            if let (Some(id), None) = (&turn.id, turn.step) {
+                turn.step = Some(s.steps_used(id)? + 1);
+            }
+            Ok(dcp_call::offer::offer(&turn, &s.call_contexts()?))
+        })
+        .await
+    }
+
+    /// Runs one call through the whole pipeline (§3). Its journal line is
+    /// committed once the outcome is known, then reported on the stream.
+    pub async fn call(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<CallOutcome> {
+        let name = tool.to_owned();
+        let inner = self.inner.clone();
+        let (outcome, flushed) = self
+            .read(move |s| {
+                let outcome = inner.runtime().block_on(dcp_call::pipeline::call(s, &inner.client, &turn, &name, &args));
+                let flushed = s.journal_flush().and_then(|()| s.journal(1, None));
+                Ok((outcome, flushed))
+            })
+            .await?;
+        self.emit(HostEvent::CallFinished {
+            tool: tool.to_owned(),
+            outcome: outcome.outcome,
+            code: outcome.code.clone(),
+        });
+        match flushed {
+            Ok(lines) => lines.into_iter().for_each(|entry| self.emit(HostEvent::JournalAdded { entry })),
+            Err(e) => return Err(e.into()),
+        }
+        Ok(outcome)
+    }
+
+    /// Journal lines, newest first (Actions tab).
+    pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
+        self.read(move |s| Ok(s.journal(query.limit, query.plugin.as_deref())?)).await
+    }
+
+    // ------------------------------------------------------------ plumbing
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        self.inner.runtime()
+    }
+
+    /// Runs `f` with a connection of the pool on a blocking thread of the host's runtime.
+    async fn read<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        let task = self.runtime().spawn_blocking(move || {
+            let store = inner.checkout()?;
+            let out = f(&store);
+            inner.checkin(store);
+            out
+        });
+        task.await.map_err(|e| ApiError::new(ErrorCode::Internal, format!("the host's task failed: {e}")))?
+    }
+
+    /// A change to one plugin, reported with its new card.
+    async fn edit<F>(&self, slug: &str, f: F) -> ApiResult<Card>
+    where
+        F: FnOnce(&Store, &str) -> Result<(), StoreError> + Send + 'static,
+    {
+        let owned = slug.to_owned();
+        let card = self
+            .read(move |s| {
+                f(s, &owned)?;
+                card_of(s, &owned)
+            })
+            .await?;
+        self.emit(HostEvent::PluginChanged { slug: slug.to_owned(), change: Change::Edited, card: Some(card.clone()) });
+        Ok(card)
+    }
+
+    /// Reports a plugin's new card; a card that cannot be read is left to the next reader.
+    async fn changed(&self, slug: &str, change: Change) {
+        if let Ok(card) = self.card(slug).await {
+            self.emit(HostEvent::PluginChanged { slug: slug.to_owned(), change, card: Some(card) });
+        }
+    }
+
+    /// Sends to the stream; nobody listening is not an error.
+    fn emit(&self, event: HostEvent) {
+        let _ = self.inner.events.send(event);
+    }
+}
+
+impl Inner {
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        self.runtime.as_ref().expect("the runtime lives as long as the host")
+    }
+
+    fn checkout(&self) -> ApiResult<Store> {
+        let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        match idle {
+            Some(store) => Ok(store),
+            None => Ok(Store::open(self.profile.clone(), self.key_store.clone())?),
+        }
+    }
+
+    fn checkin(&self, store: Store) {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        if idle.len() < IDLE_CONNECTIONS {
+            idle.push(store);
+        }
+    }
+}
+
+fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {
+    s.list()?.into_iter().find(|c| c.slug == slug).ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()).into())
+}
+
+fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> ApiResult<EventsPage> {
+    let context = s.call_context(slug)?.ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
+    let language = s.prefs()?.language;
+    let on = s.event_switches(slug)?;
+    let events = context
+        .plugin
+        .as_ref()
+        .map(|p| {
+            p.events
+                .iter()
+                .map(|e| EventView {
+                    name: e.name.clone(),
+                    title: dcp_format::model::in_language(&e.title, &language).unwrap_or_default().to_owned(),
+                    on: on.contains(&e.name),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(EventsPage {
+        slug: slug.to_owned(),
+        status: context.status.label().to_owned(),
+        events,
+        door: DoorView { wanted: dcp_door::wanted_now(s), address: format!("127.0.0.1:{port}"), state },
+        token_made: s.event_token_sealed(slug)?.is_some(),
+    })
+}
+
+/// A fresh folder for one dropped file, inside the profile's quarantine.
+fn tempdir_in(parent: &Path) -> Result<PathBuf, StoreError> {
+    std::fs::create_dir_all(parent)?;
+    for n in 0..100u32 {
+        let dir = parent.join(format!("dropped-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(StoreError::Unknown("no free folder for a dropped file".into()))
+}

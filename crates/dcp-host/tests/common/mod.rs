@@ -1,0 +1,141 @@
+//! Shared set-up of the host's flow tests: a host on a temp profile with
+//! a real SQLite database, the example plugins moved to a free loopback
+//! port, a plain HTTP server on 127.0.0.1 standing in for the player's
+//! own program (§15), and waiting on the event stream.
+
+#![allow(dead_code)] // each test file uses its own part
+
+use dcp_host::events::HostEvent;
+use dcp_host::{Host, HostOptions, InstallOptions, Sensitive, SwitchesPatch};
+use dcp_vault::testing::MemoryKeyStore;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast::Receiver;
+
+pub const TOKEN: &str = "srv-9f2c7d1e-token-of-the-test-server";
+
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    pub host: Host,
+    pub door_port: u16,
+}
+
+pub fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let door_port = free_port();
+    let host = Host::open(HostOptions {
+        profile: Some(dir.path().join("profile")),
+        key_store: Some(Arc::new(MemoryKeyStore::new())),
+        door_port: Some(door_port),
+    })
+    .expect("host opens");
+    Fixture { dir, host, door_port }
+}
+
+/// A loopback port that is free now and not reserved by §15.
+pub fn free_port() -> u16 {
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+        if dcp_format::hosts::reserved_port(port).is_none() {
+            return port;
+        }
+    }
+}
+
+pub fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples")
+}
+
+pub fn example(name: &str) -> Value {
+    let text = std::fs::read_to_string(examples().join(name).join("manifest.json")).expect("example");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// An example whose local port (8420, 8421) is moved to `port`.
+pub fn example_on_port(name: &str, port: u16) -> Value {
+    let text = std::fs::read_to_string(examples().join(name).join("manifest.json")).expect("example");
+    let text = text.replace("8420", &port.to_string()).replace("8421", &port.to_string());
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// Writes a manifest in `dir/name/manifest.json` and returns that folder.
+pub fn folder(dir: &Path, name: &str, manifest: &Value) -> PathBuf {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).expect("folder");
+    std::fs::write(folder.join("manifest.json"), serde_json::to_vec_pretty(manifest).expect("JSON")).expect("write");
+    folder
+}
+
+pub async fn dev_mode(host: &Host, on: bool) {
+    host.set_switches(SwitchesPatch { dev_mode: Some(on), ..Default::default() }).await.expect("dev mode");
+}
+
+pub fn with_token() -> InstallOptions {
+    InstallOptions { secrets: vec![("token".into(), Sensitive::new(TOKEN.into()))], ..Default::default() }
+}
+
+/// A program on the PC (§15): answers every request with `body` as JSON
+/// after checking the bearer token, and counts the requests.
+pub struct PcServer {
+    pub port: u16,
+    pub requests: Arc<AtomicUsize>,
+}
+
+pub fn pc_server(port: u16, body: &'static str) -> PcServer {
+    let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the PC server");
+    let requests = Arc::new(AtomicUsize::new(0));
+    let counted = requests.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+            let mut authorized = false;
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                authorized |= lower.starts_with("authorization:") && line.contains(TOKEN);
+                if let Some(n) = lower.strip_prefix("content-length:") {
+                    length = n.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut rest = vec![0; length];
+            let _ = reader.read_exact(&mut rest);
+            let (status, body) =
+                if authorized { ("200 OK", body) } else { ("401 Unauthorized", "{\"error\":\"token\"}") };
+            let answer = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let mut stream = stream;
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    PcServer { port, requests }
+}
+
+/// The first event on the stream that `wanted` accepts, within `limit`.
+pub async fn next_event(
+    events: &mut Receiver<HostEvent>,
+    limit: Duration,
+    wanted: impl Fn(&HostEvent) -> bool,
+) -> HostEvent {
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, events.recv()).await {
+            Ok(Ok(event)) if wanted(&event) => return event,
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("the stream failed: {e}"),
+            Err(_) => panic!("no such event within {limit:?}"),
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Import → review → install → cards → details → switch → call → journal,
+//! through the host's API only (§3, §18, §19), with a real profile and a
+//! real program on 127.0.0.1 (§15).
+
+mod common;
+
+use common::*;
+use dcp_host::events::{Change, HostEvent};
+use dcp_host::JournalQuery;
+use dcp_host::{ErrorCode, Model, Source, Status, Turn};
+use std::time::Duration;
+
+fn voice() -> Turn {
+    Turn { source: Source::Voice, model: Model::Local, live: false, builtin: 0, id: None, step: None }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_import_consent_install_call_and_journal() {
+    let f = fixture();
+    let port = free_port();
+    let server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30","extra":"dropped by pick"}"#);
+    let dir = folder(f.dir.path(), "mypc", &example_on_port("local-server", port));
+    let file = dir.join("manifest.json");
+    let mut events = f.host.subscribe();
+
+    // §15: a plugin that talks to the PC needs developer mode, with its code.
+    let refused = f.host.import_path(file.clone()).await.expect_err("refused without developer mode");
+    assert_eq!(refused.code, ErrorCode::Import(dcp_format::Code::DevModeRequired));
+    assert_eq!(refused.problems[0].code.as_str(), "dev_mode_required");
+
+    dev_mode(&f.host, true).await;
+    let review = f.host.import_path(file).await.expect("review");
+    assert_eq!(review.slug, "mypc");
+    assert!(!review.update);
+    assert_eq!(review.local_ports.len(), 1, "This PC · port N is on the consent screen");
+
+    // Required secret missing: missing_settings, the review stays pending.
+    let missing = f.host.install(&review.review, Default::default()).await.expect_err("token is required");
+    assert_eq!(missing.code, ErrorCode::MissingSettings);
+    let installed = f.host.install(&review.review, with_token()).await.expect("installed");
+    assert_eq!((installed.slug.as_str(), installed.update), ("mypc", false));
+    let event = next_event(&mut events, Duration::from_secs(5), |e| {
+        matches!(e, HostEvent::PluginChanged { change: Change::Installed, .. })
+    })
+    .await;
+    let HostEvent::PluginChanged { card: Some(card), .. } = event else { panic!("a card") };
+    assert_eq!(card.status, Status::Active);
+
+    let cards = f.host.cards().await.expect("cards");
+    assert_eq!(cards.len(), 1);
+    assert!(cards[0].has_icon == false, "a .json folder without icon.png: the letter tile");
+    assert!(cards[0].badges.iter().any(|b| b == &format!("Talks to a program on this PC (port {port})")));
+
+    let details = f.host.details("mypc").await.expect("details");
+    let token = details.settings.iter().find(|s| s.key == "token").expect("token setting");
+    assert!(token.secret && token.set && token.value.is_none(), "a secret shows Set, never its value");
+    assert_eq!(details.actions.len(), 2);
+    assert!(details.actions.iter().all(|a| a.level >= dcp_format::risk::Level::R2), "§15: R2 at least");
+    assert!(!serde_json::to_string(&details).expect("JSON").contains(TOKEN), "no secret crosses the boundary");
+
+    // The call reaches the program and the AI reads the picked fields only.
+    let done = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
+    assert_eq!(done.outcome, "done", "{}", done.for_ai);
+    assert!(done.for_ai.contains("12:34") && !done.for_ai.contains("dropped by pick"), "{}", done.for_ai);
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+    // Switched off: refused as plugin_off, and the program sees nothing more.
+    let card = f.host.set_enabled("mypc", false).await.expect("off");
+    assert_eq!(card.status, Status::Off);
+    let refused = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
+    assert_eq!((refused.outcome, refused.reason), ("refused", Some("plugin_off")));
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+    let journal = f.host.journal(JournalQuery { limit: 10, plugin: Some("mypc".into()) }).await.expect("journal");
+    let outcomes: Vec<&str> = journal.iter().map(|e| e.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["refused", "done"], "newest first");
+    let line = next_event(&mut events, Duration::from_secs(5), |e| matches!(e, HostEvent::JournalAdded { .. })).await;
+    let HostEvent::JournalAdded { entry } = line else { unreachable!() };
+    assert_eq!(entry.action, "get_time");
+
+    f.host.uninstall("mypc").await.expect("uninstall");
+    assert!(f.host.cards().await.expect("cards").is_empty());
+    let gone = f.host.details("mypc").await.expect_err("gone");
+    assert_eq!(gone.code, ErrorCode::UnknownPlugin);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s18_an_update_that_adds_a_host_is_a_permission_change() {
+    let f = fixture();
+    let mut manifest = example("exchange-rates");
+    let first = folder(f.dir.path(), "v1", &manifest).join("manifest.json");
+    let review = f.host.import_path(first).await.expect("review");
+    f.host.install(&review.review, Default::default()).await.expect("installed");
+
+    let meta = &mut manifest["_meta"]["com.desktopaicompanion"];
+    meta["permissions"]["network"]["hosts"].as_array_mut().expect("hosts").push("api.example.com".into());
+    manifest["version"] = "1.1.0".into();
+    let second = folder(f.dir.path(), "v2", &manifest).join("manifest.json");
+    let update = f.host.import_path(second).await.expect("update review");
+    assert!(update.update && update.permissions_changed, "{:?}", update.changes);
+    assert!(update.changes.iter().any(|c| c.contains("api.example.com")), "{:?}", update.changes);
+    let installed = f.host.install(&update.review, Default::default()).await.expect("updated");
+    assert!(installed.update && installed.permissions_changed);
+    assert_eq!(f.host.card("fx").await.expect("card").version, "1.1.0");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s18_a_dropped_file_imports_from_its_bytes() {
+    let f = fixture();
+    let bytes = std::fs::read(examples().join("exchange-rates/manifest.json")).expect("example");
+    let review = f.host.import_bytes("exchange-rates.json".into(), bytes).await.expect("review");
+    assert_eq!(review.slug, "fx");
+    let refused = f.host.import_bytes("notes.txt".into(), b"hello".to_vec()).await.expect_err("not a plugin");
+    assert_eq!(refused.code, ErrorCode::Import(dcp_format::Code::UnsupportedPackage));
+}
