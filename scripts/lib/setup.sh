@@ -4,7 +4,8 @@
 # shell links against (only when one is missing, checked with dpkg -s), then
 # checks that a Rust toolchain is there. Rust itself is not installed here.
 
-# The webview and its friends (Tauri 2 on Linux), and a C toolchain.
+# The webview and its friends (Tauri 2 on Linux), a C toolchain, and what the
+# tests need.
 DCP_SYSTEM_PACKAGES=(
   build-essential
   pkg-config
@@ -15,6 +16,12 @@ DCP_SYSTEM_PACKAGES=(
   libayatana-appindicator3-dev
   # The event tests run the Python client of §16 and the pomodoro example server.
   python3
+  # The vault reaches the Secret Service through libdbus; its tests run GNOME
+  # Keyring on a private session bus (scripts/lib/with-keyring.sh).
+  libdbus-1-dev
+  dbus-daemon
+  dbus-bin
+  gnome-keyring
 )
 
 say() { printf '\n==> %s\n' "$*"; }

@@ -11,40 +11,21 @@
 //! * Windows Credential Manager (`windows-native`), tied to the Windows
 //!   account;
 //! * the macOS Keychain (`apple-native`);
-//! * on Linux, the kernel key store, keyutils (`linux-native`).
+//! * on Linux, the Secret Service (GNOME Keyring, KWallet; keyring's
+//!   `sync-secret-service`, with pure-Rust `crypto-rust`), with the kernel
+//!   key store, keyutils (`linux-native`), as its cache and as the fallback
+//!   where no Secret Service answers (see `linux_store.rs`).
 //!
-//! ## Linux: the persistent keyring, not the session keyring
+//! ## How long the key lasts: [`Persistence`]
 //!
-//! keyring 3's keyutils store adds a key to the caller's *session* keyring,
-//! links it into the user's *persistent* keyring, and looks it up by
-//! searching the session keyring. That finds the key again from any
-//! process of a login session (pam_keyinit gives each login a session
-//! keyring, and keyring links the persistent keyring into it). But a process
-//! that has no session keyring of its own — a service, a CI job, a shell
-//! started without PAM, as on the machines this was built on — searches the
-//! shared user-session keyring, which the persistent keyring is never
-//! linked into: a key stored by one such process is **not** found by the
-//! next one (verified here: two processes started one after the other; it
-//! only worked when both ran under `keyctl session`, or when the second was
-//! a child of the first and inherited its session keyring).
-//!
-//! So on Linux [`OsKeyStore`] hands keyring a credential of its own
-//! (`keyring::keyutils::KeyutilsCredential`, built with
-//! `Entry::new_with_credential`) whose keyring is the user's persistent
-//! keyring itself (`keyctl_get_persistent`, linked into the caller's
-//! session keyring so the caller possesses it): the key is added to it and
-//! searched in it. Any process of the same user finds it, with or without a
-//! login session. (A process that had no session keyring gets an anonymous
-//! one from the kernel for that link; nothing outside the process sees it.) If the kernel has no persistent keyrings, the user keyring
-//! (`@u`) is used instead, which lives as long as the user has a process.
-//!
-//! What does not change: keyutils lives in kernel memory. A reboot clears
-//! the key, and so does the persistent keyring's expiry (three days without
-//! any use by default, `/proc/sys/kernel/keys/persistent_keyring_expiry`;
-//! each use resets it). After that every secret shows "Needs setup" and is
-//! asked again. Secret Service (GNOME Keyring, KWallet; keyring's
-//! `linux-native-sync-persistent`) would survive reboots but needs a D-Bus
-//! desktop session, which these machines do not have.
+//! Windows, macOS and a Linux desktop with a Secret Service keep the key on
+//! disk, tied to the account: [`Persistence::Persistent`]. A Linux PC
+//! without one (no D-Bus session, or nothing answering for the Secret
+//! Service) keeps it only in kernel memory: [`Persistence::UntilRestart`] —
+//! a reboot (or three days without use) clears it, and every secret then
+//! shows "Needs setup" and is asked again. [`KeyStore::persistence`] says
+//! which, so the app and the CLI can tell the player *before* that happens
+//! ([`Persistence::warning`]).
 //!
 //! The entry is named service [`SERVICE`], user `vault-key-<profile_id>`
 //! (on Linux the keyutils description keyring itself would use,
@@ -124,6 +105,41 @@ impl fmt::Debug for VaultKey {
     }
 }
 
+/// How long a key store keeps its keys: whether secrets survive a restart
+/// of the PC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Persistence {
+    /// Kept on disk by the OS, tied to the account (Windows Credential
+    /// Manager, macOS Keychain, a Linux Secret Service).
+    Persistent,
+    /// Kept in memory only (the Linux kernel key store where no Secret
+    /// Service answers): a restart of the PC forgets the key, and every
+    /// secret is asked again.
+    UntilRestart,
+}
+
+impl Persistence {
+    /// A stable name for JSON and logs: `persistent`, `until_restart`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Persistence::Persistent => "persistent",
+            Persistence::UntilRestart => "until_restart",
+        }
+    }
+
+    /// The sentence to show the player next to secret settings, or `None`
+    /// when there is nothing to warn about.
+    pub fn warning(self) -> Option<&'static str> {
+        match self {
+            Persistence::Persistent => None,
+            Persistence::UntilRestart => Some(
+                "Secrets are kept only until this PC restarts: no keyring (such as GNOME Keyring or KWallet) \
+                 is running, so plugins will ask for them again after a restart.",
+            ),
+        }
+    }
+}
+
 /// Holds one vault key per profile.
 ///
 /// Implementations must be safe to share between threads. `load` never
@@ -140,6 +156,15 @@ pub trait KeyStore: Send + Sync {
     /// Deletes the key of `profile_id`. Deleting a missing key is not an
     /// error. Every secret sealed with it becomes unreadable.
     fn delete(&self, profile_id: &str) -> Result<(), KeyStoreError>;
+
+    /// How long this store keeps keys, as of now. Stores that forget keys
+    /// at a restart must say so; the default is for those that don't.
+    ///
+    /// May ask the OS (on Linux, a D-Bus round trip): call it when showing
+    /// secret settings or at start-up, not on every seal.
+    fn persistence(&self) -> Persistence {
+        Persistence::Persistent
+    }
 
     /// The key of `profile_id`, made from the OS random generator and stored
     /// first if there is none. An unreadable existing entry is an error
@@ -185,22 +210,6 @@ impl OsKeyStore {
         format!("vault-key-{profile_id}")
     }
 
-    #[cfg(target_os = "linux")]
-    fn entry(&self, profile_id: &str) -> Result<keyring::Entry, KeyStoreError> {
-        use linux_keyutils::{KeyRing, KeyRingIdentifier};
-
-        let ring = KeyRing::get_persistent(KeyRingIdentifier::Session)
-            .or_else(|_| KeyRing::from_special_id(KeyRingIdentifier::User, true))
-            .map_err(|err| KeyStoreError::Unavailable(format!("the kernel key store can't be reached: {err}")))?;
-        // The same description keyring's own keyutils store would use.
-        let credential = keyring::keyutils::KeyutilsCredential {
-            session: ring,
-            persistent: None,
-            description: format!("keyring-rs:{}@{SERVICE}", Self::user_name(profile_id)),
-        };
-        Ok(keyring::Entry::new_with_credential(Box::new(credential)))
-    }
-
     #[cfg(not(target_os = "linux"))]
     fn entry(&self, profile_id: &str) -> Result<keyring::Entry, KeyStoreError> {
         // keyring falls back to an in-memory mock where it has no real
@@ -215,20 +224,31 @@ impl OsKeyStore {
     }
 }
 
+#[cfg(target_os = "linux")]
 impl KeyStore for OsKeyStore {
     fn load(&self, profile_id: &str) -> Result<Option<VaultKey>, KeyStoreError> {
-        match self.entry(profile_id)?.get_password() {
-            Ok(text) => {
-                let text = Zeroizing::new(text);
-                VaultKey::from_hex(&text).map(Some).ok_or(KeyStoreError::Corrupt)
-            }
-            Err(keyring::Error::NoEntry) => Ok(None),
-            Err(keyring::Error::BadEncoding(mut bytes)) => {
-                bytes.zeroize();
-                Err(KeyStoreError::Corrupt)
-            }
-            Err(err) => Err(describe(err)),
-        }
+        crate::linux_store::load(profile_id)
+    }
+
+    fn store(&self, profile_id: &str, key: &VaultKey) -> Result<(), KeyStoreError> {
+        crate::linux_store::store(profile_id, key)
+    }
+
+    fn delete(&self, profile_id: &str) -> Result<(), KeyStoreError> {
+        crate::linux_store::delete(profile_id)
+    }
+
+    fn persistence(&self) -> Persistence {
+        crate::linux_store::persistence()
+    }
+}
+
+/// Elsewhere the platform store (see `entry`) keeps keys on disk: the
+/// default [`KeyStore::persistence`] holds.
+#[cfg(not(target_os = "linux"))]
+impl KeyStore for OsKeyStore {
+    fn load(&self, profile_id: &str) -> Result<Option<VaultKey>, KeyStoreError> {
+        read_key(&self.entry(profile_id)?)
     }
 
     fn store(&self, profile_id: &str, key: &VaultKey) -> Result<(), KeyStoreError> {
@@ -243,10 +263,27 @@ impl KeyStore for OsKeyStore {
     }
 }
 
+/// The vault key held by `entry`, `None` if it has none; an entry that is
+/// not a key is [`KeyStoreError::Corrupt`], its content wiped unread.
+pub(crate) fn read_key(entry: &keyring::Entry) -> Result<Option<VaultKey>, KeyStoreError> {
+    match entry.get_password() {
+        Ok(text) => {
+            let text = Zeroizing::new(text);
+            VaultKey::from_hex(&text).map(Some).ok_or(KeyStoreError::Corrupt)
+        }
+        Err(keyring::Error::NoEntry) => Ok(None),
+        Err(keyring::Error::BadEncoding(mut bytes)) => {
+            bytes.zeroize();
+            Err(KeyStoreError::Corrupt)
+        }
+        Err(err) => Err(describe(err)),
+    }
+}
+
 /// A keyring error reduced to words that cannot carry a stored value
 /// (`BadEncoding` holds the raw bytes of the entry, so its content is never
 /// printed).
-fn describe(err: keyring::Error) -> KeyStoreError {
+pub(crate) fn describe(err: keyring::Error) -> KeyStoreError {
     let text = match err {
         keyring::Error::PlatformFailure(inner) => {
             format!("the credential store failed: {inner}")

@@ -7,7 +7,9 @@
 //! * the **vault key**, 32 random bytes per profile, held by the operating
 //!   system's credential store ([`OsKeyStore`]) and never written to the
 //!   profile folder, so a profile copied to another PC or account cannot be
-//!   decrypted there (§11);
+//!   decrypted there (§11); [`Persistence`] says whether that store keeps
+//!   it across a restart of the PC, so the player can be warned where it
+//!   does not (Linux without a Secret Service);
 //! * the **seal**, an XChaCha20-Poly1305 ciphertext bound to its plugin and
 //!   setting ([`Vault::seal`], [`Vault::open`]), so a ciphertext moved to
 //!   another row does not decrypt.
@@ -22,19 +24,22 @@
 //!
 //! *API boundary:* [`Vault`], [`Sensitive`], [`VaultError`] (with
 //! [`VaultError::code`]), the [`KeyStore`] trait and its implementations,
+//! [`Persistence`] (with [`Vault::persistence`]),
 //! and [`random_token_hex`].
 
 #![deny(missing_docs)]
 
 pub mod error;
 pub mod key_store;
+#[cfg(target_os = "linux")]
+mod linux_store;
 pub mod sensitive;
 pub mod testing;
 pub mod token;
 pub mod vault;
 
 pub use error::{KeyStoreError, VaultError};
-pub use key_store::{KeyStore, OsKeyStore, VaultKey, KEY_LEN, SERVICE};
+pub use key_store::{KeyStore, OsKeyStore, Persistence, VaultKey, KEY_LEN, SERVICE};
 pub use sensitive::Sensitive;
 pub use token::random_token_hex;
 pub use vault::{Vault, FORMAT_V1};

@@ -6,7 +6,9 @@
 //!   process, so every secret would show "Needs setup" at the next start.
 //! * [`UnavailableKeyStore`] fails every call, as a PC with no working
 //!   credential store does; with it, saving a secret fails with
-//!   `vault_unavailable` (§22).
+//!   `vault_unavailable` (§22). Its [`KeyStore::persistence`] is the
+//!   default, `Persistent`: nothing is kept, so there is nothing to warn
+//!   about.
 //!
 //! They are always compiled (they have no dependency and no I/O) so that the
 //! crates calling the vault can use them in their own tests.
@@ -15,18 +17,38 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::error::KeyStoreError;
-use crate::key_store::{KeyStore, VaultKey};
+use crate::key_store::{KeyStore, Persistence, VaultKey};
 
 /// Vault keys in process memory, for tests. Clones share the same keys.
-#[derive(Debug, Default, Clone)]
+///
+/// It stands in for the OS store, so it reports
+/// [`Persistence::Persistent`] unless told otherwise
+/// ([`MemoryKeyStore::with_persistence`]), even though its keys die with the
+/// process.
+#[derive(Debug, Clone)]
 pub struct MemoryKeyStore {
     keys: Arc<Mutex<HashMap<String, VaultKey>>>,
+    persistence: Persistence,
+}
+
+impl Default for MemoryKeyStore {
+    fn default() -> Self {
+        MemoryKeyStore { keys: Arc::default(), persistence: Persistence::Persistent }
+    }
 }
 
 impl MemoryKeyStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same store reporting `persistence`: with
+    /// [`Persistence::UntilRestart`], a test sees what a Linux PC without a
+    /// Secret Service shows.
+    pub fn with_persistence(mut self, persistence: Persistence) -> Self {
+        self.persistence = persistence;
+        self
     }
 }
 
@@ -46,6 +68,10 @@ impl KeyStore for MemoryKeyStore {
         let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
         keys.remove(profile_id);
         Ok(())
+    }
+
+    fn persistence(&self) -> Persistence {
+        self.persistence
     }
 }
 

@@ -38,7 +38,7 @@ use chacha20poly1305::{Key, XChaCha20Poly1305, XNonce};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::{KeyStoreError, VaultError};
-use crate::key_store::{KeyStore, VaultKey};
+use crate::key_store::{KeyStore, Persistence, VaultKey};
 use crate::sensitive::Sensitive;
 
 /// The version byte of the current ciphertext format.
@@ -72,6 +72,13 @@ impl Vault {
     /// good choice) and must not be shared by two profiles.
     pub fn new(key_store: Arc<dyn KeyStore>, profile_id: impl Into<String>) -> Self {
         Vault { key_store, profile_id: profile_id.into() }
+    }
+
+    /// How long this profile's key is kept ([`KeyStore::persistence`]).
+    /// With [`Persistence::UntilRestart`], show [`Persistence::warning`]
+    /// where secrets are typed: they will be asked again after a restart.
+    pub fn persistence(&self) -> Persistence {
+        self.key_store.persistence()
     }
 
     /// The profile this vault belongs to.

@@ -1,8 +1,14 @@
 //! §11: the vault key in the real OS credential store (on Linux, the
-//! kernel key store, keyutils), including from another process.
+//! kernel key store, keyutils, and the Secret Service where one answers),
+//! including from another process.
 //!
-//! The test with a second process is in `os_store_cross_process.rs`, alone
-//! in its binary because it rearranges its process's session keyring.
+//! The test of a second process finding the key is in
+//! `os_store_cross_process.rs`, alone in its binary because it rearranges
+//! its process's session keyring. The Secret Service tests at the end also
+//! run a child process but change nothing the other tests share. They need a
+//! Secret Service: `scripts/lib/with-keyring.sh cargo test -p dcp-vault`
+//! provides one (without it they check what they can and say what they
+//! skipped).
 //!
 //! Each test uses its own profile id (process id + test name + random
 //! suffix) and deletes its key when it ends, so tests can run in parallel
@@ -13,6 +19,8 @@
 
 use std::sync::Arc;
 
+#[cfg(target_os = "linux")]
+use dcp_vault::Persistence;
 use dcp_vault::{random_token_hex, KeyStore, OsKeyStore, Sensitive, Vault, VaultError};
 
 /// A profile id unique to this test run; its key is deleted on drop.
@@ -105,4 +113,157 @@ fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
     vault.delete_key().unwrap();
     let sealed = vault.seal("demo", "token", &Sensitive::from("value")).unwrap();
     assert_eq!(vault.open("demo", "token", &sealed).unwrap().expose(), "value");
+}
+
+// ---- Linux: the Secret Service keeps the key across reboots ------------------
+//
+// The tests below run a child process: this same test binary, one ignored
+// test selected by name. A child shares nothing in memory with its parent, so
+// it sees what the app sees when started again later.
+
+/// Set by `scripts/lib/with-keyring.sh`: a Secret Service must answer, so a
+/// test needing one fails instead of skipping.
+#[cfg(target_os = "linux")]
+const MUST_HAVE_SECRET_SERVICE: &str = "DCP_TEST_SECRET_SERVICE";
+#[cfg(target_os = "linux")]
+const CHILD_PROFILE: &str = "DCP_VAULT_TEST_CHILD_PROFILE";
+#[cfg(target_os = "linux")]
+const CHILD_SEALED: &str = "DCP_VAULT_TEST_CHILD_SEALED";
+
+/// Whether a Secret Service answers here. Without one, fails when
+/// `DCP_TEST_SECRET_SERVICE=1`, else prints why `test` skips its part.
+#[cfg(target_os = "linux")]
+fn secret_service_here(test: &str) -> bool {
+    if OsKeyStore::new().persistence() == Persistence::Persistent {
+        return true;
+    }
+    let required = std::env::var(MUST_HAVE_SECRET_SERVICE).is_ok_and(|value| value == "1");
+    assert!(!required, "{MUST_HAVE_SECRET_SERVICE}=1 but no Secret Service answers on the session bus");
+    eprintln!("{test}: Secret Service part skipped: none answers (run it through scripts/lib/with-keyring.sh)");
+    false
+}
+
+/// The profile's key as the kernel keyring holds it (the cache).
+#[cfg(target_os = "linux")]
+fn kernel_copy(profile: &str) -> Option<linux_keyutils::Key> {
+    use linux_keyutils::{KeyRing, KeyRingIdentifier};
+    let description = format!("keyring-rs:{}@{}", OsKeyStore::user_name(profile), dcp_vault::SERVICE);
+    KeyRing::get_persistent(KeyRingIdentifier::Session).unwrap().search(&description).ok()
+}
+
+/// The profile's key as the Secret Service holds it, read without the vault.
+#[cfg(target_os = "linux")]
+fn secret_service_copy(profile: &str) -> Option<String> {
+    use keyring::secret_service::SsCredential;
+    let credential = SsCredential::new_with_target(None, dcp_vault::SERVICE, &OsKeyStore::user_name(profile)).unwrap();
+    match keyring::Entry::new_with_credential(Box::new(credential)).get_password() {
+        Ok(hex) => Some(hex),
+        Err(keyring::Error::NoEntry) => None,
+        Err(err) => panic!("the Secret Service failed: {err}"),
+    }
+}
+
+/// Runs the ignored test `name` of this binary in a new process, with
+/// `envs` set and `unset` removed; returns its standard output.
+#[cfg(target_os = "linux")]
+fn run_child(name: &str, envs: &[(&str, &str)], unset: &[&str]) -> String {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--exact", name, "--ignored", "--nocapture", "--test-threads=1"]);
+    command.envs(envs.iter().copied());
+    for name in unset {
+        command.env_remove(name);
+    }
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "child failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("1 passed"), "child ran no test:\n{stdout}");
+    stdout
+}
+
+#[cfg(target_os = "linux")]
+fn from_hex(text: &str) -> Vec<u8> {
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn s11_secret_service_key_survives_a_cleared_kernel_keyring() {
+    let test = "s11_secret_service_key_survives_a_cleared_kernel_keyring";
+    if !secret_service_here(test) {
+        return;
+    }
+    let profile = TestProfile::new("reboot");
+    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
+    assert_eq!(vault.persistence(), Persistence::Persistent);
+    assert_eq!(vault.persistence().warning(), None);
+    let sealed = vault.seal("demo", "token", &Sensitive::from("kept across reboots")).unwrap();
+    let lasting = secret_service_copy(&profile.0).expect("the key was not stored in the Secret Service");
+
+    // What a reboot does: the kernel's copy is gone, the Secret Service's is not.
+    kernel_copy(&profile.0).expect("the key was not cached in the kernel keyring").invalidate().unwrap();
+    assert!(kernel_copy(&profile.0).is_none(), "the kernel keyring still holds the key");
+
+    run_child(
+        "child_opens_a_secret_after_the_kernel_keyring_was_cleared",
+        &[(CHILD_PROFILE, &profile.0), (CHILD_SEALED, &to_hex(&sealed))],
+        &[],
+    );
+    // The child put the key back into the kernel cache.
+    let cached = kernel_copy(&profile.0).expect("the child did not refill the kernel keyring").read_to_vec().unwrap();
+    assert_eq!(cached, lasting.as_bytes());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "runs only as the child process of s11_secret_service_key_survives_a_cleared_kernel_keyring"]
+fn child_opens_a_secret_after_the_kernel_keyring_was_cleared() {
+    let profile = std::env::var(CHILD_PROFILE).expect("run by the parent test");
+    assert!(kernel_copy(&profile).is_none(), "the kernel keyring holds the key: the test would prove nothing");
+    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile);
+    let sealed = from_hex(&std::env::var(CHILD_SEALED).unwrap());
+    assert_eq!(vault.open("demo", "token", &sealed).unwrap().expose(), "kept across reboots");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn s11_without_secret_service_the_kernel_keyring_keeps_the_key_until_restart() {
+    let profile = TestProfile::new("no-ss");
+    // No session bus at all, as on a server or a console login.
+    let stdout = run_child(
+        "child_without_secret_service_seals_with_the_kernel_keyring",
+        &[(CHILD_PROFILE, &profile.0)],
+        &["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"],
+    );
+    let sealed_hex = stdout
+        .lines()
+        .find_map(|line| line.split_once("SEALED=")?.1.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no SEALED= line from the child:\n{stdout}"));
+    let kernel = kernel_copy(&profile.0).expect("the key is not in the kernel keyring");
+
+    let test = "s11_without_secret_service_the_kernel_keyring_keeps_the_key_until_restart";
+    if !secret_service_here(test) {
+        return;
+    }
+    assert_eq!(secret_service_copy(&profile.0), None, "the child reached a Secret Service");
+    // Read where a Secret Service answers, the key is copied there, so it
+    // survives the next reboot too.
+    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
+    assert_eq!(vault.open("demo", "token", &from_hex(sealed_hex)).unwrap().expose(), "sealed without a keyring");
+    let lasting = secret_service_copy(&profile.0).expect("the key was not copied to the Secret Service");
+    assert_eq!(lasting.as_bytes(), kernel.read_to_vec().unwrap());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "runs only as the child process of s11_without_secret_service_the_kernel_keyring_keeps_the_key_until_restart"]
+fn child_without_secret_service_seals_with_the_kernel_keyring() {
+    let profile = std::env::var(CHILD_PROFILE).expect("run by the parent test");
+    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile);
+    assert_eq!(vault.persistence(), Persistence::UntilRestart);
+    assert!(vault.persistence().warning().is_some_and(|text| text.contains("restart")));
+    let sealed = vault.seal("demo", "token", &Sensitive::from("sealed without a keyring")).unwrap();
+    assert_eq!(vault.open("demo", "token", &sealed).unwrap().expose(), "sealed without a keyring");
+    // On its own line: the harness prints "test <name> ... " before it.
+    println!("\nSEALED={} ", to_hex(&sealed));
 }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use dcp_vault::testing::{MemoryKeyStore, UnavailableKeyStore};
-use dcp_vault::{random_token_hex, KeyStore, Sensitive, Vault, VaultError, FORMAT_V1};
+use dcp_vault::{random_token_hex, KeyStore, Persistence, Sensitive, Vault, VaultError, FORMAT_V1};
 
 const VALUE: &str = "pat-1234567890-abcdef";
 
@@ -238,4 +238,23 @@ fn s11_first_seals_from_many_threads_share_one_key() {
     for bytes in sealed {
         assert_eq!(vault.open("trello", "api_token", &bytes).unwrap().expose(), VALUE);
     }
+}
+
+#[test]
+fn s11_vault_reports_how_long_its_key_lasts_and_what_to_tell_the_player() {
+    // What the app shows next to secret settings comes from the key store.
+    let lasting = Vault::new(Arc::new(MemoryKeyStore::new()), "profile-a");
+    assert_eq!(lasting.persistence(), Persistence::Persistent);
+    assert_eq!(lasting.persistence().warning(), None);
+    assert_eq!(lasting.persistence().code(), "persistent");
+
+    let store = MemoryKeyStore::new().with_persistence(Persistence::UntilRestart);
+    let until_restart = Vault::new(Arc::new(store), "profile-a");
+    assert_eq!(until_restart.persistence(), Persistence::UntilRestart);
+    assert_eq!(until_restart.persistence().code(), "until_restart");
+    let warning = until_restart.persistence().warning().unwrap();
+    assert!(warning.contains("restart") && warning.contains("ask"), "{warning}");
+    // Sealing still works: the warning is about later, not now.
+    let sealed = until_restart.seal("demo", "token", &secret()).unwrap();
+    assert_eq!(until_restart.open("demo", "token", &sealed).unwrap().expose(), VALUE);
 }
