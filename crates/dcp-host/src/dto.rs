@@ -254,7 +254,8 @@ pub struct DoorView {
     pub wanted: dcp_door::Wanted,
     /// `127.0.0.1:<port>`.
     pub address: String,
-    /// The running door's state, when this process runs it.
+    /// The running door's state, when this process runs it (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<dcp_door::DoorState>,
 }
 

@@ -64,6 +64,11 @@ pub enum HostEvent {
         /// Its code.
         code: Option<String>,
     },
+    /// A call's journal line could not be committed (disk full, database damaged).
+    JournalLost {
+        /// Why.
+        message: String,
+    },
     /// A line was added to the action journal.
     JournalAdded {
         /// The line.

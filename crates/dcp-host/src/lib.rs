@@ -31,7 +31,9 @@ pub use background::{Background, BackgroundOptions};
 pub use dcp_call::offer::Offer;
 pub use dcp_call::pipeline::Outcome as CallOutcome;
 pub use dcp_call::turn::{Model, Source, Turn};
-pub use dcp_door::{CompanionState, DoorState, Notice, Wanted};
+pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
+/// The plugin format (validator, package reader, codes), for `validate` and `pack`.
+pub use dcp_format as format;
 pub use dcp_store::catalog::CatalogEntry;
 pub use dcp_store::journal::Entry as JournalLine;
 pub use dcp_store::review::{CloudQuestion, Review};
@@ -375,9 +377,10 @@ impl Host {
             outcome: outcome.outcome,
             code: outcome.code.clone(),
         });
+        // The call happened: its outcome stands even when its line is lost.
         match flushed {
             Ok(lines) => lines.into_iter().for_each(|entry| self.emit(HostEvent::JournalAdded { entry })),
-            Err(e) => return Err(e.into()),
+            Err(e) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
         }
         Ok(outcome)
     }

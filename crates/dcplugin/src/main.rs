@@ -70,7 +70,7 @@ enum Command {
         json: bool,
         /// The app version minAppVersion is checked against (x.y.z).
         #[arg(long, value_name = "X.Y.Z", value_parser = cmd::parse_version)]
-        app_version: Option<dcp_format::version::Version>,
+        app_version: Option<dcp_host::format::version::Version>,
     },
     /// Check a package, keep it in quarantine and print its review (consent screen).
     Import {
@@ -288,7 +288,7 @@ enum Command {
         #[arg(long)]
         new: bool,
         /// The door's port shown (for tests).
-        #[arg(long, default_value_t = dcp_door::DEFAULT_PORT, value_name = "N")]
+        #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
         door_port: u16,
         /// Print one JSON object.
         #[arg(long)]
@@ -300,7 +300,7 @@ enum Command {
         #[arg(long)]
         listening: bool,
         /// The door's port (default 8440; for tests).
-        #[arg(long, default_value_t = dcp_door::DEFAULT_PORT, value_name = "N")]
+        #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
         door_port: u16,
         /// One JSON object per line.
         #[arg(long)]
@@ -324,8 +324,16 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
         Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
-        Command::Serve { listening, door_port, json } => cmd::events::serve(cli.profile, listening, door_port, json),
-        other => cmd::store::open(cli.profile).and_then(|store| cmd::plugins::run(&store, other)),
+        Command::Serve { listening, door_port, json } => {
+            cmd::host::open(cli.profile, Some(door_port)).and_then(|host| cmd::events::serve(&host, listening, json))
+        }
+        other => {
+            let door_port = match &other {
+                Command::Events { door_port, .. } => Some(*door_port),
+                _ => None,
+            };
+            cmd::host::open(cli.profile, door_port).and_then(|host| cmd::plugins::run(&host, other))
+        }
     };
     match outcome {
         Ok(code) => code,

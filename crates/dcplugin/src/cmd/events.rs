@@ -2,98 +2,49 @@
 //! event token) and `serve` (the host without a window: the event door and
 //! the folder watchers, printing what happens).
 
-use super::store::{done, fail, Ok as Done};
+use super::host::{done, fail, run as act, Ok as Done};
 use crate::output::print_json;
-use dcp_door::{CompanionState, Door, DoorConfig, Notice, SystemClock, Wanted};
-use dcp_store::{Profile, Store};
-use dcp_vault::OsKeyStore;
-use serde::Serialize;
-use std::path::PathBuf;
+use dcp_host::events::{Change, HostEvent};
+use dcp_host::{BackgroundOptions, EventsPage, Host, Notice, Wanted};
 use std::process::ExitCode;
-use std::sync::Arc;
-
-#[derive(Serialize)]
-struct EventRow {
-    name: String,
-    title: String,
-    on: bool,
-}
-
-#[derive(Serialize)]
-struct DoorView {
-    wanted: Wanted,
-    address: String,
-}
-
-#[derive(Serialize)]
-struct EventsView {
-    slug: String,
-    status: String,
-    events: Vec<EventRow>,
-    door: DoorView,
-    token_made: bool,
-}
 
 /// `dcplugin events SLUG [on|off EVENT | token [--new]]`.
 pub fn run(
-    store: &Store,
+    host: &Host,
     slug: &str,
     what: Option<&str>,
     event: Option<&str>,
     new: bool,
-    port: u16,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     Ok(match (what, event) {
-        (Some(state @ ("on" | "off")), Some(event)) => match store.set_event_enabled(slug, event, state == "on") {
-            Ok(()) => done(&Done { ok: true }, json, || format!("{event} {state}")),
-            Err(e) => fail(&e, json),
-        },
+        (Some(state @ ("on" | "off")), Some(event)) => act(
+            host,
+            json,
+            async { host.set_event_enabled(slug, event, state == "on").await.map(|_| Done { ok: true }) },
+            |_| format!("{event} {state}"),
+        ),
         (Some("on" | "off"), None) => anyhow::bail!("name the event: dcplugin events {slug} on|off EVENT"),
         (Some("token"), None) => {
-            let token = if new { store.new_event_token(slug) } else { store.event_token(slug) };
+            let token = host.block_on(async {
+                if new {
+                    host.new_event_token(slug).await
+                } else {
+                    host.event_token(slug).await
+                }
+            });
             match token {
                 // The CLI is the details page's Copy: the one place a token is shown.
                 Ok(token) => done(&serde_json::json!({ "token": token.expose() }), json, || token.expose().to_owned()),
                 Err(e) => fail(&e, json),
             }
         }
-        (None, None) => match view(store, slug, port) {
-            Ok(v) => done(&v, json, || human(&v)),
-            Err(e) => fail(&e, json),
-        },
+        (None, None) => act(host, json, host.events_page(slug), human),
         _ => anyhow::bail!("use: dcplugin events SLUG [on|off EVENT | token [--new]]"),
     })
 }
 
-fn view(store: &Store, slug: &str, port: u16) -> Result<EventsView, dcp_store::StoreError> {
-    let context = store.call_context(slug)?.ok_or_else(|| dcp_store::StoreError::UnknownPlugin(slug.to_owned()))?;
-    let language = store.prefs()?.language;
-    let on = store.event_switches(slug)?;
-    let events = context
-        .plugin
-        .as_ref()
-        .map(|p| {
-            p.events
-                .iter()
-                .map(|e| EventRow {
-                    name: e.name.clone(),
-                    title: e.title.get(&language).or_else(|| e.title.get("en")).cloned().unwrap_or_default(),
-                    on: on.contains(&e.name),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Ok(EventsView {
-        slug: slug.to_owned(),
-        status: context.status.label().to_owned(),
-        events,
-        door: DoorView { wanted: dcp_door::wanted_now(store), address: format!("127.0.0.1:{port}") },
-        token_made: store.event_token_sealed(slug)?.is_some(),
-    })
-}
-
-fn human(v: &EventsView) -> String {
+fn human(v: &EventsPage) -> String {
     let mut lines = vec![format!("{}  ({})", v.slug, v.status)];
     if v.events.is_empty() {
         lines.push("  no event".into());
@@ -110,7 +61,7 @@ fn human(v: &EventsView) -> String {
     lines.join("\n")
 }
 
-/// One line of `serve`.
+/// One line of `serve` for a door notice.
 fn print_notice(n: &Notice, json: bool) {
     if json {
         print_json(n);
@@ -132,46 +83,42 @@ fn print_notice(n: &Notice, json: bool) {
     println!("{line}");
 }
 
-/// `dcplugin serve`: runs until Ctrl-C or SIGTERM.
-pub fn serve(profile: Option<PathBuf>, listening: bool, port: u16, json: bool) -> anyhow::Result<ExitCode> {
-    let profile = Profile::locate(profile)?;
-    let keys: Arc<OsKeyStore> = Arc::new(OsKeyStore::new());
-    let store = Store::open(profile.clone(), keys.clone())?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().worker_threads(2).build()?;
-    runtime.block_on(async move {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let door = Door::start(store, DoorConfig { port, ..DoorConfig::default() }, Arc::new(SystemClock::new()), tx);
-        if listening {
-            door.set_companion(CompanionState::Listening);
-        } else {
-            door.set_companion(CompanionState::Sleeping);
+/// One line of `serve` for a host event; events a script does not follow are not printed.
+fn print_event(event: &HostEvent, json: bool) {
+    match event {
+        HostEvent::Door { notice } => print_notice(notice, json),
+        HostEvent::PluginChanged { change: Change::FolderSaved, card: Some(card), .. } if json => {
+            print_json(&serde_json::json!({ "kind": "reloaded", "plugin": card.slug, "status": card.status }))
         }
-        let watcher = dcp_store::watch::FolderWatcher::start(profile, keys, move |reloaded| match reloaded {
-            Ok(entries) => {
-                for e in entries {
-                    if json {
-                        print_json(&serde_json::json!({ "kind": "reloaded", "plugin": e.slug, "status": e.status }));
-                    } else {
-                        println!("reloaded {}  {}", e.slug, e.status_label);
-                    }
-                }
-            }
-            Err(e) if json => print_json(&serde_json::json!({ "kind": "reload_failed", "error": e.to_string() })),
-            Err(e) => println!("reload failed, trying again: {e}"),
-        })?;
+        HostEvent::PluginChanged { change: Change::FolderSaved, card: Some(card), .. } => {
+            println!("reloaded {}  {}", card.slug, card.status_label)
+        }
+        HostEvent::ReloadFailed { message } if json => {
+            print_json(&serde_json::json!({ "kind": "reload_failed", "error": message }))
+        }
+        HostEvent::ReloadFailed { message } => println!("reload failed, trying again: {message}"),
+        _ => {}
+    }
+}
+
+/// `dcplugin serve`: runs until Ctrl-C or SIGTERM.
+pub fn serve(host: &Host, listening: bool, json: bool) -> anyhow::Result<ExitCode> {
+    let mut events = host.subscribe();
+    let background = host.start_background(BackgroundOptions { listening })?;
+    host.block_on(async move {
         let stop = stop_signal();
         tokio::pin!(stop);
         loop {
             tokio::select! {
-                notice = rx.recv() => match notice {
-                    Some(n) => print_notice(&n, json),
-                    None => break,
+                event = events.recv() => match event {
+                    Ok(event) => print_event(&event, json),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 },
                 () = &mut stop => break,
             }
         }
-        door.stop().await;
-        drop(watcher);
+        background.stop().await;
         if json {
             print_json(&serde_json::json!({ "kind": "stopped" }));
         } else {

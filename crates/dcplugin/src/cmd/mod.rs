@@ -2,12 +2,12 @@
 
 pub mod calls;
 pub mod events;
+pub mod host;
 pub mod pack;
 pub mod plugins;
-pub mod store;
 pub mod validate;
 
-use dcp_format::version::Version;
+use dcp_host::format::version::Version;
 
 /// Exit code of a refused plugin (1); 0 is success and 2 a usage error.
 pub const REFUSED: u8 = 1;

@@ -2,8 +2,8 @@
 //! folder with only the files §4 allows, and refuses to write an invalid one.
 
 use crate::output::{print_json, print_problems};
-use dcp_format::package::{self, Package, Source};
-use dcp_format::{Options, Problem, Problems};
+use dcp_host::format::package::{self, Package, Source};
+use dcp_host::format::{Options, Problem, Problems};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,7 +57,7 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
 /// Validates, writes the zip; the path is `None` when the plugin is refused.
 fn build(pkg: &Package, output: Option<&Path>) -> anyhow::Result<(Problems, Option<String>, Option<PathBuf>)> {
     debug_assert_eq!(pkg.source, Source::Folder);
-    let report = dcp_format::check_package(pkg, &Options::default());
+    let report = dcp_host::format::check_package(pkg, &Options::default());
     let Some(plugin) = &report.plugin else {
         return Ok((report.problems, report.slug, None));
     };

@@ -1,112 +1,103 @@
-//! The store commands: import and consent, the installed plugins, their
-//! switches and settings, and the app switches. Each maps to one call of
-//! the store and prints its result; no rule lives here.
+//! The plugin commands: import and consent, the installed plugins, their
+//! switches and settings, and the app switches. Each maps to one method of
+//! the host and prints its result; no rule lives here.
 
-use super::store::{done, fail, run as act, Ok as Done};
+use super::host::{done, fail, run as act, Ok as Done};
 use crate::{Command, InstallArgs};
-use dcp_store::{CloudChoice, InstallOptions, Review, Store, StoreError};
-use dcp_vault::Sensitive;
+use dcp_host::{ApiError, CloudChoice, CloudQuestion, Host, InstallOptions, Review, Sensitive, SwitchesPatch};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::Read;
 use std::process::ExitCode;
 
-pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
+pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
     let ok = || Done { ok: true };
     Ok(match command {
-        Command::Import { path, yes, install, json } => consent(store, store.import(&path), yes, &install, json)?,
+        Command::Import { path, yes, install, json } => {
+            consent(host, host.block_on(host.import_path(path)), yes, &install, json)?
+        }
         Command::LoadFolder { dir, yes, install, json } => {
-            consent(store, store.load_folder(&dir), yes, &install, json)?
+            consent(host, host.block_on(host.load_folder(dir)), yes, &install, json)?
         }
         Command::Catalog { import: Some(slug), yes, install, json } => {
-            consent(store, store.import_official(&slug), yes, &install, json)?
+            consent(host, host.block_on(host.import_official(&slug)), yes, &install, json)?
         }
-        Command::Catalog { import: None, json, .. } => act(
-            json,
-            || store.catalog(),
-            |entries| {
-                entries
-                    .iter()
-                    .map(|e| {
-                        format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default())
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            },
-        ),
+        Command::Catalog { import: None, json, .. } => act(host, json, host.catalog(), |entries| {
+            entries
+                .iter()
+                .map(|e| format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default()))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }),
         Command::Install { review, install, json } => {
             let options = install_options(&install)?;
-            act(
-                json,
-                || store.install(&review, options),
-                |i| format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" }),
-            )
+            act(host, json, host.install(&review, options), |i| {
+                format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" })
+            })
         }
         Command::Cancel { review, json } => {
-            act(json, || store.cancel(&review).map(|()| ok()), |_| format!("cancelled {review}"))
+            act(host, json, async { host.cancel(&review).await.map(|()| ok()) }, |_| format!("cancelled {review}"))
         }
-        Command::List { json } => act(
-            json,
-            || store.list(),
-            |entries| {
-                if entries.is_empty() {
-                    return "no plugin installed".into();
-                }
-                entries
-                    .iter()
-                    .map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", ")))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            },
-        ),
+        Command::List { json } => act(host, json, host.cards(), |entries| {
+            if entries.is_empty() {
+                return "no plugin installed".into();
+            }
+            entries
+                .iter()
+                .map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", ")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }),
         Command::Show { slug, json } => {
-            act(json, || store.show(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default())
+            act(host, json, host.details(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default())
         }
-        Command::Enable { slug, action, json } => switch(store, &slug, action.as_deref(), true, json),
-        Command::Disable { slug, action, json } => switch(store, &slug, action.as_deref(), false, json),
+        Command::Enable { slug, action, json } => switch(host, &slug, action.as_deref(), true, json),
+        Command::Disable { slug, action, json } => switch(host, &slug, action.as_deref(), false, json),
         Command::Set { slug, values, json } => {
             let values = pairs(&values)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect::<Vec<_>>();
-            act(json, || store.set_settings(&slug, &values).map(|()| ok()), |_| "saved".into())
+            act(host, json, async { host.save_settings(&slug, values).await.map(|_| ok()) }, |_| "saved".into())
         }
         Command::Secret { slug, key, clear: true, json } => {
-            act(json, || store.clear_secret(&slug, &key).map(|()| ok()), |_| format!("{key}: not set"))
+            act(host, json, async { host.clear_secret(&slug, &key).await.map(|_| ok()) }, |_| format!("{key}: not set"))
         }
         Command::Secret { slug, key, clear: false, json } => {
             let value = read_secret()?;
-            act(json, || store.set_secret(&slug, &key, value).map(|()| ok()), |_| format!("{key}: set"))
+            act(host, json, async { host.set_secret(&slug, &key, value).await.map(|_| ok()) }, |_| {
+                format!("{key}: set")
+            })
         }
         Command::Cloud { slug, choice, json } => {
             let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
-            act(json, || store.set_cloud(&slug, choice).map(|()| ok()), |_| "saved".into())
+            act(host, json, async { host.set_cloud(&slug, choice).await.map(|_| ok()) }, |_| "saved".into())
         }
         Command::Twitch { slug, choice, json } => {
-            act(json, || store.set_twitch(&slug, choice == "allow").map(|()| ok()), |_| "saved".into())
+            act(host, json, async { host.set_twitch(&slug, choice == "allow").await.map(|_| ok()) }, |_| "saved".into())
         }
-        Command::Keep { slug, json } => act(json, || store.keep(&slug).map(|()| ok()), |_| "kept".into()),
+        Command::Keep { slug, json } => {
+            act(host, json, async { host.keep(&slug).await.map(|_| ok()) }, |_| "kept".into())
+        }
         Command::Uninstall { slug, json } => {
-            act(json, || store.uninstall(&slug).map(|()| ok()), |_| format!("uninstalled {slug}"))
+            act(host, json, async { host.uninstall(&slug).await.map(|()| ok()) }, |_| format!("uninstalled {slug}"))
         }
-        Command::Reload { json } => act(
-            json,
-            || store.reload(),
-            |entries| {
-                entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
-            },
-        ),
+        Command::Reload { json } => act(host, json, host.reload(), |entries| {
+            entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
+        }),
         Command::DevMode { state, json } => {
-            let value = if state == "on" { "true" } else { "false" };
-            act(json, || store.set_pref("dev_mode", value).map(|()| ok()), |_| format!("developer mode {state}"))
+            let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
+            act(host, json, async { host.set_switches(patch).await.map(|_| ok()) }, |_| {
+                format!("developer mode {state}")
+            })
         }
-        Command::Prefs { values, json } => prefs(store, &values, json)?,
+        Command::Prefs { values, json } => prefs(host, &values, json)?,
         Command::PluginsFolder { json } => {
-            let folder = store.profile().plugins_dir();
+            let folder = host.plugins_folder();
             done(&serde_json::json!({ "folder": folder }), json, || folder.display().to_string())
         }
-        Command::Tools { turn, json } => super::calls::tools(store, &turn, json),
-        Command::Call { tool, args, turn, json } => super::calls::call(store, &tool, args.as_deref(), &turn, json)?,
-        Command::Journal { limit, plugin, json } => super::calls::journal(store, limit, plugin.as_deref(), json),
-        Command::Events { slug, what, event, new, door_port, json } => {
-            super::events::run(store, &slug, what.as_deref(), event.as_deref(), new, door_port, json)?
+        Command::Tools { turn, json } => super::calls::tools(host, &turn, json),
+        Command::Call { tool, args, turn, json } => super::calls::call(host, &tool, args.as_deref(), &turn, json)?,
+        Command::Journal { limit, plugin, json } => super::calls::journal(host, limit, plugin.as_deref(), json),
+        Command::Events { slug, what, event, new, json, .. } => {
+            super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
         }
         Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } => {
             unreachable!("handled without this store")
@@ -116,8 +107,8 @@ pub fn run(store: &Store, command: Command) -> anyhow::Result<ExitCode> {
 
 /// The review, then the install at once with `--yes`.
 fn consent(
-    store: &Store,
-    review: Result<Review, StoreError>,
+    host: &Host,
+    review: Result<Review, ApiError>,
     yes: bool,
     install: &InstallArgs,
     json: bool,
@@ -133,9 +124,9 @@ fn consent(
     struct Installed<'a> {
         #[serde(flatten)]
         review: &'a Review,
-        installed: dcp_store::Installed,
+        installed: dcp_host::Installed,
     }
-    Ok(match store.install(&review.review, install_options(install)?) {
+    Ok(match host.block_on(host.install(&review.review, install_options(install)?)) {
         Ok(installed) => done(&Installed { review: &review, installed }, json, || {
             format!("{}\ninstalled {} {}", human_review(&review), review.slug, review.version)
         }),
@@ -196,11 +187,11 @@ fn human_review(r: &Review) -> String {
         out.push(format!("Event {}: {} [{}]", e.name, e.title, if e.on { "on" } else { "off" }));
     }
     match r.cloud {
-        dcp_store::review::CloudQuestion::Ask => {
+        CloudQuestion::Ask => {
             out.push("Online AI models: allow, or only with an AI on this PC? (--cloud allow|local)".into())
         }
-        dcp_store::review::CloudQuestion::Never => out.push("Works only with an AI running on this PC.".into()),
-        dcp_store::review::CloudQuestion::NotAsked => {}
+        CloudQuestion::Never => out.push("Works only with an AI running on this PC.".into()),
+        CloudQuestion::NotAsked => {}
     }
     for w in &r.warnings {
         out.push(format!("warning: {w}"));
@@ -209,37 +200,53 @@ fn human_review(r: &Review) -> String {
     out.join("\n")
 }
 
-fn switch(store: &Store, slug: &str, action: Option<&str>, on: bool, json: bool) -> ExitCode {
+fn switch(host: &Host, slug: &str, action: Option<&str>, on: bool, json: bool) -> ExitCode {
     let word = if on { "on" } else { "off" };
     act(
+        host,
         json,
-        || {
+        async {
             match action {
-                Some(tool) => store.set_action_enabled(slug, tool, on),
-                None => store.set_enabled(slug, on),
+                Some(tool) => host.set_action_enabled(slug, tool, on).await,
+                None => host.set_enabled(slug, on).await,
             }
-            .map(|()| Done { ok: true })
+            .map(|_| Done { ok: true })
         },
         |_| format!("{} {word}", action.map_or(slug.to_owned(), |t| format!("{slug}__{t}"))),
     )
 }
 
-fn prefs(store: &Store, values: &[String], json: bool) -> anyhow::Result<ExitCode> {
-    for (key, value) in pairs(values)? {
-        if let Err(e) = store.set_pref(&key, &value) {
-            return Ok(fail(&e, json));
+fn prefs(host: &Host, values: &[String], json: bool) -> anyhow::Result<ExitCode> {
+    let patch = match switches_patch(pairs(values)?) {
+        Ok(patch) => patch,
+        Err(message) => return Ok(fail(&ApiError::new(dcp_host::ErrorCode::BadInput, message), json)),
+    };
+    Ok(act(host, json, host.set_switches(patch), |p| {
+        format!(
+            "plugins_enabled={} tools_enabled={} dev_mode={} language={}",
+            p.plugins_enabled, p.tools_enabled, p.dev_mode, p.language
+        )
+    }))
+}
+
+/// `KEY=VALUE` app switches as a typed change (the language is checked by the host).
+fn switches_patch(pairs: Vec<(String, String)>) -> Result<SwitchesPatch, String> {
+    let mut patch = SwitchesPatch::default();
+    for (key, value) in pairs {
+        let flag = || match value.as_str() {
+            "true" => Ok(Some(true)),
+            "false" => Ok(Some(false)),
+            _ => Err(format!("{key} must be true or false")),
+        };
+        match key.as_str() {
+            "plugins_enabled" => patch.plugins_enabled = flag()?,
+            "tools_enabled" => patch.tools_enabled = flag()?,
+            "dev_mode" => patch.dev_mode = flag()?,
+            "language" => patch.language = Some(value),
+            _ => return Err(format!("unknown pref {key} (use plugins_enabled, tools_enabled, dev_mode, language)")),
         }
     }
-    Ok(act(
-        json,
-        || store.prefs(),
-        |p| {
-            format!(
-                "plugins_enabled={} tools_enabled={} dev_mode={} language={}",
-                p.plugins_enabled, p.tools_enabled, p.dev_mode, p.language
-            )
-        },
-    ))
+    Ok(patch)
 }
 
 fn install_options(args: &InstallArgs) -> anyhow::Result<InstallOptions> {

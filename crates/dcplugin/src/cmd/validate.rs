@@ -1,8 +1,8 @@
 //! `dcplugin validate PATH [--json] [--app-version X.Y.Z]`.
 
 use crate::output::{print_json, print_problems, ValidateJson};
-use dcp_format::version::Version;
-use dcp_format::{package, Options, Problems};
+use dcp_host::format::version::Version;
+use dcp_host::format::{package, Options, Problems};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -10,7 +10,7 @@ pub fn run(path: &Path, json: bool, app_version: Option<Version>) -> anyhow::Res
     let options = Options { app_version: app_version.unwrap_or(Version::APP), ..Options::default() };
     let (problems, slug, icon_note, summary) = match package::read_path(path) {
         Ok(pkg) => {
-            let report = dcp_format::check_package(&pkg, &options);
+            let report = dcp_host::format::check_package(&pkg, &options);
             let summary = report.plugin.as_ref().map(|p| format!("{} ({} {})", p.slug, p.display_name, p.version));
             (report.problems, report.slug, pkg.icon_ignored, summary)
         }

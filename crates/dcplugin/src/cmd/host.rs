@@ -1,0 +1,68 @@
+//! Opening the host on the profile, and printing its results and errors
+//! the same way in every command.
+
+use crate::output::print_json;
+use dcp_host::{ApiError, Host, HostOptions};
+use serde::Serialize;
+use std::future::Future;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Opens the host on `--profile`, `DCPLUGIN_PROFILE` or the app's folder.
+pub fn open(profile: Option<PathBuf>, door_port: Option<u16>) -> anyhow::Result<Host> {
+    Ok(Host::open(HostOptions { profile, door_port, ..HostOptions::default() })?)
+}
+
+/// The JSON shape of a failure: `{"ok": false, "code", "message", "errors"}`.
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    ok: bool,
+    code: Option<&'a str>,
+    message: &'a str,
+    errors: &'a [dcp_host::format::Problem],
+}
+
+/// Prints a failure (the spec's code first) and returns exit code 1.
+pub fn fail(error: &ApiError, json: bool) -> ExitCode {
+    let errors = error.problems.as_slice();
+    if json {
+        print_json(&ErrorJson { ok: false, code: error.spec_code(), message: &error.message, errors });
+    } else if errors.is_empty() {
+        eprintln!("{error}");
+    } else {
+        eprintln!("refused:");
+        for problem in errors {
+            eprintln!("{problem}");
+        }
+    }
+    ExitCode::from(super::REFUSED)
+}
+
+/// Prints a result as JSON, or as the given human text.
+pub fn done<T: Serialize>(value: &T, json: bool, human: impl FnOnce() -> String) -> ExitCode {
+    if json {
+        print_json(value);
+    } else {
+        println!("{}", human());
+    }
+    ExitCode::SUCCESS
+}
+
+/// `{"ok": true}` for commands with nothing else to say.
+#[derive(Serialize)]
+pub struct Ok {
+    pub ok: bool,
+}
+
+/// Runs a host method to its end and prints its outcome.
+pub fn run<T: Serialize>(
+    host: &Host,
+    json: bool,
+    action: impl Future<Output = Result<T, ApiError>>,
+    human: impl FnOnce(&T) -> String,
+) -> ExitCode {
+    match host.block_on(action) {
+        Result::Ok(value) => done(&value, json, || human(&value)),
+        Err(e) => fail(&e, json),
+    }
+}
