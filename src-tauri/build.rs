@@ -2,6 +2,7 @@
 //! commands, so that the webview may call them and nothing else.
 
 fn main() {
-    let manifest = tauri_build::AppManifest::new().commands(&["validate_plugin", "open_plugins_folder"]);
+    let manifest =
+        tauri_build::AppManifest::new().commands(&["validate_plugin", "plugin_cards", "open_plugins_folder"]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest)).expect("tauri-build failed");
 }

@@ -1,59 +1,59 @@
 //! The Tauri shell of the Desktop Companion plugin host.
 //!
-//! *Architecture invariant:* this crate implements no rule of the plugin
-//! format. It reads a package with [`dcp_format::package::read_path`], hands
-//! it to [`dcp_format::check_package`] and turns the report into the JSON the
-//! settings panel shows. Every decision about a plugin is the engine's.
+//! *Architecture invariant:* this crate implements no rule. Each command is
+//! a `#[tauri::command] async fn` that awaits one method of the engine's
+//! [`Host`] (managed state, opened once at start) and returns its DTO or
+//! its `{code, message}` error unchanged.
 //!
-//! *API boundary:* the commands registered in [`run`] and the DTOs in
-//! [`dto`] are the whole surface the webview sees; the capability file
-//! (`capabilities/main.json`) grants the window exactly those commands.
+//! *API boundary:* the commands registered in [`run`] are the whole surface
+//! the webview sees; the capability file (`capabilities/main.json`) grants
+//! the window exactly those commands.
 
-pub mod dto;
-
-use dto::Validation;
+use dcp_host::{ApiError, Card, Host, HostOptions, ImportCheck};
 use std::path::PathBuf;
+use tauri::State;
 
-/// Validates the package at `path` (a .json, a .zip or a folder) the way an
-/// import would, without installing anything.
-///
-/// Runs on a blocking thread: it reads files, and a failure in the engine
-/// must come back to the panel as an error, not take the window down.
+/// Checks the file at `path` as an import would (the validator and the
+/// host's checks: a folder, developer mode), without keeping it.
 #[tauri::command]
-async fn validate_plugin(path: String) -> Result<Validation, String> {
-    tauri::async_runtime::spawn_blocking(move || validate_path(&PathBuf::from(path)))
-        .await
-        .map_err(|e| format!("the validator stopped unexpectedly: {e}"))
+async fn validate_plugin(host: State<'_, Host>, path: String) -> Result<ImportCheck, ApiError> {
+    host.check_import(PathBuf::from(path)).await
 }
 
-/// What `validate_plugin` does, without Tauri: read, then check.
-pub fn validate_path(path: &std::path::Path) -> Validation {
-    match dcp_format::package::read_path(path) {
-        Ok(package) => Validation::from(dcp_format::check_package(&package, &dcp_format::Options::default())),
-        Err(error) => Validation::from(error),
-    }
+/// The cards of My plugins.
+#[tauri::command]
+async fn plugin_cards(host: State<'_, Host>) -> Result<Vec<Card>, ApiError> {
+    host.cards().await
 }
 
 /// Open the plugins folder (§19): opens the profile's plugins folder in the
 /// OS file manager and returns its path (the panel shows it too, for a PC
 /// without a file manager).
 #[tauri::command]
-async fn open_plugins_folder() -> Result<String, String> {
-    let folder = plugins_folder().map_err(|e| format!("the plugins folder cannot be found: {e}"))?;
+async fn open_plugins_folder(host: State<'_, Host>) -> Result<String, String> {
+    let folder = host.plugins_folder();
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{} cannot be made: {e}", folder.display()))?;
     open::that_detached(&folder).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
     Ok(folder.display().to_string())
 }
 
-/// The plugins folder of the app's profile, created if needed: the same
-/// folder `dcplugin plugins-folder` prints.
-pub fn plugins_folder() -> std::io::Result<PathBuf> {
-    Ok(dcp_store::Profile::locate(None)?.plugins_dir())
+/// Opens the host on the app's profile (`DCPLUGIN_PROFILE`, else the app's data folder).
+pub fn open_host() -> Result<Host, ApiError> {
+    Host::open(HostOptions::default())
 }
 
 /// Builds and runs the app until its last window closes.
 pub fn run() {
+    let host = match open_host() {
+        Ok(host) => host,
+        Err(error) => {
+            eprintln!("Desktop Companion Plugins could not open its profile: {error}");
+            std::process::exit(1);
+        }
+    };
     let app = tauri::Builder::default()
-        .invoke_handler(tauri::generate_handler![validate_plugin, open_plugins_folder])
+        .manage(host)
+        .invoke_handler(tauri::generate_handler![validate_plugin, plugin_cards, open_plugins_folder])
         .build(tauri::generate_context!());
     match app {
         Ok(app) => app.run(|_, _| {}),
@@ -66,25 +66,56 @@ pub fn run() {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use std::path::Path;
+    use dcp_host::{Host, HostOptions, ImportCheck};
+    use dcp_vault::testing::MemoryKeyStore;
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
 
-    #[test]
-    fn s19_the_plugins_folder_is_the_profiles_and_exists() {
-        let profile = tempfile::tempdir().expect("profile");
-        // The app and dcplugin locate the same profile: DCPLUGIN_PROFILE here.
-        std::env::set_var(dcp_store::profile::PROFILE_ENV, profile.path());
-        let folder = plugins_folder().expect("folder");
-        assert_eq!(folder, profile.path().join("plugins"));
-        assert!(folder.is_dir());
+    fn host(profile: &Path) -> Host {
+        let options = HostOptions {
+            profile: Some(profile.to_path_buf()),
+            key_store: Some(Arc::new(MemoryKeyStore::new())),
+            ..HostOptions::default()
+        };
+        Host::open(options).expect("host")
+    }
+
+    fn example(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples").join(name)
+    }
+
+    fn check(path: PathBuf) -> ImportCheck {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        host.block_on(host.check_import(path)).expect("checked")
+    }
+
+    fn codes(check: &ImportCheck) -> Vec<&str> {
+        check.errors.iter().map(|p| p.code.as_str()).collect()
     }
 
     #[test]
-    fn an_example_plugin_folder_validates() {
-        let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples/exchange-rates");
-        let validation = validate_path(&folder);
-        assert!(validation.ok, "{validation:?}");
-        assert_eq!(validation.slug.as_deref(), Some("fx"));
+    fn an_example_manifest_can_be_imported() {
+        let check = check(example("exchange-rates/manifest.json"));
+        assert!(check.ok, "{check:?}");
+        assert_eq!(check.slug.as_deref(), Some("fx"));
+    }
+
+    /// §19: a folder is loaded, not imported; the check says so as import would.
+    #[test]
+    fn s19_a_folder_is_not_said_importable() {
+        let check = check(example("exchange-rates"));
+        assert!(!check.ok);
+        assert_eq!(codes(&check), ["unsupported_package"]);
+    }
+
+    /// §15: a plugin that talks to the PC needs developer mode, which is off in a new profile.
+    #[test]
+    fn s15_a_pc_plugin_is_refused_while_developer_mode_is_off() {
+        let check = check(example("local-server/manifest.json"));
+        assert!(!check.ok);
+        assert_eq!(codes(&check), ["dev_mode_required"]);
+        assert_eq!(check.errors[0].path, "permissions.network.local.ports");
     }
 
     #[test]
@@ -92,16 +123,21 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let file = dir.path().join("broken.json");
         std::fs::write(&file, b"{ not json").expect("write");
-        let validation = validate_path(&file);
-        assert!(!validation.ok);
-        let codes: Vec<&str> = validation.errors.iter().map(|p| p.code.as_str()).collect();
-        assert_eq!(codes, ["not_json"]);
+        let check = check(file);
+        assert_eq!(codes(&check), ["not_json"]);
     }
 
     #[test]
-    fn a_missing_path_is_an_error_not_a_panic() {
-        let validation = validate_path(Path::new("/nonexistent/dcp-app-test/plugin.json"));
-        assert!(!validation.ok);
-        assert_eq!(validation.errors.len(), 1);
+    fn a_missing_path_is_a_refusal_not_a_panic() {
+        let check = check(PathBuf::from("/nonexistent/dcp-app-test/plugin.json"));
+        assert!(!check.ok);
+        assert_eq!(check.errors.len(), 1);
+    }
+
+    /// The panel's contract (ui/main.js): `{ok, slug, errors: [{code, path, message}], warnings}`.
+    #[test]
+    fn a_check_serializes_to_the_panels_shape() {
+        let value = serde_json::to_value(check(example("exchange-rates/manifest.json"))).expect("JSON");
+        assert_eq!(value, serde_json::json!({"ok": true, "slug": "fx", "errors": [], "warnings": []}));
     }
 }

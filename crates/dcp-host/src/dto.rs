@@ -267,3 +267,17 @@ pub struct JournalQuery {
     /// Only this plugin.
     pub plugin: Option<String>,
 }
+
+/// What a check of a file says (the panel's "can be imported"): the same
+/// verdict as an import, without keeping the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ImportCheck {
+    /// True when import would accept it (warnings allowed).
+    pub ok: bool,
+    /// The plugin's slug, when accepted.
+    pub slug: Option<String>,
+    /// Problems that refuse it, with their §22 codes and places.
+    pub errors: Vec<dcp_format::Problem>,
+    /// Problems that let it install.
+    pub warnings: Vec<dcp_format::Problem>,
+}

@@ -43,7 +43,7 @@ pub use error::{ApiError, ApiResult, ErrorCode};
 
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
-pub use dto::{AppSwitches, Card, EventsPage, JournalQuery, PluginDetails, SwitchesPatch};
+pub use dto::{AppSwitches, Card, EventsPage, ImportCheck, JournalQuery, PluginDetails, SwitchesPatch};
 use dto::{DoorView, EventView};
 use events::{Change, HostEvent};
 use serde_json::Value;
@@ -201,6 +201,20 @@ impl Host {
     }
 
     // ------------------------------------------------------------ consent
+
+    /// Checks a file as an import would, without keeping it (the import
+    /// window's verdict). A refusal is the verdict, not an error; an error
+    /// is a failure of the profile itself.
+    pub async fn check_import(&self, path: PathBuf) -> ApiResult<ImportCheck> {
+        let checked = self.read(move |s| Ok(s.check_import(&path))).await?;
+        Ok(match checked {
+            Ok((slug, warnings)) => ImportCheck { ok: true, slug: Some(slug), errors: Vec::new(), warnings },
+            Err(StoreError::Refused(problems)) => {
+                ImportCheck { ok: false, slug: None, errors: problems.errors, warnings: problems.warnings }
+            }
+            Err(e) => return Err(e.into()),
+        })
+    }
 
     /// Imports a .json or .zip file: checked, quarantined, and its review (consent screen).
     pub async fn import_path(&self, path: PathBuf) -> ApiResult<Review> {

@@ -20,13 +20,16 @@ impl Store {
     /// Imports a .json or .zip: checks it, copies it into quarantine and
     /// returns the review the consent screen shows (§3).
     pub fn import(&self, path: &Path) -> Result<Review, StoreError> {
-        let package = package::read_path(path).map_err(|e| StoreError::Refused(single(e.into())))?;
-        if package.source == package::Source::Folder {
-            return Err(StoreError::Unknown(
-                "a folder is loaded with Load a folder (load-folder), not imported".into(),
-            ));
-        }
-        self.quarantine(&package, Origin::Import, None)
+        self.quarantine(&importable(path)?, Origin::Import, None)
+    }
+
+    /// What [`Store::import`] would say of a file, without keeping it: the
+    /// slug and the warnings, or the refusal with every problem. The
+    /// validator's checks and the host's (developer mode) alike, so a
+    /// check never says "can be imported" of what import refuses.
+    pub fn check_import(&self, path: &Path) -> Result<(String, Vec<Problem>), StoreError> {
+        let (plugin, warnings) = self.validated(&importable(path)?, Origin::Import)?;
+        Ok((plugin.slug, warnings))
     }
 
     /// Loads a plugin folder in place (§19): developer mode only, never a
@@ -205,4 +208,15 @@ fn single(problem: dcp_format::Problem) -> dcp_format::Problems {
     let mut problems = dcp_format::Problems::default();
     problems.push(problem.code, problem.path, problem.message);
     problems
+}
+
+/// Reads a file to import: a .json or a .zip, never a folder (a folder is
+/// loaded in place with Load a folder, §19).
+fn importable(path: &Path) -> Result<Package, StoreError> {
+    let package = package::read_path(path).map_err(|e| StoreError::Refused(single(e.into())))?;
+    if package.source == package::Source::Folder {
+        let why = "a folder is not imported: load it with Load a folder (developer mode), or import its manifest.json or a .zip";
+        return Err(StoreError::refused(Code::UnsupportedPackage, "package", why));
+    }
+    Ok(package)
 }
