@@ -25,6 +25,9 @@
 //! - An icon over 256 KB is `bad_zip` (§22) wherever it comes from, a
 //!   folder included; a file that is not a real PNG is not an error: `icon`
 //!   is `None` and `icon_ignored` says why (the card shows a letter tile).
+//!   An icon whose header declares a size of zero or over
+//!   [`ICON_PIXELS`] a side counts as not a real PNG: a webview would
+//!   decode the size it declares, whatever the file's own size.
 //! - In a folder, a package file (manifest.json, icon.png, readme.md, a
 //!   license) that is a symbolic link is refused with `read_failed`: the
 //!   folder is read in place and watched for changes, and a link would let
@@ -37,7 +40,7 @@
 //! - [`to_zip`] reads its own output back and refuses to return a zip that
 //!   would not read back as the same package.
 
-use crate::limits::{ICON_BYTES, MANIFEST_BYTES, PACKAGE_BYTES, ZIP_FILES};
+use crate::limits::{ICON_BYTES, ICON_PIXELS, MANIFEST_BYTES, PACKAGE_BYTES, ZIP_FILES};
 use crate::problem::{Code, Problem};
 use std::collections::HashSet;
 use std::fs;
@@ -243,10 +246,16 @@ fn read_file_at_most(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 fn icon_problem(bytes: &[u8]) -> Option<String> {
     match png::Decoder::new(Cursor::new(bytes)).read_info() {
         Err(e) => Some(format!("icon.png is not a real PNG ({e}); the card shows a letter tile instead.")),
-        Ok(reader) if reader.info().width == 0 || reader.info().height == 0 => {
-            Some("icon.png has no width or height; the card shows a letter tile instead.".to_string())
+        Ok(reader) => {
+            let (width, height) = reader.info().size();
+            let sane = 1..=ICON_PIXELS;
+            (!sane.contains(&width) || !sane.contains(&height)).then(|| {
+                format!(
+                    "icon.png declares {width} × {height} px; an icon is 1 to {ICON_PIXELS} px a side, so the card \
+                     shows a letter tile instead."
+                )
+            })
         }
-        Ok(_) => None,
     }
 }
 

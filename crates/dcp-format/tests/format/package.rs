@@ -552,6 +552,24 @@ fn s4_icon_of_zero_size_is_ignored() {
     icon_ignored(&png_with_ihdr(16, 0));
 }
 
+/// §4: a few KB of PNG may declare 60000 × 60000 px (about 14 GB for a
+/// webview to decode): an insane size is not a real icon, the card shows
+/// the letter tile. Up to 1024 px a side is kept.
+#[test]
+fn s4_icon_of_insane_size_is_ignored() {
+    let mut bomb = png_with_ihdr(60_000, 60_000);
+    bomb.resize(6 * 1024, 0);
+    let reason = icon_ignored(&bomb);
+    assert!(reason.contains("60000 × 60000"), "{reason}");
+    icon_ignored(&png_with_ihdr(1025, 1));
+    icon_ignored(&png_with_ihdr(1, 1025));
+    icon_ignored(&png_with_ihdr(u32::MAX >> 1, 16));
+    let edge = png_with_ihdr(1024, 1024);
+    assert_eq!(ok_zip(&deflated(&[("manifest.json", MANIFEST), ("icon.png", &edge)])).icon, Some(edge));
+    let p = read_path(folder(&[("manifest.json", MANIFEST), ("icon.png", &bomb)]).path()).expect("folder");
+    assert_eq!(p.icon, None, "a folder's icon is judged alike");
+}
+
 #[test]
 fn s4_icon_that_is_not_a_png_is_ignored() {
     let reason = icon_ignored(b"GIF89a....");
