@@ -13,10 +13,11 @@
 use crate::error::StoreError;
 use crate::files::{self, crash_point};
 use crate::registry::default_of;
-use crate::review::Origin;
+use crate::registry::Row;
+use crate::review::{self, CloudQuestion, Origin};
 use crate::Store;
 use dcp_format::fingerprint::Permissions;
-use dcp_format::model::{CloudModels, Plugin};
+use dcp_format::model::Plugin;
 use dcp_format::setting_value::{self, BadSetting, Refusal};
 use dcp_vault::Sensitive;
 use rusqlite::{params, Transaction, TransactionBehavior};
@@ -89,7 +90,8 @@ impl Store {
         let settings = self.final_settings(&plugin, old.is_some(), &options.settings)?;
         let secrets = self.final_secrets(&plugin, old.is_some(), options.secrets)?;
         self.check_required(&plugin, &settings, &secrets)?;
-        let cloud = cloud_choice(&plugin, options.cloud, old.as_ref().and_then(|o| o.cloud_choice.as_deref()))?;
+        let permissions = Permissions::of(&plugin);
+        let cloud = cloud_choice(&plugin, &permissions, options.cloud, old.as_ref())?;
         let sealed = self.seal_new(&plugin.slug, &secrets)?;
         let target = match origin {
             Origin::Folder => dir.clone(),
@@ -100,7 +102,6 @@ impl Store {
             }
         };
         crash_point("install:files-written");
-        let permissions = Permissions::of(&plugin);
         let changed = old.as_ref().is_some_and(|o| o.permissions != permissions);
         if let Err(e) = self.commit(
             tx,
@@ -366,17 +367,21 @@ fn unknown(key: &str) -> Refusal {
     Refusal { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
 }
 
-/// The online-AI answer to store (§13): asked only for a plugin with an R1
-/// tool and `cloudModels: ask`; kept from the installed version otherwise.
+/// The online-AI answer to store (§13): required when the review asks the
+/// question (`ask`, or an update widening where private data may go) and
+/// no earlier answer still applies; the earlier answer kept otherwise.
 fn cloud_choice(
     plugin: &Plugin,
+    permissions: &Permissions,
     given: Option<CloudChoice>,
-    kept: Option<&str>,
+    old: Option<&Row>,
 ) -> Result<Option<CloudChoice>, StoreError> {
-    if !plugin.reads_private_data() || plugin.cloud_models != CloudModels::Ask {
-        return Ok(given.or(kept.and_then(CloudChoice::parse)));
+    let kept = old.and_then(|o| review::kept_cloud_choice(o.cloud_choice.as_deref(), &o.permissions, permissions));
+    let answer = given.or(kept);
+    match review::cloud_question(plugin, permissions, old.map(|o| &o.permissions)) {
+        CloudQuestion::Ask => answer.map(Some).ok_or(StoreError::CloudChoiceRequired),
+        _ => Ok(answer),
     }
-    given.or(kept.and_then(CloudChoice::parse)).map(Some).ok_or(StoreError::CloudChoiceRequired)
 }
 
 /// Keeps the switch rows whose name is still in `names`.

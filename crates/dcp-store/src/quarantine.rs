@@ -111,9 +111,10 @@ impl Store {
             Some(_) => self.events_on(&plugin.slug)?,
             None => Vec::new(),
         };
-        let old = existing.map(|row| Installed {
+        let old = existing.as_ref().map(|row| Installed {
             version: row.version.clone(),
             permissions: row.permissions.clone(),
+            cloud_choice: row.cloud_choice.as_deref(),
             setting_keys: &setting_keys,
             events_on: &events_on,
         });

@@ -817,6 +817,8 @@ fn s18_permissions_fingerprint_changes_with_permissions_only() {
         ("@/tools/add_card/request/url", json!("https://api.example.com/2/cards")),
         ("@/auth/name", json!("X-Api-Key")),
         ("@/events/card_due2", json!({ "title": { "en": "Due" } })),
+        // §13: where the private data of its R1 tool may go.
+        ("@/data/cloudModels", json!("allowed")),
     ] {
         let (_, changed) = fingerprint(std::slice::from_ref(&change));
         assert_ne!(permissions, changed, "{change:?} changes permissions");
