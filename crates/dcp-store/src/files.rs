@@ -2,6 +2,7 @@
 //! half-written file under a name the store trusts: each file is written and
 //! synced, then its folder is synced.
 
+use crate::private;
 use dcp_format::package::{Package, ICON_FILE, MANIFEST_FILE};
 use std::fs::{self, File};
 use std::io::Write;
@@ -9,7 +10,7 @@ use std::path::Path;
 
 /// Writes a package's files into `dir` (created), synced to disk.
 pub(crate) fn write_package(dir: &Path, package: &Package) -> std::io::Result<()> {
-    fs::create_dir_all(dir)?;
+    private::create_dir_all(dir)?;
     write_synced(&dir.join(MANIFEST_FILE), &package.manifest)?;
     if let Some(icon) = &package.icon {
         write_synced(&dir.join(ICON_FILE), icon)?;
@@ -25,7 +26,7 @@ pub(crate) fn write_package(dir: &Path, package: &Package) -> std::io::Result<()
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = File::create(path)?;
+    let mut file = private::file_options().write(true).create(true).truncate(true).open(path)?;
     file.write_all(bytes)?;
     file.sync_all()
 }
