@@ -7,11 +7,12 @@
 //! generation, then switches the row (with settings, secrets and switches)
 //! in one SQLite transaction, then deletes the old generation and the
 //! quarantined copy. A crash before the commit leaves the old row and old
-//! files; after it, the new row and new files. Unreferenced folders are
-//! removed at the next start (see `clean_leftovers`).
+//! files; after it, the new row and new files. Copies no row names are
+//! removed at the next start or install, unless a live process holds their
+//! lock (see `files::CopyLock` and `remove_orphan_copies`).
 
 use crate::error::StoreError;
-use crate::files::{self, crash_point};
+use crate::files::{self, crash_point, CopyLock};
 use crate::registry::default_of;
 use crate::registry::Row;
 use crate::review::{self, CloudQuestion, Origin};
@@ -93,12 +94,15 @@ impl Store {
         let permissions = Permissions::of(&plugin);
         let cloud = cloud_choice(&plugin, &permissions, options.cloud, old.as_ref())?;
         let sealed = self.seal_new(&plugin.slug, &secrets)?;
-        let target = match origin {
-            Origin::Folder => dir.clone(),
+        // Held until the row names the new generation (see `CopyLock`).
+        let (target, _copy) = match origin {
+            Origin::Folder => (dir.clone(), None),
             _ => {
-                let generation = PathBuf::from("plugins").join(&plugin.slug).join(files::random_id());
+                let id = files::random_id();
+                let copy = CopyLock::take(&self.profile, &id)?;
+                let generation = PathBuf::from("plugins").join(&plugin.slug).join(id);
                 files::write_package(&self.resolve(&generation), &package)?;
-                generation
+                (generation, Some(copy))
             }
         };
         crash_point("install:files-written");
@@ -131,6 +135,10 @@ impl Store {
                 files::remove_dir(&self.resolve(&old.dir))?;
             }
         }
+        // Copies a killed install or update left go now, not at the next
+        // start. The install itself is done: a failure here waits for the
+        // next open or install.
+        let _ = self.remove_orphan_copies();
         Ok(Installed {
             slug: plugin.slug.clone(),
             version: plugin.version.to_string(),
@@ -333,8 +341,15 @@ impl Store {
     /// Uninstall (§18): removes the plugin, its settings and its secrets; a
     /// folder plugin's own folder is never deleted (§19).
     pub fn uninstall(&self, slug: &str) -> Result<(), StoreError> {
+        // One write transaction from reading the row to deleting it: an
+        // install of this slug in another process has either committed (its
+        // generation is the one named, and removed here) or waits for this
+        // one. Read outside it, the row could name the generation the
+        // install just replaced, leaving the new one with no row.
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
         let row = self.row(slug)?;
-        self.conn.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
+        tx.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
+        tx.commit()?;
         if row.origin != Origin::Folder {
             files::remove_dir(&self.resolve(&row.dir))?;
             let slug_dir = self.profile.plugins_dir().join(slug);

@@ -6,7 +6,7 @@
 //!   plugins/<slug>/<gen>/  the installed files of each imported plugin, one generation folder
 //!                          per install or update (see install.rs for why)
 //!   quarantine/<review>/   a package waiting for the player's consent
-//!   locks/                 lock files: one call at a time per plugin
+//!   locks/                 lock files: one call at a time per plugin, copies being written
 //! ```
 //!
 //! Everything in it is the player's only (see [`crate::private`]).
