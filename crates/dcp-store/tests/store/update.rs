@@ -275,40 +275,37 @@ fn online_line(r: &Review) -> Option<&str> {
     r.changes.iter().map(String::as_str).find(|c| c.starts_with("your data with online AI models"))
 }
 
-/// §13, §18: `never` → `allowed` used to install silently ("permissions do
-/// not change") and online models then read the player's tasks unasked. It
-/// is a change of permissions: listed, the question asked again (nothing
-/// kept: the player was never asked), the Keep of the banner asked again.
-#[test]
-fn s13_update_from_never_to_allowed_is_a_permission_change_asked_again() {
-    let f = Fixture::new();
-    install_declaring(&f, "never", None);
-    let r = review_of(&f, "allowed.json", |m| cloud_models(m, "allowed"));
+/// The review lists `line` as a change of permissions and asks the
+/// online-AI question with no earlier answer kept: installing without an
+/// answer is cloud_choice_required.
+#[track_caller]
+fn assert_asked_afresh(f: &Fixture, r: &Review, line: &str) {
     assert!(r.permissions_changed, "{:?}", r.changes);
-    assert_eq!(online_line(&r), Some("your data with online AI models: never → allowed"));
+    assert_eq!(online_line(r), Some(line));
     assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, None));
     let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("asked again");
     assert_eq!(code(&e), "cloud_choice_required");
-    let installed = f.store.install(&r.review, options(&[], &[], Some(CloudChoice::Local))).expect("answered");
-    assert!(installed.permissions_changed);
-    let d = f.store.show("mytasks").expect("show");
-    assert_eq!(d.cloud_choice.as_deref(), Some("local"));
-    assert!(d.entry.badges.contains(&"Kept on this PC".to_owned()), "{:?}", d.entry.badges);
-    assert!(d.review_banner, "permissions changed: Keep asked again");
 }
 
-/// `never` → `ask`: the question was already required; it is now also
-/// listed as a change of permissions.
+/// §13, §18: `never` → `allowed` used to install silently ("permissions do
+/// not change") and online models then read the player's tasks unasked.
+/// Like `never` → `ask`, it is a change of permissions: listed, the
+/// question asked again (nothing kept: the player was never asked), the
+/// Keep of the banner asked again.
 #[test]
-fn s13_update_from_never_to_ask_is_listed_and_asked() {
-    let f = Fixture::new();
-    install_declaring(&f, "never", None);
-    let r = review_of(&f, "ask.json", |m| cloud_models(m, "ask"));
-    assert!(r.permissions_changed);
-    assert_eq!(online_line(&r), Some("your data with online AI models: never → asked"));
-    assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, None));
-    let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("asked");
-    assert_eq!(code(&e), "cloud_choice_required");
+fn s13_update_from_never_is_a_permission_change_asked_again() {
+    for (wider, shown) in [("allowed", "allowed"), ("ask", "asked")] {
+        let f = Fixture::new();
+        install_declaring(&f, "never", None);
+        let r = review_of(&f, "wider.json", |m| cloud_models(m, wider));
+        assert_asked_afresh(&f, &r, &format!("your data with online AI models: never → {shown}"));
+        let installed = f.store.install(&r.review, options(&[], &[], Some(CloudChoice::Local))).expect("answered");
+        assert!(installed.permissions_changed);
+        let d = f.store.show("mytasks").expect("show");
+        assert_eq!(d.cloud_choice.as_deref(), Some("local"));
+        assert!(d.entry.badges.contains(&"Kept on this PC".to_owned()), "{:?}", d.entry.badges);
+        assert!(d.review_banner, "permissions changed: Keep asked again");
+    }
 }
 
 /// `ask` → `allowed`: listed and asked again, and the player's earlier
@@ -344,10 +341,7 @@ fn s13_update_that_starts_reading_private_data_under_allowed_is_asked() {
     assert_eq!(r.cloud, CloudQuestion::NotAsked, "no private data read yet");
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], None)).expect("install");
     let r = review_of(&f, "r1.json", |m| cloud_models(m, "allowed"));
-    assert_eq!(online_line(&r), Some("your data with online AI models: no private data read → allowed"));
-    assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, None));
-    let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("asked");
-    assert_eq!(code(&e), "cloud_choice_required");
+    assert_asked_afresh(&f, &r, "your data with online AI models: no private data read → allowed");
 }
 
 /// What does not widen is not asked: `allowed` → `allowed` stays silent,
