@@ -10,8 +10,9 @@
 //! plugins it is calling. Nothing ever deletes a lock file, so every
 //! process locks the same file.
 
+use dcp_store::private;
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
@@ -45,7 +46,7 @@ impl Drop for PluginLock {
 
 /// Takes the plugin's lock, or `None` when another call holds it (BUSY).
 pub fn try_lock(profile: &Path, slug: &str) -> std::io::Result<Option<PluginLock>> {
-    let path = profile.join("locks").join(format!("{slug}.lock"));
+    let path = profile.join(dcp_store::profile::LOCKS_DIR).join(format!("{slug}.lock"));
     with_locks(|locks| {
         if locks.held.contains(&path) {
             return Ok(None);
@@ -69,12 +70,13 @@ pub fn try_lock(profile: &Path, slug: &str) -> std::io::Result<Option<PluginLock
     })
 }
 
-/// Opens (creating) a lock file, and its folder the first time.
+/// Opens (creating) a lock file, and its folder the first time, for the
+/// user only (the profile is private, see `dcp_store::private`).
 fn open(path: &Path) -> std::io::Result<File> {
-    let options = || OpenOptions::new().create(true).truncate(false).write(true).open(path);
+    let options = || private::file_options().create(true).truncate(false).write(true).open(path);
     match options() {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(path.parent().unwrap_or(path))?;
+            private::create_dir_all(path.parent().unwrap_or(path))?;
             options()
         }
         opened => opened,
@@ -96,13 +98,25 @@ mod tests {
         assert!(try_lock(profile.path(), "fx").expect("lock").is_some(), "free again once the call ended");
     }
 
+    /// The profile is private: a lock file is created 0600 in a 0700 folder.
+    #[cfg(unix)]
+    #[test]
+    fn s11_lock_files_are_the_users_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let profile = tempfile::tempdir().expect("profile");
+        drop(try_lock(profile.path(), "fx").expect("lock").expect("free"));
+        let locks = profile.path().join(dcp_store::profile::LOCKS_DIR);
+        let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+        assert_eq!((mode(&locks), mode(&locks.join("fx.lock"))), (0o700, 0o600));
+    }
+
     #[test]
     fn s14_a_lock_held_through_another_open_file_is_busy() {
         // Another process opens the file anew: simulated by a second open
         // file in this one, which flock treats the same way.
         let profile = tempfile::tempdir().expect("profile");
         drop(try_lock(profile.path(), "fx").expect("lock").expect("free"));
-        let outside = open(&profile.path().join("locks").join("fx.lock")).expect("open");
+        let outside = open(&profile.path().join(dcp_store::profile::LOCKS_DIR).join("fx.lock")).expect("open");
         outside.try_lock().expect("free outside");
         assert!(try_lock(profile.path(), "fx").expect("lock").is_none(), "BUSY while another holds it");
         outside.unlock().expect("unlock");

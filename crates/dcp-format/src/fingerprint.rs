@@ -8,14 +8,16 @@
 //!   serialized as compact JSON: the declared hosts and local ports (sorted),
 //!   each tool by name with its computed level, method and URL template,
 //!   where secrets are sent (each auth entry's location, its name — header
-//!   names lowercased — and the secrets it carries), and the event names
-//!   (sorted). Texts, settings and versions are left out on purpose: an
+//!   names lowercased — and the secrets it carries), the event names
+//!   (sorted), and where private data may go (`data.cloudModels` of a
+//!   plugin with an R1 tool, §13; left out for other plugins, so their
+//!   fingerprint is the same as before it was added). Texts, settings and versions are left out on purpose: an
 //!   update that only rewords a description does not ask for consent again.
 //!   Two manifests have the same permissions fingerprint exactly when their
 //!   [`Permissions`] are equal, which is what the review's list of changes
 //!   is computed from (§18).
 
-use crate::model::{AuthIn, Fingerprints, Plugin};
+use crate::model::{AuthIn, CloudModels, Fingerprints, Plugin};
 use crate::risk::Level;
 use crate::template::Piece;
 use serde::{Deserialize, Serialize};
@@ -35,6 +37,11 @@ pub struct Permissions {
     pub secrets_sent: BTreeSet<SecretDestination>,
     /// Event names, sorted.
     pub events: BTreeSet<String>,
+    /// Where private data may go (§13): `data.cloudModels` of a plugin with
+    /// an R1 tool, `None` for a plugin that reads no private data (and for
+    /// a row stored before this field existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cloud_models: Option<CloudModels>,
 }
 
 /// What one tool may do.
@@ -102,7 +109,16 @@ impl Permissions {
             tools,
             secrets_sent,
             events: plugin.events.iter().map(|e| e.name.clone()).collect(),
+            cloud_models: plugin.reads_private_data().then_some(plugin.cloud_models),
         }
+    }
+
+    /// True when private data may go further than under `old` (§13):
+    /// kept on the PC (`never`, or no private data read) < asked < allowed.
+    /// Such an update is a change of permissions, and the online-AI
+    /// question is asked again.
+    pub fn widens_cloud_from(&self, old: &Permissions) -> bool {
+        cloud_reach(self.cloud_models) > cloud_reach(old.cloud_models)
     }
 
     /// What changed from `old` to `self`, one line each, for the review of
@@ -139,6 +155,10 @@ impl Permissions {
         };
         diff_sets(&mut out, "secrets sent in", &dest(&old.secrets_sent), &dest(&self.secrets_sent));
         diff_sets(&mut out, "event", &old.events, &self.events);
+        if old.cloud_models != self.cloud_models {
+            let (was, now) = (cloud_label(old.cloud_models), cloud_label(self.cloud_models));
+            out.push(format!("your data with online AI models: {was} → {now}"));
+        }
         out
     }
 
@@ -147,6 +167,25 @@ impl Permissions {
         // Serializing plain strings, numbers and ordered maps cannot fail.
         let canonical = serde_json::to_vec(self).unwrap_or_default();
         sha256_hex(&canonical)
+    }
+}
+
+/// How far private data may go, for [`Permissions::widens_cloud_from`].
+fn cloud_reach(cloud: Option<CloudModels>) -> u8 {
+    match cloud {
+        None | Some(CloudModels::Never) => 0,
+        Some(CloudModels::Ask) => 1,
+        Some(CloudModels::Allowed) => 2,
+    }
+}
+
+/// A line of the review's list of changes.
+fn cloud_label(cloud: Option<CloudModels>) -> &'static str {
+    match cloud {
+        None => "no private data read",
+        Some(CloudModels::Never) => "never",
+        Some(CloudModels::Ask) => "asked",
+        Some(CloudModels::Allowed) => "allowed",
     }
 }
 

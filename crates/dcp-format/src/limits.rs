@@ -11,6 +11,10 @@ pub const MANIFEST_BYTES: u64 = 64 * 1024;
 pub const ZIP_FILES: usize = 20;
 /// icon.png.
 pub const ICON_BYTES: u64 = 256 * 1024;
+/// icon.png's width and height, each (not in §21: a few KB of PNG can
+/// declare 60000 × 60000 px, about 14 GB for a webview to decode; §4
+/// recommends 256 px and shows 32 to 40).
+pub const ICON_PIXELS: u32 = 1024;
 /// `name`.
 pub const NAME_CHARS: usize = 60;
 /// `display_name`.

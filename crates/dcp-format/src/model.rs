@@ -89,7 +89,7 @@ impl Plugin {
 }
 
 /// `data.cloudModels` (§13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CloudModels {
     /// No question: any AI.

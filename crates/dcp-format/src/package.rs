@@ -25,11 +25,17 @@
 //! - An icon over 256 KB is `bad_zip` (§22) wherever it comes from, a
 //!   folder included; a file that is not a real PNG is not an error: `icon`
 //!   is `None` and `icon_ignored` says why (the card shows a letter tile).
+//!   An icon whose header declares a size of zero or over
+//!   [`ICON_PIXELS`] a side counts as not a real PNG: a webview would
+//!   decode the size it declares, whatever the file's own size.
 //! - In a folder, a package file (manifest.json, icon.png, readme.md, a
 //!   license) that is a symbolic link is refused with `read_failed`: the
 //!   folder is read in place and watched for changes, and a link would let
 //!   the package read (and later keep) a file from anywhere on the disk and
 //!   escape the reload watcher. Other files of the folder are never opened.
+//!   Each file is opened once without following a link (`O_NOFOLLOW`) and
+//!   the opened handle is judged, never the path: a link swapped in between
+//!   a check and the open would otherwise be followed.
 //! - The total of 1 MB counts the manifest, the icon and the extras, in a
 //!   folder as in a zip.
 //! - A zip needing zip64 or with bytes after its end record is unreadable
@@ -37,7 +43,7 @@
 //! - [`to_zip`] reads its own output back and refuses to return a zip that
 //!   would not read back as the same package.
 
-use crate::limits::{ICON_BYTES, MANIFEST_BYTES, PACKAGE_BYTES, ZIP_FILES};
+use crate::limits::{ICON_BYTES, ICON_PIXELS, MANIFEST_BYTES, PACKAGE_BYTES, ZIP_FILES};
 use crate::problem::{Code, Problem};
 use std::collections::HashSet;
 use std::fs;
@@ -134,13 +140,16 @@ pub fn read_path(path: &Path) -> Result<Package, PackageError> {
     }
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let kind = kind_of(&name)?;
+    // Judged on the opened handle: the path may have changed since.
+    let file = open_for_reading(path, true).map_err(|e| unreadable(path, &e))?;
+    let meta = file.metadata().map_err(|e| unreadable(path, &e))?;
     if !meta.is_file() {
         return Err(fail(Code::ReadFailed, PACKAGE, format!("{} is not a regular file.", path.display())));
     }
     if meta.len() > PACKAGE_BYTES {
         return Err(package_too_large());
     }
-    let bytes = read_file_at_most(path, PACKAGE_BYTES).map_err(|e| unreadable(path, &e))?;
+    let bytes = read_at_most(file, PACKAGE_BYTES).map_err(|e| unreadable(path, &e))?;
     from_bytes(kind, &bytes)
 }
 
@@ -233,20 +242,22 @@ fn read_at_most(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn read_file_at_most(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    read_at_most(fs::File::open(path)?, limit)
-}
-
 // ---------------------------------------------------------------- icon
 
 /// Why bytes named icon.png are not a usable PNG, if they are not.
 fn icon_problem(bytes: &[u8]) -> Option<String> {
     match png::Decoder::new(Cursor::new(bytes)).read_info() {
         Err(e) => Some(format!("icon.png is not a real PNG ({e}); the card shows a letter tile instead.")),
-        Ok(reader) if reader.info().width == 0 || reader.info().height == 0 => {
-            Some("icon.png has no width or height; the card shows a letter tile instead.".to_string())
+        Ok(reader) => {
+            let (width, height) = reader.info().size();
+            let sane = 1..=ICON_PIXELS;
+            (!sane.contains(&width) || !sane.contains(&height)).then(|| {
+                format!(
+                    "icon.png declares {width} × {height} px; an icon is 1 to {ICON_PIXELS} px a side, so the card \
+                     shows a letter tile instead."
+                )
+            })
         }
-        Ok(_) => None,
     }
 }
 
@@ -294,19 +305,24 @@ fn read_folder(dir: &Path) -> Result<Package, PackageError> {
 }
 
 /// One package file of a folder, `None` when absent.
+///
+/// The file is opened once, without following a symbolic link, and the
+/// opened handle is judged (a regular file within the limits): checking the
+/// path and then opening it would follow a link swapped in between.
 fn read_member(dir: &Path, name: &str, used: &mut u64) -> Result<Option<Vec<u8>>, PackageError> {
-    let path = dir.join(name);
-    let meta = match fs::symlink_metadata(&path) {
+    let cannot = |e: io::Error| fail(Code::ReadFailed, name, format!("{name} cannot be read: {e}."));
+    let file = match open_for_reading(&dir.join(name), false) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(fail(Code::ReadFailed, name, format!("{name} cannot be read: {e}."))),
-        Ok(meta) => meta,
+        // ELOOP under O_NOFOLLOW; looking again only picks the message.
+        Err(_) if fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.file_type().is_symlink()) => {
+            return Err(symlinked(name))
+        }
+        Err(e) => return Err(cannot(e)),
+        Ok(file) => file,
     };
+    let meta = file.metadata().map_err(cannot)?;
     if meta.file_type().is_symlink() {
-        return Err(fail(
-            Code::ReadFailed,
-            name,
-            format!("{name} is a symbolic link: put the real file in the folder."),
-        ));
+        return Err(symlinked(name));
     }
     if !meta.is_file() {
         return Err(fail(Code::ReadFailed, name, format!("{name} is not a regular file.")));
@@ -314,14 +330,44 @@ fn read_member(dir: &Path, name: &str, used: &mut u64) -> Result<Option<Vec<u8>>
     if let Some(e) = size_problem(name, meta.len(), *used) {
         return Err(e);
     }
-    let bytes = read_file_at_most(&path, room(name, *used))
-        .map_err(|e| fail(Code::ReadFailed, name, format!("{name} cannot be read: {e}.")))?;
+    let bytes = read_at_most(file, room(name, *used)).map_err(cannot)?;
     if let Some(e) = size_problem(name, bytes.len() as u64, *used) {
         return Err(e);
     }
     *used += bytes.len() as u64;
     Ok(Some(bytes))
 }
+
+fn symlinked(name: &str) -> PackageError {
+    fail(Code::ReadFailed, name, format!("{name} is a symbolic link: put the real file in the folder."))
+}
+
+/// Opens `path` for reading; a final symbolic link is followed only when
+/// `follow` (a file the player picked, not a member of a loaded folder).
+///
+/// On Unix, `O_NOFOLLOW` makes opening a link fail, and `O_NONBLOCK` keeps
+/// a FIFO put in the file's place from blocking the open (the handle is
+/// then refused as not a regular file; reading a regular file ignores the
+/// flag). On Windows, `FILE_FLAG_OPEN_REPARSE_POINT` opens the link itself,
+/// which the handle's metadata then shows.
+fn open_for_reading(path: &Path, follow: bool) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        let no_follow = if follow { 0 } else { libc::O_NOFOLLOW };
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, no_follow | libc::O_NONBLOCK);
+    }
+    #[cfg(windows)]
+    if !follow {
+        std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, FILE_FLAG_OPEN_REPARSE_POINT);
+    }
+    options.open(path)
+}
+
+/// `FILE_FLAG_OPEN_REPARSE_POINT` of the Windows API.
+#[cfg(windows)]
+const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
 
 // ---------------------------------------------------------------- zip
 

@@ -16,7 +16,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use rustls::{ClientConfig, RootCertStore};
 
 use crate::address::is_public;
-use crate::judge::{judge_url, Target};
+use crate::judge::{judge_redirect, judge_url, Target};
 use crate::{Incoming, Method, NetError, Outgoing, Policy, DEFAULT_ACCEPT, USER_AGENT};
 
 /// Sends plugin requests under a [`Policy`]. Cheap to share (`&self`);
@@ -95,7 +95,7 @@ impl Client {
                 return Err(NetError::BadUrl);
             }
             let next_url = target.url().join(location).map_err(|_| NetError::BadUrl)?;
-            let next = judge_url(next_url.as_str(), policy)?;
+            let next = judge_redirect(&target, next_url.as_str(), policy)?;
             if status == 303 || (matches!(status, 301 | 302) && method != Method::Get) {
                 method = Method::Get;
                 body = None;

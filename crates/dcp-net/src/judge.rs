@@ -4,6 +4,8 @@
 //! and where it goes: a declared web host (to be resolved and judged by
 //! address next) or a server on the PC (always 127.0.0.1). It runs on the
 //! first URL and on every redirect target, and is the fuzz target's entry.
+//! [`judge_redirect`] adds the one rule a redirect has on top: it stays on
+//! the side (web or PC) of the request that was judged for risk (§12, §15).
 //!
 //! It judges conservatively: the URL is parsed with the `url` crate (the
 //! same parse reqwest will send), and the raw text must agree with the
@@ -121,6 +123,25 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
         }
         _ => Err(NetError::NotHttps),
     }
+}
+
+/// Judges a redirect from `from` to `raw`: exactly as a first request
+/// ([`judge_url`]), and it must not cross between the web and the PC.
+///
+/// The courtier judged the tool's risk on its first URL only: a web R0
+/// tool may be called from the Twitch chat, while any request to the PC is
+/// R2 at least (§12). A web server answering 302/307 to
+/// `http://127.0.0.1:<declared port>` would otherwise make the chat reach
+/// the player's PC with the tool's method and body; no web API has a reason
+/// to send the app to the player's own PC, nor a server on the PC to the
+/// web. Either crossing is HOST_NOT_ALLOWED: the redirect went to a host
+/// this request may not reach, whatever its port.
+pub fn judge_redirect(from: &Target, raw: &str, policy: &Policy) -> Result<Target, NetError> {
+    let next = judge_url(raw, policy)?;
+    if next.is_local() != from.is_local() {
+        return Err(NetError::HostNotAllowed);
+    }
+    Ok(next)
 }
 
 /// The host part of a raw authority (`host`, `host:port`, `[v6]:port`).
@@ -253,6 +274,24 @@ mod tests {
         p.dev_mode = false;
         assert_eq!(judge_url("http://127.0.0.1:8420/", &p), Err(NetError::LocalPortNotAllowed));
         assert_eq!(judge_url("http://localhost:8420/", &p), Err(NetError::LocalPortNotAllowed));
+    }
+
+    /// §12/§15: a hop is judged as a first request, and never crosses
+    /// between the web and the PC, even to a declared port or host.
+    #[test]
+    fn s15_redirect_never_crosses_between_web_and_pc() {
+        let p = policy();
+        let web = judge_url("https://api.example.com/start", &p).expect("web");
+        let pc = judge_url("http://127.0.0.1:8420/start", &p).expect("pc");
+        for to_pc in ["http://127.0.0.1:8420/x", "http://localhost:8420/x"] {
+            assert_eq!(judge_redirect(&web, to_pc, &p), Err(NetError::HostNotAllowed), "{to_pc}");
+        }
+        assert_eq!(judge_redirect(&pc, "https://api.example.com/x", &p), Err(NetError::HostNotAllowed));
+        assert_eq!(judge_redirect(&web, "https://cdn.example.com/x", &p).map(|t| t.is_local()), Ok(false));
+        assert_eq!(judge_redirect(&pc, "http://localhost:8420/x", &p).map(|t| t.is_local()), Ok(true));
+        // The first-request rules come first: their code is the precise one.
+        assert_eq!(judge_redirect(&web, "http://127.0.0.1:8421/x", &p), Err(NetError::LocalPortNotAllowed));
+        assert_eq!(judge_redirect(&pc, "https://evil.example.net/x", &p), Err(NetError::HostNotAllowed));
     }
 
     #[test]

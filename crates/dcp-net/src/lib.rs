@@ -22,7 +22,9 @@
 //!    automatic redirect, the fixed `User-Agent` and the default `Accept`
 //!    of §8.
 //! 4. A redirect (301, 302, 303, 307, 308 with a `Location`) is followed by
-//!    hand, at most [`dcp_format::limits::REDIRECTS`] times.
+//!    hand, at most [`dcp_format::limits::REDIRECTS`] times, each target
+//!    judged from step 1 by [`judge_redirect`], which also refuses a hop
+//!    between the web and the PC in either direction.
 //! 5. The answer is read as a stream and stopped past
 //!    [`dcp_format::limits::RESPONSE_BYTES`].
 //!
@@ -61,7 +63,7 @@ pub use client::Client;
 #[cfg(feature = "test-net")]
 pub use client::TestOverrides;
 pub use error::NetError;
-pub use judge::{judge_url, Target};
+pub use judge::{judge_redirect, judge_url, Target};
 
 /// The fixed `User-Agent` of every plugin request (§8).
 pub const USER_AGENT: &str = "DesktopCompanion-Plugins/1";

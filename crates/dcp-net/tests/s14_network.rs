@@ -588,6 +588,47 @@ async fn s15_local_redirects_stay_on_declared_ports() {
     assert_eq!(target.hits(), 1);
 }
 
+/// §12, §15: an R0 web tool (the Twitch chat may call it) whose server
+/// answers 302 or 307 to the player's PC on a declared port must not reach
+/// the PC: that hop would be R2 had it been the first request. The PC
+/// server is reachable (the direct call proves the test would see a
+/// request), yet the redirected calls never arrive there.
+#[tokio::test]
+async fn s15_web_redirect_to_the_pc_is_refused_and_never_sent() {
+    let pc = http_server(|_| Reply::json(r#"{"secret":"from the PC"}"#)).await;
+    let (pc_port, tp) = (pc.port(), pc.port());
+    let web = https_server(move |seen: &Seen| {
+        let status = if seen.target == "/r302" { 302 } else { 307 };
+        Reply::redirect(status, &format!("http://127.0.0.1:{tp}/fishing/start"))
+    })
+    .await;
+    let client = client_for(&web, ZONE);
+    let policy = Policy { local_ports: vec![pc_port], dev_mode: true, ..web_policy() };
+    let direct = client.send(get(&format!("http://127.0.0.1:{pc_port}/direct")), &policy).await.unwrap();
+    assert_eq!(direct.status, 200);
+    assert_eq!(pc.hits(), 1, "the PC server is reachable under this policy");
+    for path in ["/r302", "/r307"] {
+        let req = with(Method::Post, &format!("https://api.example.com{path}"), &[], Some(r#"{"from":"chat"}"#));
+        assert_eq!(client.send(req, &policy).await, Err(NetError::HostNotAllowed), "{path}");
+    }
+    assert_eq!(web.hits(), 2, "each web request was sent");
+    assert_eq!(pc.hits(), 1, "no redirected request reached the PC");
+}
+
+/// §15 the other way: a server on the PC may not send the app to the web,
+/// even to a declared host; the web server receives nothing.
+#[tokio::test]
+async fn s15_pc_redirect_to_the_web_is_refused_and_never_sent() {
+    let web = https_server(|_| Reply::json("{}")).await;
+    let pc = http_server(|_| Reply::redirect(307, "https://api.example.com/x")).await;
+    let client = client_for(&web, ZONE);
+    let policy = Policy { local_ports: vec![pc.port()], dev_mode: true, ..web_policy() };
+    assert_eq!(client.send(get("https://api.example.com/direct"), &policy).await.unwrap().status, 200);
+    let got = client.send(get(&format!("http://127.0.0.1:{}/start", pc.port())), &policy).await;
+    assert_eq!(got, Err(NetError::HostNotAllowed));
+    assert_eq!((pc.hits(), web.hits()), (1, 1), "only the direct web call arrived");
+}
+
 #[tokio::test]
 async fn s15_local_stall_times_out() {
     let server = http_server(|_| Reply::Stall(Duration::from_secs(5))).await;

@@ -1,15 +1,68 @@
 //! Writing and removing plugin files so that a crash never leaves a
 //! half-written file under a name the store trusts: each file is written and
-//! synced, then its folder is synced.
+//! synced, then its folder is synced. A copy being written (a quarantined
+//! package, a generation folder) is held under a [`CopyLock`], which tells a
+//! live writer from a dead one.
 
+use crate::private;
+use crate::profile::Profile;
 use dcp_format::package::{Package, ICON_FILE, MANIFEST_FILE};
-use std::fs::{self, File};
+use std::fs::{self, File, TryLockError};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A plugin copy being written: an exclusive OS lock on
+/// `locks/copy-<id>.lock`, taken before the copy's folder is created and
+/// held until a row names the copy (or the copy is removed again). The OS
+/// releases it when the process dies, so a copy that no row names and whose
+/// lock is free is a killed writer's leftover, whatever its age.
+pub(crate) struct CopyLock {
+    path: PathBuf,
+    // Closed after `drop` has removed the name: that releases the lock.
+    _file: File,
+}
+
+impl CopyLock {
+    /// Takes the lock of a new copy (a fresh random id: only a sweep that
+    /// found the copy's folder could hold it, and there is no folder yet).
+    pub(crate) fn take(profile: &Profile, id: &str) -> std::io::Result<CopyLock> {
+        let (path, file) = open_copy_lock(profile, id)?;
+        file.lock()?;
+        Ok(CopyLock { path, _file: file })
+    }
+
+    /// The lock of copy `id`, or `None` while a live process holds it.
+    pub(crate) fn try_take(profile: &Profile, id: &str) -> std::io::Result<Option<CopyLock>> {
+        let (path, file) = open_copy_lock(profile, id)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(CopyLock { path, _file: file })),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(e)) => Err(e),
+        }
+    }
+}
+
+impl Drop for CopyLock {
+    /// Removes the lock file while still holding it. Whoever opened the same
+    /// file meanwhile takes the lock once this one closes, and then reads
+    /// the rows again: a writer commits the row naming its copy before it
+    /// lets go, so a copy is never taken for a leftover once named.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+fn open_copy_lock(profile: &Profile, id: &str) -> std::io::Result<(PathBuf, File)> {
+    let dir = profile.locks_dir();
+    private::create_dir_all(&dir)?;
+    let path = dir.join(format!("copy-{id}.lock"));
+    let file = private::file_options().create(true).truncate(false).write(true).open(&path)?;
+    Ok((path, file))
+}
 
 /// Writes a package's files into `dir` (created), synced to disk.
 pub(crate) fn write_package(dir: &Path, package: &Package) -> std::io::Result<()> {
-    fs::create_dir_all(dir)?;
+    private::create_dir_all(dir)?;
     write_synced(&dir.join(MANIFEST_FILE), &package.manifest)?;
     if let Some(icon) = &package.icon {
         write_synced(&dir.join(ICON_FILE), icon)?;
@@ -25,7 +78,7 @@ pub(crate) fn write_package(dir: &Path, package: &Package) -> std::io::Result<()
 }
 
 fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = File::create(path)?;
+    let mut file = private::file_options().write(true).create(true).truncate(true).open(path)?;
     file.write_all(bytes)?;
     file.sync_all()
 }

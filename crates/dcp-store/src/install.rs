@@ -7,16 +7,18 @@
 //! generation, then switches the row (with settings, secrets and switches)
 //! in one SQLite transaction, then deletes the old generation and the
 //! quarantined copy. A crash before the commit leaves the old row and old
-//! files; after it, the new row and new files. Unreferenced folders are
-//! removed at the next start (see `clean_leftovers`).
+//! files; after it, the new row and new files. Copies no row names are
+//! removed at the next start or install, unless a live process holds their
+//! lock (see `files::CopyLock` and `remove_orphan_copies`).
 
 use crate::error::StoreError;
-use crate::files::{self, crash_point};
+use crate::files::{self, crash_point, CopyLock};
 use crate::registry::default_of;
-use crate::review::Origin;
+use crate::registry::Row;
+use crate::review::{self, CloudQuestion, Origin};
 use crate::Store;
 use dcp_format::fingerprint::Permissions;
-use dcp_format::model::{CloudModels, Plugin};
+use dcp_format::model::Plugin;
 use dcp_format::setting_value::{self, BadSetting, Refusal};
 use dcp_vault::Sensitive;
 use rusqlite::{params, Transaction};
@@ -89,18 +91,21 @@ impl Store {
         let settings = self.final_settings(&plugin, old.is_some(), &options.settings)?;
         let secrets = self.final_secrets(&plugin, old.is_some(), options.secrets)?;
         self.check_required(&plugin, &settings, &secrets)?;
-        let cloud = cloud_choice(&plugin, options.cloud, old.as_ref().and_then(|o| o.cloud_choice.as_deref()))?;
+        let permissions = Permissions::of(&plugin);
+        let cloud = cloud_choice(&plugin, &permissions, options.cloud, old.as_ref())?;
         let sealed = self.seal_new(&plugin.slug, &secrets)?;
-        let target = match origin {
-            Origin::Folder => dir.clone(),
+        // Held until the row names the new generation (see `CopyLock`).
+        let (target, _copy) = match origin {
+            Origin::Folder => (dir.clone(), None),
             _ => {
-                let generation = PathBuf::from("plugins").join(&plugin.slug).join(files::random_id());
+                let id = files::random_id();
+                let copy = CopyLock::take(&self.profile, &id)?;
+                let generation = PathBuf::from("plugins").join(&plugin.slug).join(id);
                 files::write_package(&self.resolve(&generation), &package)?;
-                generation
+                (generation, Some(copy))
             }
         };
         crash_point("install:files-written");
-        let permissions = Permissions::of(&plugin);
         let changed = old.as_ref().is_some_and(|o| o.permissions != permissions);
         if let Err(e) = self.commit(
             tx,
@@ -130,6 +135,10 @@ impl Store {
                 files::remove_dir(&self.resolve(&old.dir))?;
             }
         }
+        // Copies a killed install or update left go now, not at the next
+        // start. The install itself is done: a failure here waits for the
+        // next open or install.
+        let _ = self.remove_orphan_copies();
         Ok(Installed {
             slug: plugin.slug.clone(),
             version: plugin.version.to_string(),
@@ -332,8 +341,15 @@ impl Store {
     /// Uninstall (§18): removes the plugin, its settings and its secrets; a
     /// folder plugin's own folder is never deleted (§19).
     pub fn uninstall(&self, slug: &str) -> Result<(), StoreError> {
+        // One write transaction from reading the row to deleting it: an
+        // install of this slug in another process has either committed (its
+        // generation is the one named, and removed here) or waits for this
+        // one. Read outside it, the row could name the generation the
+        // install just replaced, leaving the new one with no row.
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
         let row = self.row(slug)?;
-        self.conn.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
+        tx.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
+        tx.commit()?;
         if row.origin != Origin::Folder {
             files::remove_dir(&self.resolve(&row.dir))?;
             let slug_dir = self.profile.plugins_dir().join(slug);
@@ -366,17 +382,21 @@ fn unknown(key: &str) -> Refusal {
     Refusal { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
 }
 
-/// The online-AI answer to store (§13): asked only for a plugin with an R1
-/// tool and `cloudModels: ask`; kept from the installed version otherwise.
+/// The online-AI answer to store (§13): required when the review asks the
+/// question (`ask`, or an update widening where private data may go) and
+/// no earlier answer still applies; the earlier answer kept otherwise.
 fn cloud_choice(
     plugin: &Plugin,
+    permissions: &Permissions,
     given: Option<CloudChoice>,
-    kept: Option<&str>,
+    old: Option<&Row>,
 ) -> Result<Option<CloudChoice>, StoreError> {
-    if !plugin.reads_private_data() || plugin.cloud_models != CloudModels::Ask {
-        return Ok(given.or(kept.and_then(CloudChoice::parse)));
+    let kept = old.and_then(|o| review::kept_cloud_choice(o.cloud_choice.as_deref(), &o.permissions, permissions));
+    let answer = given.or(kept);
+    match review::cloud_question(plugin, permissions, old.map(|o| &o.permissions)) {
+        CloudQuestion::Ask => answer.map(Some).ok_or(StoreError::CloudChoiceRequired),
+        _ => Ok(answer),
     }
-    given.or(kept.and_then(CloudChoice::parse)).map(Some).ok_or(StoreError::CloudChoiceRequired)
 }
 
 /// Keeps the switch rows whose name is still in `names`.

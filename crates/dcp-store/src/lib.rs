@@ -21,6 +21,7 @@ mod files;
 mod install;
 pub mod journal;
 pub mod prefs;
+pub mod private;
 pub mod profile;
 mod quarantine;
 mod registry;

@@ -6,18 +6,24 @@
 //!   plugins/<slug>/<gen>/  the installed files of each imported plugin, one generation folder
 //!                          per install or update (see install.rs for why)
 //!   quarantine/<review>/   a package waiting for the player's consent
+//!   locks/                 lock files: one call at a time per plugin, copies being written
 //! ```
+//!
+//! Everything in it is the player's only (see [`crate::private`]).
 //!
 //! By default the profile is the app's data folder for the OS (the one the
 //! Tauri app uses, named by its identifier); `dcplugin --profile DIR` or
 //! `DCPLUGIN_PROFILE` point elsewhere.
 
+use crate::private;
 use std::path::{Path, PathBuf};
 
 /// The app's identifier: the name of its data folder.
 pub const APP_ID: &str = "com.desktopaicompanion.plugins";
 /// The environment variable naming a profile folder.
 pub const PROFILE_ENV: &str = "DCPLUGIN_PROFILE";
+/// The folder of lock files, under the profile.
+pub const LOCKS_DIR: &str = "locks";
 
 /// The folders and files of one profile.
 #[derive(Debug, Clone)]
@@ -26,11 +32,17 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The profile at `root`, creating its folders.
+    /// The profile at `root`, creating its folders and its database file
+    /// for the user only, and repairing the modes of an existing one.
     pub fn at(root: impl Into<PathBuf>) -> std::io::Result<Profile> {
         let profile = Profile { root: root.into() };
-        std::fs::create_dir_all(profile.plugins_dir())?;
-        std::fs::create_dir_all(profile.quarantine_dir())?;
+        private::create_dir_all(&profile.plugins_dir())?;
+        private::create_dir_all(&profile.quarantine_dir())?;
+        // Created here, empty, so that SQLite (which gives its WAL,
+        // shared-memory and journal files the database file's mode) never
+        // creates it with the umask's mode. An empty file is an empty database.
+        private::file_options().create(true).append(true).open(profile.db_path())?;
+        private::repair(&profile.root)?;
         Ok(profile)
     }
 
@@ -57,6 +69,11 @@ impl Profile {
     /// Where packages wait for consent.
     pub fn quarantine_dir(&self) -> PathBuf {
         self.root.join("quarantine")
+    }
+
+    /// Where lock files are kept.
+    pub fn locks_dir(&self) -> PathBuf {
+        self.root.join(LOCKS_DIR)
     }
 
     /// The database file.

@@ -2,7 +2,7 @@
 //! quarantine until the player decides, the review, and cleaning leftovers.
 
 use crate::error::StoreError;
-use crate::files;
+use crate::files::{self, CopyLock};
 use crate::review::{self, Installed, Origin, Review};
 use crate::Store;
 use dcp_format::model::Plugin;
@@ -11,10 +11,10 @@ use dcp_format::{Code, Options, Problem};
 use rusqlite::params;
 use std::path::{Path, PathBuf};
 
-/// A quarantined package older than this without a review row, or a review
-/// older than a day, is a leftover.
-const ORPHAN_SECONDS: u64 = 600;
+/// A review older than a day is a leftover.
 const REVIEW_SECONDS: i64 = 24 * 3600;
+/// An emptied slug folder is removed once it is this old.
+const EMPTY_FOLDER_SECONDS: u64 = 600;
 
 impl Store {
     /// Imports a .json or .zip: checks it, copies it into quarantine and
@@ -67,12 +67,14 @@ impl Store {
     ) -> Result<Review, StoreError> {
         let (plugin, warnings) = self.validated(package, origin)?;
         let id = files::random_id();
-        let dir = match folder {
-            Some(dir) => dir,
+        // Held until the review row names the copy (see `CopyLock`).
+        let (dir, _copy) = match folder {
+            Some(dir) => (dir, None),
             None => {
+                let copy = CopyLock::take(&self.profile, &id)?;
                 let dir = PathBuf::from("quarantine").join(&id);
                 files::write_package(&self.resolve(&dir), package)?;
-                dir
+                (dir, Some(copy))
             }
         };
         self.conn.execute(
@@ -114,9 +116,10 @@ impl Store {
             Some(_) => self.events_on(&plugin.slug)?,
             None => Vec::new(),
         };
-        let old = existing.map(|row| Installed {
+        let old = existing.as_ref().map(|row| Installed {
             version: row.version.clone(),
             permissions: row.permissions.clone(),
+            cloud_choice: row.cloud_choice.as_deref(),
             setting_keys: &setting_keys,
             events_on: &events_on,
         });
@@ -166,10 +169,9 @@ impl Store {
         Ok(())
     }
 
-    /// Removes what an interrupted import or install left behind: quarantined
-    /// copies without a review, reviews older than a day, and generation
-    /// folders no installed plugin points to. Recent leftovers are spared,
-    /// since another process sharing the profile may be writing them.
+    /// Removes what an interrupted import or install left behind: reviews
+    /// older than a day, then the copies no row names (see
+    /// [`Store::remove_orphan_copies`]).
     pub(crate) fn clean_leftovers(&self) -> Result<(), StoreError> {
         let stale = crate::db::now() - REVIEW_SECONDS;
         let mut old = self.conn.prepare("SELECT id FROM reviews WHERE created_at < ?1")?;
@@ -177,30 +179,59 @@ impl Store {
         for id in ids {
             self.cancel(&id)?;
         }
-        let mut known = self.conn.prepare("SELECT dir FROM reviews UNION SELECT dir FROM plugins")?;
-        let known: Vec<PathBuf> = known
-            .query_map([], |r| r.get::<_, String>(0))?
-            .map(|d| d.map(|d| self.resolve(Path::new(&d))))
-            .collect::<Result<_, _>>()?;
-        for entry in std::fs::read_dir(self.profile.quarantine_dir())?.flatten() {
-            let path = entry.path();
-            if !known.contains(&path) && files::age_seconds(&path) > ORPHAN_SECONDS {
-                files::remove_dir(&path)?;
+        self.remove_orphan_copies()
+    }
+
+    /// Removes the copies (quarantined packages, generation folders) that no
+    /// row names and no live process is writing: what a killed import,
+    /// install or update left, at once rather than after a delay. A copy's
+    /// [`CopyLock`] held by another process means it is being written; once
+    /// the lock is taken here the rows are read again, since a writer that
+    /// just finished committed its row before letting go.
+    pub(crate) fn remove_orphan_copies(&self) -> Result<(), StoreError> {
+        let known = self.known_copies()?;
+        for copy in self.copies()?.into_iter().filter(|c| !known.contains(c)) {
+            let id = copy.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let Some(_lock) = CopyLock::try_take(&self.profile, &id)? else { continue };
+            if !self.known_copies()?.contains(&copy) {
+                files::remove_dir(&copy)?;
             }
         }
-        for slug_dir in std::fs::read_dir(self.profile.plugins_dir())?.flatten().map(|e| e.path()) {
-            for generation in std::fs::read_dir(&slug_dir).into_iter().flatten().flatten().map(|e| e.path()) {
-                if !known.contains(&generation) && files::age_seconds(&generation) > ORPHAN_SECONDS {
-                    files::remove_dir(&generation)?;
-                }
-            }
+        self.remove_empty_slug_dirs();
+        Ok(())
+    }
+
+    /// Every folder that a row may name.
+    fn known_copies(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let mut known = self.conn.prepare_cached("SELECT dir FROM reviews UNION SELECT dir FROM plugins")?;
+        let dirs = known.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(dirs.map(|d| d.map(|d| self.resolve(Path::new(&d)))).collect::<Result<_, _>>()?)
+    }
+
+    /// The copies on disk: `quarantine/<id>/` and `plugins/<slug>/<id>/`.
+    fn copies(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let folders = |dir: &Path| -> Vec<PathBuf> {
+            let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
+            entries.filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path()).collect()
+        };
+        let mut copies = folders(&self.profile.quarantine_dir());
+        for slug_dir in folders(&self.profile.plugins_dir()) {
+            copies.extend(folders(&slug_dir));
+        }
+        Ok(copies)
+    }
+
+    /// An emptied `plugins/<slug>/` holds nothing; it goes once it has been
+    /// left empty a while (an install creates it just before its copy).
+    fn remove_empty_slug_dirs(&self) {
+        for slug_dir in std::fs::read_dir(self.profile.plugins_dir()).into_iter().flatten().flatten() {
+            let slug_dir = slug_dir.path();
             if std::fs::read_dir(&slug_dir).is_ok_and(|mut d| d.next().is_none())
-                && files::age_seconds(&slug_dir) > ORPHAN_SECONDS
+                && files::age_seconds(&slug_dir) > EMPTY_FOLDER_SECONDS
             {
                 let _ = std::fs::remove_dir(&slug_dir);
             }
         }
-        Ok(())
     }
 }
 

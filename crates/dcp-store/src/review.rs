@@ -2,6 +2,7 @@
 //! quarantine (§3 Consent, §12 labels, §13 the online-AI question, §15 "This
 //! PC · port N", §16 events, §18 "Update this plugin?").
 
+use crate::install::CloudChoice;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::{CloudModels, Plugin, SettingKind, Texts};
 use dcp_format::risk::Level;
@@ -86,8 +87,12 @@ pub struct Review {
     pub events: Vec<ReviewEvent>,
     /// For a plugin with events: the port they arrive on and §16's warning.
     pub events_door: Option<LocalPort>,
-    /// The online-AI question, when it applies (§13).
+    /// The online-AI question, when it applies (§13); asked again by an
+    /// update that widens where private data may go.
     pub cloud: CloudQuestion,
+    /// For an update: the earlier answer that still applies, used when the
+    /// player gives none (preselected).
+    pub cloud_kept: Option<CloudChoice>,
     /// Warnings of the validator (superlative).
     pub warnings: Vec<Problem>,
 }
@@ -162,7 +167,9 @@ pub struct ReviewEvent {
 pub enum CloudQuestion {
     /// No R1 tool, or `cloudModels: allowed`: nothing asked.
     NotAsked,
-    /// `ask`: Allow (preselected) or Only with an AI running on this PC.
+    /// `ask`, or an update widening where private data may go: Allow
+    /// (preselected, unless an earlier answer is kept) or Only with an AI
+    /// running on this PC.
     Ask,
     /// `never`: works only with an AI on this PC; the screen says so.
     Never,
@@ -177,6 +184,7 @@ pub const EVENTS_WARNING: &str = "turn an event on only if you started the progr
 pub(crate) struct Installed<'a> {
     pub version: String,
     pub permissions: Permissions,
+    pub cloud_choice: Option<&'a str>,
     pub setting_keys: &'a [String],
     pub events_on: &'a [String],
 }
@@ -223,14 +231,10 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         .iter()
         .map(|e| ReviewEvent { name: e.name.clone(), title: in_language(&e.title), on: events_on.contains(&e.name) })
         .collect();
-    let cloud = match plugin.cloud_models {
-        _ if !plugin.reads_private_data() => CloudQuestion::NotAsked,
-        CloudModels::Allowed => CloudQuestion::NotAsked,
-        CloudModels::Ask => CloudQuestion::Ask,
-        CloudModels::Never => CloudQuestion::Never,
-    };
     let permissions = Permissions::of(plugin);
     let changes = old.as_ref().map(|o| permissions.changes_from(&o.permissions)).unwrap_or_default();
+    let cloud = cloud_question(plugin, &permissions, old.as_ref().map(|o| &o.permissions));
+    let cloud_kept = old.as_ref().and_then(|o| kept_cloud_choice(o.cloud_choice, &o.permissions, &permissions));
     Review {
         review: id.to_owned(),
         slug: plugin.slug.clone(),
@@ -252,8 +256,36 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
             .then_some(LocalPort { port: dcp_format::hosts::EVENT_DOOR_PORT, warning: EVENTS_WARNING }),
         events,
         cloud,
+        cloud_kept,
         warnings: Vec::new(),
     }
+}
+
+/// The online-AI question of §13 for `plugin` (whose permissions are
+/// `new`), against the installed version's permissions for an update.
+/// `allowed` asks nothing at first install, but an update that widens
+/// where private data may go (never → ask or allowed, ask → allowed) asks
+/// again: the player consented to less.
+pub(crate) fn cloud_question(plugin: &Plugin, new: &Permissions, old: Option<&Permissions>) -> CloudQuestion {
+    let widened = old.is_some_and(|old| new.widens_cloud_from(old));
+    match plugin.cloud_models {
+        _ if !plugin.reads_private_data() => CloudQuestion::NotAsked,
+        CloudModels::Allowed if !widened => CloudQuestion::NotAsked,
+        CloudModels::Allowed | CloudModels::Ask => CloudQuestion::Ask,
+        CloudModels::Never => CloudQuestion::Never,
+    }
+}
+
+/// The stored online-AI answer an update keeps (§18: "the online AI choice
+/// is kept"), where it still applies. When the update widens where private
+/// data may go, "Only on this PC" still applies (it can only narrow), and
+/// "Allow" only if the installed version asked that very question (`ask`):
+/// an "Allow" stored while the plugin said `never` never sent anything.
+pub(crate) fn kept_cloud_choice(stored: Option<&str>, old: &Permissions, new: &Permissions) -> Option<CloudChoice> {
+    let stored = stored.and_then(CloudChoice::parse)?;
+    let applies =
+        !new.widens_cloud_from(old) || stored == CloudChoice::Local || old.cloud_models == Some(CloudModels::Ask);
+    applies.then_some(stored)
 }
 
 /// The domain a help button shows: "Open example.com" (§10).

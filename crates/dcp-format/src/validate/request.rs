@@ -109,7 +109,7 @@ fn url(value: Option<&Value>, path: Path, scope: &Scope, p: &mut Problems) -> Op
         p.push(Code::BadRequest, path, "credentials in a URL are refused; send secrets with auth");
         return None;
     }
-    if parts.host.contains("{{") || parts.port.is_some_and(|port| port.contains("{{")) {
+    if parts.host.contains("{{") {
         p.push(Code::BadRequest, path, "the domain must be written literally, without a template");
         return None;
     }

@@ -27,23 +27,32 @@ pub(super) fn split(raw: &str) -> Result<Parts<'_>, String> {
         Some((user, hp)) => (Some(user), hp),
         None => (None, authority),
     };
-    let (host, port) = split_port(host_port);
+    let (host, port) = split_port(host_port).map_err(|why| format!("the URL {raw} {why}"))?;
     Ok(Parts { scheme, host, port, has_credentials: userinfo.is_some(), rest })
 }
 
-fn split_port(host_port: &str) -> (&str, Option<&str>) {
-    if host_port.starts_with('[') {
-        return match host_port.find(']') {
-            Some(i) => {
-                let port = host_port[i + 1..].strip_prefix(':');
-                (&host_port[..=i], port)
-            }
+/// Splits `host[:port]` or `[v6][:port]`. A malformed authority (no host,
+/// an empty, templated or non-numeric port) is refused here, so it is
+/// reported as a malformed URL rather than judged as an odd host or port.
+fn split_port(host_port: &str) -> Result<(&str, Option<&str>), &'static str> {
+    let (host, port) = match host_port.find(']') {
+        Some(i) if host_port.starts_with('[') => match &host_port[i + 1..] {
+            "" => (&host_port[..=i], None),
+            after => (&host_port[..=i], Some(after.strip_prefix(':').ok_or("has text after its [address]")?)),
+        },
+        _ => match host_port.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
             None => (host_port, None),
-        };
+        },
+    };
+    if host.is_empty() {
+        return Err("has no host");
     }
-    match host_port.rsplit_once(':') {
-        Some((host, port)) => (host, Some(port)),
-        None => (host_port, None),
+    match port {
+        Some(port) if !port.bytes().all(|b| b.is_ascii_digit()) || !matches!(port.parse::<u16>(), Ok(1..)) => {
+            Err("has a port that is not a number from 1 to 65535")
+        }
+        _ => Ok((host, port)),
     }
 }
 
@@ -66,6 +75,20 @@ mod tests {
         let p = split("http://[::1]:80/").expect("splits");
         assert_eq!((p.host, p.port), ("[::1]", Some("80")));
         assert!(split("https://a.com\\@b.com/").is_err());
+        for malformed in [
+            "https:///v1/latest",
+            "https://:443/x",
+            "https://@/x",
+            "http://127.0.0.1:/x",
+            "http://127.0.0.1:0/x",
+            "http://127.0.0.1:65536/x",
+            "http://127.0.0.1:+80/x",
+            "https://a.example.com:443:1/x",
+            "http://[::1]x/",
+        ] {
+            let why = split(malformed).expect_err(malformed);
+            assert!(why.contains(malformed), "{why}");
+        }
         assert!(split("api.example.com/v1").is_err());
     }
 }

@@ -552,6 +552,24 @@ fn s4_icon_of_zero_size_is_ignored() {
     icon_ignored(&png_with_ihdr(16, 0));
 }
 
+/// §4: a few KB of PNG may declare 60000 × 60000 px (about 14 GB for a
+/// webview to decode): an insane size is not a real icon, the card shows
+/// the letter tile. Up to 1024 px a side is kept.
+#[test]
+fn s4_icon_of_insane_size_is_ignored() {
+    let mut bomb = png_with_ihdr(60_000, 60_000);
+    bomb.resize(6 * 1024, 0);
+    let reason = icon_ignored(&bomb);
+    assert!(reason.contains("60000 × 60000"), "{reason}");
+    icon_ignored(&png_with_ihdr(1025, 1));
+    icon_ignored(&png_with_ihdr(1, 1025));
+    icon_ignored(&png_with_ihdr(u32::MAX >> 1, 16));
+    let edge = png_with_ihdr(1024, 1024);
+    assert_eq!(ok_zip(&deflated(&[("manifest.json", MANIFEST), ("icon.png", &edge)])).icon, Some(edge));
+    let p = read_path(folder(&[("manifest.json", MANIFEST), ("icon.png", &bomb)]).path()).expect("folder");
+    assert_eq!(p.icon, None, "a folder's icon is judged alike");
+}
+
 #[test]
 fn s4_icon_that_is_not_a_png_is_ignored() {
     let reason = icon_ignored(b"GIF89a....");
@@ -611,6 +629,64 @@ fn s19_folder_with_symlinked_manifest_is_read_failed() {
         .expect("symlink");
     let e = read_path(dir.path()).expect_err("symlink");
     assert_eq!((e.code, e.path.as_str()), (Code::ReadFailed, "manifest.json"));
+}
+
+/// §19: a program swapping `manifest.json` between the real file and a
+/// link to a file outside, as fast as it can, while the folder is read.
+/// Checking the path and then opening it would sometimes follow the link
+/// swapped in between and read the outside file; opening once without
+/// following links never does. Each read is either the real file or a
+/// refusal (read_failed at manifest.json); both must have been seen, so
+/// the swap really raced the reads.
+#[cfg(unix)]
+#[test]
+fn s19_a_link_swapped_in_while_the_folder_is_read_is_never_followed() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let outside = folder(&[("secret.json", b"OUTSIDE")]);
+    let dir = folder(&[("manifest.json", b"inside")]);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, dir, target) = (stop.clone(), dir.path().to_owned(), outside.path().join("secret.json"));
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let _ = std::fs::remove_file(dir.join("link.tmp"));
+                std::os::unix::fs::symlink(&target, dir.join("link.tmp")).expect("link");
+                std::fs::rename(dir.join("link.tmp"), dir.join("manifest.json")).expect("swap in the link");
+                std::fs::write(dir.join("real.tmp"), b"inside").expect("real");
+                std::fs::rename(dir.join("real.tmp"), dir.join("manifest.json")).expect("swap back");
+            }
+        })
+    };
+    let (mut read, mut refused) = (0, 0);
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(3) && (read < 500 || refused < 500) {
+        match read_path(dir.path()) {
+            Ok(p) => {
+                assert_eq!(p.manifest, b"inside", "the link was followed");
+                read += 1;
+            }
+            Err(e) => {
+                assert_eq!((e.code, e.path.as_str()), (Code::ReadFailed, "manifest.json"), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().expect("swapper");
+    assert!(read > 0 && refused > 0, "the swap raced the reads: {read} read, {refused} refused");
+}
+
+/// A FIFO named manifest.json neither blocks the read (nothing ever writes
+/// to it) nor passes: the opened handle is not a regular file.
+#[cfg(unix)]
+#[test]
+fn s19_folder_with_a_fifo_manifest_is_read_failed_at_once() {
+    let dir = folder(&[]);
+    let made = std::process::Command::new("mkfifo").arg(dir.path().join("manifest.json")).status();
+    assert!(made.expect("mkfifo runs").success());
+    let e = read_path(dir.path()).expect_err("fifo");
+    assert_eq!((e.code, e.path.as_str()), (Code::ReadFailed, "manifest.json"));
+    assert!(e.message.contains("not a regular file"), "{e}");
 }
 
 #[cfg(unix)]

@@ -485,6 +485,38 @@ fn s8_requests() {
     );
 }
 
+/// §8, §22 bad_request: a URL whose authority is malformed (no host, an
+/// empty or impossible port) is a malformed URL, reported as bad_request
+/// naming the URL, not judged as an undeclared host `` or port ``.
+#[test]
+fn s8_malformed_authority_is_bad_request_naming_the_url() {
+    let at = "tools.add_card.request.url";
+    for url in [
+        "https:///v1/latest",
+        "https://:443/x",
+        "https://@/x",
+        "https://:@/x",
+        "http://127.0.0.1:/x",
+        "http://localhost:/x",
+        "http://127.0.0.1:0/x",
+        "http://127.0.0.1:99999/x",
+        "https://api.example.com:/x",
+        "https://api.example.com:443:443/x",
+        "https://[::1]x/",
+        "https://api.example.com:{{port}}/x",
+    ] {
+        let mut doc = base();
+        edit(&mut doc, "@/tools/add_card/request/url", Some(json!(url)));
+        let report = check(&doc);
+        let here: Vec<_> = report.problems.errors.iter().filter(|p| p.path == at).collect();
+        assert!(
+            matches!(here.as_slice(), [p] if p.code == Code::BadRequest && p.message.contains(url)),
+            "{url}: want one bad_request naming it; got:\n{}",
+            list(&report.problems.errors)
+        );
+    }
+}
+
 #[test]
 fn s8_forbidden_and_invalid_headers() {
     let at = "tools.add_card.request.headers";
@@ -785,6 +817,8 @@ fn s18_permissions_fingerprint_changes_with_permissions_only() {
         ("@/tools/add_card/request/url", json!("https://api.example.com/2/cards")),
         ("@/auth/name", json!("X-Api-Key")),
         ("@/events/card_due2", json!({ "title": { "en": "Due" } })),
+        // §13: where the private data of its R1 tool may go.
+        ("@/data/cloudModels", json!("allowed")),
     ] {
         let (_, changed) = fingerprint(std::slice::from_ref(&change));
         assert_ne!(permissions, changed, "{change:?} changes permissions");

@@ -442,3 +442,112 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
         .expect("a review without a recorded fingerprint still installs");
     assert_eq!(f.status("fx"), "Active");
 }
+
+// ------------------------------------------------- copies left by a killed writer
+
+/// What a process killed while writing a copy leaves: the copy's folder,
+/// named by no row, and its lock file, which nobody holds any more.
+fn killed_writer_copy(f: &Fixture, copy: &std::path::Path) {
+    std::fs::create_dir_all(copy).expect("copy folder");
+    std::fs::write(copy.join(MANIFEST_FILE), b"{}").expect("half-written copy");
+    let id = copy.file_name().expect("id").to_string_lossy().into_owned();
+    std::fs::create_dir_all(f.root().join("locks")).expect("locks");
+    std::fs::write(f.root().join(format!("locks/copy-{id}.lock")), b"").expect("stale lock file");
+}
+
+fn generations(f: &Fixture) -> usize {
+    std::fs::read_dir(f.root().join("plugins/mytasks")).expect("slug folder").count()
+}
+
+/// §18: an install or update killed before its commit leaves its generation
+/// folder, and an import killed before its review row its quarantined
+/// copy. No live process holds their locks, so the next open removes them
+/// at once (they used to wait ten minutes, and a clean update afterwards
+/// still left them), without touching the installed plugin.
+#[test]
+fn s18_copies_of_a_killed_writer_are_removed_at_the_next_open() {
+    let mut f = Fixture::new();
+    install_my_tasks(&f);
+    let generation = f.root().join("plugins/mytasks/00deadbeef000001");
+    let quarantined = f.root().join("quarantine/00deadbeef000002");
+    killed_writer_copy(&f, &generation);
+    killed_writer_copy(&f, &quarantined);
+    assert_eq!(generations(&f), 2);
+    f.reopen();
+    assert!(!generation.exists() && !quarantined.exists(), "leftovers removed at once");
+    assert!(!f.root().join("locks/copy-00deadbeef000001.lock").exists(), "their lock files too");
+    assert_eq!(generations(&f), 1);
+    assert_eq!(f.status("mytasks"), "Active");
+}
+
+/// The same leftovers are removed by the next install too: a clean update
+/// after a killed one leaves exactly one generation.
+#[test]
+fn s18_copies_of_a_killed_writer_are_removed_by_the_next_install() {
+    let f = Fixture::new();
+    install_my_tasks(&f);
+    killed_writer_copy(&f, &f.root().join("plugins/mytasks/00deadbeef000003"));
+    killed_writer_copy(&f, &f.root().join("plugins/mytasks/00deadbeef000004"));
+    let mut m = example("my-tasks");
+    m["version"] = json!("1.1.0");
+    let r = f.store.import(&f.file("v11.json", &m)).expect("import");
+    f.store.install(&r.review, options(&[], &[], None)).expect("update");
+    assert_eq!(generations(&f), 1, "only the installed generation is left");
+    assert_eq!(f.status("mytasks"), "Active");
+}
+
+/// A copy whose lock a live process holds (another `dcplugin` or the app,
+/// writing it right now) is kept however often the profile is opened or
+/// installed into; once that process lets go without naming it, it goes.
+#[test]
+fn s18_a_copy_being_written_under_its_lock_is_kept() {
+    let mut f = Fixture::new();
+    install_my_tasks(&f);
+    let copy = f.root().join("plugins/mytasks/00deadbeef000005");
+    killed_writer_copy(&f, &copy);
+    let writer = std::fs::OpenOptions::new()
+        .write(true)
+        .open(f.root().join("locks/copy-00deadbeef000005.lock"))
+        .expect("the writer's lock file");
+    writer.lock().expect("held by the live writer");
+    f.reopen();
+    let r = f.import_example("exchange-rates").expect("import");
+    f.store.install(&r.review, options(&[], &[], None)).expect("install");
+    assert!(copy.join(MANIFEST_FILE).is_file(), "a copy being written is kept");
+    drop(writer);
+    f.reopen();
+    assert!(!copy.exists(), "removed once its writer is gone");
+}
+
+/// §18: uninstall racing an update of the same plugin in another process
+/// (two stores on one profile) never leaves a generation folder that no
+/// row names: either the plugin is gone with all its folders, or the
+/// update won and exactly its generation is left.
+#[test]
+fn s18_uninstall_racing_an_update_leaves_no_orphan_folder() {
+    for round in 0..8 {
+        let f = Fixture::new();
+        install_my_tasks(&f);
+        let mut m = example("my-tasks");
+        m["version"] = json!("1.1.0");
+        let r = f.store.import(&f.file("v11.json", &m)).expect("import");
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let run = |uninstall: bool| {
+            let (root, keys, barrier, id) = (f.root(), f.keys.clone(), barrier.clone(), r.review.clone());
+            std::thread::spawn(move || {
+                let store = dcp_store::Store::open(dcp_store::Profile::at(root).expect("profile"), keys).expect("open");
+                barrier.wait();
+                if uninstall {
+                    store.uninstall("mytasks").is_ok()
+                } else {
+                    store.install(&id, options(&[], &[], None)).is_ok()
+                }
+            })
+        };
+        let (update, uninstall) = (run(false), run(true));
+        let (updated, uninstalled) = (update.join().expect("update"), uninstall.join().expect("uninstall"));
+        let rows = f.count("SELECT COUNT(*) FROM plugins WHERE slug='mytasks'");
+        let left = std::fs::read_dir(f.root().join("plugins/mytasks")).map_or(0, |d| d.count());
+        assert_eq!(left as i64, rows, "round {round}: updated {updated}, uninstalled {uninstalled}");
+    }
+}

@@ -11,6 +11,7 @@ mod event_tokens;
 mod folder;
 mod install;
 mod journal;
+mod profile_modes;
 mod review_language;
 mod secrets;
 mod statuses;

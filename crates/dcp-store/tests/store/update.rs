@@ -2,6 +2,7 @@
 //! dropped, and the review's list of permission changes.
 
 use crate::common::*;
+use dcp_store::review::CloudQuestion;
 use dcp_store::{CloudChoice, Review};
 use serde_json::{json, Value};
 
@@ -252,4 +253,112 @@ fn s18_update_swaps_the_generation_folder_and_removes_the_old_one() {
     let bytes = std::fs::read(d.folder.join("manifest.json")).expect("new manifest");
     assert_eq!(d.manifest_fingerprint, dcp_format::fingerprint::sha256_hex(&bytes));
     assert_eq!(std::fs::read_dir(f.root().join("plugins/mytasks")).expect("slug dir").count(), 1);
+}
+
+// ------------------------------------------- §13 where private data may go
+
+fn cloud_models(m: &mut Value, value: &str) {
+    meta(m)["data"]["cloudModels"] = json!(value);
+}
+
+/// Installs my-tasks declaring `cloud`, answering `answer`, and clicks Keep
+/// on the review banner.
+fn install_declaring(f: &Fixture, cloud: &str, answer: Option<CloudChoice>) {
+    let mut m = example("my-tasks");
+    cloud_models(&mut m, cloud);
+    let r = f.store.import(&f.file(&format!("v1-{cloud}.json"), &m)).expect("import");
+    f.store.install(&r.review, options(&[], &[("api_token", SECRET)], answer)).expect("install");
+    f.store.keep("mytasks").expect("keep");
+}
+
+fn online_line(r: &Review) -> Option<&str> {
+    r.changes.iter().map(String::as_str).find(|c| c.starts_with("your data with online AI models"))
+}
+
+/// The review lists `line` as a change of permissions and asks the
+/// online-AI question with no earlier answer kept: installing without an
+/// answer is cloud_choice_required.
+#[track_caller]
+fn assert_asked_afresh(f: &Fixture, r: &Review, line: &str) {
+    assert!(r.permissions_changed, "{:?}", r.changes);
+    assert_eq!(online_line(r), Some(line));
+    assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, None));
+    let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("asked again");
+    assert_eq!(code(&e), "cloud_choice_required");
+}
+
+/// §13, §18: `never` → `allowed` used to install silently ("permissions do
+/// not change") and online models then read the player's tasks unasked.
+/// Like `never` → `ask`, it is a change of permissions: listed, the
+/// question asked again (nothing kept: the player was never asked), the
+/// Keep of the banner asked again.
+#[test]
+fn s13_update_from_never_is_a_permission_change_asked_again() {
+    for (wider, shown) in [("allowed", "allowed"), ("ask", "asked")] {
+        let f = Fixture::new();
+        install_declaring(&f, "never", None);
+        let r = review_of(&f, "wider.json", |m| cloud_models(m, wider));
+        assert_asked_afresh(&f, &r, &format!("your data with online AI models: never → {shown}"));
+        let installed = f.store.install(&r.review, options(&[], &[], Some(CloudChoice::Local))).expect("answered");
+        assert!(installed.permissions_changed);
+        let d = f.store.show("mytasks").expect("show");
+        assert_eq!(d.cloud_choice.as_deref(), Some("local"));
+        assert!(d.entry.badges.contains(&"Kept on this PC".to_owned()), "{:?}", d.entry.badges);
+        assert!(d.review_banner, "permissions changed: Keep asked again");
+    }
+}
+
+/// `ask` → `allowed`: listed and asked again, and the player's earlier
+/// answer still applies (it answered this very question): preselected and
+/// kept when no new answer is given, "Only on this PC" included.
+#[test]
+fn s13_update_from_ask_to_allowed_keeps_the_earlier_answer() {
+    for earlier in [CloudChoice::Local, CloudChoice::Allow] {
+        let f = Fixture::new();
+        install_declaring(&f, "ask", Some(earlier));
+        let r = review_of(&f, "allowed.json", |m| cloud_models(m, "allowed"));
+        assert!(r.permissions_changed, "{earlier:?}");
+        assert_eq!(online_line(&r), Some("your data with online AI models: asked → allowed"));
+        assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, Some(earlier)));
+        f.store.install(&r.review, options(&[], &[], None)).expect("the earlier answer still applies");
+        let d = f.store.show("mytasks").expect("show");
+        let stored = if earlier == CloudChoice::Local { "local" } else { "allow" };
+        assert_eq!(d.cloud_choice.as_deref(), Some(stored));
+        assert_eq!(d.entry.badges.contains(&"Kept on this PC".to_owned()), earlier == CloudChoice::Local);
+        assert!(d.review_banner);
+    }
+}
+
+/// A first R1 tool under `allowed`: private data starts going to online
+/// models, so the update asks too (its level change alone did not).
+#[test]
+fn s13_update_that_starts_reading_private_data_under_allowed_is_asked() {
+    let f = Fixture::new();
+    let mut m = example("my-tasks");
+    cloud_models(&mut m, "allowed");
+    tools(&mut m)["list_tasks"]["risk"] = json!("R0");
+    let r = f.store.import(&f.file("v1.json", &m)).expect("import");
+    assert_eq!(r.cloud, CloudQuestion::NotAsked, "no private data read yet");
+    f.store.install(&r.review, options(&[], &[("api_token", SECRET)], None)).expect("install");
+    let r = review_of(&f, "r1.json", |m| cloud_models(m, "allowed"));
+    assert_asked_afresh(&f, &r, "your data with online AI models: no private data read → allowed");
+}
+
+/// What does not widen is not asked: `allowed` → `allowed` stays silent,
+/// and `allowed` → `never` (narrower) is listed but asks nothing.
+#[test]
+fn s13_updates_that_do_not_widen_are_not_asked() {
+    let f = Fixture::new();
+    install_declaring(&f, "allowed", None);
+    let r = review_of(&f, "same.json", |m| cloud_models(m, "allowed"));
+    assert!(!r.permissions_changed, "{:?}", r.changes);
+    assert_eq!(r.cloud, CloudQuestion::NotAsked);
+    f.store.install(&r.review, options(&[], &[], None)).expect("nothing to ask");
+    let mut m = example("my-tasks");
+    bump(&mut m, "1.2.0");
+    cloud_models(&mut m, "never");
+    let r = f.store.import(&f.file("never.json", &m)).expect("import");
+    assert_eq!(online_line(&r), Some("your data with online AI models: allowed → never"));
+    assert_eq!(r.cloud, CloudQuestion::Never);
+    f.store.install(&r.review, options(&[], &[], None)).expect("narrower: nothing to ask");
 }
