@@ -47,7 +47,8 @@ impl CloudChoice {
         }
     }
 
-    pub(crate) fn as_str(self) -> &'static str {
+    /// As stored and as `--cloud` takes it: allow or local.
+    pub fn as_str(self) -> &'static str {
         match self {
             CloudChoice::Allow => "allow",
             CloudChoice::Local => "local",
@@ -346,7 +347,7 @@ impl Store {
         // generation is the one named, and removed here) or waits for this
         // one. Read outside it, the row could name the generation the
         // install just replaced, leaving the new one with no row.
-        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         let row = self.row(slug)?;
         tx.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
         tx.commit()?;

@@ -188,7 +188,10 @@ fn human_review(r: &Review) -> String {
     }
     match r.cloud {
         CloudQuestion::Ask => {
-            out.push("Online AI models: allow, or only with an AI on this PC? (--cloud allow|local)".into())
+            out.push("Online AI models: allow, or only with an AI on this PC? (--cloud allow|local)".into());
+            if let Some(kept) = r.cloud_kept {
+                out.push(format!("  Your earlier answer is kept unless --cloud is given: {}", kept.as_str()));
+            }
         }
         CloudQuestion::Never => out.push("Works only with an AI running on this PC.".into()),
         CloudQuestion::NotAsked => {}
