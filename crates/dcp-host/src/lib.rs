@@ -38,7 +38,7 @@ pub use dcp_store::catalog::CatalogEntry;
 pub use dcp_store::journal::Entry as JournalLine;
 pub use dcp_store::review::{CloudQuestion, Review};
 pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
-pub use dcp_vault::Sensitive;
+pub use dcp_vault::{Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode};
 
 use dcp_store::{Profile, Store, StoreError};
@@ -135,6 +135,14 @@ impl Host {
     /// The profile folder.
     pub fn profile_dir(&self) -> &Path {
         self.inner.profile.root()
+    }
+
+    /// How long saved secrets last on this PC: on a Linux desktop without a
+    /// Secret Service, only until the next restart (say so to the player).
+    /// Asks the OS credential store: call it when showing secret settings.
+    pub async fn secrets_persistence(&self) -> Persistence {
+        let keys = self.inner.key_store.clone();
+        self.runtime().spawn_blocking(move || keys.persistence()).await.unwrap_or(Persistence::UntilRestart)
     }
 
     /// The plugins folder (Open the plugins folder, §19).

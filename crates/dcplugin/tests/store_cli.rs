@@ -653,3 +653,18 @@ fn s18_cli_update_review_says_update_this_plugin_and_lists_the_changes() {
         "{out}"
     );
 }
+
+/// §11: where no keyring keeps the vault key past a restart (no Secret
+/// Service answers), `list` says that secrets will be asked again; the
+/// JSON list keeps its shape.
+#[test]
+fn s11_cli_list_says_when_secrets_last_only_until_a_restart() {
+    let p = Profile::new();
+    p.ok(&["import", &example("exchange-rates"), "--yes", "--json"]);
+    let no_bus = [("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/dcp-test-bus")];
+    let out = p.run_with(&["list"], None, &no_bus);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(contains(&out.stdout, "note: Secrets are kept only until this PC restarts"), "{}", text(&out.stdout));
+    let json = json_of(&p.run_with(&["list", "--json"], None, &no_bus));
+    assert!(json.is_array(), "{json}");
+}

@@ -42,11 +42,14 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             if entries.is_empty() {
                 return "no plugin installed".into();
             }
-            entries
+            let mut lines: Vec<String> = entries
                 .iter()
                 .map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", ")))
-                .collect::<Vec<_>>()
-                .join("\n")
+                .collect();
+            if let Some(warning) = host.block_on(host.secrets_persistence()).warning() {
+                lines.push(format!("note: {warning}"));
+            }
+            lines.join("\n")
         }),
         Command::Show { slug, json } => {
             act(host, json, host.details(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default())
