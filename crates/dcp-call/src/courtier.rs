@@ -56,20 +56,37 @@ impl Reason {
     }
 
     /// A short explanation the AI can pass on to the player.
-    pub fn explain(self) -> &'static str {
+    pub fn explain(self) -> String {
         match self {
-            Reason::ToolsOff => "Tools are turned off: the player can turn on Enable tools in the Tools tab.",
-            Reason::PluginOff => "This plugin or action is switched off (or its file was modified): the player can turn it on, or import the plugin again, in Plugins.",
-            Reason::NeedsSetup => "This plugin needs setup: the player must fill in its settings (Options on its card).",
-            Reason::CloudBlocked => "The player keeps this plugin on this PC: it is not used with online AI models. They can allow it in the plugin's details.",
-            Reason::NeedsConfirmation => "This is a serious action that needs a confirmation window, which is not available yet.",
-            Reason::TwitchLevel => "The Twitch chat may only use actions that read public data.",
-            Reason::TwitchQuota => "The Twitch chat already used its one action for this message.",
-            Reason::NotRequested => "No action runs on a turn the player did not ask for.",
-            Reason::UnknownTool => "There is no installed action with this name.",
-            Reason::DevModeOff => "This plugin needs developer mode, which is off.",
-            Reason::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.",
-            Reason::StepLimit => "This turn already used its 5 tool steps: answer the user with what you have.",
+            Reason::ToolsOff => "Tools are turned off: the player can turn on Enable tools in the Tools tab.".into(),
+            Reason::PluginOff => "This plugin or action is switched off (or its file was modified): the player can turn it on, or import the plugin again, in Plugins.".into(),
+            Reason::NeedsSetup => "This plugin needs setup: the player must fill in its settings (Options on its card).".into(),
+            Reason::CloudBlocked => "The player keeps this plugin on this PC: it is not used with online AI models. They can allow it in the plugin's details.".into(),
+            Reason::NeedsConfirmation => "This is a serious action that needs a confirmation window, which is not available yet.".into(),
+            Reason::TwitchLevel => "The Twitch chat may only use actions that read public data.".into(),
+            Reason::TwitchQuota => "The Twitch chat already used its one action for this message.".into(),
+            Reason::NotRequested => "No action runs on a turn the player did not ask for.".into(),
+            Reason::UnknownTool => "There is no installed action with this name.".into(),
+            Reason::DevModeOff => "This plugin needs developer mode, which is off.".into(),
+            Reason::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.".into(),
+            Reason::StepLimit => format!("This turn already used its {STEPS_PER_TURN} tool steps: answer the user with what you have."),
+        }
+    }
+
+    /// How the reason is worded for the player where an action is left out
+    /// (§12, §13, §18 labels).
+    pub fn for_player(self) -> String {
+        match self {
+            Reason::NeedsSetup => "Needs setup".into(),
+            Reason::CloudBlocked => "Kept on this PC: not used with online AI models".into(),
+            Reason::StreamPrivate => "Live on Twitch: reading your data is paused".into(),
+            Reason::NeedsConfirmation => "needs a confirmation (coming soon)".into(),
+            Reason::PluginOff | Reason::ToolsOff => "off".into(),
+            Reason::DevModeOff => "Developer mode off".into(),
+            Reason::TwitchLevel => "not for the Twitch chat (only actions that read public data)".into(),
+            Reason::NotRequested => "no actions on a turn the player did not ask for".into(),
+            Reason::StepLimit => format!("this turn already used its {STEPS_PER_TURN} tool steps"),
+            Reason::TwitchQuota | Reason::UnknownTool => self.explain(),
         }
     }
 }

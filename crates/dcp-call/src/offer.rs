@@ -33,7 +33,7 @@ pub struct LeftOut {
     /// The reason code (§22) or `tool_limit`.
     pub reason: &'static str,
     /// What the companion can tell the player.
-    pub message: &'static str,
+    pub message: String,
 }
 
 /// What a turn offers.
@@ -46,8 +46,6 @@ pub struct Offer {
     /// What is left out and why.
     pub left_out: Vec<LeftOut>,
 }
-
-const LIMIT_MESSAGE: &str = "over the 30-tool limit: the player can turn off actions they do not need";
 
 /// The offer for `turn` over every installed plugin (sorted by slug).
 pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
@@ -71,7 +69,9 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
                     plugin: ctx.slug.clone(),
                     tool: Some(tool.name.clone()),
                     reason: "tool_limit",
-                    message: LIMIT_MESSAGE,
+                    message: format!(
+                        "over the {TOOLS_OFFERED}-tool limit: the player can turn off actions they do not need"
+                    ),
                 }),
                 Ok(()) => {
                     out.tools.push(offered(tool));
@@ -105,24 +105,8 @@ fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Reason) {
         plugin: plugin.to_owned(),
         tool: tool.map(str::to_owned),
         reason: reason.as_str(),
-        message: player_message(reason),
+        message: reason.for_player(),
     });
-}
-
-/// How the companion words a left-out reason (§12, §13, §18 labels).
-fn player_message(reason: Reason) -> &'static str {
-    match reason {
-        Reason::NeedsSetup => "Needs setup",
-        Reason::CloudBlocked => "Kept on this PC: not used with online AI models",
-        Reason::StreamPrivate => "Live on Twitch: reading your data is paused",
-        Reason::NeedsConfirmation => "needs a confirmation (coming soon)",
-        Reason::PluginOff | Reason::ToolsOff => "off",
-        Reason::DevModeOff => "Developer mode off",
-        Reason::TwitchLevel => "not for the Twitch chat (only actions that read public data)",
-        Reason::NotRequested => "no actions on a turn the player did not ask for",
-        Reason::StepLimit => "this turn already used its 5 tool steps",
-        Reason::TwitchQuota | Reason::UnknownTool => reason.explain(),
-    }
 }
 
 /// "your" becomes "the user's" for the AI (§6 "About hints").

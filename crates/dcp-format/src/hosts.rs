@@ -77,6 +77,13 @@ fn is_label(label: &str) -> bool {
         && label.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
+/// Whether a URL's host names the player's own PC (§15): `127.0.0.1` or
+/// `localhost`, exactly as written. The validator and the network filter
+/// both ask this one function.
+pub fn is_pc_host(host: &str) -> bool {
+    matches!(host, "127.0.0.1" | "localhost")
+}
+
 /// The port of the event door (§16), reserved for it (§15).
 pub const EVENT_DOOR_PORT: u16 = 8440;
 

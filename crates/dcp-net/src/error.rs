@@ -32,10 +32,10 @@ pub enum NetError {
     #[error("the domain resolves to a private or reserved address")]
     PrivateAddress,
     /// The answer is over 2 MB.
-    #[error("the answer is over 2 MB")]
+    #[error("the answer is over {} MB", dcp_format::limits::RESPONSE_BYTES / (1024 * 1024))]
     TooLarge,
     /// No complete answer within 20 s, redirects included.
-    #[error("no answer within 20 seconds")]
+    #[error("no answer within {} seconds", dcp_format::limits::CALL_SECONDS)]
     Timeout,
     /// A connection, TLS or transfer error. `local` is true for a server
     /// on the PC (the AI is told the program may not be running).
@@ -45,7 +45,7 @@ pub enum NetError {
         local: bool,
     },
     /// More than 3 redirects.
-    #[error("more than 3 redirects")]
+    #[error("more than {} redirects", dcp_format::limits::REDIRECTS)]
     TooManyRedirects,
 }
 

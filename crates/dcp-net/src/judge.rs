@@ -112,7 +112,7 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
             if !local {
                 return Err(NetError::NotHttps);
             }
-            if raw_host != "127.0.0.1" && raw_host != "localhost" {
+            if !dcp_format::hosts::is_pc_host(&raw_host) {
                 return Err(NetError::BadUrl);
             }
             let port = url.port_or_known_default().ok_or(NetError::BadUrl)?;

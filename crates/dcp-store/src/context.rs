@@ -15,7 +15,7 @@
 
 use crate::error::StoreError;
 use crate::prefs::Prefs;
-use crate::registry::{default_of, Loaded, Row};
+use crate::registry::{value_or_default, Loaded, Row};
 use crate::review::Origin;
 use crate::stamp::FileStamp;
 use crate::status::Status;
@@ -141,9 +141,7 @@ impl Store {
         if let Some(p) = &plugin {
             let stored = self.stored_settings(&row.slug)?;
             for s in p.settings.iter().filter(|s| !s.is_secret()) {
-                let value =
-                    stored.iter().find(|(k, _)| *k == s.key).map(|(_, v)| v.clone()).or_else(|| default_of(&s.kind));
-                if let Some(v) = value {
+                if let Some(v) = value_or_default(&stored, s) {
                     settings.insert(s.key.clone(), v);
                 }
             }

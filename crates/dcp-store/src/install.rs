@@ -164,30 +164,8 @@ impl Store {
                 }
             }
         }
-        let mut refused = Vec::new();
-        for (key, value) in given {
-            match plugin.setting(key) {
-                None => refused.push((key.clone(), unknown(key))),
-                Some(s) if s.is_secret() => refused.push((
-                    key.clone(),
-                    Refusal {
-                        reason: BadSetting::BadType,
-                        message: format!("{key} is a secret: give it as a secret, not as a setting"),
-                    },
-                )),
-                Some(s) => match setting_value::check(s, value) {
-                    Ok(v) => {
-                        values.insert(key.clone(), v);
-                    }
-                    Err(r) => refused.push((key.clone(), r)),
-                },
-            }
-        }
-        if refused.is_empty() {
-            Ok(values)
-        } else {
-            Err(StoreError::BadSettings(refused))
-        }
+        values.extend(check_settings(plugin, given)?);
+        Ok(values)
     }
 
     /// Secrets after install: `Keep(key)` for a kept sealed value (same
@@ -379,6 +357,34 @@ enum SecretPlan {
     New(Sensitive),
 }
 
+/// Checks non-secret values as install and Save both do (§10): every
+/// value at once, each refusal with its reason; nothing is kept unless all pass.
+pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Result<Vec<(String, Value)>, StoreError> {
+    let mut checked = Vec::new();
+    let mut refused = Vec::new();
+    for (key, value) in given {
+        match plugin.setting(key) {
+            None => refused.push((key.clone(), unknown(key))),
+            Some(s) if s.is_secret() => refused.push((
+                key.clone(),
+                Refusal {
+                    reason: BadSetting::BadType,
+                    message: format!("{key} is a secret: give it as a secret (Replace), not as a setting"),
+                },
+            )),
+            Some(s) => match setting_value::check(s, value) {
+                Ok(v) => checked.push((key.clone(), v)),
+                Err(r) => refused.push((key.clone(), r)),
+            },
+        }
+    }
+    if refused.is_empty() {
+        Ok(checked)
+    } else {
+        Err(StoreError::BadSettings(refused))
+    }
+}
+
 fn unknown(key: &str) -> Refusal {
     Refusal { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
 }
@@ -401,7 +407,13 @@ fn cloud_choice(
 }
 
 /// Keeps the switch rows whose name is still in `names`.
-fn retain(tx: &rusqlite::Transaction, table: &str, column: &str, slug: &str, names: &[&str]) -> Result<(), StoreError> {
+pub(crate) fn retain(
+    tx: &rusqlite::Transaction,
+    table: &str,
+    column: &str,
+    slug: &str,
+    names: &[&str],
+) -> Result<(), StoreError> {
     let mut stmt = tx.prepare(&format!("SELECT {column} FROM {table} WHERE slug = ?1"))?;
     let present: Vec<String> = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
     for name in present.iter().filter(|n| !names.contains(&n.as_str())) {

@@ -91,15 +91,16 @@ impl Store {
         let options = Options { official: origin == Origin::Official, ..Options::default() };
         let report = dcp_format::check_package(package, &options);
         let Some(plugin) = report.plugin else { return Err(StoreError::Refused(report.problems)) };
-        if !self.prefs()?.dev_mode {
-            if plugin.talks_to_pc() {
-                let why = "this plugin talks to a program on this PC: turn on developer mode first";
-                return Err(StoreError::refused(Code::DevModeRequired, "permissions.network.local.ports", why));
-            }
-            if origin == Origin::Folder {
-                let why = "a plugin from a folder needs developer mode: turn it on first";
-                return Err(StoreError::refused(Code::DevModeRequired, "package", why));
-            }
+        if origin.needs_dev_mode(plugin.talks_to_pc()) && !self.prefs()?.dev_mode {
+            let (path, why) = if plugin.talks_to_pc() {
+                (
+                    "permissions.network.local.ports",
+                    "this plugin talks to a program on this PC: turn on developer mode first",
+                )
+            } else {
+                ("package", "a plugin from a folder needs developer mode: turn it on first")
+            };
+            return Err(StoreError::refused(Code::DevModeRequired, path, why));
         }
         Ok((plugin, report.problems.warnings))
     }

@@ -8,7 +8,7 @@ use crate::review::Origin;
 use crate::status::{self, Facts, Status};
 use crate::Store;
 use dcp_format::fingerprint::{sha256_hex, Permissions};
-use dcp_format::model::{Plugin, SettingKind};
+use dcp_format::model::{Plugin, Setting, SettingKind};
 use dcp_format::package::{self, MANIFEST_FILE};
 use dcp_format::risk::Level;
 use dcp_format::{Options, Problem};
@@ -278,11 +278,7 @@ impl Store {
                     title: s.title.clone(),
                     secret: s.is_secret(),
                     required: s.required,
-                    value: if s.is_secret() {
-                        None
-                    } else {
-                        stored.iter().find(|(k, _)| *k == s.key).map(|(_, v)| v.clone()).or_else(|| default_of(&s.kind))
-                    },
+                    value: if s.is_secret() { None } else { value_or_default(&stored, s) },
                     set: s.is_secret() && secrets.contains(&s.key),
                 })
                 .collect()
@@ -362,7 +358,7 @@ impl Store {
             missing: matches!(loaded, Loaded::Missing(_)),
             invalid: matches!(loaded, Loaded::Invalid(_)),
             modified: matches!(loaded, Loaded::Modified),
-            needs_dev_mode: row.origin == Origin::Folder || !row.permissions.local_ports.is_empty(),
+            needs_dev_mode: row.origin.needs_dev_mode(!row.permissions.local_ports.is_empty()),
             dev_mode: prefs.dev_mode,
             enabled: row.enabled,
             plugins_enabled: prefs.plugins_enabled,
@@ -437,6 +433,11 @@ impl Store {
 }
 
 /// A setting's default, as stored values are.
+/// A non-secret setting's value: the stored one, else its default.
+pub(crate) fn value_or_default(stored: &[(String, serde_json::Value)], setting: &Setting) -> Option<serde_json::Value> {
+    stored.iter().find(|(k, _)| *k == setting.key).map(|(_, v)| v.clone()).or_else(|| default_of(&setting.kind))
+}
+
 pub(crate) fn default_of(kind: &SettingKind) -> Option<serde_json::Value> {
     match kind {
         SettingKind::Text { default, .. } => default.clone().map(Into::into),

@@ -38,6 +38,12 @@ impl Origin {
         }
     }
 
+    /// Whether a plugin from here needs developer mode (§15, §19): a
+    /// folder, or one that talks to a program on the PC.
+    pub fn needs_dev_mode(self, talks_to_pc: bool) -> bool {
+        self == Origin::Folder || talks_to_pc
+    }
+
     /// The badge shown on the card (§18).
     pub fn badge(self) -> &'static str {
         match self {

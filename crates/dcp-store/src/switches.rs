@@ -10,7 +10,7 @@ use crate::review::Origin;
 use crate::Store;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::Plugin;
-use dcp_format::setting_value::{self, BadSetting, Refusal};
+use dcp_format::setting_value;
 use dcp_vault::Sensitive;
 use rusqlite::params;
 use serde_json::Value;
@@ -63,28 +63,7 @@ impl Store {
     /// Save (§10): checks every value as at install, then stores them all or
     /// none.
     pub fn set_settings(&self, slug: &str, values: &[(String, Value)]) -> Result<(), StoreError> {
-        let plugin = self.current(slug)?;
-        let mut checked = Vec::new();
-        let mut refused = Vec::new();
-        for (key, value) in values {
-            match plugin.setting(key) {
-                Some(s) if !s.is_secret() => match setting_value::check(s, value) {
-                    Ok(v) => checked.push((key, v)),
-                    Err(r) => refused.push((key.clone(), r)),
-                },
-                Some(_) => refused.push((
-                    key.clone(),
-                    Refusal { reason: BadSetting::BadType, message: format!("{key} is a secret: use Replace") },
-                )),
-                None => refused.push((
-                    key.clone(),
-                    Refusal { reason: BadSetting::UnknownSetting, message: format!("{slug} has no setting {key}") },
-                )),
-            }
-        }
-        if !refused.is_empty() {
-            return Err(StoreError::BadSettings(refused));
-        }
+        let checked = crate::install::check_settings(&self.current(slug)?, values)?;
         let tx = self.write_tx()?;
         for (key, value) in checked {
             tx.execute(
@@ -168,12 +147,7 @@ impl Store {
             params![plugin.slug, plugin.version.to_string(), plugin.fingerprints.manifest, plugin.fingerprints.permissions, json, crate::db::now()],
         )?;
         let events: Vec<&str> = plugin.events.iter().map(|e| e.name.as_str()).collect();
-        let mut stmt = tx.prepare("SELECT event FROM events_on WHERE slug = ?1")?;
-        let on: Vec<String> = stmt.query_map([&plugin.slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        drop(stmt);
-        for gone in on.iter().filter(|e| !events.contains(&e.as_str())) {
-            tx.execute("DELETE FROM events_on WHERE slug = ?1 AND event = ?2", params![plugin.slug, gone])?;
-        }
+        crate::install::retain(&tx, "events_on", "event", &plugin.slug, &events)?;
         tx.commit()?;
         Ok(())
     }

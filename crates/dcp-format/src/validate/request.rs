@@ -142,7 +142,7 @@ fn web_target(host: &str, port: Option<&str>, scope: &Scope, path: Path, p: &mut
 }
 
 fn local_target(host: &str, port: Option<&str>, scope: &Scope, path: Path, p: &mut Problems) -> Option<Target> {
-    if host != "127.0.0.1" && host != "localhost" {
+    if !crate::hosts::is_pc_host(host) {
         p.push(
             Code::BadRequest,
             path,
