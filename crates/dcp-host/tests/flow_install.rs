@@ -48,7 +48,7 @@ async fn s3_import_consent_install_call_and_journal() {
 
     let cards = f.host.cards().await.expect("cards");
     assert_eq!(cards.len(), 1);
-    assert!(cards[0].has_icon == false, "a .json folder without icon.png: the letter tile");
+    assert!(!cards[0].has_icon, "a .json folder without icon.png: the letter tile");
     assert!(cards[0].badges.iter().any(|b| b == &format!("Talks to a program on this PC (port {port})")));
 
     let details = f.host.details("mypc").await.expect("details");
