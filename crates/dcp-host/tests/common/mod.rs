@@ -139,3 +139,57 @@ pub async fn next_event(
         }
     }
 }
+
+/// Imports `manifest` written as `dir/name/manifest.json` and installs it with `options`.
+pub async fn install_manifest(host: &Host, dir: &Path, name: &str, manifest: &Value, options: InstallOptions) {
+    let file = folder(dir, name, manifest).join("manifest.json");
+    let review = host.import_path(file).await.unwrap_or_else(|e| panic!("{name}: review: {e:?}"));
+    host.install(&review.review, options).await.unwrap_or_else(|e| panic!("{name}: install: {e:?}"));
+}
+
+/// Every event `wanted` accepts during `span` (the stream is read to its end).
+pub async fn events_during(
+    events: &mut Receiver<HostEvent>,
+    span: Duration,
+    wanted: impl Fn(&HostEvent) -> bool,
+) -> Vec<HostEvent> {
+    let deadline = Instant::now() + span;
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, events.recv()).await {
+            Ok(Ok(event)) if wanted(&event) => seen.push(event),
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("the stream failed: {e}"),
+            Err(_) => return seen,
+        }
+    }
+}
+
+/// An answer of the event door.
+#[derive(Debug)]
+pub struct DoorAnswer {
+    pub status: u16,
+    pub body: String,
+}
+
+/// A program on the PC posting an event to the door (§16) over real TCP,
+/// as the spec's Python sample does: one request, the answer read to its end.
+pub async fn post_event(port: u16, slug: &str, token: &str, body: &str) -> DoorAnswer {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = format!(
+        "POST /v1/events/{slug} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect to the door");
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut out = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut out))
+        .await
+        .expect("the door answers within 10 s")
+        .expect("read");
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    DoorAnswer { status, body: body.to_owned() }
+}
