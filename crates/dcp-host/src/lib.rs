@@ -82,11 +82,6 @@ struct Inner {
     events: broadcast::Sender<HostEvent>,
     door_port: u16,
     door_state: Mutex<Option<DoorState>>,
-    /// Held while an event token is read-or-made or replaced: the store
-    /// makes a missing token with a read then a write, so two clones asking
-    /// at once would each make one and all but the last would not open the
-    /// door. Taken before any store work, never while holding another lock.
-    event_tokens: Mutex<()>,
 }
 
 impl Drop for Inner {
@@ -122,7 +117,6 @@ impl Host {
                 events: broadcast::channel(events::CAPACITY).0,
                 door_port: options.door_port.unwrap_or(dcp_door::DEFAULT_PORT),
                 door_state: Mutex::new(None),
-                event_tokens: Mutex::new(()),
             }),
         })
     }
@@ -365,23 +359,13 @@ impl Host {
     /// The event token, made when first asked: for the clipboard only (Copy), never to show.
     pub async fn event_token(&self, slug: &str) -> ApiResult<Sensitive> {
         let slug = slug.to_owned();
-        let inner = self.inner.clone();
-        self.read(move |s| {
-            let _one_at_a_time = inner.event_tokens.lock().unwrap_or_else(PoisonError::into_inner);
-            Ok(s.event_token(&slug)?)
-        })
-        .await
+        self.read(move |s| Ok(s.event_token(&slug)?)).await
     }
 
     /// New token: the old one stops working at once.
     pub async fn new_event_token(&self, slug: &str) -> ApiResult<Sensitive> {
         let slug = slug.to_owned();
-        let inner = self.inner.clone();
-        self.read(move |s| {
-            let _one_at_a_time = inner.event_tokens.lock().unwrap_or_else(PoisonError::into_inner);
-            Ok(s.new_event_token(&slug)?)
-        })
-        .await
+        self.read(move |s| Ok(s.new_event_token(&slug)?)).await
     }
 
     // ------------------------------------------------------------ tool calls

@@ -22,12 +22,18 @@ impl Store {
     /// one cannot be opened on this PC). Refused for a plugin without events.
     pub fn event_token(&self, slug: &str) -> Result<Sensitive, StoreError> {
         self.check_has_events(slug)?;
+        // Read and make under the write lock: two windows or processes
+        // asking for the first token at once get the same one, never two
+        // where the last write silently wins.
+        let tx = self.write_tx()?;
         if let Some(sealed) = self.event_token_sealed(slug)? {
             if let Ok(token) = self.open_event_token(slug, &sealed) {
                 return Ok(token);
             }
         }
-        self.new_event_token(slug)
+        let token = self.new_event_token(slug)?;
+        tx.commit()?;
+        Ok(token)
     }
 
     /// New token: replaces the plugin's event token; the old one stops
