@@ -251,7 +251,18 @@ fn validated(row: &Row, bytes: &[u8], official: bool) -> Loaded {
 impl Store {
     /// Every installed plugin with its status, by slug.
     pub fn list(&self) -> Result<Vec<Entry>, StoreError> {
-        self.rows()?.iter().map(|row| Ok(self.entry(row, &self.load(row))?.0)).collect()
+        // One snapshot, and each plugin through its kept call context: a
+        // plugin nothing changed in costs a `stat`, not a hash of its
+        // manifest (the same context every call and the door use).
+        self.snapshot(|| {
+            let rows = self.rows()?;
+            let mut cards = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let Some(context) = self.call_context(&row.slug)? else { continue };
+                cards.push(self.card(row, context.plugin.as_deref(), context.status, context.kept_on_pc));
+            }
+            Ok(cards)
+        })
     }
 
     /// The bytes of a plugin's icon.png when it is a real PNG (§4), else
@@ -329,17 +340,23 @@ impl Store {
             _ => None,
         };
         let status = self.status_of(row, loaded, &self.prefs()?)?;
+        Ok((self.card(row, plugin, status, self.kept_on_pc(row, plugin)), plugin))
+    }
+
+    /// The card of a plugin from its row, its manifest when readable and its status.
+    fn card(&self, row: &Row, plugin: Option<&Plugin>, status: Status, kept_on_pc: bool) -> Entry {
         let mut badges = vec![row.origin.badge().to_owned()];
-        if plugin.is_some_and(|p| p.reads_private_data()) && self.kept_on_pc(row, plugin) {
+        if plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc {
             badges.push("Kept on this PC".into());
         }
         for port in &row.permissions.local_ports {
             badges.push(format!("Talks to a program on this PC (port {port})"));
         }
-        let entry = Entry {
+        Entry {
             slug: row.slug.clone(),
             name: plugin.map_or_else(|| row.slug.clone(), |p| p.display_name.clone()),
-            version: row.version.clone(),
+            // A saved folder's version shows at once, as every other reader sees it.
+            version: plugin.map_or_else(|| row.version.clone(), |p| p.version.to_string()),
             status,
             status_label: status.label(),
             enabled: row.enabled,
@@ -348,8 +365,7 @@ impl Store {
             author: plugin.and_then(|p| p.author.clone()),
             description: plugin.and_then(|p| p.description.clone()),
             has_icon: self.resolve(&row.dir).join(package::ICON_FILE).is_file(),
-        };
-        Ok((entry, plugin))
+        }
     }
 
     /// The status of a plugin whose files were just read (§18).
