@@ -11,11 +11,11 @@
 //! removed at the next start or install, unless a live process holds their
 //! lock (see `files::CopyLock` and `remove_orphan_copies`).
 
+use crate::cloud::{cloud_choice, CloudChoice};
 use crate::error::StoreError;
 use crate::files::{self, crash_point, CopyLock};
 use crate::registry::default_of;
-use crate::registry::Row;
-use crate::review::{self, CloudQuestion, Origin};
+use crate::review::Origin;
 use crate::Store;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::Plugin;
@@ -26,35 +26,6 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-/// The answer to the online-AI question (§13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CloudChoice {
-    /// Allow with online AI models.
-    Allow,
-    /// Only with an AI running on this PC.
-    Local,
-}
-
-impl CloudChoice {
-    /// Parses `allow` or `local`.
-    pub fn parse(text: &str) -> Option<CloudChoice> {
-        match text {
-            "allow" => Some(CloudChoice::Allow),
-            "local" => Some(CloudChoice::Local),
-            _ => None,
-        }
-    }
-
-    /// As stored and as `--cloud` takes it: allow or local.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CloudChoice::Allow => "allow",
-            CloudChoice::Local => "local",
-        }
-    }
-}
 
 /// What the consent screen filled in.
 #[derive(Debug, Default)]
@@ -387,23 +358,6 @@ pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Resu
 
 fn unknown(key: &str) -> Refusal {
     Refusal { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
-}
-
-/// The online-AI answer to store (§13): required when the review asks the
-/// question (`ask`, or an update widening where private data may go) and
-/// no earlier answer still applies; the earlier answer kept otherwise.
-fn cloud_choice(
-    plugin: &Plugin,
-    permissions: &Permissions,
-    given: Option<CloudChoice>,
-    old: Option<&Row>,
-) -> Result<Option<CloudChoice>, StoreError> {
-    let kept = old.and_then(|o| review::kept_cloud_choice(o.cloud_choice.as_deref(), &o.permissions, permissions));
-    let answer = given.or(kept);
-    match review::cloud_question(plugin, permissions, old.map(|o| &o.permissions)) {
-        CloudQuestion::Ask => answer.map(Some).ok_or(StoreError::CloudChoiceRequired),
-        _ => Ok(answer),
-    }
 }
 
 /// Keeps the switch rows whose name is still in `names`.

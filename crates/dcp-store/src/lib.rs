@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+mod cloud;
 mod context;
 mod db;
 mod error;
@@ -31,10 +32,11 @@ pub mod status;
 mod switches;
 pub mod watch;
 
+pub use cloud::{CloudChoice, CloudQuestion};
 pub use context::{CallContext, SealedSecrets};
 pub use error::StoreError;
 pub use event_tokens::TOKEN_BYTES;
-pub use install::{CloudChoice, InstallOptions, Installed};
+pub use install::{InstallOptions, Installed};
 pub use prefs::Prefs;
 pub use profile::Profile;
 pub use registry::{Details, Entry, SettingState};

@@ -389,8 +389,7 @@ impl Store {
 
     /// True when the plugin only works with an AI on this PC (§13).
     pub(crate) fn kept_on_pc(&self, row: &Row, plugin: Option<&Plugin>) -> bool {
-        row.cloud_choice.as_deref() == Some("local")
-            || plugin.is_some_and(|p| p.cloud_models == dcp_format::model::CloudModels::Never)
+        crate::cloud::kept_on_pc(row.cloud_choice.as_deref(), plugin)
     }
 
     /// A required setting is missing, or a stored secret cannot be read on

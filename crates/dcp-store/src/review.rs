@@ -2,9 +2,10 @@
 //! quarantine (§3 Consent, §12 labels, §13 the online-AI question, §15 "This
 //! PC · port N", §16 events, §18 "Update this plugin?").
 
-use crate::install::CloudChoice;
+pub use crate::cloud::CloudQuestion;
+use crate::cloud::{cloud_question, kept_cloud_choice, CloudChoice};
 use dcp_format::fingerprint::Permissions;
-use dcp_format::model::{CloudModels, Plugin, SettingKind, Texts};
+use dcp_format::model::{Plugin, SettingKind, Texts};
 use dcp_format::risk::Level;
 use dcp_format::Problem;
 use serde::Serialize;
@@ -167,20 +168,6 @@ pub struct ReviewEvent {
     pub on: bool,
 }
 
-/// The online-AI question of §13.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CloudQuestion {
-    /// No R1 tool, or `cloudModels: allowed`: nothing asked.
-    NotAsked,
-    /// `ask`, or an update widening where private data may go: Allow
-    /// (preselected, unless an earlier answer is kept) or Only with an AI
-    /// running on this PC.
-    Ask,
-    /// `never`: works only with an AI on this PC; the screen says so.
-    Never,
-}
-
 /// §15's warning next to a port (and §16's next to the events).
 pub const LOCAL_PORT_WARNING: &str = "install it only if you started this program yourself";
 /// §16's warning next to the events.
@@ -265,33 +252,6 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         cloud_kept,
         warnings: Vec::new(),
     }
-}
-
-/// The online-AI question of §13 for `plugin` (whose permissions are
-/// `new`), against the installed version's permissions for an update.
-/// `allowed` asks nothing at first install, but an update that widens
-/// where private data may go (never → ask or allowed, ask → allowed) asks
-/// again: the player consented to less.
-pub(crate) fn cloud_question(plugin: &Plugin, new: &Permissions, old: Option<&Permissions>) -> CloudQuestion {
-    let widened = old.is_some_and(|old| new.widens_cloud_from(old));
-    match plugin.cloud_models {
-        _ if !plugin.reads_private_data() => CloudQuestion::NotAsked,
-        CloudModels::Allowed if !widened => CloudQuestion::NotAsked,
-        CloudModels::Allowed | CloudModels::Ask => CloudQuestion::Ask,
-        CloudModels::Never => CloudQuestion::Never,
-    }
-}
-
-/// The stored online-AI answer an update keeps (§18: "the online AI choice
-/// is kept"), where it still applies. When the update widens where private
-/// data may go, "Only on this PC" still applies (it can only narrow), and
-/// "Allow" only if the installed version asked that very question (`ask`):
-/// an "Allow" stored while the plugin said `never` never sent anything.
-pub(crate) fn kept_cloud_choice(stored: Option<&str>, old: &Permissions, new: &Permissions) -> Option<CloudChoice> {
-    let stored = stored.and_then(CloudChoice::parse)?;
-    let applies =
-        !new.widens_cloud_from(old) || stored == CloudChoice::Local || old.cloud_models == Some(CloudModels::Ask);
-    applies.then_some(stored)
 }
 
 /// The domain a help button shows: "Open example.com" (§10).

@@ -3,8 +3,8 @@
 //! "Use while live on Twitch" (§12), the review banner's Keep (§18), and
 //! Reload plugins (§19).
 
+use crate::cloud::CloudChoice;
 use crate::error::StoreError;
-use crate::install::CloudChoice;
 use crate::registry::Loaded;
 use crate::review::Origin;
 use crate::Store;
