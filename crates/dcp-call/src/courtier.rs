@@ -94,7 +94,7 @@ impl Reason {
 /// Decides whether `tool` of the plugin `ctx` may run in `turn` (all but
 /// the chat's quota). `tool` is `None` when the name is not an installed tool.
 /// The app switches are those read with the plugin.
-pub fn decide(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> Result<(), Reason> {
+pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> Result<(), Reason> {
     if matches!(turn.source, Source::Auto | Source::Event) {
         return Err(Reason::NotRequested);
     }

@@ -3,7 +3,7 @@
 //! abilities list from the English hints, and what is left out and why, so
 //! the companion can tell the player.
 
-use crate::courtier::{decide, Reason};
+use crate::courtier::{may_run, Reason};
 use crate::turn::Turn;
 use dcp_format::limits::TOOLS_OFFERED;
 use dcp_format::model::{ArgKind, Tool};
@@ -53,17 +53,17 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
     let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
     for ctx in plugins {
         let Some(plugin) = &ctx.plugin else {
-            leave(&mut out, &ctx.slug, None, decide(turn, Some(ctx), None).err().unwrap_or(Reason::PluginOff));
+            leave(&mut out, &ctx.slug, None, may_run(turn, Some(ctx), None).err().unwrap_or(Reason::PluginOff));
             continue;
         };
-        if let Err(reason) = decide(turn, Some(ctx), plugin.tools.first()) {
+        if let Err(reason) = may_run(turn, Some(ctx), plugin.tools.first()) {
             if plugin_wide(reason) {
                 leave(&mut out, &ctx.slug, None, reason);
                 continue;
             }
         }
         for tool in &plugin.tools {
-            match decide(turn, Some(ctx), Some(tool)) {
+            match may_run(turn, Some(ctx), Some(tool)) {
                 Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
                 Ok(()) if out.tools.len() >= room => out.left_out.push(LeftOut {
                     plugin: ctx.slug.clone(),

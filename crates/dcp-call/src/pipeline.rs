@@ -62,7 +62,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
             )
         }
     };
-    if let Err(reason) = courtier::decide(&turn, context.as_deref(), tool) {
+    if let Err(reason) = courtier::may_run(&turn, context.as_deref(), tool) {
         return record.refused(reason);
     }
     let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Reason::UnknownTool) };

@@ -1,7 +1,7 @@
 //! §12, §13, §22 "Refusals": who may trigger what, table-driven over the
 //! courtier's public API, and what a turn offers (§3, §17).
 
-use dcp_call::courtier::{decide, Reason};
+use dcp_call::courtier::{may_run, Reason};
 use dcp_call::offer::offer;
 use dcp_call::turn::{Model, Source, Turn};
 use dcp_format::model::Plugin;
@@ -49,7 +49,7 @@ fn turn(source: Source) -> Turn {
 
 fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Reason> {
     let p = ctx.plugin.as_ref().and_then(|p| p.tool(tool).cloned());
-    decide(turn, Some(ctx), p.as_ref())
+    may_run(turn, Some(ctx), p.as_ref())
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn s22_switches_statuses_and_names() {
     let c = CallContext { tools_off: vec!["r0".into()], ..ctx() };
     assert_eq!(check(&t, &c, "r0"), Err(Reason::PluginOff), "one action switched off");
     assert_eq!(check(&t, &ctx(), "nope"), Err(Reason::UnknownTool));
-    assert_eq!(decide(&t, None, None), Err(Reason::UnknownTool));
+    assert_eq!(may_run(&t, None, None), Err(Reason::UnknownTool));
 }
 
 #[test]

@@ -24,6 +24,10 @@ pub enum ErrorCode {
     UnknownReview,
     /// A setting, action, event or switch the plugin or the app does not have, or a bad value for it.
     BadInput,
+    /// The plugin's files cannot be read now (Missing, Invalid, Modified).
+    PluginUnreadable,
+    /// The package changed since its review: review it again.
+    ReviewOutdated,
     /// A call's journal entry could not be committed.
     JournalLost,
     /// The profile's database or files failed.
@@ -44,6 +48,8 @@ impl ErrorCode {
             ErrorCode::UnknownPlugin => "unknown_plugin",
             ErrorCode::UnknownReview => "unknown_review",
             ErrorCode::BadInput => "bad_input",
+            ErrorCode::PluginUnreadable => "plugin_unreadable",
+            ErrorCode::ReviewOutdated => "review_outdated",
             ErrorCode::JournalLost => "journal_lost",
             ErrorCode::Storage => "storage",
             ErrorCode::Internal => "internal",
@@ -103,7 +109,10 @@ impl From<StoreError> for ApiError {
             StoreError::VaultUnavailable(_) => ErrorCode::VaultUnavailable,
             StoreError::UnknownPlugin(_) => ErrorCode::UnknownPlugin,
             StoreError::UnknownReview(_) => ErrorCode::UnknownReview,
-            StoreError::Unknown(_) => ErrorCode::BadInput,
+            StoreError::NoSuchName(_) | StoreError::BadValue(_) => ErrorCode::BadInput,
+            StoreError::NotReadable(_) => ErrorCode::PluginUnreadable,
+            StoreError::ReviewOutdated(_) => ErrorCode::ReviewOutdated,
+            StoreError::Internal(_) => ErrorCode::Internal,
             StoreError::JournalLost(_) => ErrorCode::JournalLost,
             StoreError::Db(_) | StoreError::Io(_) => ErrorCode::Storage,
         };

@@ -526,5 +526,5 @@ fn tempdir_in(parent: &Path) -> Result<PathBuf, StoreError> {
             Err(e) => return Err(e.into()),
         }
     }
-    Err(StoreError::Unknown("no free folder for a dropped file".into()))
+    Err(StoreError::Internal("no free folder for a dropped file".into()))
 }

@@ -24,7 +24,7 @@ pub struct CatalogEntry {
 }
 
 fn package(manifest: &str) -> Result<Package, StoreError> {
-    read_bytes("manifest.json", manifest.as_bytes()).map_err(|e| StoreError::Unknown(e.to_string()))
+    read_bytes("manifest.json", manifest.as_bytes()).map_err(|e| StoreError::Internal(e.to_string()))
 }
 
 impl Store {
@@ -46,7 +46,7 @@ impl Store {
     /// Starts the install of an official plugin: its review.
     pub fn import_official(&self, slug: &str) -> Result<Review, StoreError> {
         let manifest = OFFICIAL.iter().find(|(s, _)| *s == slug).map(|(_, m)| *m);
-        let manifest = manifest.ok_or_else(|| StoreError::Unknown(format!("no official plugin named {slug}")))?;
+        let manifest = manifest.ok_or_else(|| StoreError::NoSuchName(format!("no official plugin named {slug}")))?;
         self.quarantine(&package(manifest)?, Origin::Official, None)
     }
 }

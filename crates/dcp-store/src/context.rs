@@ -117,7 +117,7 @@ impl Store {
     }
 
     /// The kept context of `slug`, if nothing it was made from changed.
-    fn kept_context(&self, slug: &str, generation: i64) -> Option<Arc<CallContext>> {
+    pub(crate) fn kept_context(&self, slug: &str, generation: i64) -> Option<Arc<CallContext>> {
         let kept = self.contexts.0.borrow();
         let made = kept.get(slug)?;
         let current = made.generation == generation && FileStamp::of(&made.manifest) == Some(made.stamp);
@@ -126,7 +126,7 @@ impl Store {
 
     /// The database's generation: changes with every write to a table a
     /// call context is read from.
-    fn generation(&self) -> Result<i64, StoreError> {
+    pub(crate) fn generation(&self) -> Result<i64, StoreError> {
         Ok(self.conn.prepare_cached("SELECT value FROM generation")?.query_row([], |r| r.get(0))?)
     }
 

@@ -123,7 +123,7 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
     while let Err(e) = migrations().to_latest(&mut conn) {
         attempt += 1;
         if attempt >= 5 {
-            return Err(crate::StoreError::Unknown(format!("the profile's database cannot be upgraded: {e}")));
+            return Err(crate::StoreError::Internal(format!("the profile's database cannot be upgraded: {e}")));
         }
         std::thread::sleep(Duration::from_millis(20 * attempt));
     }

@@ -28,9 +28,22 @@ pub enum StoreError {
     /// No pending review has this id (cancelled, installed, or expired).
     #[error("no pending review {0} (it was installed, cancelled or cleaned up)")]
     UnknownReview(String),
-    /// A name the command does not know (a setting, tool, event or pref).
+    /// A name the plugin or the app does not have: a setting, an action,
+    /// an event, a secret, an app switch, an official plugin.
     #[error("{0}")]
-    Unknown(String),
+    NoSuchName(String),
+    /// A value an app switch cannot take.
+    #[error("{0}")]
+    BadValue(String),
+    /// The plugin's files cannot be read now (Missing, Invalid, Modified).
+    #[error("{0}")]
+    NotReadable(String),
+    /// The package changed since the player reviewed it: review it again.
+    #[error("{0}")]
+    ReviewOutdated(String),
+    /// Unexpected failure inside the store (a watcher, an upgrade, serialising).
+    #[error("{0}")]
+    Internal(String),
     /// The journal entry kept for after a call's answer could not be
     /// committed (disk full, database damaged); it is lost.
     #[error("journal: a call's entry could not be written ({0})")]

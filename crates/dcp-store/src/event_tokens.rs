@@ -71,8 +71,8 @@ impl Store {
         let context = self.call_context(slug)?.ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
         match &context.plugin {
             Some(p) if !p.events.is_empty() => Ok(()),
-            Some(_) => Err(StoreError::Unknown(format!("{slug} declares no event"))),
-            None => Err(StoreError::Unknown(format!("{slug} cannot be read now (see its status)"))),
+            Some(_) => Err(StoreError::NoSuchName(format!("{slug} declares no event"))),
+            None => Err(StoreError::NotReadable(format!("{slug} cannot be read now (see its status)"))),
         }
     }
 }

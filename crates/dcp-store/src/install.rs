@@ -239,7 +239,7 @@ impl Store {
         secrets: &BTreeMap<String, SecretPlan>,
     ) -> Result<(), StoreError> {
         let now = crate::db::now();
-        let permissions_json = serde_json::to_string(permissions).map_err(|e| StoreError::Unknown(e.to_string()))?;
+        let permissions_json = serde_json::to_string(permissions).map_err(|e| StoreError::Internal(e.to_string()))?;
         tx.execute(
             "INSERT INTO plugins (slug, origin, dir, version, manifest_fingerprint, permissions_fingerprint, permissions, cloud_choice, installed_at, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)

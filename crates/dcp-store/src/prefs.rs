@@ -41,11 +41,11 @@ pub(crate) fn write(conn: &Connection, key: &str, value: &str) -> Result<(), Sto
     let ok = match key {
         "plugins_enabled" | "tools_enabled" | "dev_mode" => value == "true" || value == "false",
         "language" => dcp_format::model::LANGUAGES.contains(&value),
-        _ => return Err(StoreError::Unknown(format!("unknown pref {key} (use {})", PREF_KEYS.join(", ")))),
+        _ => return Err(StoreError::NoSuchName(format!("unknown pref {key} (use {})", PREF_KEYS.join(", ")))),
     };
     if !ok {
         let expected = if key == "language" { dcp_format::model::LANGUAGES.join(", ") } else { "true or false".into() };
-        return Err(StoreError::Unknown(format!("{key} must be {expected}")));
+        return Err(StoreError::BadValue(format!("{key} must be {expected}")));
     }
     conn.execute(
         "INSERT INTO prefs (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2",

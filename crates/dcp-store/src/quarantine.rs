@@ -149,7 +149,9 @@ impl Store {
         // the quarantined copy or the folder holds now.
         if reviewed.is_some_and(|fp| fp != plugin.fingerprints.manifest) {
             let again = if origin == Origin::Folder { "load the folder again" } else { "import it again" };
-            return Err(StoreError::Unknown(format!("the plugin changed since its review {id}: {again} to review it")));
+            return Err(StoreError::ReviewOutdated(format!(
+                "the plugin changed since its review {id}: {again} to review it"
+            )));
         }
         Ok((plugin, origin, (dir, package)))
     }

@@ -256,9 +256,13 @@ impl Store {
         // manifest (the same context every call and the door use).
         self.snapshot(|| {
             let rows = self.rows()?;
+            let generation = self.generation()?;
             let mut cards = Vec::with_capacity(rows.len());
             for row in &rows {
-                let Some(context) = self.call_context(&row.slug)? else { continue };
+                let kept = self.kept_context(&row.slug, generation);
+                let Some(context) = kept.map_or_else(|| self.call_context(&row.slug), |c| Ok(Some(c)))? else {
+                    continue;
+                };
                 cards.push(self.card(row, context.plugin.as_deref(), context.status, context.kept_on_pc));
             }
             Ok(cards)
@@ -384,7 +388,7 @@ impl Store {
             },
             tools_enabled: prefs.tools_enabled,
         };
-        Ok(status::decide(facts))
+        Ok(status::status_of_facts(facts))
     }
 
     /// True when the plugin only works with an AI on this PC (§13).

@@ -63,7 +63,7 @@ pub(crate) struct Facts {
 }
 
 /// The first status that applies, in the order of the module doc.
-pub(crate) fn decide(f: Facts) -> Status {
+pub(crate) fn status_of_facts(f: Facts) -> Status {
     if f.missing {
         Status::Missing
     } else if f.invalid {
@@ -91,18 +91,21 @@ mod tests {
     fn s18_statuses_win_in_the_documented_order() {
         let active =
             Facts { enabled: true, plugins_enabled: true, tools_enabled: true, dev_mode: true, ..Facts::default() };
-        assert_eq!(decide(active), Status::Active);
-        assert_eq!(decide(Facts { tools_enabled: false, ..active }), Status::ToolsOff);
-        assert_eq!(decide(Facts { tools_enabled: false, needs_setup: true, ..active }), Status::NeedsSetup);
-        assert_eq!(decide(Facts { needs_setup: true, enabled: false, ..active }), Status::Off);
-        assert_eq!(decide(Facts { plugins_enabled: false, ..active }), Status::Off);
+        assert_eq!(status_of_facts(active), Status::Active);
+        assert_eq!(status_of_facts(Facts { tools_enabled: false, ..active }), Status::ToolsOff);
+        assert_eq!(status_of_facts(Facts { tools_enabled: false, needs_setup: true, ..active }), Status::NeedsSetup);
+        assert_eq!(status_of_facts(Facts { needs_setup: true, enabled: false, ..active }), Status::Off);
+        assert_eq!(status_of_facts(Facts { plugins_enabled: false, ..active }), Status::Off);
         assert_eq!(
-            decide(Facts { enabled: false, needs_dev_mode: true, dev_mode: false, ..active }),
+            status_of_facts(Facts { enabled: false, needs_dev_mode: true, dev_mode: false, ..active }),
             Status::DevModeOff
         );
-        assert_eq!(decide(Facts { needs_dev_mode: true, ..active }), Status::Active);
-        assert_eq!(decide(Facts { modified: true, needs_dev_mode: true, dev_mode: false, ..active }), Status::Modified);
-        assert_eq!(decide(Facts { invalid: true, modified: true, ..active }), Status::Invalid);
-        assert_eq!(decide(Facts { missing: true, invalid: true, ..active }), Status::Missing);
+        assert_eq!(status_of_facts(Facts { needs_dev_mode: true, ..active }), Status::Active);
+        assert_eq!(
+            status_of_facts(Facts { modified: true, needs_dev_mode: true, dev_mode: false, ..active }),
+            Status::Modified
+        );
+        assert_eq!(status_of_facts(Facts { invalid: true, modified: true, ..active }), Status::Invalid);
+        assert_eq!(status_of_facts(Facts { missing: true, invalid: true, ..active }), Status::Missing);
     }
 }

@@ -21,7 +21,7 @@ impl Store {
     fn current(&self, slug: &str) -> Result<Plugin, StoreError> {
         match self.load(&self.row(slug)?) {
             Loaded::Ready(plugin) => Ok(Arc::unwrap_or_clone(plugin)),
-            _ => Err(StoreError::Unknown(format!("{slug} cannot be read now (see its status): import it again"))),
+            _ => Err(StoreError::NotReadable(format!("{slug} cannot be read now (see its status): import it again"))),
         }
     }
 
@@ -36,7 +36,7 @@ impl Store {
     pub fn set_action_enabled(&self, slug: &str, tool: &str, on: bool) -> Result<(), StoreError> {
         let plugin = self.current(slug)?;
         if plugin.tool(tool).is_none() {
-            return Err(StoreError::Unknown(format!("{slug} has no action {tool}")));
+            return Err(StoreError::NoSuchName(format!("{slug} has no action {tool}")));
         }
         if on {
             self.conn.execute("DELETE FROM tools_off WHERE slug = ?1 AND tool = ?2", params![slug, tool])?;
@@ -50,7 +50,7 @@ impl Store {
     pub fn set_event_enabled(&self, slug: &str, event: &str, on: bool) -> Result<(), StoreError> {
         let plugin = self.current(slug)?;
         if !plugin.events.iter().any(|e| e.name == event) {
-            return Err(StoreError::Unknown(format!("{slug} has no event {event}")));
+            return Err(StoreError::NoSuchName(format!("{slug} has no event {event}")));
         }
         if on {
             self.conn.execute("INSERT OR IGNORE INTO events_on (slug, event) VALUES (?1, ?2)", params![slug, event])?;
@@ -80,7 +80,7 @@ impl Store {
     pub fn set_secret(&self, slug: &str, key: &str, value: Sensitive) -> Result<(), StoreError> {
         let plugin = self.current(slug)?;
         let Some(setting) = plugin.setting(key).filter(|s| s.is_secret()) else {
-            return Err(StoreError::Unknown(format!("{slug} has no secret {key}")));
+            return Err(StoreError::NoSuchName(format!("{slug} has no secret {key}")));
         };
         setting_value::check(setting, &Value::String(value.expose().to_owned()))
             .map_err(|r| StoreError::BadSettings(vec![(key.to_owned(), r)]))?;
@@ -140,7 +140,7 @@ impl Store {
 
     fn adopt_folder_manifest(&self, plugin: &Plugin) -> Result<(), StoreError> {
         let permissions = Permissions::of(plugin);
-        let json = serde_json::to_string(&permissions).map_err(|e| StoreError::Unknown(e.to_string()))?;
+        let json = serde_json::to_string(&permissions).map_err(|e| StoreError::Internal(e.to_string()))?;
         let tx = self.write_tx()?;
         tx.execute(
             "UPDATE plugins SET version = ?2, manifest_fingerprint = ?3, permissions_fingerprint = ?4, permissions = ?5, updated_at = ?6 WHERE slug = ?1",

@@ -53,7 +53,7 @@ impl FolderWatcher {
         let store = Store::open(profile, key_store)?;
         let (tx, rx) = mpsc::channel();
         let mut watcher =
-            notify::recommended_watcher(tx).map_err(|e| StoreError::Unknown(format!("cannot watch folders: {e}")))?;
+            notify::recommended_watcher(tx).map_err(|e| StoreError::Internal(format!("cannot watch folders: {e}")))?;
         // Watching before returning: a save right after `start` is seen.
         let mut watched = BTreeSet::new();
         follow_folders(&store, &mut watcher, &mut watched);
