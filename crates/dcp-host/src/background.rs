@@ -8,7 +8,7 @@ use crate::events::{Change, HostEvent};
 use crate::{ApiError, ApiResult, Host};
 use dcp_door::{CompanionState, Door, DoorConfig, SystemClock};
 use dcp_store::watch::FolderWatcher;
-use dcp_store::{Entry, Store};
+use dcp_store::{Card, Store};
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
@@ -104,11 +104,11 @@ impl Drop for Background {
 /// Reports every card whose status, switch or version changed since the
 /// last look, whoever changed it.
 async fn poll_statuses(host: Host) {
-    let mut seen: HashMap<String, Entry> = HashMap::new();
+    let mut seen: HashMap<String, Card> = HashMap::new();
     let mut first = true;
     loop {
         if let Ok(cards) = host.cards().await {
-            let now: HashMap<String, Entry> = cards.into_iter().map(|c| (c.slug.clone(), c)).collect();
+            let now: HashMap<String, Card> = cards.into_iter().map(|c| (c.slug.clone(), c)).collect();
             if !first {
                 report_differences(&host, &seen, &now);
             }
@@ -119,7 +119,7 @@ async fn poll_statuses(host: Host) {
     }
 }
 
-fn report_differences(host: &Host, seen: &HashMap<String, Entry>, now: &HashMap<String, Entry>) {
+fn report_differences(host: &Host, seen: &HashMap<String, Card>, now: &HashMap<String, Card>) {
     for (slug, card) in now {
         let same = seen
             .get(slug)

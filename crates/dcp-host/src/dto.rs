@@ -3,7 +3,7 @@
 //! token (a secret is only ever reported as set or not set).
 
 use dcp_format::model::{in_language, Plugin, Setting, SettingKind};
-use dcp_store::{Details, Entry, Prefs};
+use dcp_store::{Details, Prefs};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -62,7 +62,7 @@ impl SwitchesPatch {
 
 /// One card of My plugins (§18): name, author, badges, status and its
 /// lines, the switch; the icon through [`crate::Host::icon`].
-pub type Card = Entry;
+pub use dcp_store::Card;
 
 /// A setting as Details and Options show it (§10), in the player's language.
 #[derive(Debug, Clone, Serialize)]
@@ -196,7 +196,7 @@ impl PluginDetails {
             })
             .collect();
         PluginDetails {
-            card: details.entry,
+            card: details.card,
             settings,
             actions,
             events,

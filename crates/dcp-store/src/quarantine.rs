@@ -3,7 +3,7 @@
 
 use crate::error::StoreError;
 use crate::files::{self, CopyLock};
-use crate::review::{self, Installed, Origin, Review};
+use crate::review::{self, Origin, Previous, Review};
 use crate::Store;
 use dcp_format::model::Plugin;
 use dcp_format::package::{self, Package};
@@ -117,7 +117,7 @@ impl Store {
             Some(_) => self.events_on(&plugin.slug)?,
             None => Vec::new(),
         };
-        let old = existing.as_ref().map(|row| Installed {
+        let old = existing.as_ref().map(|row| Previous {
             version: row.version.clone(),
             permissions: row.permissions.clone(),
             cloud_choice: row.cloud_choice.as_deref(),

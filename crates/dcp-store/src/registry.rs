@@ -58,7 +58,7 @@ pub(crate) enum Loaded {
 
 /// One plugin, as `list` shows it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Entry {
+pub struct Card {
     /// Slug.
     pub slug: String,
     /// Name shown to players.
@@ -88,7 +88,7 @@ pub struct Entry {
 pub struct Details {
     /// The card.
     #[serde(flatten)]
-    pub entry: Entry,
+    pub card: Card,
     /// Settings with their values; secrets only as set / not set.
     pub settings: Vec<SettingState>,
     /// Actions with their levels and switches.
@@ -250,7 +250,7 @@ fn validated(row: &Row, bytes: &[u8], official: bool) -> Loaded {
 
 impl Store {
     /// Every installed plugin with its status, by slug.
-    pub fn list(&self) -> Result<Vec<Entry>, StoreError> {
+    pub fn list(&self) -> Result<Vec<Card>, StoreError> {
         // One snapshot, and each plugin through its kept call context: a
         // plugin nothing changed in costs a `stat`, not a hash of its
         // manifest (the same context every call and the door use).
@@ -333,12 +333,12 @@ impl Store {
             folder: self.resolve(&row.dir),
             errors,
             review_banner: row.origin == Origin::Import && !row.review_kept,
-            entry,
+            card: entry,
         })
     }
 
     /// The card of one plugin, and its validated manifest when readable.
-    fn entry<'a>(&self, row: &Row, loaded: &'a Loaded) -> Result<(Entry, Option<&'a Plugin>), StoreError> {
+    fn entry<'a>(&self, row: &Row, loaded: &'a Loaded) -> Result<(Card, Option<&'a Plugin>), StoreError> {
         let plugin = match loaded {
             Loaded::Ready(p) => Some(p.as_ref()),
             _ => None,
@@ -348,7 +348,7 @@ impl Store {
     }
 
     /// The card of a plugin from its row, its manifest when readable and its status.
-    fn card(&self, row: &Row, plugin: Option<&Plugin>, status: Status, kept_on_pc: bool) -> Entry {
+    fn card(&self, row: &Row, plugin: Option<&Plugin>, status: Status, kept_on_pc: bool) -> Card {
         let mut badges = vec![row.origin.badge().to_owned()];
         if plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc {
             badges.push("Kept on this PC".into());
@@ -356,7 +356,7 @@ impl Store {
         for port in &row.permissions.local_ports {
             badges.push(format!("Talks to a program on this PC (port {port})"));
         }
-        Entry {
+        Card {
             slug: row.slug.clone(),
             name: plugin.map_or_else(|| row.slug.clone(), |p| p.display_name.clone()),
             // A saved folder's version shows at once, as every other reader sees it.

@@ -174,7 +174,7 @@ pub const LOCAL_PORT_WARNING: &str = "install it only if you started this progra
 pub const EVENTS_WARNING: &str = "turn an event on only if you started the program yourself";
 
 /// What an update keeps from the installed plugin.
-pub(crate) struct Installed<'a> {
+pub(crate) struct Previous<'a> {
     pub version: String,
     pub permissions: Permissions,
     pub cloud_choice: Option<&'a str>,
@@ -182,7 +182,7 @@ pub(crate) struct Installed<'a> {
     pub events_on: &'a [String],
 }
 
-pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, old: Option<Installed>) -> Review {
+pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, old: Option<Previous>) -> Review {
     let in_language = |texts: &Texts| dcp_format::model::in_language(texts, language).unwrap_or_default().to_owned();
     let actions = plugin
         .tools

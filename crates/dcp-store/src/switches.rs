@@ -123,7 +123,7 @@ impl Store {
     /// Reload plugins (§19): re-reads every installed file. A folder plugin
     /// whose manifest is valid takes its new permissions at once, with new
     /// events off; settings and secrets stay. Returns the statuses.
-    pub fn reload(&self) -> Result<Vec<crate::Entry>, StoreError> {
+    pub fn reload(&self) -> Result<Vec<crate::Card>, StoreError> {
         for row in self.rows()? {
             if row.origin != Origin::Folder {
                 continue;

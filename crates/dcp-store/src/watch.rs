@@ -14,7 +14,7 @@
 //! loaded or removed by another process sharing the profile is picked up.
 
 use crate::error::StoreError;
-use crate::registry::Entry;
+use crate::registry::Card;
 use crate::review::Origin;
 use crate::{Profile, Store};
 use dcp_format::package::{ICON_FILE, MANIFEST_FILE};
@@ -48,7 +48,7 @@ impl FolderWatcher {
     pub fn start(
         profile: Profile,
         key_store: Arc<dyn KeyStore>,
-        on_reload: impl Fn(Result<Vec<Entry>, StoreError>) + Send + 'static,
+        on_reload: impl Fn(Result<Vec<Card>, StoreError>) + Send + 'static,
     ) -> Result<FolderWatcher, StoreError> {
         let store = Store::open(profile, key_store)?;
         let (tx, rx) = mpsc::channel();

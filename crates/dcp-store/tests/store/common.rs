@@ -94,7 +94,7 @@ impl Fixture {
 
     /// The status label of an installed plugin.
     pub fn status(&self, slug: &str) -> String {
-        self.store.show(slug).expect("show").entry.status_label.to_owned()
+        self.store.show(slug).expect("show").card.status_label.to_owned()
     }
 }
 

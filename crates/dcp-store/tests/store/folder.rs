@@ -28,8 +28,8 @@ fn s19_load_folder_reads_in_place_and_records_the_folder() {
     let folder = loaded(&f);
     let d = f.store.show("pomodoro").expect("show");
     assert_eq!(d.folder, folder.canonicalize().expect("canonical"));
-    assert_eq!(d.entry.badges[0], "Folder (dev)");
-    assert_eq!(d.entry.status_label, "Active");
+    assert_eq!(d.card.badges[0], "Folder (dev)");
+    assert_eq!(d.card.status_label, "Active");
     assert!(!d.review_banner);
     assert!(!f.root().join("plugins").join("pomodoro").exists(), "no copy in the plugins folder");
 }
@@ -48,7 +48,7 @@ fn s19_reload_applies_new_permissions_without_consent_new_events_off_settings_ke
     let statuses = f.store.reload().expect("reload");
     assert_eq!(statuses.iter().find(|e| e.slug == "pomodoro").expect("entry").status_label, "Active");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.entry.version, "1.1.0");
+    assert_eq!(d.card.version, "1.1.0");
     assert_eq!(d.local_ports, vec![8421, 8422], "new permissions apply at once");
     assert_ne!(d.permissions_fingerprint, before.permissions_fingerprint);
     assert_eq!(
@@ -74,18 +74,18 @@ fn s19_an_invalid_save_shows_invalid_with_errors_and_a_fix_brings_it_back() {
     std::fs::write(folder.join("manifest.json"), "{ \"name\": ").expect("broken save");
     f.store.reload().expect("reload");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.entry.status_label, "Invalid");
+    assert_eq!(d.card.status_label, "Invalid");
     assert!(d.errors.iter().any(|p| p.code.as_str() == "not_json"), "{:?}", d.errors);
     let mut m = example("pomodoro");
     meta(&mut m)["tools"]["stop"]["hint"] = json!({"fr": "arrêter"});
     save(&folder, &m);
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.entry.status_label, "Invalid");
+    assert_eq!(d.card.status_label, "Invalid");
     assert!(d.errors.iter().any(|p| p.code.as_str() == "bad_hint"), "{:?}", d.errors);
     save(&folder, &example("pomodoro"));
     f.store.reload().expect("reload");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.entry.status_label, "Active");
+    assert_eq!(d.card.status_label, "Active");
     assert!(d.errors.is_empty());
     assert!(d.settings.iter().find(|s| s.key == "token").expect("token").set);
 }
@@ -100,7 +100,7 @@ fn s19_a_changed_slug_is_invalid_until_the_folder_is_loaded_again() {
     let statuses = f.store.reload().expect("reload");
     assert_eq!(statuses.len(), 1);
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.entry.status_label, "Invalid");
+    assert_eq!(d.card.status_label, "Invalid");
     assert!(d.errors.iter().any(|p| p.message.contains("pomo2")), "{:?}", d.errors);
     assert!(matches!(f.store.show("pomo2"), Err(dcp_store::StoreError::UnknownPlugin(_))));
 }
@@ -144,8 +144,8 @@ fn s19_importing_the_file_to_share_updates_the_folder_plugin_and_keeps_settings(
     assert!(r.update);
     f.store.install(&r.review, options(&[], &[], None)).expect("install");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.entry.badges[0], "Not signed");
-    assert_eq!(d.entry.status_label, "Active", "the secret is kept");
+    assert_eq!(d.card.badges[0], "Not signed");
+    assert_eq!(d.card.status_label, "Active", "the secret is kept");
     assert!(d.folder.starts_with(f.root().join("plugins")));
     assert!(folder.join("manifest.json").is_file(), "the dev folder is left alone");
 }

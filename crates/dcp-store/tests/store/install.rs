@@ -108,7 +108,7 @@ fn s3_install_copies_the_manifest_with_its_fingerprint_and_empties_quarantine() 
         .expect("install");
     assert_eq!((installed.slug.as_str(), installed.version.as_str(), installed.update), ("mytasks", "1.0.0", false));
     let d = f.store.show("mytasks").expect("show");
-    assert_eq!(d.entry.status_label, "Active");
+    assert_eq!(d.card.status_label, "Active");
     assert!(d.folder.starts_with(f.root().join("plugins").join("mytasks")), "{}", d.folder.display());
     let bytes = std::fs::read(d.folder.join(MANIFEST_FILE)).expect("installed manifest");
     assert_eq!(bytes, std::fs::read(examples().join("my-tasks/manifest.json")).expect("source"));
@@ -206,7 +206,7 @@ fn s22_missing_settings_and_cloud_choice_required() {
     // The review is still pending: the player fixes the options and installs.
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Local))).expect("install");
     assert_eq!(
-        f.store.show("mytasks").expect("show").entry.badges,
+        f.store.show("mytasks").expect("show").card.badges,
         vec!["Not signed".to_owned(), "Kept on this PC".to_owned()]
     );
 }
@@ -361,8 +361,8 @@ fn s18_official_catalog_lists_todoist_and_trello_and_installs_as_official() {
     assert_eq!(r.badge, "Official");
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install");
     let d = f.store.show("todoist").expect("show");
-    assert_eq!(d.entry.badges, vec!["Official".to_owned()]);
-    assert_eq!(d.entry.status_label, "Active");
+    assert_eq!(d.card.badges, vec!["Official".to_owned()]);
+    assert_eq!(d.card.status_label, "Active");
     assert!(!d.review_banner, "official plugins have no review banner");
     assert!(f.store.import_official("nothing").is_err());
 }

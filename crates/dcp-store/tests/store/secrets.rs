@@ -113,14 +113,14 @@ fn s11_a_copied_profile_opened_by_another_account_needs_setup_until_the_secret_i
     let store =
         Store::open(Profile::at(other.path()).expect("profile"), Arc::new(MemoryKeyStore::new())).expect("open copy");
     let d = store.show("mytasks").expect("show");
-    assert_eq!(d.entry.status_label, "Needs setup");
+    assert_eq!(d.card.status_label, "Needs setup");
     assert_eq!(
         d.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone()),
         Some(serde_json::json!(12)),
         "plain settings travel"
     );
     store.set_secret("mytasks", "api_token", "typed-again-on-the-other-pc".into()).expect("set again");
-    assert_eq!(store.show("mytasks").expect("show").entry.status_label, "Active");
+    assert_eq!(store.show("mytasks").expect("show").card.status_label, "Active");
     // The original profile is unaffected.
     assert_eq!(f.status("mytasks"), "Active");
 }

@@ -16,7 +16,7 @@ fn s18_active_then_off_by_the_plugin_switch_and_by_plugins_enabled() {
     f.store.set_enabled("mytasks", true).expect("on");
     f.store.set_pref("plugins_enabled", "false").expect("pref");
     assert_eq!(f.status("mytasks"), "Off");
-    assert!(f.store.show("mytasks").expect("show").entry.enabled, "the plugin's own switch is untouched");
+    assert!(f.store.show("mytasks").expect("show").card.enabled, "the plugin's own switch is untouched");
     f.store.set_pref("plugins_enabled", "true").expect("pref");
     assert_eq!(f.status("mytasks"), "Active");
 }
@@ -52,8 +52,8 @@ fn s3_modified_when_the_installed_manifest_is_edited_and_import_again_fixes_it()
     let text = std::fs::read_to_string(&path).expect("manifest");
     std::fs::write(&path, text.replace("read your tasks", "read all your tasks")).expect("edit");
     let d = f.store.show("mytasks").expect("show");
-    assert_eq!(d.entry.status, Status::Modified);
-    assert_eq!(d.entry.status_label, "Modified");
+    assert_eq!(d.card.status, Status::Modified);
+    assert_eq!(d.card.status_label, "Modified");
     // Switches that need the manifest are refused while Modified.
     assert!(f.store.set_action_enabled("mytasks", "add_task", false).is_err());
     // Importing the original file again installs it anew (an update).
@@ -70,7 +70,7 @@ fn s18_missing_when_the_installed_file_is_deleted() {
     let folder = f.store.show("mytasks").expect("show").folder;
     std::fs::remove_file(folder.join("manifest.json")).expect("delete");
     let d = f.store.show("mytasks").expect("show");
-    assert_eq!(d.entry.status_label, "Missing");
+    assert_eq!(d.card.status_label, "Missing");
     assert!(!d.errors.is_empty(), "the details say what is missing");
     std::fs::remove_dir_all(&folder).expect("delete folder");
     assert_eq!(f.store.list().expect("list")[0].status, Status::Missing);
@@ -89,7 +89,7 @@ fn s18_invalid_folder_plugin_saved_with_an_error_lists_its_errors() {
     meta(&mut m)["tools"]["convert"]["request"]["url"] = json!("https://api.example.org/v1/latest");
     std::fs::write(folder.join("manifest.json"), serde_json::to_string(&m).expect("json")).expect("save");
     let d = f.store.show("fx").expect("show");
-    assert_eq!(d.entry.status_label, "Invalid");
+    assert_eq!(d.card.status_label, "Invalid");
     assert!(
         d.errors.iter().any(|p| p.code.as_str() == "host_not_declared" && p.path == "tools.convert.request.url"),
         "{:?}",
@@ -109,13 +109,13 @@ fn s15_developer_mode_off_pauses_a_plugin_that_talks_to_the_pc() {
     let r = f.import_example("local-server").expect("import");
     f.store.install(&r.review, options(&[], &[("token", SECRET)], None)).expect("install");
     let d = f.store.show("mypc").expect("show");
-    assert_eq!(d.entry.status_label, "Active");
-    assert_eq!(d.entry.badges, vec!["Not signed".to_owned(), "Talks to a program on this PC (port 8420)".to_owned()]);
+    assert_eq!(d.card.status_label, "Active");
+    assert_eq!(d.card.badges, vec!["Not signed".to_owned(), "Talks to a program on this PC (port 8420)".to_owned()]);
     assert_eq!(d.local_ports, vec![8420]);
     f.dev_mode(false);
     let d = f.store.show("mypc").expect("show");
-    assert_eq!((d.entry.status, d.entry.status_label), (Status::DevModeOff, "Developer mode off"));
-    assert!(d.entry.enabled, "paused, not switched off");
+    assert_eq!((d.card.status, d.card.status_label), (Status::DevModeOff, "Developer mode off"));
+    assert!(d.card.enabled, "paused, not switched off");
     f.dev_mode(true);
     assert_eq!(f.status("mypc"), "Active");
 }

@@ -3,7 +3,7 @@
 //! after a bad save. Real files, real inotify, a real SQLite profile.
 
 use dcp_store::watch::FolderWatcher;
-use dcp_store::{Entry, InstallOptions, Profile, Status, Store, StoreError};
+use dcp_store::{Card, InstallOptions, Profile, Status, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use std::path::Path;
 use std::sync::mpsc;
@@ -28,7 +28,7 @@ struct Watched {
     folder: tempfile::TempDir,
     store: Store,
     manifest: String,
-    reloads: mpsc::Receiver<Result<Vec<Entry>, StoreError>>,
+    reloads: mpsc::Receiver<Result<Vec<Card>, StoreError>>,
     _watcher: FolderWatcher,
     profile: tempfile::TempDir,
 }
