@@ -5,7 +5,7 @@
 //!
 //! A lock file, once opened, stays open for the life of the process: a call
 //! then costs two lock calls instead of a folder check, an open and a close
-//! (issue "tool calls": host overhead). Two locks taken through one open
+//! (the host's overhead on a call). Two locks taken through one open
 //! file do not exclude each other, so the process also keeps the set of
 //! plugins it is calling. Nothing ever deletes a lock file, so every
 //! process locks the same file.

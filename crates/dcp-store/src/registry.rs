@@ -23,8 +23,7 @@ use std::sync::Arc;
 /// digest of the bytes (and the options) it was made from. Every read of
 /// the files still reads and hashes the manifest (a changed file is
 /// Modified, §18), but only bytes not seen before are validated again: a
-/// tool call should not pay for the whole validator (issue "tool calls":
-/// host overhead). A call whose kept context still holds does not read the
+/// tool call should not pay for the whole validator. A call whose kept context still holds does not read the
 /// files at all (see `context`).
 #[derive(Default)]
 pub(crate) struct Validated(RefCell<HashMap<String, (String, Loaded)>>);
