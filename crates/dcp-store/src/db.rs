@@ -3,12 +3,15 @@
 //! WAL with `synchronous=NORMAL` and a busy timeout, set on every
 //! connection (not in a migration), so the app, `dcplugin serve` and other
 //! `dcplugin` commands can share a profile. The schema is versioned with
-//! `user_version` through rusqlite_migration; each migration is append-only.
+//! `user_version` through rusqlite_migration. The migrations are one list,
+//! in order: migration N brings a profile from version N-1 to N, so a
+//! migration is only ever appended, and never edited once released (a
+//! profile saved at any earlier version must upgrade; see the store's
+//! `upgrade` tests, which need a fixture for each new version).
 
 use rusqlite::{Connection, TransactionBehavior};
 use rusqlite_migration::{Migrations, M};
 use std::path::Path;
-use std::sync::LazyLock;
 use std::time::Duration;
 
 const MIGRATIONS: &[M<'static>] = &[
@@ -95,6 +98,30 @@ const MIGRATIONS: &[M<'static>] = &[
     ),
     // The tool steps a turn used (§3: up to 5 steps per turn).
     M::up("ALTER TABLE turns ADD COLUMN steps INTEGER NOT NULL DEFAULT 0;"),
+    // Migration 6: a counter of every change to what a call context is
+    // made of (prefs, plugins, settings, secrets, tools_off), bumped by
+    // triggers whoever writes (this process or another), so a call checks
+    // one number instead of reading its plugin again (issue "tool calls":
+    // host overhead; see `context`).
+    M::up(
+        "CREATE TABLE generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+    INSERT INTO generation (id, value) VALUES (1, 0);
+    CREATE TRIGGER prefs_insert_bumps AFTER INSERT ON prefs BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER prefs_update_bumps AFTER UPDATE ON prefs BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER prefs_delete_bumps AFTER DELETE ON prefs BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER plugins_insert_bumps AFTER INSERT ON plugins BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER plugins_update_bumps AFTER UPDATE ON plugins BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER plugins_delete_bumps AFTER DELETE ON plugins BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER settings_insert_bumps AFTER INSERT ON settings BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER settings_update_bumps AFTER UPDATE ON settings BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER settings_delete_bumps AFTER DELETE ON settings BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER secrets_insert_bumps AFTER INSERT ON secrets BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER secrets_update_bumps AFTER UPDATE ON secrets BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER secrets_delete_bumps AFTER DELETE ON secrets BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER tools_off_insert_bumps AFTER INSERT ON tools_off BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER tools_off_update_bumps AFTER UPDATE ON tools_off BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER tools_off_delete_bumps AFTER DELETE ON tools_off BEGIN UPDATE generation SET value = value + 1; END;",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.
@@ -132,33 +159,8 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
 }
 
 fn migrations() -> Migrations<'static> {
-    let mut all = MIGRATIONS.to_vec();
-    all.push(M::up(&GENERATION));
-    Migrations::new(all)
+    Migrations::from_slice(MIGRATIONS)
 }
-
-/// The tables a call context is read from (see `context`).
-const CONTEXT_TABLES: [&str; 5] = ["prefs", "plugins", "settings", "secrets", "tools_off"];
-
-/// Migration 6: a counter of every change to what a call context is made
-/// of, bumped by triggers whoever writes (this process or another), so a
-/// call checks one number instead of reading its plugin again (issue "tool
-/// calls": host overhead).
-static GENERATION: LazyLock<String> = LazyLock::new(|| {
-    let mut sql = String::from(
-        "CREATE TABLE generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
-        INSERT INTO generation (id, value) VALUES (1, 0);",
-    );
-    for table in CONTEXT_TABLES {
-        for event in ["INSERT", "UPDATE", "DELETE"] {
-            sql.push_str(&format!(
-                "\nCREATE TRIGGER {table}_{}_bumps AFTER {event} ON {table} BEGIN UPDATE generation SET value = value + 1; END;",
-                event.to_lowercase()
-            ));
-        }
-    }
-    sql
-});
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
