@@ -190,7 +190,7 @@ struct Record<'a> {
 }
 
 impl Record<'_> {
-    fn write(&self, outcome: Logged, code: Option<&str>, detail: Option<&str>) {
+    fn write(&self, outcome: Logged, code: Option<&str>, error: Option<&str>) {
         // Kept, not committed: the AI's answer does not wait for the disk.
         // The journal must not turn a finished call into a failure; an
         // entry that cannot be committed is reported by the caller's flush.
@@ -201,7 +201,7 @@ impl Record<'_> {
             outcome,
             code,
             subject: self.subject.as_deref(),
-            detail,
+            error,
         });
     }
 
@@ -218,15 +218,12 @@ impl Record<'_> {
 
     fn failed(&self, code: &str, message: &str, retryable: bool, secrets: &[&str]) -> Outcome {
         let message = answer::mask(message, secrets);
-        self.write(Logged::Failed, Some(code), Some(&message));
         let retry = if retryable { " You may retry." } else { "" };
-        Outcome {
-            outcome: "failed",
-            code: Some(code.to_owned()),
-            reason: None,
-            retryable,
-            for_ai: format!("{code}: {message}{retry}"),
-        }
+        let for_ai = format!("{code}: {message}{retry}");
+        // The journal gets the code; the error goes to the plugin's last
+        // failed calls (§3, §19).
+        self.write(Logged::Failed, Some(code), Some(&for_ai));
+        Outcome { outcome: "failed", code: Some(code.to_owned()), reason: None, retryable, for_ai }
     }
 
     fn done(&self, for_ai: String) -> Outcome {

@@ -122,6 +122,29 @@ const MIGRATIONS: &[M<'static>] = &[
     CREATE TRIGGER tools_off_update_bumps AFTER UPDATE ON tools_off BEGIN UPDATE generation SET value = value + 1; END;
     CREATE TRIGGER tools_off_delete_bumps AFTER DELETE ON tools_off BEGIN UPDATE generation SET value = value + 1; END;",
     ),
+    // Migration 7: the journal keeps no content (§3). A failed call's
+    // error (what the AI was told, masked) moves to the Developer
+    // section's last failed calls (§19), at most 20 per plugin, deleted
+    // with the plugin; the journal's `detail` column goes.
+    M::up(
+        "CREATE TABLE failed_calls (
+        id INTEGER PRIMARY KEY,
+        slug TEXT NOT NULL REFERENCES plugins(slug) ON DELETE CASCADE,
+        at INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        code TEXT NOT NULL,
+        error TEXT NOT NULL
+    );
+    CREATE INDEX failed_calls_by_plugin ON failed_calls (slug, id);
+    INSERT INTO failed_calls (slug, at, action, code, error)
+        SELECT slug, at, action, COALESCE(code, ''), detail FROM journal
+        WHERE outcome = 'failed' AND detail IS NOT NULL AND slug IN (SELECT slug FROM plugins)
+        ORDER BY id;
+    DELETE FROM failed_calls WHERE id IN (
+        SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY slug ORDER BY id DESC) AS newer FROM failed_calls)
+        WHERE newer > 20);
+    ALTER TABLE journal DROP COLUMN detail;",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.
@@ -146,6 +169,9 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
     // fails. Migrating in an IMMEDIATE transaction and retrying fixes it:
     // once the winner has committed, the retry finds the schema current.
     conn.set_transaction_behavior(TransactionBehavior::Immediate);
+    // What a migration deletes (the journal's old `detail` texts) is
+    // overwritten in the file, not left in free pages.
+    conn.pragma_update(None, "secure_delete", "ON")?;
     let mut attempt = 0;
     while let Err(e) = migrations().to_latest(&mut conn) {
         attempt += 1;
@@ -155,6 +181,7 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
         std::thread::sleep(Duration::from_millis(20 * attempt));
     }
     conn.set_transaction_behavior(TransactionBehavior::Deferred);
+    conn.pragma_update(None, "secure_delete", "OFF")?;
     Ok(conn)
 }
 

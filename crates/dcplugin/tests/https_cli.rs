@@ -201,9 +201,35 @@ fn s9_secrets_planted_in_error_bodies_never_reach_the_ai_the_journal_or_the_prof
     let codes: Vec<&str> = journal.as_array().unwrap().iter().map(|e| e["code"].as_str().unwrap_or("done")).collect();
     assert_eq!(codes, vec!["done", "HTTP_503", "HTTP_401"]);
     assert!(!journal.to_string().contains(SECRET));
+    assert!(journal.as_array().unwrap().iter().all(|e| e["detail"].is_null()), "shape kept, no content");
     let human = w.run(ZONE, &["journal"], None);
     assert!(!contains(&human.stdout, SECRET));
     w.assert_profile_has_no_secret();
+    // §3: the server's words are not in the journal; §19: the errors the AI
+    // read are the plugin's last failed calls, newest first.
+    let db = rusqlite::Connection::open(w.profile().join("host.sqlite")).unwrap();
+    let mut every_row = db.prepare("SELECT * FROM journal").unwrap();
+    let width = every_row.column_count();
+    let journal_text: Vec<String> = every_row
+        .query_map([], |r| {
+            (0..width)
+                .map(|i| Ok(format!("{:?}", r.get::<_, rusqlite::types::Value>(i)?)))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .unwrap()
+        .map(|row| row.unwrap().join(" "))
+        .collect();
+    let journal_text = journal_text.join("\n");
+    assert!(!journal_text.contains("your key"), "{journal_text}");
+    let failed: Vec<(String, String)> = db
+        .prepare("SELECT code, error FROM failed_calls ORDER BY id DESC")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(failed.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>(), ["HTTP_503", "HTTP_401"]);
+    assert!(failed.iter().all(|(_, e)| e.contains("your key [secret] is wrong")), "{failed:?}");
 }
 
 #[test]

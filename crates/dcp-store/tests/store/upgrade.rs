@@ -31,7 +31,9 @@
 //! Versions 1 to 6 were made this way from one profile of the code at
 //! version 6, each cut back to its version's schema (the migration texts
 //! of `db.rs`) and the columns that version had; the store has written
-//! these rows in the same shape since version 1. Never edit a fixture:
+//! these rows in the same shape since version 1. Version 7 is version 6
+//! with migration 7 applied: the failure's error moved from the journal's
+//! `detail` to `failed_calls`, as the code of version 7 writes it. Never edit a fixture:
 //! a profile saved by a released version does not change.
 
 use crate::common::SECRET;
@@ -42,7 +44,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 6] = [1, 2, 3, 4, 5, 6];
+const VERSIONS: [u32; 7] = [1, 2, 3, 4, 5, 6, 7];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.
@@ -57,6 +59,8 @@ fn saved_profile(version: u32, root: &Path) {
     crate::common::copy_dir(&fixtures().join("plugins/mytasks/fixture"), &root.join("plugins/mytasks/fixture"));
     let sql = std::fs::read_to_string(fixtures().join(format!("v{version}.sql"))).expect("fixture");
     let conn = rusqlite::Connection::open(root.join("host.sqlite")).expect("db");
+    // A dump lists tables by name, not in the order their foreign keys need.
+    conn.execute_batch("PRAGMA foreign_keys = OFF").expect("pragma");
     conn.execute_batch(&sql).expect("fixture loads");
     let saved: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
     assert_eq!(saved, version, "the fixture says its version");
@@ -94,6 +98,12 @@ fn check_kept(store: &Store, version: u32) {
     let expected: &[(&str, Option<&str>)] =
         if version >= 2 { &[("failed", Some("HTTP_500")), ("done", None)] } else { &[] };
     assert_eq!(lines, expected, "v{version}: journal kept");
+    assert!(journal.iter().all(|e| e.detail.is_none()), "v{version}: the journal keeps no content (§3)");
+    let failures = store.last_failures("mytasks", 20).expect("failures");
+    let kept: Vec<(&str, &str)> = failures.iter().map(|c| (c.action.as_str(), c.code.as_str())).collect();
+    let expected: &[(&str, &str)] = if version >= 2 { &[("add_task", "HTTP_500")] } else { &[] };
+    assert_eq!(kept, expected, "v{version}: the failed call's error moved to the Developer section (§19)");
+    assert!(failures.iter().all(|c| c.error.contains("database down")), "v{version}: {failures:?}");
 }
 
 #[test]
