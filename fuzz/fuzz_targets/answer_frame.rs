@@ -10,6 +10,7 @@
 
 use dcp_call::answer::{frame, read};
 use dcp_call::build::encode;
+use dcp_call::mask::Masker;
 use dcp_format::model::{PickPath, Response};
 use dcp_format::text::is_hidden_char;
 use libfuzzer_sys::fuzz_target;
@@ -54,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
         Vec::new()
     };
     let response = Response { pick, max_chars: MAX_CHARS };
-    match read(status, content_type, body, &response, &SECRETS) {
+    match read(status, content_type, body, &response, &Masker::new(SECRETS)) {
         Ok(text) => {
             let framed = frame("fx", "convert", &text);
             let content = inner(&framed);

@@ -1,7 +1,13 @@
 //! What the AI reads of an answer (§9): the status judged, JSON reduced by
 //! `pick`, text kept, anything else refused; then cleaned, secrets masked,
 //! cut at `maxChars`, and framed as third-party data.
+//!
+//! Secrets are masked twice (§11, see `mask`): in the body as the server
+//! wrote it, before parsing, so every spelling it used is caught before
+//! re-serialisation turns it into another; and in the text the AI reads,
+//! for the spellings re-serialisation writes (`"` as `\"`).
 
+use crate::mask::Masker;
 use dcp_format::limits::PICKED_LIST_ITEMS;
 use dcp_format::model::{PickPath, Response};
 use serde_json::{Map, Value};
@@ -19,21 +25,20 @@ pub struct Failure {
     pub retryable: bool,
 }
 
-/// The masked stand-in of a secret (§11).
-pub const MASK: &str = "[secret]";
 const TRUNCATED: &str = "…[truncated]";
 const ERROR_EXCERPT_CHARS: usize = 200;
 
-/// Reads an answer. `secrets` are the values to mask wherever they appear.
+/// Reads an answer; `masker` holds the values never to show.
 pub fn read(
     status: u16,
     content_type: Option<&str>,
     body: &[u8],
     response: &Response,
-    secrets: &[&str],
+    masker: &Masker,
 ) -> Result<String, Failure> {
+    let body = &*masker.mask_bytes(body);
     if status >= 400 {
-        return Err(http_failure(status, body, secrets));
+        return Err(http_failure(status, body, masker));
     }
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok("done (the service sent no content)".into());
@@ -53,12 +58,18 @@ pub fn read(
             })
         }
     };
-    Ok(cut(mask(&clean(&text), secrets), response.max_chars as usize))
+    Ok(shown(text.as_bytes(), masker, response.max_chars as usize))
+}
+
+/// Server text as the AI may see it: cleaned, masked, cut at `max`.
+fn shown(text: &[u8], masker: &Masker, max: usize) -> String {
+    cut(masker.mask(&clean(&String::from_utf8_lossy(text))), max)
 }
 
 fn json(body: &[u8], response: &Response) -> Result<String, Failure> {
     let value: Value = serde_json::from_slice(body).map_err(|e| Failure {
         code: "BAD_RESPONSE".into(),
+        // serde's message names a place (line, column), no content.
         message: format!("the service sent invalid JSON ({e})"),
         retryable: false,
     })?;
@@ -122,24 +133,6 @@ pub fn clean(text: &str) -> String {
     dcp_format::text::remove_hidden(&spaced)
 }
 
-/// Replaces every secret, as written and percent-encoded, by `[secret]`;
-/// longest first, so a secret inside another is not half-masked.
-pub fn mask(text: &str, secrets: &[&str]) -> String {
-    let mut ordered: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    ordered.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    let mut out = text.to_owned();
-    for secret in ordered {
-        if out.contains(secret) {
-            out = out.replace(secret, MASK);
-        }
-        let encoded = crate::build::encode(secret);
-        if encoded != secret && out.contains(&encoded) {
-            out = out.replace(&encoded, MASK);
-        }
-    }
-    out
-}
-
 /// Cuts at `max` characters, ending with `…[truncated]`.
 fn cut(text: String, max: usize) -> String {
     if text.chars().count() <= max {
@@ -149,8 +142,8 @@ fn cut(text: String, max: usize) -> String {
     kept + TRUNCATED
 }
 
-fn http_failure(status: u16, body: &[u8], secrets: &[&str]) -> Failure {
-    let excerpt = cut(mask(&clean(&String::from_utf8_lossy(body)), secrets), ERROR_EXCERPT_CHARS);
+fn http_failure(status: u16, body: &[u8], masker: &Masker) -> Failure {
+    let excerpt = shown(body, masker, ERROR_EXCERPT_CHARS);
     let mut message = format!("the service answered with an error (HTTP {status})");
     if !excerpt.trim().is_empty() {
         message.push_str(&format!(": {}", excerpt.trim()));
