@@ -6,6 +6,11 @@
 //! wrote it, before parsing, so every spelling it used is caught before
 //! re-serialisation turns it into another; and in the text the AI reads,
 //! for the spellings re-serialisation writes (`"` as `\"`).
+//!
+//! Nothing the server wrote reaches the AI outside the untrusted frame: a
+//! failure keeps the app's own words (`message`) apart from the server's
+//! (`from_server`: an error's excerpt, a content type), which are cleaned
+//! and masked like an answer and framed by the pipeline.
 
 use crate::mask::Masker;
 use dcp_format::limits::PICKED_LIST_ITEMS;
@@ -19,8 +24,11 @@ use std::borrow::Cow;
 pub struct Failure {
     /// `HTTP_<status>`, `BAD_RESPONSE` or `UNSUPPORTED_CONTENT`.
     pub code: String,
-    /// The message for the AI (secrets masked).
+    /// The app's own words for the AI: no byte of the server's.
     pub message: String,
+    /// What the server wrote that the AI is shown (an error's excerpt, a
+    /// content type), cleaned and masked; to be framed as untrusted.
+    pub from_server: Option<String>,
     /// 5xx and 429.
     pub retryable: bool,
 }
@@ -53,7 +61,8 @@ pub fn read(
         Some(k) => {
             return Err(Failure {
                 code: "UNSUPPORTED_CONTENT".into(),
-                message: format!("the service answered with {k}, which is neither JSON nor text"),
+                message: "the service answered with a content type that is neither JSON nor text".into(),
+                from_server: Some(shown(k.as_bytes(), masker, ERROR_EXCERPT_CHARS)),
                 retryable: false,
             })
         }
@@ -71,6 +80,7 @@ fn json(body: &[u8], response: &Response) -> Result<String, Failure> {
         code: "BAD_RESPONSE".into(),
         // serde's message names a place (line, column), no content.
         message: format!("the service sent invalid JSON ({e})"),
+        from_server: None,
         retryable: false,
     })?;
     let value = if response.pick.is_empty() { value } else { pick(&value, &response.pick) };
@@ -144,14 +154,16 @@ fn cut(text: String, max: usize) -> String {
 
 fn http_failure(status: u16, body: &[u8], masker: &Masker) -> Failure {
     let excerpt = shown(body, masker, ERROR_EXCERPT_CHARS);
+    let excerpt = excerpt.trim();
     let mut message = format!("the service answered with an error (HTTP {status})");
-    if !excerpt.trim().is_empty() {
-        message.push_str(&format!(": {}", excerpt.trim()));
+    if !excerpt.is_empty() {
+        message.push_str("; its answer is below");
     }
     if status == 401 || status == 403 {
         message.push_str(". The key saved in the plugin's settings may be wrong or revoked: ask the user to check it.");
     }
-    Failure { code: format!("HTTP_{status}"), message, retryable: status >= 500 || status == 429 }
+    let from_server = (!excerpt.is_empty()).then(|| excerpt.to_owned());
+    Failure { code: format!("HTTP_{status}"), message, from_server, retryable: status >= 500 || status == 429 }
 }
 
 /// Frames a result for the AI (§9 step 7). Every `<<` inside the content

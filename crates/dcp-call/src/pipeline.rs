@@ -124,7 +124,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
     };
     match answer::read(incoming.status, incoming.content_type.as_deref(), &incoming.body, &tool.response, &masker) {
         Ok(text) => record.done(frame(slug, &tool.name, &text)),
-        Err(f) => record.failed(&f.code, &f.message, f.retryable, &masker),
+        Err(f) => record.failed_showing(&f.code, &f.message, f.from_server.as_deref(), f.retryable, &masker),
     }
 }
 
@@ -223,9 +223,26 @@ impl Record<'_> {
     }
 
     fn failed(&self, code: &str, message: &str, retryable: bool, masker: &Masker) -> Outcome {
+        self.failed_showing(code, message, None, retryable, masker)
+    }
+
+    /// A failure whose `from_server` text (already cleaned and masked) the
+    /// AI reads inside the untrusted frame, like an answer (§9).
+    fn failed_showing(
+        &self,
+        code: &str,
+        message: &str,
+        from_server: Option<&str>,
+        retryable: bool,
+        masker: &Masker,
+    ) -> Outcome {
         let message = masker.mask(message);
         let retry = if retryable { " You may retry." } else { "" };
-        let for_ai = format!("{code}: {message}{retry}");
+        let mut for_ai = format!("{code}: {message}{retry}");
+        if let Some(text) = from_server {
+            for_ai.push('\n');
+            for_ai.push_str(&frame(self.slug, self.tool, text));
+        }
         // The journal gets the code; the error goes to the plugin's last
         // failed calls (§3, §19).
         self.write(Logged::Failed, Some(code), Some(&for_ai));
