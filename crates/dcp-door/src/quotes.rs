@@ -75,17 +75,9 @@ const NEUTRAL: char = '\'';
 
 /// True for a character that could open or close a quotation.
 pub fn is_quote_like(c: char) -> bool {
-    QUOTE_LIKE
-        .binary_search_by(|&(first, last)| {
-            if last < c {
-                std::cmp::Ordering::Less
-            } else if first > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    // The first range not ending before `c` holds it, if any does.
+    let i = QUOTE_LIKE.partition_point(|&(_, last)| last < c);
+    QUOTE_LIKE.get(i).is_some_and(|&(first, _)| first <= c)
 }
 
 /// The text with every quote-like character written as an apostrophe.
