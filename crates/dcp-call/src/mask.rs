@@ -114,9 +114,10 @@ fn find(
         return;
     }
     for decode in [json_unescape as Decoder, percent_decode] {
-        if let Some(decoded) = decode(view) {
-            let starts: Vec<usize> = decoded.starts.iter().map(|&s| at(s)).collect();
-            find(finder, &decoded.bytes, &|i| starts[i], end, layer + 1, spans);
+        if let Some(mut decoded) = decode(view) {
+            // Mapped to the original text in place: one index per byte.
+            decoded.starts.iter_mut().for_each(|s| *s = at(*s));
+            find(finder, &decoded.bytes, &|i| decoded.starts[i], end, layer + 1, spans);
         }
     }
 }
