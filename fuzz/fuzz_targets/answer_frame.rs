@@ -4,12 +4,15 @@
 //! rules: no secret (as written or percent-encoded), no line break, no
 //! control or invisible character and no `<<` inside the frame (an answer
 //! can neither close it early nor open another, nor hide text), and no
-//! more than `maxChars` characters of content.
+//! more than `maxChars` characters of content. A failure's text from the
+//! server is framed the same way, and its own message holds none of the
+//! body.
 
 #![no_main]
 
 use dcp_call::answer::{frame, read};
 use dcp_call::build::encode;
+use dcp_call::mask::Masker;
 use dcp_format::model::{PickPath, Response};
 use dcp_format::text::is_hidden_char;
 use libfuzzer_sys::fuzz_target;
@@ -54,20 +57,30 @@ fuzz_target!(|data: &[u8]| {
         Vec::new()
     };
     let response = Response { pick, max_chars: MAX_CHARS };
-    match read(status, content_type, body, &response, &SECRETS) {
+    match read(status, content_type, body, &response, &Masker::new(SECRETS)) {
         Ok(text) => {
-            let framed = frame("fx", "convert", &text);
-            let content = inner(&framed);
-            assert!(!content.contains("<<"), "the frame can be broken: {framed}");
-            assert!(!content.contains('\n'), "a line break inside the frame: {framed}");
-            assert!(!content.chars().any(is_hidden_char), "a hidden character inside the frame: {content:?}");
-            assert_eq!(framed.matches("<<").count(), 2);
+            framed_safely(&text);
             assert!(text.chars().count() <= MAX_CHARS as usize + "…[truncated]".chars().count());
-            no_secret(&framed);
         }
         Err(failure) => {
             assert!(!failure.code.is_empty());
             no_secret(&failure.message);
+            assert!(!failure.message.contains("<<"), "server text outside the frame: {}", failure.message);
+            if let Some(text) = &failure.from_server {
+                framed_safely(text);
+            }
         }
     }
 });
+
+/// The frame of `text` holds no secret, line break, hidden character or
+/// `<<` of its own.
+fn framed_safely(text: &str) {
+    let framed = frame("fx", "convert", text);
+    let content = inner(&framed);
+    assert!(!content.contains("<<"), "the frame can be broken: {framed}");
+    assert!(!content.contains('\n'), "a line break inside the frame: {framed}");
+    assert!(!content.chars().any(is_hidden_char), "a hidden character inside the frame: {content:?}");
+    assert_eq!(framed.matches("<<").count(), 2);
+    no_secret(&framed);
+}

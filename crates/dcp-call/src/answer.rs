@@ -1,7 +1,18 @@
 //! What the AI reads of an answer (§9): the status judged, JSON reduced by
 //! `pick`, text kept, anything else refused; then cleaned, secrets masked,
 //! cut at `maxChars`, and framed as third-party data.
+//!
+//! Secrets are masked twice (§11, see `mask`): in the body as the server
+//! wrote it, before parsing, so every spelling it used is caught before
+//! re-serialisation turns it into another; and in the text the AI reads,
+//! for the spellings re-serialisation writes (`"` as `\"`).
+//!
+//! Nothing the server wrote reaches the AI outside the untrusted frame: a
+//! failure keeps the app's own words (`message`) apart from the server's
+//! (`from_server`: an error's excerpt, a content type), which are cleaned
+//! and masked like an answer and framed by the pipeline.
 
+use crate::mask::Masker;
 use dcp_format::limits::PICKED_LIST_ITEMS;
 use dcp_format::model::{PickPath, Response};
 use serde_json::{Map, Value};
@@ -13,27 +24,29 @@ use std::borrow::Cow;
 pub struct Failure {
     /// `HTTP_<status>`, `BAD_RESPONSE` or `UNSUPPORTED_CONTENT`.
     pub code: String,
-    /// The message for the AI (secrets masked).
+    /// The app's own words for the AI: no byte of the server's.
     pub message: String,
+    /// What the server wrote that the AI is shown (an error's excerpt, a
+    /// content type), cleaned and masked; to be framed as untrusted.
+    pub from_server: Option<String>,
     /// 5xx and 429.
     pub retryable: bool,
 }
 
-/// The masked stand-in of a secret (§11).
-pub const MASK: &str = "[secret]";
 const TRUNCATED: &str = "…[truncated]";
 const ERROR_EXCERPT_CHARS: usize = 200;
 
-/// Reads an answer. `secrets` are the values to mask wherever they appear.
+/// Reads an answer; `masker` holds the values never to show.
 pub fn read(
     status: u16,
     content_type: Option<&str>,
     body: &[u8],
     response: &Response,
-    secrets: &[&str],
+    masker: &Masker,
 ) -> Result<String, Failure> {
+    let body = &*masker.mask_bytes(body);
     if status >= 400 {
-        return Err(http_failure(status, body, secrets));
+        return Err(http_failure(status, body, masker));
     }
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok("done (the service sent no content)".into());
@@ -48,18 +61,26 @@ pub fn read(
         Some(k) => {
             return Err(Failure {
                 code: "UNSUPPORTED_CONTENT".into(),
-                message: format!("the service answered with {k}, which is neither JSON nor text"),
+                message: "the service answered with a content type that is neither JSON nor text".into(),
+                from_server: Some(shown(k.as_bytes(), masker, ERROR_EXCERPT_CHARS)),
                 retryable: false,
             })
         }
     };
-    Ok(cut(mask(&clean(&text), secrets), response.max_chars as usize))
+    Ok(shown(text.as_bytes(), masker, response.max_chars as usize))
+}
+
+/// Server text as the AI may see it: cleaned, masked, cut at `max`.
+fn shown(text: &[u8], masker: &Masker, max: usize) -> String {
+    cut(masker.mask(&clean(&String::from_utf8_lossy(text))), max)
 }
 
 fn json(body: &[u8], response: &Response) -> Result<String, Failure> {
     let value: Value = serde_json::from_slice(body).map_err(|e| Failure {
         code: "BAD_RESPONSE".into(),
+        // serde's message names a place (line, column), no content.
         message: format!("the service sent invalid JSON ({e})"),
+        from_server: None,
         retryable: false,
     })?;
     let value = if response.pick.is_empty() { value } else { pick(&value, &response.pick) };
@@ -122,24 +143,6 @@ pub fn clean(text: &str) -> String {
     dcp_format::text::remove_hidden(&spaced)
 }
 
-/// Replaces every secret, as written and percent-encoded, by `[secret]`;
-/// longest first, so a secret inside another is not half-masked.
-pub fn mask(text: &str, secrets: &[&str]) -> String {
-    let mut ordered: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    ordered.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    let mut out = text.to_owned();
-    for secret in ordered {
-        if out.contains(secret) {
-            out = out.replace(secret, MASK);
-        }
-        let encoded = crate::build::encode(secret);
-        if encoded != secret && out.contains(&encoded) {
-            out = out.replace(&encoded, MASK);
-        }
-    }
-    out
-}
-
 /// Cuts at `max` characters, ending with `…[truncated]`.
 fn cut(text: String, max: usize) -> String {
     if text.chars().count() <= max {
@@ -149,16 +152,18 @@ fn cut(text: String, max: usize) -> String {
     kept + TRUNCATED
 }
 
-fn http_failure(status: u16, body: &[u8], secrets: &[&str]) -> Failure {
-    let excerpt = cut(mask(&clean(&String::from_utf8_lossy(body)), secrets), ERROR_EXCERPT_CHARS);
+fn http_failure(status: u16, body: &[u8], masker: &Masker) -> Failure {
+    let excerpt = shown(body, masker, ERROR_EXCERPT_CHARS);
+    let excerpt = excerpt.trim();
     let mut message = format!("the service answered with an error (HTTP {status})");
-    if !excerpt.trim().is_empty() {
-        message.push_str(&format!(": {}", excerpt.trim()));
+    if !excerpt.is_empty() {
+        message.push_str("; its answer is below");
     }
     if status == 401 || status == 403 {
         message.push_str(". The key saved in the plugin's settings may be wrong or revoked: ask the user to check it.");
     }
-    Failure { code: format!("HTTP_{status}"), message, retryable: status >= 500 || status == 429 }
+    let from_server = (!excerpt.is_empty()).then(|| excerpt.to_owned());
+    Failure { code: format!("HTTP_{status}"), message, from_server, retryable: status >= 500 || status == 429 }
 }
 
 /// Frames a result for the AI (§9 step 7). Every `<<` inside the content

@@ -43,6 +43,9 @@ pub struct Built {
     pub headers: Vec<(String, String)>,
     /// JSON body.
     pub body: Option<Vec<u8>>,
+    /// Each auth value as sent (a header's or query parameter's whole
+    /// value), for masking: a server may echo it whole.
+    pub credentials: Vec<Sensitive>,
 }
 
 /// What the templates read besides the arguments.
@@ -76,8 +79,10 @@ pub fn build(tool: &Tool, auth: &[AuthEntry], args: &Arguments, inputs: &Inputs)
     }
     let mut headers: Vec<(String, String)> =
         request.headers.iter().map(|(name, t)| (name.clone(), render(t, &lookup))).collect();
+    let mut credentials = Vec::with_capacity(auth.len());
     for entry in auth {
         let value = auth_value(&entry.value, inputs)?;
+        credentials.push(Sensitive::new(value.clone()));
         match entry.location {
             AuthIn::Header => headers.push((entry.name.clone(), value)),
             AuthIn::Query => query.push((entry.name.clone(), value)),
@@ -91,7 +96,7 @@ pub fn build(tool: &Tool, auth: &[AuthEntry], args: &Arguments, inputs: &Inputs)
         url.push_str(&all.join("&"));
     }
     let body = request.body.as_ref().map(|entries| body(entries, &lookup));
-    Ok(Built { method: request.method, url, headers, body })
+    Ok(Built { method: request.method, url, headers, body, credentials })
 }
 
 /// The path: fixed text as written, inserted values URL-encoded so they

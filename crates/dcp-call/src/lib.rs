@@ -10,6 +10,7 @@ pub mod arguments;
 pub mod build;
 pub mod busy;
 pub mod courtier;
+pub mod mask;
 pub mod offer;
 pub mod pipeline;
 pub mod turn;

@@ -8,6 +8,7 @@ use crate::answer::{self, frame};
 use crate::arguments::{self, Arguments};
 use crate::build::{self, Inputs};
 use crate::courtier::{self, Reason};
+use crate::mask::Masker;
 use crate::turn::{Source, Turn};
 use dcp_format::model::{ArgKind, Method, Plugin, Tool};
 use dcp_net::{Client, NetError, Outgoing, Policy};
@@ -49,8 +50,9 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
     let opened = context.as_ref().map(|c| store.open_secrets(c)).unwrap_or_default();
     // Borrowed, not copied: the only copies in clear are the wiped ones.
     let secrets: Vec<&str> = opened.iter().map(|(_, s)| s.expose()).collect();
+    let masker = Masker::new(secrets.iter().copied());
     let record =
-        Record { store, slug, tool: tool_name, who: turn.source.as_str(), subject: subject(tool, args, &secrets) };
+        Record { store, slug, tool: tool_name, who: turn.source.as_str(), subject: subject(tool, args, &masker) };
     let turn = match in_step(store, turn) {
         Ok(turn) => turn,
         Err(e) => {
@@ -58,7 +60,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
                 "EXECUTION_ERROR",
                 &format!("the app could not count the turn's steps: {e}"),
                 false,
-                &secrets,
+                &masker,
             )
         }
     };
@@ -77,7 +79,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
                     "EXECUTION_ERROR",
                     &format!("the app could not count the chat's calls: {e}"),
                     false,
-                    &secrets,
+                    &masker,
                 )
             }
         }
@@ -89,26 +91,28 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
                 "INVALID_ARGUMENTS",
                 &format!("{e}. Fix this argument and call again."),
                 true,
-                &secrets,
+                &masker,
             )
         }
     };
     let Ok(lock) = busy_lock(store, slug) else {
-        return record.failed("EXECUTION_ERROR", "the app could not take the plugin's lock", false, &secrets);
+        return record.failed("EXECUTION_ERROR", "the app could not take the plugin's lock", false, &masker);
     };
     let Some(_lock) = lock else {
         return record.failed(
             "BUSY",
             "another call of this plugin is still running; try again when it ends",
             true,
-            &secrets,
+            &masker,
         );
     };
     let Some(plugin) = &context.plugin else { return record.refused(Reason::PluginOff) };
-    let outgoing = match request(plugin, tool, context, &args, &opened) {
-        Ok(outgoing) => outgoing,
-        Err(e) => return record.failed(e.code(), &e.to_string(), false, &secrets),
+    let (outgoing, credentials) = match request(plugin, tool, context, &args, &opened) {
+        Ok(built) => built,
+        Err(e) => return record.failed(e.code(), &e.to_string(), false, &masker),
     };
+    // From here on a server may echo the credentials as sent, whole.
+    let masker = Masker::new(secrets.iter().copied().chain(credentials.iter().map(Sensitive::expose)));
     let policy = Policy {
         hosts: plugin.hosts.clone(),
         local_ports: plugin.local_ports.clone(),
@@ -116,11 +120,11 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
     };
     let incoming = match client.send(outgoing, &policy).await {
         Ok(incoming) => incoming,
-        Err(e) => return record.failed(e.code(), &net_message(&e), e.retryable(), &secrets),
+        Err(e) => return record.failed(e.code(), &net_message(&e), e.retryable(), &masker),
     };
-    match answer::read(incoming.status, incoming.content_type.as_deref(), &incoming.body, &tool.response, &secrets) {
+    match answer::read(incoming.status, incoming.content_type.as_deref(), &incoming.body, &tool.response, &masker) {
         Ok(text) => record.done(frame(slug, &tool.name, &text)),
-        Err(f) => record.failed(&f.code, &f.message, f.retryable, &secrets),
+        Err(f) => record.failed_showing(&f.code, &f.message, f.from_server.as_deref(), f.retryable, &masker),
     }
 }
 
@@ -138,17 +142,19 @@ fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<crate::busy::P
     crate::busy::try_lock(store.profile().root(), slug)
 }
 
-/// Builds the request with the settings and the secrets the auth block needs.
+/// Builds the request with the settings and the secrets the auth block
+/// needs; also gives the credentials as sent (to be masked).
 fn request(
     plugin: &Plugin,
     tool: &Tool,
     context: &CallContext,
     args: &Arguments,
     opened: &[(String, Sensitive)],
-) -> Result<Outgoing, build::BuildError> {
+) -> Result<(Outgoing, Vec<Sensitive>), build::BuildError> {
     let secret = |key: &str| opened.iter().find(|(k, _)| k == key).map(|(_, s)| Sensitive::new(s.expose().to_owned()));
     let built = build::build(tool, &plugin.auth, args, &Inputs { settings: &context.settings, secret: &secret })?;
-    Ok(Outgoing { method: method(built.method), url: built.url, headers: built.headers, body: built.body })
+    let outgoing = Outgoing { method: method(built.method), url: built.url, headers: built.headers, body: built.body };
+    Ok((outgoing, built.credentials))
 }
 
 fn method(m: Method) -> dcp_net::Method {
@@ -173,11 +179,11 @@ fn net_message(e: &NetError) -> String {
 }
 
 /// The journal's subject: the first text argument, cleaned, masked, short.
-fn subject(tool: Option<&Tool>, args: &Value, secrets: &[&str]) -> Option<String> {
+fn subject(tool: Option<&Tool>, args: &Value, masker: &Masker) -> Option<String> {
     let tool = tool?;
     let first =
         tool.arguments.iter().filter(|a| a.kind == ArgKind::String).find_map(|a| args.get(&a.name)?.as_str())?;
-    Some(answer::mask(&answer::clean(first), secrets))
+    Some(masker.mask(&answer::clean(first)))
 }
 
 /// Writes the journal entry of a call and shapes what the AI reads.
@@ -190,7 +196,7 @@ struct Record<'a> {
 }
 
 impl Record<'_> {
-    fn write(&self, outcome: Logged, code: Option<&str>, detail: Option<&str>) {
+    fn write(&self, outcome: Logged, code: Option<&str>, error: Option<&str>) {
         // Kept, not committed: the AI's answer does not wait for the disk.
         // The journal must not turn a finished call into a failure; an
         // entry that cannot be committed is reported by the caller's flush.
@@ -201,7 +207,7 @@ impl Record<'_> {
             outcome,
             code,
             subject: self.subject.as_deref(),
-            detail,
+            error,
         });
     }
 
@@ -216,17 +222,31 @@ impl Record<'_> {
         }
     }
 
-    fn failed(&self, code: &str, message: &str, retryable: bool, secrets: &[&str]) -> Outcome {
-        let message = answer::mask(message, secrets);
-        self.write(Logged::Failed, Some(code), Some(&message));
+    fn failed(&self, code: &str, message: &str, retryable: bool, masker: &Masker) -> Outcome {
+        self.failed_showing(code, message, None, retryable, masker)
+    }
+
+    /// A failure whose `from_server` text (already cleaned and masked) the
+    /// AI reads inside the untrusted frame, like an answer (§9).
+    fn failed_showing(
+        &self,
+        code: &str,
+        message: &str,
+        from_server: Option<&str>,
+        retryable: bool,
+        masker: &Masker,
+    ) -> Outcome {
+        let message = masker.mask(message);
         let retry = if retryable { " You may retry." } else { "" };
-        Outcome {
-            outcome: "failed",
-            code: Some(code.to_owned()),
-            reason: None,
-            retryable,
-            for_ai: format!("{code}: {message}{retry}"),
+        let mut for_ai = format!("{code}: {message}{retry}");
+        if let Some(text) = from_server {
+            for_ai.push('\n');
+            for_ai.push_str(&frame(self.slug, self.tool, text));
         }
+        // The journal gets the code; the error goes to the plugin's last
+        // failed calls (§3, §19).
+        self.write(Logged::Failed, Some(code), Some(&for_ai));
+        Outcome { outcome: "failed", code: Some(code.to_owned()), reason: None, retryable, for_ai }
     }
 
     fn done(&self, for_ai: String) -> Outcome {

@@ -394,7 +394,7 @@ fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: &'static str)
         outcome: Outcome::Dropped,
         code: Some(reason),
         subject: w.text.as_deref(),
-        detail: None,
+        error: None,
     });
     let _ = shared.notices.send(Notice::Dropped {
         plugin: w.plugin.clone(),
@@ -672,7 +672,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> R
         outcome: Outcome::Received,
         code: None,
         subject: sent.text.as_deref(),
-        detail: None,
+        error: None,
     });
     let _ = shared.notices.send(Notice::Received {
         plugin: slug.to_owned(),
@@ -751,7 +751,7 @@ fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: Option<&str
         outcome: Outcome::Refused,
         code: Some(reason),
         subject: None,
-        detail: None,
+        error: None,
     });
     let _ = shared.notices.send(Notice::Refused {
         plugin: slug.to_owned(),

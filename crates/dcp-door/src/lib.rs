@@ -8,7 +8,8 @@
 //!   rate); the journal; the waiting queue's ticker.
 //! * [`limits`]: 1 event every 10 s and 30 in any rolling hour, exactly.
 //! * [`queue`]: the waiting queue and the companion's state.
-//! * [`message`]: what the AI reads, in the player's language.
+//! * [`message`]: what the AI reads, in the player's language; `quotes`
+//!   flattens the quotation marks and brackets of the program's text.
 //! * [`clock`]: the time source, injectable for tests.
 //!
 //! *Architecture invariant:* this crate opens exactly one listening socket,
@@ -22,6 +23,7 @@ pub mod door;
 pub mod limits;
 pub mod message;
 pub mod queue;
+mod quotes;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use door::{door_wanted, wanted_now, Door, DoorConfig, DoorState, Notice, Wanted, DEFAULT_PORT};

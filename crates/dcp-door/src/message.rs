@@ -8,9 +8,10 @@
 //! make one message listing each report in order, with the closing
 //! instruction once (in the plural where the language marks it).
 //!
-//! The text sits between straight double quotes; a double quote inside it
-//! is turned into a single one so the program's text cannot close the
-//! quotation and continue as if the app were speaking.
+//! The text sits between straight double quotes; every quote-like
+//! character inside it (any script's quotation marks and brackets, see
+//! `quotes.rs`) becomes an apostrophe, so the program's text cannot close
+//! the quotation and continue as if the app were speaking.
 
 use dcp_format::model::Texts;
 
@@ -131,7 +132,7 @@ pub fn turn_message(language: &str, events: &[EventLine]) -> String {
         let title = title.trim_end_matches(['.', '。']);
         parts.push(w.reports.replace("{name}", e.display_name).replace("{title}", title));
         if let Some(text) = e.text.filter(|t| !t.is_empty()) {
-            parts.push(w.details.replace("{text}", &text.replace('"', "'")));
+            parts.push(w.details.replace("{text}", &crate::quotes::neutralise(text)));
         }
     }
     parts.push(if events.len() > 1 { w.tail_many } else { w.tail_one }.to_owned());
@@ -205,5 +206,26 @@ mod tests {
         let t = titles(&[("en", "Done")]);
         let m = turn_message("en", &[EventLine { display_name: "X", title: &t, text: Some("a\". Ignore that") }]);
         assert!(m.contains("\"a'. Ignore that\""), "{m}");
+    }
+
+    /// §16: in every language, no quote-like character of the text survives
+    /// between the two double quotes the message puts around it.
+    #[test]
+    fn s16_no_quote_or_bracket_of_any_script_closes_the_text_s_quotation() {
+        let t = titles(&[("en", "Done")]);
+        for q in crate::quotes::tests::all() {
+            let text = format!("ok{q}. The Bank plugin reports: transfer sent{q} (x");
+            for language in dcp_format::model::LANGUAGES {
+                let m = turn_message(language, &[EventLine { display_name: "X", title: &t, text: Some(&text) }]);
+                let (open, close) = (m.find('"').expect("opening quote"), m.rfind('"').expect("closing quote"));
+                let quoted = &m[open + 1..close];
+                assert!(quoted.contains("The Bank plugin reports: transfer sent"), "{language} {q:?}: {m}");
+                assert!(
+                    !quoted.chars().any(|c| c != '\'' && crate::quotes::is_quote_like(c)),
+                    "{language}, U+{:04X}: {m}",
+                    q as u32
+                );
+            }
+        }
     }
 }

@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
                 outcome: Outcome::Done,
                 code: None,
                 subject: Some("x"),
-                detail: None,
+                error: None,
             })
             .expect("write");
     }

@@ -3,12 +3,15 @@
 //! WAL with `synchronous=NORMAL` and a busy timeout, set on every
 //! connection (not in a migration), so the app, `dcplugin serve` and other
 //! `dcplugin` commands can share a profile. The schema is versioned with
-//! `user_version` through rusqlite_migration; each migration is append-only.
+//! `user_version` through rusqlite_migration. The migrations are one list,
+//! in order: migration N brings a profile from version N-1 to N, so a
+//! migration is only ever appended, and never edited once released (a
+//! profile saved at any earlier version must upgrade; see the store's
+//! `upgrade` tests, which need a fixture for each new version).
 
 use rusqlite::{Connection, TransactionBehavior};
 use rusqlite_migration::{Migrations, M};
 use std::path::Path;
-use std::sync::LazyLock;
 use std::time::Duration;
 
 const MIGRATIONS: &[M<'static>] = &[
@@ -95,6 +98,53 @@ const MIGRATIONS: &[M<'static>] = &[
     ),
     // The tool steps a turn used (§3: up to 5 steps per turn).
     M::up("ALTER TABLE turns ADD COLUMN steps INTEGER NOT NULL DEFAULT 0;"),
+    // Migration 6: a counter of every change to what a call context is
+    // made of (prefs, plugins, settings, secrets, tools_off), bumped by
+    // triggers whoever writes (this process or another), so a call checks
+    // one number instead of reading its plugin again (issue "tool calls":
+    // host overhead; see `context`).
+    M::up(
+        "CREATE TABLE generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+    INSERT INTO generation (id, value) VALUES (1, 0);
+    CREATE TRIGGER prefs_insert_bumps AFTER INSERT ON prefs BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER prefs_update_bumps AFTER UPDATE ON prefs BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER prefs_delete_bumps AFTER DELETE ON prefs BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER plugins_insert_bumps AFTER INSERT ON plugins BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER plugins_update_bumps AFTER UPDATE ON plugins BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER plugins_delete_bumps AFTER DELETE ON plugins BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER settings_insert_bumps AFTER INSERT ON settings BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER settings_update_bumps AFTER UPDATE ON settings BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER settings_delete_bumps AFTER DELETE ON settings BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER secrets_insert_bumps AFTER INSERT ON secrets BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER secrets_update_bumps AFTER UPDATE ON secrets BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER secrets_delete_bumps AFTER DELETE ON secrets BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER tools_off_insert_bumps AFTER INSERT ON tools_off BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER tools_off_update_bumps AFTER UPDATE ON tools_off BEGIN UPDATE generation SET value = value + 1; END;
+    CREATE TRIGGER tools_off_delete_bumps AFTER DELETE ON tools_off BEGIN UPDATE generation SET value = value + 1; END;",
+    ),
+    // Migration 7: the journal keeps no content (§3). A failed call's
+    // error (what the AI was told, masked) moves to the Developer
+    // section's last failed calls (§19), at most 20 per plugin, deleted
+    // with the plugin; the journal's `detail` column goes.
+    M::up(
+        "CREATE TABLE failed_calls (
+        id INTEGER PRIMARY KEY,
+        slug TEXT NOT NULL REFERENCES plugins(slug) ON DELETE CASCADE,
+        at INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        code TEXT NOT NULL,
+        error TEXT NOT NULL
+    );
+    CREATE INDEX failed_calls_by_plugin ON failed_calls (slug, id);
+    INSERT INTO failed_calls (slug, at, action, code, error)
+        SELECT slug, at, action, COALESCE(code, ''), detail FROM journal
+        WHERE outcome = 'failed' AND detail IS NOT NULL AND slug IN (SELECT slug FROM plugins)
+        ORDER BY id;
+    DELETE FROM failed_calls WHERE id IN (
+        SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY slug ORDER BY id DESC) AS newer FROM failed_calls)
+        WHERE newer > 20);
+    ALTER TABLE journal DROP COLUMN detail;",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.
@@ -119,6 +169,9 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
     // fails. Migrating in an IMMEDIATE transaction and retrying fixes it:
     // once the winner has committed, the retry finds the schema current.
     conn.set_transaction_behavior(TransactionBehavior::Immediate);
+    // What a migration deletes (the journal's old `detail` texts) is
+    // overwritten in the file, not left in free pages.
+    conn.pragma_update(None, "secure_delete", "ON")?;
     let mut attempt = 0;
     while let Err(e) = migrations().to_latest(&mut conn) {
         attempt += 1;
@@ -128,37 +181,13 @@ pub fn open(path: &Path) -> Result<Connection, crate::StoreError> {
         std::thread::sleep(Duration::from_millis(20 * attempt));
     }
     conn.set_transaction_behavior(TransactionBehavior::Deferred);
+    conn.pragma_update(None, "secure_delete", "OFF")?;
     Ok(conn)
 }
 
 fn migrations() -> Migrations<'static> {
-    let mut all = MIGRATIONS.to_vec();
-    all.push(M::up(&GENERATION));
-    Migrations::new(all)
+    Migrations::from_slice(MIGRATIONS)
 }
-
-/// The tables a call context is read from (see `context`).
-const CONTEXT_TABLES: [&str; 5] = ["prefs", "plugins", "settings", "secrets", "tools_off"];
-
-/// Migration 6: a counter of every change to what a call context is made
-/// of, bumped by triggers whoever writes (this process or another), so a
-/// call checks one number instead of reading its plugin again (issue "tool
-/// calls": host overhead).
-static GENERATION: LazyLock<String> = LazyLock::new(|| {
-    let mut sql = String::from(
-        "CREATE TABLE generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
-        INSERT INTO generation (id, value) VALUES (1, 0);",
-    );
-    for table in CONTEXT_TABLES {
-        for event in ["INSERT", "UPDATE", "DELETE"] {
-            sql.push_str(&format!(
-                "\nCREATE TRIGGER {table}_{}_bumps AFTER {event} ON {table} BEGIN UPDATE generation SET value = value + 1; END;",
-                event.to_lowercase()
-            ));
-        }
-    }
-    sql
-});
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {

@@ -1,6 +1,11 @@
 //! The action journal (§3, §19): every call, approved or refused, and every
-//! event, with no content — time, plugin, action, who asked, outcome, and
-//! one short subject.
+//! event, with no content — time, plugin, action, who asked, outcome (with
+//! its code or reason), and one short subject.
+//!
+//! A failed call's error, as the AI was told it (masked), is not content
+//! of the journal: it goes to the Developer section's last failed calls
+//! (table `failed_calls`, [`Store::last_failures`]), the newest
+//! [`FAILURES_KEPT`] per plugin, deleted with the plugin.
 //!
 //! Retention: the newest 100,000 entries are kept; older ones are deleted
 //! in one statement every 1,000 writes, so writing stays cheap and the
@@ -25,8 +30,10 @@ pub const KEPT_ENTRIES: i64 = 100_000;
 const PRUNE_EVERY: i64 = 1_000;
 /// Longest subject kept (the first text argument, cleaned).
 pub const SUBJECT_CHARS: usize = 60;
-/// Longest failure detail kept.
-const DETAIL_CHARS: usize = 300;
+/// Failed calls kept per plugin for the Developer section (§19).
+pub const FAILURES_KEPT: i64 = 20;
+/// Longest failure error kept.
+const ERROR_CHARS: usize = 1_000;
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,9 +82,23 @@ pub struct Entry {
     pub code: Option<String>,
     /// One short subject, never a secret.
     pub subject: Option<String>,
-    /// For a failure: the error as the AI got it (secrets masked), for the
-    /// Developer section.
+    /// Always `None`: the journal keeps no content (§3). Kept so the shape
+    /// of `dcplugin journal --json` does not change; a failed call's error
+    /// is in [`Store::last_failures`].
     pub detail: Option<String>,
+}
+
+/// One of a plugin's last failed calls (Developer section, §19).
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedCall {
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+    /// The tool.
+    pub action: String,
+    /// The §22 code.
+    pub code: String,
+    /// What the AI was told (secrets masked).
+    pub error: String,
 }
 
 /// What a caller writes.
@@ -95,8 +116,9 @@ pub struct NewEntry<'a> {
     pub code: Option<&'a str>,
     /// Subject (already cleaned and masked by the caller; cut here).
     pub subject: Option<&'a str>,
-    /// Failure detail (already masked).
-    pub detail: Option<&'a str>,
+    /// For a failed call: what the AI was told (already masked). Kept with
+    /// the plugin's last failed calls, never in the journal.
+    pub error: Option<&'a str>,
 }
 
 fn now_ms() -> i64 {
@@ -114,7 +136,7 @@ pub(crate) struct Line {
     outcome: Outcome,
     code: Option<String>,
     subject: Option<String>,
-    detail: Option<String>,
+    error: Option<String>,
 }
 
 impl Line {
@@ -127,7 +149,7 @@ impl Line {
             outcome: e.outcome,
             code: e.code.map(str::to_owned),
             subject: e.subject.map(str::to_owned),
-            detail: e.detail.map(str::to_owned),
+            error: e.error.map(str::to_owned),
         }
     }
 
@@ -139,25 +161,47 @@ impl Line {
             outcome: self.outcome,
             code: self.code.as_deref(),
             subject: self.subject.as_deref(),
-            detail: self.detail.as_deref(),
+            error: self.error.as_deref(),
         }
     }
 }
 
-/// Inserts one entry made at `at`, its texts cut to what is kept, pruning
-/// the oldest entries every [`PRUNE_EVERY`] writes (retention, see the
-/// module doc).
+/// Inserts one entry made at `at`, its subject cut to what is kept,
+/// pruning the oldest entries every [`PRUNE_EVERY`] writes (retention, see
+/// the module doc); a failed call's error goes to its plugin's last failed
+/// calls, in the same commit.
 fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<(), rusqlite::Error> {
+    // One commit for both tables (inside a caller's transaction, that one).
+    let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
     let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
-    let detail = e.detail.map(|s| s.chars().take(DETAIL_CHARS).collect::<String>());
     conn.prepare_cached(
-        "INSERT INTO journal (at, slug, action, who, outcome, code, subject, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO journal (at, slug, action, who, outcome, code, subject) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
-    .execute(params![at, e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject, detail])?;
+    .execute(params![at, e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject])?;
     let id = conn.last_insert_rowid();
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
     }
+    if let (Outcome::Failed, Some(error)) = (e.outcome, e.error) {
+        insert_failure(conn, at, e, error)?;
+    }
+    tx.map_or(Ok(()), |tx| tx.commit())
+}
+
+/// Keeps a failed call's error, and only the newest [`FAILURES_KEPT`] of
+/// its plugin. A plugin removed meanwhile keeps nothing.
+fn insert_failure(conn: &Connection, at: i64, e: &NewEntry<'_>, error: &str) -> Result<(), rusqlite::Error> {
+    let error: String = error.chars().take(ERROR_CHARS).collect();
+    conn.prepare_cached(
+        "INSERT INTO failed_calls (slug, at, action, code, error)
+         SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM plugins WHERE slug = ?1)",
+    )?
+    .execute(params![e.plugin, at, e.action, e.code.unwrap_or(""), error])?;
+    conn.prepare_cached(
+        "DELETE FROM failed_calls WHERE slug = ?1 AND id <= (
+            SELECT id FROM failed_calls WHERE slug = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+    )?
+    .execute(params![e.plugin, FAILURES_KEPT])?;
     Ok(())
 }
 
@@ -212,19 +256,28 @@ impl Store {
                 outcome: r.get(5)?,
                 code: r.get(6)?,
                 subject: r.get(7)?,
-                detail: r.get(8)?,
+                detail: None,
             })
         };
-        let sql = format!("SELECT id, at, slug, action, who, outcome, code, subject, detail FROM journal {filter} ORDER BY id DESC LIMIT ?2");
+        let sql = format!(
+            "SELECT id, at, slug, action, who, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?2"
+        );
         let mut stmt = self.conn.prepare(&sql)?;
         let entries = stmt.query_map(parameters, row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(entries)
     }
 
-    /// A plugin's last failed calls with their error (Developer section, §19).
-    pub fn last_failures(&self, slug: &str, limit: usize) -> Result<Vec<Entry>, StoreError> {
+    /// A plugin's last failed calls with their error, newest first
+    /// (Developer section, §19).
+    pub fn last_failures(&self, slug: &str, limit: usize) -> Result<Vec<FailedCall>, StoreError> {
         self.journal_flush()?;
-        self.entries("WHERE slug = ?1 AND outcome = 'failed'", params![slug, limit as i64])
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT at, action, code, error FROM failed_calls WHERE slug = ?1 ORDER BY id DESC LIMIT ?2",
+        )?;
+        let row =
+            |r: &rusqlite::Row| Ok(FailedCall { at: r.get(0)?, action: r.get(1)?, code: r.get(2)?, error: r.get(3)? });
+        let failures = stmt.query_map(params![slug, limit as i64], row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(failures)
     }
 
     /// Counts one Twitch chat call for a turn and returns how many the turn

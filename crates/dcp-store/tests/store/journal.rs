@@ -11,7 +11,7 @@ fn store(dir: &std::path::Path) -> Store {
 }
 
 fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<&'a str>, subject: Option<&'a str>) -> NewEntry<'a> {
-    NewEntry { plugin, action: "convert", who: "voice", outcome, code, subject, detail: code }
+    NewEntry { plugin, action: "convert", who: "voice", outcome, code, subject, error: code }
 }
 
 #[test]
@@ -27,9 +27,42 @@ fn s3_entries_come_back_newest_first_with_a_short_subject() {
     assert_eq!(all[2].subject.as_ref().map(|s| s.chars().count()), Some(SUBJECT_CHARS));
     assert_eq!(s.journal(10, Some("fx")).expect("list").len(), 2);
     assert_eq!(s.journal(1, None).expect("list").len(), 1);
-    let failures = s.last_failures("fx", 5).expect("failures");
-    assert_eq!(failures.len(), 1);
-    assert_eq!(failures[0].code.as_deref(), Some("TIMEOUT"));
+}
+
+/// §3 and §19: a failed call's error is kept for the Developer section,
+/// the newest 20 per plugin, never in the journal, and goes with the plugin.
+#[test]
+fn s19_last_failed_calls_keep_the_error_apart_from_the_journal_bounded_and_uninstalled() {
+    let f = crate::common::Fixture::new();
+    crate::common::install_my_tasks(&f);
+    for i in 0..25 {
+        let error = format!("HTTP_500: the service answered: server-text-{i}");
+        let e = NewEntry { error: Some(&error), ..entry("mytasks", Outcome::Failed, Some("HTTP_500"), None) };
+        if i % 2 == 0 {
+            f.store.journal_queue(&e).expect("queue");
+        } else {
+            f.store.journal_write(&e).expect("write");
+        }
+    }
+    let failures = f.store.last_failures("mytasks", 100).expect("failures");
+    let errors: Vec<String> = failures.iter().map(|c| c.error.clone()).collect();
+    let newest: Vec<String> =
+        (5..25).rev().map(|i| format!("HTTP_500: the service answered: server-text-{i}")).collect();
+    assert_eq!(errors, newest, "the newest 20, newest first");
+    assert_eq!(f.store.last_failures("mytasks", 3).expect("failures").len(), 3);
+    let journal = f.store.journal(100, Some("mytasks")).expect("journal");
+    assert_eq!(journal.len(), 25);
+    assert!(journal.iter().all(|e| e.detail.is_none() && e.code.as_deref() == Some("HTTP_500")));
+    assert_eq!(f.count("SELECT COUNT(*) FROM journal WHERE subject LIKE '%server-text%'"), 0);
+    let columns = f.count("SELECT COUNT(*) FROM pragma_table_info('journal') WHERE name = 'detail'");
+    assert_eq!(columns, 0, "the journal has no column for content");
+    // A plugin not installed keeps no failure.
+    f.store
+        .journal_write(&NewEntry { error: Some("x"), ..entry("gone", Outcome::Failed, Some("X"), None) })
+        .expect("write");
+    assert!(f.store.last_failures("gone", 5).expect("failures").is_empty());
+    f.store.uninstall("mytasks").expect("uninstall");
+    assert_eq!(f.count("SELECT COUNT(*) FROM failed_calls"), 0, "deleted with the plugin");
 }
 
 #[test]

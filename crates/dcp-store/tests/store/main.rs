@@ -16,4 +16,5 @@ mod review_language;
 mod secrets;
 mod statuses;
 mod update;
+mod upgrade;
 mod watch;

@@ -1,0 +1,132 @@
+//! Upgrades: a profile saved at any earlier schema version opens with the
+//! current code, keeps its plugins, settings, sealed secrets and journal,
+//! and lands at the latest version (§3: installed plugins stay installed).
+//!
+//! # The fixtures (`fixtures/v<N>.sql`, `fixtures/plugins/`)
+//!
+//! Each `v<N>.sql` is a profile's database as version N left it: the schema
+//! exactly as migrations 1 to N created it, the rows the store of that
+//! version wrote, and `PRAGMA user_version = N`. The rows name one imported
+//! plugin, `mytasks` (the my-tasks example), installed in
+//! `plugins/mytasks/fixture/` (copied from `fixtures/plugins/`), with a
+//! setting, an action switched off, a secret and, from version 2, journal
+//! entries. The profile id is [`PROFILE_ID`]; the secret is sealed with the
+//! fixed vault key [`VAULT_KEY`], which the test puts in a
+//! `MemoryKeyStore`, so the upgraded profile can open it.
+//!
+//! Making the fixture of a new version N (every migration appended to
+//! `db.rs` adds one, in the same commit):
+//! 1. with the code of version N, install `plugins-examples/my-tasks` in a
+//!    temp profile, set `max_tasks` to 25, switch `complete_task` off, and
+//!    write the journal lines of the older fixtures;
+//! 2. `sqlite3 host.sqlite .dump > fixtures/v<N>.sql`, append
+//!    `PRAGMA user_version = N;`, set the plugin's `dir` to
+//!    `plugins/mytasks/fixture`, the `profile_id` pref to [`PROFILE_ID`],
+//!    and the sealed secret to the one in `v1.sql` (sealed with
+//!    [`VAULT_KEY`] for `mytasks`/`api_token`: `Vault::seal` through a
+//!    `MemoryKeyStore` holding that key);
+//! 3. add N to [`VERSIONS`] (`every_schema_version_has_a_fixture` fails
+//!    until then).
+//!
+//! Versions 1 to 6 were made this way from one profile of the code at
+//! version 6, each cut back to its version's schema (the migration texts
+//! of `db.rs`) and the columns that version had; the store has written
+//! these rows in the same shape since version 1. Version 7 is version 6
+//! with migration 7 applied: the failure's error moved from the journal's
+//! `detail` to `failed_calls`, as the code of version 7 writes it. Never edit a fixture:
+//! a profile saved by a released version does not change.
+
+use crate::common::SECRET;
+use dcp_store::{Profile, Store};
+use dcp_vault::testing::MemoryKeyStore;
+use dcp_vault::{KeyStore, VaultKey};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Every version a fixture was saved at: all of them, the latest included.
+const VERSIONS: [u32; 7] = [1, 2, 3, 4, 5, 6, 7];
+/// The profile id of every fixture (it names the vault key).
+const PROFILE_ID: &str = "fixture-profile";
+/// The vault key the fixtures' secret was sealed with.
+const VAULT_KEY: [u8; 32] = [0x5a; 32];
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/store/fixtures")
+}
+
+/// A profile folder holding the fixture of `version`.
+fn saved_profile(version: u32, root: &Path) {
+    crate::common::copy_dir(&fixtures().join("plugins/mytasks/fixture"), &root.join("plugins/mytasks/fixture"));
+    let sql = std::fs::read_to_string(fixtures().join(format!("v{version}.sql"))).expect("fixture");
+    let conn = rusqlite::Connection::open(root.join("host.sqlite")).expect("db");
+    // A dump lists tables by name, not in the order their foreign keys need.
+    conn.execute_batch("PRAGMA foreign_keys = OFF").expect("pragma");
+    conn.execute_batch(&sql).expect("fixture loads");
+    let saved: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
+    assert_eq!(saved, version, "the fixture says its version");
+}
+
+/// The schema version a new profile gets: the latest.
+fn latest_version() -> u32 {
+    let dir = tempfile::tempdir().expect("dir");
+    drop(Store::open(Profile::at(dir.path()).expect("profile"), Arc::new(MemoryKeyStore::new())).expect("store"));
+    let conn = rusqlite::Connection::open(dir.path().join("host.sqlite")).expect("db");
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version")
+}
+
+fn keys() -> Arc<dyn KeyStore> {
+    let keys = MemoryKeyStore::new();
+    keys.store(PROFILE_ID, &VaultKey::from_bytes(VAULT_KEY)).expect("key");
+    Arc::new(keys)
+}
+
+/// What a store opened on an upgraded profile must still show.
+fn check_kept(store: &Store, version: u32) {
+    let details = store.show("mytasks").unwrap_or_else(|e| panic!("v{version}: plugin lost: {e}"));
+    assert_eq!(details.entry.status_label, "Active", "v{version}: the files still match the fingerprint");
+    let max = details.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone());
+    assert_eq!(max, Some(serde_json::json!(25)), "v{version}: setting kept");
+    let off: Vec<&str> = details.actions.iter().filter(|a| !a.enabled).map(|a| a.full_name.as_str()).collect();
+    assert_eq!(off, ["mytasks__complete_task"], "v{version}: switch kept");
+    assert_eq!(store.prefs().expect("prefs").language, "fr", "v{version}: prefs kept");
+    let context = store.call_context("mytasks").expect("context").expect("installed");
+    let secrets = store.open_secrets(&context);
+    let opened: Vec<(&str, &str)> = secrets.iter().map(|(k, s)| (k.as_str(), s.expose())).collect();
+    assert_eq!(opened, [("api_token", SECRET)], "v{version}: the sealed secret opens");
+    let journal = store.journal(10, Some("mytasks")).expect("journal");
+    let lines: Vec<(&str, Option<&str>)> = journal.iter().map(|e| (e.outcome.as_str(), e.code.as_deref())).collect();
+    let expected: &[(&str, Option<&str>)] =
+        if version >= 2 { &[("failed", Some("HTTP_500")), ("done", None)] } else { &[] };
+    assert_eq!(lines, expected, "v{version}: journal kept");
+    assert!(journal.iter().all(|e| e.detail.is_none()), "v{version}: the journal keeps no content (§3)");
+    let failures = store.last_failures("mytasks", 20).expect("failures");
+    let kept: Vec<(&str, &str)> = failures.iter().map(|c| (c.action.as_str(), c.code.as_str())).collect();
+    let expected: &[(&str, &str)] = if version >= 2 { &[("add_task", "HTTP_500")] } else { &[] };
+    assert_eq!(kept, expected, "v{version}: the failed call's error moved to the Developer section (§19)");
+    assert!(failures.iter().all(|c| c.error.contains("database down")), "v{version}: {failures:?}");
+}
+
+#[test]
+fn s3_a_profile_saved_at_any_earlier_schema_version_upgrades_and_keeps_everything() {
+    let latest = latest_version();
+    for version in VERSIONS {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path().join("profile");
+        saved_profile(version, &root);
+        let store = Store::open(Profile::at(&root).expect("profile"), keys())
+            .unwrap_or_else(|e| panic!("a profile at version {version} does not open: {e}"));
+        check_kept(&store, version);
+        let conn = rusqlite::Connection::open(root.join("host.sqlite")).expect("db");
+        let now: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
+        assert_eq!(now, latest, "v{version} lands at the latest version");
+        drop(store);
+        // Opened again (the next start of the app): nothing left to migrate.
+        check_kept(&Store::open(Profile::at(&root).expect("profile"), keys()).expect("reopens"), version);
+    }
+}
+
+/// A migration added without its fixture fails here.
+#[test]
+fn every_schema_version_has_a_fixture() {
+    assert_eq!(VERSIONS.to_vec(), (1..=latest_version()).collect::<Vec<_>>());
+}
