@@ -150,7 +150,7 @@ pub struct PluginDetails {
     /// The plugin's folder.
     pub folder: PathBuf,
     /// The last failed calls, newest first.
-    pub last_failures: Vec<dcp_store::journal::Entry>,
+    pub last_failures: Vec<dcp_store::journal::FailedCall>,
 }
 
 impl PluginDetails {
@@ -159,7 +159,7 @@ impl PluginDetails {
         details: Details,
         plugin: Option<&Plugin>,
         language: &str,
-        last_failures: Vec<dcp_store::journal::Entry>,
+        last_failures: Vec<dcp_store::journal::FailedCall>,
     ) -> PluginDetails {
         let settings = details
             .settings

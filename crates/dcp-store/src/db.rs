@@ -101,8 +101,7 @@ const MIGRATIONS: &[M<'static>] = &[
     // Migration 6: a counter of every change to what a call context is
     // made of (prefs, plugins, settings, secrets, tools_off), bumped by
     // triggers whoever writes (this process or another), so a call checks
-    // one number instead of reading its plugin again (issue "tool calls":
-    // host overhead; see `context`).
+    // one number instead of reading its plugin again (see `context`).
     M::up(
         "CREATE TABLE generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
     INSERT INTO generation (id, value) VALUES (1, 0);
