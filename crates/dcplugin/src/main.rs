@@ -4,6 +4,7 @@
 //! shapes and exit codes are a public contract (see README.md).
 
 mod cmd;
+mod localtime;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -51,7 +52,7 @@ struct InstallArgs {
     /// A setting, KEY=VALUE (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Read secrets from standard input, one KEY=VALUE per line.
+    /// Read secrets from standard input: one KEY=VALUE line per secret, KEY being the setting's key (api_token=abc123); blank lines are skipped.
     #[arg(long)]
     pub secrets_stdin: bool,
     /// The answer to the online-AI question.
@@ -173,6 +174,10 @@ enum Command {
         json: bool,
     },
     /// Replace a secret, read from standard input (never from the command line).
+    ///
+    /// Standard input holds the raw value only, not KEY=VALUE (that is the
+    /// format of `install --secrets-stdin`); one trailing newline is dropped.
+    /// Example: printf '%s' "$TOKEN" | dcplugin secret SLUG token
     Secret {
         slug: String,
         key: String,
@@ -319,14 +324,25 @@ enum Command {
     },
 }
 
+/// How this program was started, for the commands a hint tells to run:
+/// `dcplugin`, with `--profile DIR` when one was given.
+pub fn me() -> &'static str {
+    ME.get().map_or("dcplugin", String::as_str)
+}
+
+static ME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = ME.set(match &cli.profile {
+        Some(dir) => format!("dcplugin --profile {}", cmd::shell_word(&dir.to_string_lossy())),
+        None => "dcplugin".to_owned(),
+    });
     let outcome = match cli.command {
         Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
         Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
-        Command::Serve { listening, door_port, json } => {
-            cmd::host::open(cli.profile, Some(door_port)).and_then(|host| cmd::events::serve(&host, listening, json))
-        }
+        Command::Serve { listening, door_port, json } => cmd::host::open(cli.profile, Some(door_port))
+            .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
         other => {
             let door_port = match &other {
                 Command::Events { door_port, .. } => Some(*door_port),
