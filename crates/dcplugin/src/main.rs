@@ -311,6 +311,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Start a new plugin in a folder: a manifest that validates, a readme, and for a program on this PC a small Python server.
+    ///
+    /// Asks a few questions (read from standard input; an empty answer takes
+    /// the default shown), or takes them from flags: with --yes, every
+    /// question not given by a flag takes its default.
+    Init {
+        /// The new plugin's folder (created; default: the current folder). It must not hold a manifest.json yet.
+        dir: Option<PathBuf>,
+        /// The plugin's name, shown to players (40 characters at most).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// A web service (HTTPS) or a program on this PC (developer mode).
+        #[arg(long, value_parser = ["web", "pc"])]
+        kind: Option<String>,
+        /// How requests prove who sends them: none, a bearer token header, or an API key in the query.
+        #[arg(long, value_parser = ["none", "bearer", "query"])]
+        auth: Option<String>,
+        /// The web service's domain (kind web), e.g. api.example.com.
+        #[arg(long, value_name = "DOMAIN")]
+        host: Option<String>,
+        /// The port of the program on this PC (kind pc).
+        #[arg(long, value_name = "N")]
+        port: Option<u16>,
+        /// The first action's name ([a-z0-9_]), e.g. get_status.
+        #[arg(long, value_name = "NAME")]
+        action: Option<String>,
+        /// Ask nothing: every answer not given by a flag takes its default.
+        #[arg(long)]
+        yes: bool,
+        /// Print one JSON object: {"ok", "dir", "slug", "files", "next"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
         /// The plugin folder (manifest.json, icon.png, readme.md, license).
@@ -341,6 +374,9 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
         Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
+        Command::Init { dir, name, kind, auth, host, port, action, yes, json } => {
+            cmd::init::run(cmd::init::Answers { dir, name, kind, auth, host, port, action }, yes, json)
+        }
         Command::Serve { listening, door_port, json } => cmd::host::open(cli.profile, Some(door_port))
             .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
         other => {

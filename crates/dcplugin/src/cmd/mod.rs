@@ -4,6 +4,7 @@ pub mod calls;
 pub mod events;
 pub mod hints;
 pub mod host;
+pub mod init;
 pub mod pack;
 pub mod plugins;
 pub mod validate;

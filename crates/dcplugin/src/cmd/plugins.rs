@@ -116,7 +116,11 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
             act(host, json, async { host.set_switches(patch).await.map(|_| ok()) }, |_| {
                 if state == "on" {
-                    format!("developer mode on\nnext: load a plugin folder in place: {} load-folder DIR", crate::me())
+                    format!(
+                        "developer mode on\nnext: load a plugin folder in place: {} load-folder DIR \
+                         (dcplugin init DIR starts a new one)",
+                        crate::me()
+                    )
                 } else {
                     "developer mode off (plugins from a folder or talking to this PC are paused)".to_owned()
                 }
@@ -133,7 +137,7 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
         Command::Events { slug, what, event, new, json, .. } => {
             super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
         }
-        Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } => {
+        Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } | Command::Init { .. } => {
             unreachable!("handled without this store")
         }
     })
