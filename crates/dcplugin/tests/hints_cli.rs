@@ -462,3 +462,25 @@ fn serve_says_what_it_watches_and_prints_the_errors_of_a_broken_save() {
     assert_eq!(v["status"], "invalid");
     assert_eq!(v["errors"][0]["code"], "bad_risk");
 }
+
+#[test]
+fn empty_lists_catalog_and_reload_say_what_to_do_next() {
+    let p = Profile::new();
+    let out = p.ok(&["list"], None);
+    assert!(out.contains("no plugin installed\nnext: dcplugin --profile") && out.contains(" import FILE"), "{out}");
+    let out = p.ok(&["tools"], None);
+    assert!(out.starts_with("no tool offered: no active plugin"), "{out}");
+    let out = p.ok(&["catalog"], None);
+    assert!(out.contains("next: review one before installing it:") && out.contains(" catalog --import "), "{out}");
+    // reload: each plugin that is not Active with its fix.
+    p.ok(&["import", &example("exchange-rates"), "--yes"], None);
+    p.ok(&["disable", "fx"], None);
+    let out = p.ok(&["reload"], None);
+    assert!(out.contains("fx                   Off\n  switch it on:") && out.contains(" enable fx"), "{out}");
+    assert!(p.ok_json(&["reload", "--json"], None).is_array());
+    // The review banner's Keep, and the switches, say the status when it is not Active.
+    let out = p.ok(&["keep", "fx"], None);
+    assert!(out.starts_with("kept\nfx is Off: switch it on:"), "{out}");
+    p.ok(&["enable", "fx"], None);
+    assert_eq!(p.ok(&["keep", "fx"], None).trim(), "kept");
+}

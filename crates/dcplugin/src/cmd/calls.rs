@@ -36,7 +36,10 @@ pub fn tools(host: &Host, args: &TurnArgs, json: bool) -> ExitCode {
             ));
         }
         if lines.is_empty() {
-            "no tool offered".into()
+            let me = crate::me();
+            format!(
+                "no tool offered: no active plugin (see {me} list; {me} import FILE or dcplugin init DIR to add one)"
+            )
         } else {
             lines.join("\n")
         }

@@ -31,11 +31,18 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             consent(host, host.block_on(host.import_official(&slug)), SameManifest::default(), yes, &install, json)?
         }
         Command::Catalog { import: None, json, .. } => act(host, json, host.catalog(), |entries| {
-            entries
+            let mut lines: Vec<String> = entries
                 .iter()
                 .map(|e| format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default()))
-                .collect::<Vec<_>>()
-                .join("\n")
+                .collect();
+            if let Some(first) = entries.first() {
+                lines.push(format!(
+                    "next: review one before installing it: {} catalog --import {}",
+                    crate::me(),
+                    first.slug
+                ));
+            }
+            lines.join("\n")
         }),
         Command::Install { review, install, json } => {
             let options = install_options(&install)?;
@@ -63,7 +70,11 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::List { json } => act(host, json, host.cards(), |entries| {
             if entries.is_empty() {
-                return "no plugin installed".into();
+                let me = crate::me();
+                return format!(
+                    "no plugin installed\nnext: {me} import FILE (a .json or .zip), {me} catalog (the official ones), \
+                     or dcplugin init DIR to write one"
+                );
             }
             let mut lines: Vec<String> = entries
                 .iter()
@@ -98,19 +109,28 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Cloud { slug, choice, json } => {
             let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
-            act(host, json, async { host.set_cloud(&slug, choice).await.map(|_| ok()) }, |_| "saved".into())
+            edited(host, json, host.set_cloud(&slug, choice), "saved".into())
         }
         Command::Twitch { slug, choice, json } => {
-            act(host, json, async { host.set_twitch(&slug, choice == "allow").await.map(|_| ok()) }, |_| "saved".into())
+            edited(host, json, host.set_twitch(&slug, choice == "allow"), "saved".into())
         }
-        Command::Keep { slug, json } => {
-            act(host, json, async { host.keep(&slug).await.map(|_| ok()) }, |_| "kept".into())
-        }
+        Command::Keep { slug, json } => edited(host, json, host.keep(&slug), "kept".into()),
         Command::Uninstall { slug, json } => {
             act(host, json, async { host.uninstall(&slug).await.map(|()| ok()) }, |_| format!("uninstalled {slug}"))
         }
         Command::Reload { json } => act(host, json, host.reload(), |entries| {
-            entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
+            let mut lines = Vec::new();
+            for e in entries {
+                lines.push(format!("{:<20} {}", e.slug, e.status_label));
+                if let Some(fix) = hints::status_fix(e) {
+                    lines.push(format!("  {fix}"));
+                }
+            }
+            if lines.is_empty() {
+                "no plugin installed".to_owned()
+            } else {
+                lines.join("\n")
+            }
         }),
         Command::DevMode { state, json } => {
             let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
