@@ -617,3 +617,33 @@ fn guide_line_in<'a>(markdown: &str, line: &'a str) -> &'a str {
     assert!(found, "no shell line {line:?}");
     line
 }
+
+/// The screens docs/players.md shows are what `dcplugin import` prints:
+/// every line of its text blocks comes from a real review.
+#[test]
+fn the_screens_shown_to_players_are_printed_as_shown() {
+    let players = doc("players.md");
+    let texts: Vec<String> =
+        blocks(&players).into_iter().filter(|(lang, _)| lang == "text").map(|(_, body)| body).collect();
+    assert_eq!(texts.len(), 2, "the consent screen and an update");
+    let tmp = tempfile::tempdir().expect("dir");
+    let profile = tmp.path().join("profile");
+    let _key = ProfileKey(profile.clone());
+    let shell = Shell::new(&profile);
+    let dir = tmp.path();
+    let consent = shell.ok(&format!("dcplugin import {}", examples().join("my-tasks/manifest.json").display()), dir);
+    for line in texts[0].lines() {
+        assert!(consent.lines().any(|l| l == line), "{line:?} is not printed:\n{consent}");
+    }
+    let fx = examples().join("exchange-rates/manifest.json");
+    shell.ok(&format!("dcplugin import {} --yes", fx.display()), dir);
+    let v2 = std::fs::read_to_string(&fx)
+        .expect("example")
+        .replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"")
+        .replace("\"method\": \"GET\"", "\"method\": \"POST\"");
+    std::fs::write(dir.join("fx-1.1.0.json"), v2).expect("write");
+    let update = shell.ok("dcplugin import fx-1.1.0.json", dir);
+    for line in texts[1].lines() {
+        assert!(update.lines().any(|l| l == line), "{line:?} is not printed:\n{update}");
+    }
+}
