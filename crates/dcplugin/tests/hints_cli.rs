@@ -484,3 +484,25 @@ fn empty_lists_catalog_and_reload_say_what_to_do_next() {
     p.ok(&["enable", "fx"], None);
     assert_eq!(p.ok(&["keep", "fx"], None).trim(), "kept");
 }
+
+#[test]
+fn a_call_refused_because_the_file_is_invalid_names_that_fix_not_the_switch() {
+    let p = Profile::new();
+    let folder = p.dir.path().join("fx-dev");
+    std::fs::create_dir(&folder).expect("folder");
+    let manifest = std::fs::read_to_string(example("exchange-rates")).expect("example");
+    std::fs::write(folder.join("manifest.json"), &manifest).expect("write");
+    p.ok(&["dev-mode", "on"], None);
+    p.ok(&["load-folder", folder.to_str().expect("utf-8"), "--yes"], None);
+    std::fs::write(folder.join("manifest.json"), manifest.replace("\"R0\"", "\"R9\"")).expect("broken save");
+    let out = p.ok(&["reload"], None);
+    assert!(out.contains("fx                   Invalid\n  fix the errors") && out.contains(" show fx lists"), "{out}");
+    let out = p.run(&["call", "fx__convert"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("hint: fix the errors") && err.contains(" show fx lists"), "{err}");
+    assert!(!err.contains("switch it on"), "{err}");
+    let v = json_of(&p.run(&["call", "fx__convert", "--json"]));
+    assert_eq!(v["reason"], "plugin_off");
+    assert!(v["hint"].as_str().expect("hint").starts_with("fix the errors"), "{v}");
+}

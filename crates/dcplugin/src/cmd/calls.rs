@@ -3,7 +3,7 @@
 use super::host::{fail, run as act};
 use crate::TurnArgs;
 use dcp_host::events::HostEvent;
-use dcp_host::{Host, JournalQuery, Model, Source, Turn};
+use dcp_host::{Host, JournalQuery, Model, Source, Status, Turn};
 use std::process::ExitCode;
 
 /// The turn described on the command line.
@@ -58,6 +58,14 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
         Err(e) => return Ok(fail(&e, json)),
     };
     let hint = match (outcome.outcome, outcome.reason) {
+        // plugin_off also covers a file that is Invalid, Modified or Missing: its status says which fix.
+        ("refused", Some("plugin_off")) => {
+            let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
+            let card = host.block_on(host.card(slug)).ok();
+            card.filter(|c| !matches!(c.status, Status::Off | Status::Active))
+                .and_then(|c| super::hints::status_fix(&c))
+                .or_else(|| super::hints::fix_for_refusal("plugin_off", tool))
+        }
         ("refused", Some(reason)) => super::hints::fix_for_refusal(reason, tool),
         _ => None,
     };

@@ -172,7 +172,7 @@ pub fn status_fix(card: &Card) -> Option<String> {
         Status::DevModeOff => format!("turn developer mode on: {me} dev-mode on"),
         Status::Modified => format!("import the plugin's file again: {me} import FILE (same slug: an update)"),
         Status::Invalid if card.origin == Origin::Folder => {
-            "fix the errors below and save: the folder is read again".to_owned()
+            format!("fix the errors {me} show {slug} lists, and save: the folder is read again")
         }
         Status::Invalid => format!("import a version that passes the checks: {me} import FILE"),
         Status::Missing if card.origin == Origin::Folder => {
