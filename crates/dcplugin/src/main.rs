@@ -4,6 +4,7 @@
 //! shapes and exit codes are a public contract (see README.md).
 
 mod cmd;
+mod localtime;
 mod output;
 
 use clap::{Parser, Subcommand};
@@ -51,7 +52,7 @@ struct InstallArgs {
     /// A setting, KEY=VALUE (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Read secrets from standard input, one KEY=VALUE per line.
+    /// Read secrets from standard input: one KEY=VALUE line per secret, KEY being the setting's key (api_token=abc123); blank lines are skipped.
     #[arg(long)]
     pub secrets_stdin: bool,
     /// The answer to the online-AI question.
@@ -173,6 +174,10 @@ enum Command {
         json: bool,
     },
     /// Replace a secret, read from standard input (never from the command line).
+    ///
+    /// Standard input holds the raw value only, not KEY=VALUE (that is the
+    /// format of `install --secrets-stdin`); one trailing newline is dropped.
+    /// Example: printf '%s' "$TOKEN" | dcplugin secret SLUG token
     Secret {
         slug: String,
         key: String,
@@ -306,6 +311,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Start a new plugin in a folder: a manifest that validates, a readme, and for a program on this PC a small Python server.
+    ///
+    /// Asks a few questions (read from standard input; an empty answer takes
+    /// the default shown), or takes them from flags: with --yes, every
+    /// question not given by a flag takes its default.
+    Init {
+        /// The new plugin's folder (created; default: the current folder). It must not hold a manifest.json yet.
+        dir: Option<PathBuf>,
+        /// The plugin's name, shown to players (40 characters at most).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// A web service (HTTPS) or a program on this PC (developer mode).
+        #[arg(long, value_parser = ["web", "pc"])]
+        kind: Option<String>,
+        /// How requests prove who sends them: none, a bearer token header, or an API key in the query.
+        #[arg(long, value_parser = ["none", "bearer", "query"])]
+        auth: Option<String>,
+        /// The web service's domain (kind web), e.g. api.example.com.
+        #[arg(long, value_name = "DOMAIN")]
+        host: Option<String>,
+        /// The port of the program on this PC (kind pc).
+        #[arg(long, value_name = "N")]
+        port: Option<u16>,
+        /// The first action's name ([a-z0-9_]), e.g. get_status.
+        #[arg(long, value_name = "NAME")]
+        action: Option<String>,
+        /// Ask nothing: every answer not given by a flag takes its default.
+        #[arg(long)]
+        yes: bool,
+        /// Print one JSON object: {"ok", "dir", "slug", "files", "next"}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
         /// The plugin folder (manifest.json, icon.png, readme.md, license).
@@ -319,14 +357,28 @@ enum Command {
     },
 }
 
+/// How this program was started, for the commands a hint tells to run:
+/// `dcplugin`, with `--profile DIR` when one was given.
+pub fn me() -> &'static str {
+    ME.get().map_or("dcplugin", String::as_str)
+}
+
+static ME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = ME.set(match &cli.profile {
+        Some(dir) => format!("dcplugin --profile {}", cmd::shell_word(&dir.to_string_lossy())),
+        None => "dcplugin".to_owned(),
+    });
     let outcome = match cli.command {
         Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
         Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
-        Command::Serve { listening, door_port, json } => {
-            cmd::host::open(cli.profile, Some(door_port)).and_then(|host| cmd::events::serve(&host, listening, json))
+        Command::Init { dir, name, kind, auth, host, port, action, yes, json } => {
+            cmd::init::run(cmd::init::Answers { dir, name, kind, auth, host, port, action }, yes, json)
         }
+        Command::Serve { listening, door_port, json } => cmd::host::open(cli.profile, Some(door_port))
+            .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
         other => {
             let door_port = match &other {
                 Command::Events { door_port, .. } => Some(*door_port),

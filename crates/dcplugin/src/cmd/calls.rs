@@ -3,7 +3,7 @@
 use super::host::{fail, run as act};
 use crate::TurnArgs;
 use dcp_host::events::HostEvent;
-use dcp_host::{Host, JournalQuery, Model, Source, Turn};
+use dcp_host::{Host, JournalQuery, Model, Source, Status, Turn};
 use std::process::ExitCode;
 
 /// The turn described on the command line.
@@ -36,7 +36,10 @@ pub fn tools(host: &Host, args: &TurnArgs, json: bool) -> ExitCode {
             ));
         }
         if lines.is_empty() {
-            "no tool offered".into()
+            let me = crate::me();
+            format!(
+                "no tool offered: no active plugin (see {me} list; {me} import FILE or dcplugin init DIR to add one)"
+            )
         } else {
             lines.join("\n")
         }
@@ -54,10 +57,33 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
         Ok(outcome) => outcome,
         Err(e) => return Ok(fail(&e, json)),
     };
+    let hint = match (outcome.outcome, outcome.reason) {
+        // plugin_off also covers a file that is Invalid, Modified or Missing: its status says which fix.
+        ("refused", Some("plugin_off")) => {
+            let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
+            let card = host.block_on(host.card(slug)).ok();
+            card.filter(|c| !matches!(c.status, Status::Off | Status::Active))
+                .and_then(|c| super::hints::status_fix(&c))
+                .or_else(|| super::hints::fix_for_refusal("plugin_off", tool))
+        }
+        ("refused", Some(reason)) => super::hints::fix_for_refusal(reason, tool),
+        _ => None,
+    };
     if json {
-        crate::output::print_json(&outcome);
+        /// The outcome, and the command or flag that fixes a refusal.
+        #[derive(serde::Serialize)]
+        struct CallJson<'a> {
+            #[serde(flatten)]
+            outcome: &'a dcp_host::CallOutcome,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            hint: Option<&'a str>,
+        }
+        crate::output::print_json(&CallJson { outcome: &outcome, hint: hint.as_deref() });
     } else {
         println!("{}", outcome.for_ai);
+        if let Some(hint) = &hint {
+            eprintln!("hint: {hint}");
+        }
     }
     while let Ok(event) = events.try_recv() {
         if let HostEvent::JournalLost { message } = event {
@@ -70,14 +96,20 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
 /// `dcplugin journal`.
 pub fn journal(host: &Host, limit: usize, plugin: Option<&str>, json: bool) -> ExitCode {
     act(host, json, host.journal(JournalQuery { limit, plugin: plugin.map(str::to_owned) }), |entries| {
-        entries
+        let lines = entries
             .iter()
             .map(|e| {
                 let code = e.code.as_deref().map_or(String::new(), |c| format!(" {c}"));
                 let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{s}\""));
-                format!("{}  {}__{}  {}  {}{code}{subject}", e.at, e.plugin, e.action, e.who, e.outcome)
+                let when = crate::localtime::format_ms(e.at);
+                format!("{when}  {}__{}  {}  {}{code}{subject}", e.plugin, e.action, e.who, e.outcome)
             })
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\n");
+        if lines.is_empty() {
+            "no journal entry yet".to_owned()
+        } else {
+            lines
+        }
     })
 }

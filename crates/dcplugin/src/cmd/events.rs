@@ -5,7 +5,7 @@
 use super::host::{done, fail, run as act, Ok as Done};
 use crate::output::print_json;
 use dcp_host::events::{Change, HostEvent};
-use dcp_host::{BackgroundOptions, EventsPage, Host, Notice, Wanted};
+use dcp_host::{BackgroundOptions, EventsPage, Host, Notice, Origin, Status, Wanted};
 use std::process::ExitCode;
 
 /// `dcplugin events SLUG [on|off EVENT | token [--new]]`.
@@ -22,7 +22,17 @@ pub fn run(
             host,
             json,
             async { host.set_event_enabled(slug, event, state == "on").await.map(|_| Done { ok: true }) },
-            |_| format!("{event} {state}"),
+            |_| {
+                if state == "on" {
+                    let me = crate::me();
+                    format!(
+                        "{event} on\nnext: the door listens while `{me} serve` (or the app) runs, in developer mode; \
+                         give your program the event token: {me} events {slug} token"
+                    )
+                } else {
+                    format!("{event} off")
+                }
+            },
         ),
         (Some("on" | "off"), None) => anyhow::bail!("name the event: dcplugin events {slug} on|off EVENT"),
         (Some("token"), None) => {
@@ -83,15 +93,33 @@ fn print_notice(n: &Notice, json: bool) {
     println!("{line}");
 }
 
-/// One line of `serve` for a host event; events a script does not follow are not printed.
-fn print_event(event: &HostEvent, json: bool) {
+/// One line of `serve` for a host event; events a script does not follow
+/// are not printed. A saved folder that no longer passes the checks
+/// (Invalid) comes with its errors, read from the plugin's details.
+async fn print_event(host: &Host, event: &HostEvent, json: bool) {
     match event {
         HostEvent::Door { notice } => print_notice(notice, json),
-        HostEvent::PluginChanged { change: Change::FolderSaved, card: Some(card), .. } if json => {
-            print_json(&serde_json::json!({ "kind": "reloaded", "plugin": card.slug, "status": card.status }))
-        }
         HostEvent::PluginChanged { change: Change::FolderSaved, card: Some(card), .. } => {
-            println!("reloaded {}  {}", card.slug, card.status_label)
+            let errors = if card.status == Status::Invalid {
+                host.details(&card.slug).await.map(|d| d.errors).unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            if json {
+                let mut line = serde_json::json!({ "kind": "reloaded", "plugin": card.slug, "status": card.status });
+                if !errors.is_empty() {
+                    line["errors"] = serde_json::to_value(&errors).unwrap_or_default();
+                }
+                print_json(&line);
+            } else {
+                println!("reloaded {}  {}", card.slug, card.status_label);
+                for problem in &errors {
+                    println!("  {problem}");
+                }
+                if !errors.is_empty() {
+                    println!("  fix manifest.json and save again: it is read at each save");
+                }
+            }
         }
         HostEvent::ReloadFailed { message } if json => {
             print_json(&serde_json::json!({ "kind": "reload_failed", "error": message }))
@@ -102,16 +130,17 @@ fn print_event(event: &HostEvent, json: bool) {
 }
 
 /// `dcplugin serve`: runs until Ctrl-C or SIGTERM.
-pub fn serve(host: &Host, listening: bool, json: bool) -> anyhow::Result<ExitCode> {
+pub fn serve(host: &Host, listening: bool, door_port: u16, json: bool) -> anyhow::Result<ExitCode> {
     let mut events = host.subscribe();
     let background = host.start_background(BackgroundOptions { listening })?;
+    print_start(host, door_port, json);
     host.block_on(async move {
         let stop = stop_signal();
         tokio::pin!(stop);
         loop {
             tokio::select! {
                 event = events.recv() => match event {
-                    Ok(event) => print_event(&event, json),
+                    Ok(event) => print_event(host, &event, json).await,
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
                 },
@@ -126,6 +155,36 @@ pub fn serve(host: &Host, listening: bool, json: bool) -> anyhow::Result<ExitCod
         }
         anyhow::Ok(ExitCode::SUCCESS)
     })
+}
+
+/// What `serve` watches, said once at its start: the loaded folders and
+/// the door's port.
+fn print_start(host: &Host, door_port: u16, json: bool) {
+    let folders: Vec<(String, std::path::PathBuf)> = host
+        .block_on(host.cards())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| c.origin == Origin::Folder)
+        .filter_map(|c| host.block_on(host.details(&c.slug)).ok().map(|d| (c.slug, d.folder)))
+        .collect();
+    if json {
+        let watching: Vec<_> =
+            folders.iter().map(|(slug, dir)| serde_json::json!({ "plugin": slug, "folder": dir })).collect();
+        print_json(&serde_json::json!({ "kind": "serving", "door_port": door_port, "watching": watching }));
+        return;
+    }
+    println!("profile: {}", host.profile_dir().display());
+    println!(
+        "event door: 127.0.0.1:{door_port}, open while developer mode is on and an event of an active plugin is \
+         switched on"
+    );
+    if folders.is_empty() {
+        println!("watching: no loaded folder ({} load-folder DIR loads one, in developer mode)", crate::me());
+    }
+    for (slug, dir) in &folders {
+        println!("watching: {slug}  {} (each save of manifest.json or icon.png reloads it)", dir.display());
+    }
+    println!("Ctrl-C stops.");
 }
 
 async fn stop_signal() {

@@ -13,27 +13,38 @@ pub fn open(profile: Option<PathBuf>, door_port: Option<u16>) -> anyhow::Result<
     Ok(Host::open(HostOptions { profile, door_port, ..HostOptions::default() })?)
 }
 
-/// The JSON shape of a failure: `{"ok": false, "code", "message", "errors"}`.
+/// The JSON shape of a failure: `{"ok": false, "code", "message", "errors"}`,
+/// and `hint`, the command or flag that fixes it, when there is one.
 #[derive(Serialize)]
 struct ErrorJson<'a> {
     ok: bool,
     code: Option<&'a str>,
     message: &'a str,
     errors: &'a [dcp_host::format::Problem],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'a str>,
 }
 
-/// Prints a failure (the spec's code first) and returns exit code 1.
+/// Prints a failure (the spec's code first) with what fixes it, and
+/// returns exit code 1.
 pub fn fail(error: &ApiError, json: bool) -> ExitCode {
     let errors = error.problems.as_slice();
+    let hint = super::hints::fix_for(error);
     if json {
-        print_json(&ErrorJson { ok: false, code: error.spec_code(), message: &error.message, errors });
-    } else if errors.is_empty() {
+        let hint = hint.as_deref();
+        print_json(&ErrorJson { ok: false, code: error.spec_code(), message: &error.message, errors, hint });
+        return ExitCode::from(super::REFUSED);
+    }
+    if errors.is_empty() {
         eprintln!("{error}");
     } else {
         eprintln!("refused:");
         for problem in errors {
             eprintln!("{problem}");
         }
+    }
+    if let Some(hint) = hint {
+        eprintln!("hint: {hint}");
     }
     ExitCode::from(super::REFUSED)
 }

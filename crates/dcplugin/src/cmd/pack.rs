@@ -15,8 +15,55 @@ struct PackJson<'a> {
     slug: Option<&'a str>,
     output: Option<&'a Path>,
     files: Vec<&'a str>,
+    /// What the folder holds that the package does not, and why.
+    left_out: &'a [LeftOut],
     errors: &'a [Problem],
     warnings: &'a [Problem],
+}
+
+/// A file or folder of the plugin folder that is not in the package.
+#[derive(Serialize)]
+struct LeftOut {
+    name: String,
+    why: String,
+}
+
+/// What §4 lets a package hold, as the reader names it.
+const ALLOWED: &str = "manifest.json, icon.png, readme.md, license, license.md or license.txt";
+
+/// Every entry of the folder that the package leaves out, with why.
+fn left_out(folder: &Path, pkg: Option<&Package>) -> Vec<LeftOut> {
+    let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
+    let mut names: Vec<(String, bool)> = entries
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.file_type().is_ok_and(|t| t.is_dir())))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for (name, is_dir) in names {
+        let allowed = name == package::MANIFEST_FILE
+            || name == package::ICON_FILE
+            || package::EXTRA_FILES.contains(&name.as_str());
+        let why = if is_dir {
+            "§4: a package holds no folders".to_owned()
+        } else if name == package::ICON_FILE {
+            match pkg.and_then(|p| p.icon_ignored.as_deref()) {
+                Some(note) => format!("not used: {note}"),
+                None => continue,
+            }
+        } else if allowed {
+            continue;
+        } else {
+            let lower = name.to_lowercase();
+            let exact = [package::MANIFEST_FILE, package::ICON_FILE].into_iter().chain(package::EXTRA_FILES);
+            match exact.into_iter().find(|allowed| *allowed == lower) {
+                Some(allowed) => format!("names are exact: rename it {allowed} to include it"),
+                None => format!("§4: a package holds only {ALLOWED}; the app never runs other files"),
+            }
+        };
+        out.push(LeftOut { name: if is_dir { format!("{name}/") } else { name }, why });
+    }
+    out
 }
 
 pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<ExitCode> {
@@ -32,23 +79,32 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
         }
     };
     let files = package.as_ref().map(file_names).unwrap_or_default();
+    let left = left_out(folder, package.as_ref());
     if json {
         print_json(&PackJson {
             ok: written.is_some(),
             slug: slug.as_deref(),
             output: written.as_deref(),
             files,
+            left_out: &left,
             errors: &problems.errors,
             warnings: &problems.warnings,
         });
     } else {
         print_problems(&problems);
-        if let Some(note) = package.as_ref().and_then(|p| p.icon_ignored.as_deref()) {
-            println!("note: icon.png is left out: {note}");
+        for l in &left {
+            println!("left out: {}  ({})", l.name, l.why);
         }
         match &written {
-            Some(path) => println!("wrote {} ({})", path.display(), files.join(", ")),
-            None => println!("refused: nothing written ({} problem(s))", problems.errors.len()),
+            Some(path) => {
+                println!("wrote {} ({})", path.display(), files.join(", "));
+                let p = super::shell_word(&path.to_string_lossy());
+                println!("next: share it, or import it to try it as a player would: {} import {p}", crate::me());
+            }
+            None => println!(
+                "refused: nothing written ({} problem(s)); dcplugin validate FOLDER lists them",
+                problems.errors.len()
+            ),
         }
     }
     Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })

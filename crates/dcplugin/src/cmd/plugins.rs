@@ -2,45 +2,79 @@
 //! switches and settings, and the app switches. Each maps to one method of
 //! the host and prints its result; no rule lives here.
 
+use super::hints;
 use super::host::{done, fail, run as act, Ok as Done};
+use crate::localtime::format_ms;
 use crate::{Command, InstallArgs};
-use dcp_host::{ApiError, CloudChoice, CloudQuestion, Host, InstallOptions, Review, Sensitive, SwitchesPatch};
+use dcp_host::{
+    ApiError, Card, CloudChoice, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive,
+    Status, SwitchesPatch,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
     let ok = || Done { ok: true };
     Ok(match command {
         Command::Import { path, yes, install, json } => {
-            consent(host, host.block_on(host.import_path(path)), yes, &install, json)?
+            let same = SameManifest::of_file(&path);
+            consent(host, host.block_on(host.import_path(path)), same, yes, &install, json)?
         }
         Command::LoadFolder { dir, yes, install, json } => {
-            consent(host, host.block_on(host.load_folder(dir)), yes, &install, json)?
+            let same = SameManifest::of_file(&dir);
+            consent(host, host.block_on(host.load_folder(dir)), same, yes, &install, json)?
         }
         Command::Catalog { import: Some(slug), yes, install, json } => {
-            consent(host, host.block_on(host.import_official(&slug)), yes, &install, json)?
+            consent(host, host.block_on(host.import_official(&slug)), SameManifest::default(), yes, &install, json)?
         }
         Command::Catalog { import: None, json, .. } => act(host, json, host.catalog(), |entries| {
-            entries
+            let mut lines: Vec<String> = entries
                 .iter()
                 .map(|e| format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default()))
-                .collect::<Vec<_>>()
-                .join("\n")
+                .collect();
+            if let Some(first) = entries.first() {
+                lines.push(format!(
+                    "next: review one before installing it: {} catalog --import {}",
+                    crate::me(),
+                    first.slug
+                ));
+            }
+            lines.join("\n")
         }),
         Command::Install { review, install, json } => {
             let options = install_options(&install)?;
-            act(host, json, host.install(&review, options), |i| {
-                format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" })
-            })
+            // The review as the player saw it, and the manifest installed
+            // before: together they tell an update from the same file again.
+            let pending = host.block_on(host.review(&review)).ok();
+            let before = pending.as_ref().and_then(|r| installed_fingerprint(host, r));
+            match host.block_on(host.install(&review, options)) {
+                Ok(installed) => {
+                    let same_manifest = same_after(host, &installed, before.as_deref());
+                    let out = InstalledJson { installed: &installed, same_manifest };
+                    done(&out, json, || {
+                        let mut lines = vec![installed_line(&installed, same_manifest)];
+                        if let Some(r) = &pending {
+                            lines.extend(hints::after_install(r));
+                        }
+                        lines.join("\n")
+                    })
+                }
+                Err(e) => fail(&e, json),
+            }
         }
         Command::Cancel { review, json } => {
             act(host, json, async { host.cancel(&review).await.map(|()| ok()) }, |_| format!("cancelled {review}"))
         }
         Command::List { json } => act(host, json, host.cards(), |entries| {
             if entries.is_empty() {
-                return "no plugin installed".into();
+                let me = crate::me();
+                return format!(
+                    "no plugin installed\nnext: {me} import FILE (a .json or .zip), {me} catalog (the official ones), \
+                     or dcplugin init DIR to write one"
+                );
             }
             let mut lines: Vec<String> = entries
                 .iter()
@@ -51,44 +85,65 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             }
             lines.join("\n")
         }),
-        Command::Show { slug, json } => {
-            act(host, json, host.details(&slug), |d| serde_json::to_string_pretty(d).unwrap_or_default())
-        }
+        Command::Show { slug, json } => act(host, json, host.details(&slug), human_details),
         Command::Enable { slug, action, json } => switch(host, &slug, action.as_deref(), true, json),
         Command::Disable { slug, action, json } => switch(host, &slug, action.as_deref(), false, json),
         Command::Set { slug, values, json } => {
             let values = pairs(&values)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect::<Vec<_>>();
-            act(host, json, async { host.save_settings(&slug, values).await.map(|_| ok()) }, |_| "saved".into())
+            edited(host, json, host.save_settings(&slug, values), "saved".into())
         }
         Command::Secret { slug, key, clear: true, json } => {
-            act(host, json, async { host.clear_secret(&slug, &key).await.map(|_| ok()) }, |_| format!("{key}: not set"))
+            edited(host, json, host.clear_secret(&slug, &key), format!("{key}: not set"))
         }
         Command::Secret { slug, key, clear: false, json } => {
             let value = read_secret()?;
-            act(host, json, async { host.set_secret(&slug, &key, value).await.map(|_| ok()) }, |_| {
-                format!("{key}: set")
-            })
+            if value.expose().starts_with(&format!("{key}=")) {
+                anyhow::bail!(
+                    "standard input starts with \"{key}=\": `dcplugin secret` reads the raw value only, not \
+                     KEY=VALUE (that is the format of `install --secrets-stdin`); nothing was saved. Send the \
+                     value alone: printf '%s' \"$VALUE\" | {} secret {slug} {key}",
+                    crate::me()
+                );
+            }
+            edited(host, json, host.set_secret(&slug, &key, value), format!("{key}: set"))
         }
         Command::Cloud { slug, choice, json } => {
             let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
-            act(host, json, async { host.set_cloud(&slug, choice).await.map(|_| ok()) }, |_| "saved".into())
+            edited(host, json, host.set_cloud(&slug, choice), "saved".into())
         }
         Command::Twitch { slug, choice, json } => {
-            act(host, json, async { host.set_twitch(&slug, choice == "allow").await.map(|_| ok()) }, |_| "saved".into())
+            edited(host, json, host.set_twitch(&slug, choice == "allow"), "saved".into())
         }
-        Command::Keep { slug, json } => {
-            act(host, json, async { host.keep(&slug).await.map(|_| ok()) }, |_| "kept".into())
-        }
+        Command::Keep { slug, json } => edited(host, json, host.keep(&slug), "kept".into()),
         Command::Uninstall { slug, json } => {
             act(host, json, async { host.uninstall(&slug).await.map(|()| ok()) }, |_| format!("uninstalled {slug}"))
         }
         Command::Reload { json } => act(host, json, host.reload(), |entries| {
-            entries.iter().map(|e| format!("{:<20} {}", e.slug, e.status_label)).collect::<Vec<_>>().join("\n")
+            let mut lines = Vec::new();
+            for e in entries {
+                lines.push(format!("{:<20} {}", e.slug, e.status_label));
+                if let Some(fix) = hints::status_fix(e) {
+                    lines.push(format!("  {fix}"));
+                }
+            }
+            if lines.is_empty() {
+                "no plugin installed".to_owned()
+            } else {
+                lines.join("\n")
+            }
         }),
         Command::DevMode { state, json } => {
             let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
             act(host, json, async { host.set_switches(patch).await.map(|_| ok()) }, |_| {
-                format!("developer mode {state}")
+                if state == "on" {
+                    format!(
+                        "developer mode on\nnext: load a plugin folder in place: {} load-folder DIR \
+                         (dcplugin init DIR starts a new one)",
+                        crate::me()
+                    )
+                } else {
+                    "developer mode off (plugins from a folder or talking to this PC are paused)".to_owned()
+                }
             })
         }
         Command::Prefs { values, json } => prefs(host, &values, json)?,
@@ -102,16 +157,73 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
         Command::Events { slug, what, event, new, json, .. } => {
             super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
         }
-        Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } => {
+        Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } | Command::Init { .. } => {
             unreachable!("handled without this store")
         }
     })
+}
+
+/// Whether a package holds the manifest already installed under its slug
+/// (same fingerprint): importing it again is no update.
+#[derive(Default)]
+struct SameManifest {
+    /// The SHA-256 of the manifest about to be reviewed, when it could be read.
+    fingerprint: Option<String>,
+}
+
+impl SameManifest {
+    fn of_file(path: &Path) -> SameManifest {
+        let fingerprint = dcp_host::format::package::read_path(path)
+            .ok()
+            .map(|pkg| dcp_host::format::fingerprint::sha256_hex(&pkg.manifest));
+        SameManifest { fingerprint }
+    }
+
+    /// True when `review` is an update whose manifest is the installed one.
+    fn is_installed(&self, installed: Option<&str>) -> bool {
+        matches!((&self.fingerprint, installed), (Some(new), Some(old)) if new == old)
+    }
+}
+
+/// The manifest fingerprint recorded for the plugin a review would update.
+fn installed_fingerprint(host: &Host, review: &Review) -> Option<String> {
+    if !review.update {
+        return None;
+    }
+    host.block_on(host.details(&review.slug)).ok().map(|d| d.manifest_fingerprint)
+}
+
+/// After an install: the recorded manifest is the one recorded before.
+fn same_after(host: &Host, installed: &Installed, before: Option<&str>) -> bool {
+    let Some(before) = before else { return false };
+    host.block_on(host.details(&installed.slug)).is_ok_and(|d| d.manifest_fingerprint == before)
+}
+
+/// `install --json`: the host's answer and `same_manifest`, true when the
+/// installed manifest was already the installed one (nothing updated).
+#[derive(Serialize)]
+struct InstalledJson<'a> {
+    #[serde(flatten)]
+    installed: &'a Installed,
+    same_manifest: bool,
+}
+
+fn installed_line(i: &Installed, same_manifest: bool) -> String {
+    if same_manifest {
+        format!(
+            "already installed: {} {} with this same manifest; installed again (settings, secrets and switches kept)",
+            i.slug, i.version
+        )
+    } else {
+        format!("installed {} {}{}", i.slug, i.version, if i.update { " (update)" } else { "" })
+    }
 }
 
 /// The review, then the install at once with `--yes`.
 fn consent(
     host: &Host,
     review: Result<Review, ApiError>,
+    same: SameManifest,
     yes: bool,
     install: &InstallArgs,
     json: bool,
@@ -120,33 +232,63 @@ fn consent(
         Ok(review) => review,
         Err(e) => return Ok(fail(&e, json)),
     };
+    let before = installed_fingerprint(host, &review);
+    let already = same.is_installed(before.as_deref());
     if !yes {
-        return Ok(done(&review, json, || human_review(&review)));
+        #[derive(Serialize)]
+        struct ReviewJson<'a> {
+            #[serde(flatten)]
+            review: &'a Review,
+            same_manifest: bool,
+        }
+        let out = ReviewJson { review: &review, same_manifest: already };
+        return Ok(done(&out, json, || {
+            let mut lines = vec![human_review(&review, already)];
+            lines.extend(hints::install_lines(&review));
+            lines.join("\n")
+        }));
     }
     #[derive(Serialize)]
-    struct Installed<'a> {
+    struct Both<'a> {
         #[serde(flatten)]
         review: &'a Review,
-        installed: dcp_host::Installed,
+        installed: InstalledJson<'a>,
     }
     Ok(match host.block_on(host.install(&review.review, install_options(install)?)) {
-        Ok(installed) => done(&Installed { review: &review, installed }, json, || {
-            format!("{}\ninstalled {} {}", human_review(&review), review.slug, review.version)
-        }),
+        Ok(installed) => {
+            let same_manifest = same_after(host, &installed, before.as_deref());
+            let out = Both { review: &review, installed: InstalledJson { installed: &installed, same_manifest } };
+            done(&out, json, || {
+                let mut lines = vec![human_review(&review, same_manifest), installed_line(&installed, same_manifest)];
+                lines.extend(hints::after_install(&review));
+                lines.join("\n")
+            })
+        }
         Err(e) => {
             // The review stays pending: the player can fix the options and install it.
             let code = fail(&e, json);
             if !json {
-                eprintln!("review {} is still pending", review.review);
+                eprintln!(
+                    "review {} is still pending: {} install {} [options]",
+                    review.review,
+                    crate::me(),
+                    review.review
+                );
             }
             code
         }
     })
 }
 
-fn human_review(r: &Review) -> String {
+fn human_review(r: &Review, same_manifest: bool) -> String {
     let mut out = Vec::new();
-    if r.update {
+    if same_manifest {
+        out.push(format!(
+            "Already installed: {} {}, with this same manifest. Installing it again changes nothing \
+             (a Modified or Missing copy is restored; settings and secrets are kept).",
+            r.name, r.version
+        ));
+    } else if r.update {
         out.push(format!(
             "Update this plugin? {} {} → {}",
             r.name,
@@ -206,9 +348,119 @@ fn human_review(r: &Review) -> String {
     out.join("\n")
 }
 
+/// `show` for a person: the details page as labelled sections.
+fn human_details(d: &PluginDetails) -> String {
+    let c = &d.card;
+    let mut out = vec![format!("{} ({}) {}", c.name, c.slug, c.version)];
+    if let Some(author) = &c.author {
+        out.push(format!("by {author}"));
+    }
+    if let Some(description) = &c.description {
+        out.push(description.clone());
+    }
+    out.push(String::new());
+    out.push(format!("Status:    {}{}", c.status_label, if c.enabled { "" } else { " (switched off)" }));
+    if let Some(fix) = hints::status_fix(c) {
+        out.push(format!("           {fix}"));
+    }
+    if !c.badges.is_empty() {
+        out.push(format!("Badges:    {}", c.badges.join(", ")));
+    }
+    if d.review_banner {
+        out.push(format!(
+            "Review:    Desktop Companion recommends reviewing this plugin ({} keep {} hides this)",
+            crate::me(),
+            c.slug
+        ));
+    }
+    let section = |out: &mut Vec<String>, title: &str, lines: Vec<String>| {
+        if !lines.is_empty() {
+            out.push(String::new());
+            out.push(format!("{title}:"));
+            out.extend(lines.into_iter().map(|l| format!("  {l}")));
+        }
+    };
+    let settings = d
+        .settings
+        .iter()
+        .map(|s| {
+            let value = if s.secret {
+                (if s.set { "set" } else { "not set" }).to_owned()
+            } else {
+                match &s.value {
+                    Some(Value::String(v)) => v.clone(),
+                    Some(v) => v.to_string(),
+                    None => "(empty)".to_owned(),
+                }
+            };
+            let flags = [s.required.then_some("required"), s.secret.then_some("secret")]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>();
+            let flags = if flags.is_empty() { String::new() } else { format!(" ({})", flags.join(", ")) };
+            format!("{}  {}{flags}: {value}", s.key, s.label)
+        })
+        .collect();
+    section(&mut out, "Settings", settings);
+    let actions = d
+        .actions
+        .iter()
+        .map(|a| {
+            let note = if a.needs_confirmation { "  (needs a confirmation: coming soon)" } else { "" };
+            let on = if a.enabled { "on" } else { "off" };
+            format!("{}  {:?} {}  [{on}]  {} {}{note}", a.full_name, a.level, a.hint, a.method, a.url)
+        })
+        .collect();
+    section(&mut out, "Actions", actions);
+    let events =
+        d.events.iter().map(|e| format!("{}  {}  [{}]", e.name, e.title, if e.on { "on" } else { "off" })).collect();
+    section(&mut out, "Events", events);
+    let mut reach = Vec::new();
+    if !d.sites.is_empty() {
+        reach.push(format!("Sites it contacts: {}", d.sites.join(", ")));
+    }
+    for port in &d.local_ports {
+        reach.push(format!("This PC · port {port}"));
+    }
+    reach.push(format!(
+        "Online AI models: {}",
+        match d.cloud_choice.as_deref() {
+            Some("allow") => "allowed",
+            Some("local") => "not used: kept on this PC",
+            Some(other) => other,
+            None => "not asked (no private data read)",
+        }
+    ));
+    reach.push(format!("Use while live on Twitch: {}", if d.twitch_allowed { "allowed" } else { "no" }));
+    section(&mut out, "Where its data goes", reach);
+    let errors = d.errors.iter().map(ToString::to_string).collect();
+    section(&mut out, "Errors (the manifest no longer passes the checks)", errors);
+    let failures = d
+        .last_failures
+        .iter()
+        .map(|e| {
+            let code = e.code.as_deref().unwrap_or("-");
+            let detail = e.detail.as_deref().map_or(String::new(), |t| format!("  {t}"));
+            format!("{}  {}  {}  {code}{detail}", format_ms(e.at), e.action, e.outcome)
+        })
+        .collect();
+    section(&mut out, "Last failed calls", failures);
+    section(
+        &mut out,
+        "Developer",
+        vec![
+            format!("Folder:      {}", d.folder.display()),
+            format!("Manifest:    {}", d.manifest_fingerprint),
+            format!("Permissions: {}", d.permissions_fingerprint),
+        ],
+    );
+    out.join("\n")
+}
+
 fn switch(host: &Host, slug: &str, action: Option<&str>, on: bool, json: bool) -> ExitCode {
     let word = if on { "on" } else { "off" };
-    act(
+    let label = format!("{} {word}", action.map_or(slug.to_owned(), |t| format!("{slug}__{t}")));
+    edited(
         host,
         json,
         async {
@@ -216,10 +468,28 @@ fn switch(host: &Host, slug: &str, action: Option<&str>, on: bool, json: bool) -
                 Some(tool) => host.set_action_enabled(slug, tool, on).await,
                 None => host.set_enabled(slug, on).await,
             }
-            .map(|_| Done { ok: true })
         },
-        |_| format!("{} {word}", action.map_or(slug.to_owned(), |t| format!("{slug}__{t}"))),
+        label,
     )
+}
+
+/// A change to one plugin: `{"ok": true}`, or for a person the label and,
+/// when the plugin is not Active, its status and what fixes it.
+fn edited(
+    host: &Host,
+    json: bool,
+    action: impl std::future::Future<Output = Result<Card, ApiError>>,
+    label: String,
+) -> ExitCode {
+    match host.block_on(action) {
+        Ok(card) => done(&Done { ok: true }, json, || match hints::status_fix(&card) {
+            Some(fix) if !(card.status == Status::Off && label.ends_with(" off")) => {
+                format!("{label}\n{} is {}: {fix}", card.slug, card.status_label)
+            }
+            _ => label,
+        }),
+        Err(e) => fail(&e, json),
+    }
 }
 
 fn prefs(host: &Host, values: &[String], json: bool) -> anyhow::Result<ExitCode> {

@@ -35,7 +35,13 @@ pub fn run(path: &Path, json: bool, app_version: Option<Version>) -> anyhow::Res
         match summary {
             Some(summary) if problems.warnings.is_empty() => println!("valid: {summary}"),
             Some(summary) => println!("valid with {} warning(s): {summary}", problems.warnings.len()),
-            None => println!("refused: {} problem(s)", problems.errors.len()),
+            None => println!(
+                "refused: {} problem(s); docs/errors.md gives the usual fix of each code",
+                problems.errors.len()
+            ),
+        }
+        if problems.is_ok() {
+            println!("{}", super::hints::after_validate(path));
         }
     }
     Ok(if problems.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })

@@ -1,0 +1,197 @@
+//! What to do next: the line each command ends with when there is a next
+//! step, and the command or flag that fixes each refusal. Words only: every
+//! rule stays in the engine.
+
+use super::shell_word;
+use crate::me;
+use dcp_host::format::Code;
+use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, Origin, Review, Status};
+
+/// The command or flag that fixes a refused command, when there is one.
+pub fn fix_for(error: &ApiError) -> Option<String> {
+    let me = me();
+    Some(match error.code {
+        ErrorCode::MissingSettings => "give every required setting: --set KEY=VALUE for a setting, --secrets-stdin \
+             with one KEY=VALUE line per secret on standard input (for an installed plugin: \
+             dcplugin set SLUG KEY=VALUE, dcplugin secret SLUG KEY)"
+            .to_owned(),
+        ErrorCode::BadSettings => "fix the value: --set KEY=VALUE (for an installed plugin: dcplugin set SLUG \
+             KEY=VALUE; dcplugin show SLUG lists its settings)"
+            .to_owned(),
+        ErrorCode::CloudChoiceRequired => "answer the online-AI question: --cloud allow or --cloud local".to_owned(),
+        ErrorCode::VaultUnavailable => "no credential store can protect a secret on this PC: start a Secret Service \
+             (GNOME Keyring, KWallet) or give the plugin no secret for now"
+            .to_owned(),
+        ErrorCode::Import(Code::DevModeRequired) => format!("turn developer mode on first: {me} dev-mode on"),
+        ErrorCode::Import(Code::BadFolder) => {
+            format!("load a folder outside the app's plugins folder ({me} plugins-folder prints where it is)")
+        }
+        ErrorCode::Import(Code::AppTooOld) => {
+            "this plugin asks for a newer app (minAppVersion): update the app, or lower minAppVersion".to_owned()
+        }
+        ErrorCode::Import(_) => "dcplugin validate PATH lists every problem with its place; docs/errors.md gives \
+             the usual fix of each code"
+            .to_owned(),
+        ErrorCode::UnknownPlugin => format!("{me} list shows the installed plugins' slugs"),
+        ErrorCode::UnknownReview => format!("import the file again for a new review: {me} import PATH"),
+        ErrorCode::BadInput => "dcplugin show SLUG lists a plugin's settings, actions and events".to_owned(),
+        ErrorCode::JournalLost | ErrorCode::Storage | ErrorCode::Internal => return None,
+    })
+}
+
+/// The fix for a call the courtier refused, by §22 reason.
+pub fn fix_for_refusal(reason: &str, tool: &str) -> Option<String> {
+    let me = me();
+    let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
+    let action = tool.split_once("__").map_or("TOOL", |(_, action)| action);
+    Some(match reason {
+        "tools_off" => format!("turn tools on: {me} prefs tools_enabled=true"),
+        "plugin_off" => format!(
+            "switch it on: {me} enable {slug} (one action: {me} enable {slug} --action {action}; all plugins: \
+             {me} prefs plugins_enabled=true); a Modified plugin is imported again"
+        ),
+        "needs_setup" => format!(
+            "fill in its settings: {me} set {slug} KEY=VALUE, or a secret: {me} secret {slug} KEY \
+             ({me} show {slug} lists them)"
+        ),
+        "cloud_blocked" => {
+            format!("allow it with online AI models: {me} cloud {slug} allow (or call with --model local)")
+        }
+        "needs_confirmation" => "R3 actions need a confirmation window that is not available yet".to_owned(),
+        "twitch_level" | "twitch_quota" => {
+            "the Twitch chat may only use R0 tools, one call per turn: call with --source voice or keyboard".to_owned()
+        }
+        "not_requested" => "only the player's turns run tools: call with --source voice or keyboard".to_owned(),
+        "unknown_tool" => format!("{me} tools lists the tools offered (names are SLUG__TOOL)"),
+        "dev_mode_off" => format!("turn developer mode on: {me} dev-mode on"),
+        "stream_private" => format!("allow it while live on Twitch: {me} twitch {slug} allow (or call without --live)"),
+        "step_limit" => "a turn has 5 tool steps: start another turn (another --turn ID)".to_owned(),
+        _ => return None,
+    })
+}
+
+/// The command that installs a review, with the flags this plugin needs.
+pub fn install_lines(r: &Review) -> Vec<String> {
+    let me = me();
+    let secrets: Vec<&str> = r.settings.iter().filter(|s| s.secret && !s.kept).map(|s| s.key.as_str()).collect();
+    let required: Vec<&str> = r
+        .settings
+        .iter()
+        .filter(|s| !s.secret && s.required && !s.kept && s.default.is_none())
+        .map(|s| s.key.as_str())
+        .collect();
+    let mut command = String::new();
+    if !secrets.is_empty() {
+        let format = secrets.iter().map(|k| format!("{k}=%s\\n")).collect::<String>();
+        let values = secrets.iter().map(|k| format!("\"${}\"", k.to_uppercase())).collect::<Vec<_>>().join(" ");
+        command.push_str(&format!("printf '{format}' {values} | "));
+    }
+    command.push_str(&format!("{me} install {}", r.review));
+    if !secrets.is_empty() {
+        command.push_str(" --secrets-stdin");
+    }
+    for key in &required {
+        command.push_str(&format!(" --set {key}=…"));
+    }
+    let cloud_asked = r.cloud == CloudQuestion::Ask;
+    if cloud_asked {
+        command.push_str(match r.cloud_kept {
+            Some(CloudChoice::Local) => " --cloud local",
+            _ => " --cloud allow",
+        });
+    }
+    let mut lines = vec!["next: install it with".to_owned(), format!("  {command}")];
+    if !secrets.is_empty() {
+        lines.push(format!(
+            "  --secrets-stdin reads one KEY=VALUE line per secret from standard input ({}), never from the command line",
+            secrets.join(", ")
+        ));
+    }
+    let optional: Vec<&str> = r
+        .settings
+        .iter()
+        .filter(|s| !s.secret && !s.kept && !required.contains(&s.key.as_str()))
+        .map(|s| s.key.as_str())
+        .collect();
+    if !optional.is_empty() {
+        lines.push(format!("  optional: --set KEY=VALUE for {}", optional.join(", ")));
+    }
+    let kept: Vec<&str> = r.settings.iter().filter(|s| s.kept).map(|s| s.key.as_str()).collect();
+    if !kept.is_empty() {
+        lines.push(format!("  kept from the installed version unless given again: {}", kept.join(", ")));
+    }
+    if cloud_asked {
+        lines.push(match r.cloud_kept {
+            Some(kept) => format!("  --cloud may be left out: your earlier answer ({}) is kept", kept.as_str()),
+            None => "  --cloud answers the online-AI question: allow, or local (only with an AI running on this PC)"
+                .to_owned(),
+        });
+    }
+    lines.push(format!("or forget it: {me} cancel {}", r.review));
+    lines
+}
+
+/// What to try once a plugin is installed.
+pub fn after_install(r: &Review) -> Vec<String> {
+    let me = me();
+    let mut lines = Vec::new();
+    if let Some(action) = r.actions.iter().find(|a| !a.needs_confirmation) {
+        lines.push(format!(
+            "next: try it: {me} call {} --args '{{…}}'   ({me} tools shows what the AI is offered)",
+            action.full_name
+        ));
+    }
+    if !r.local_ports.is_empty() {
+        let ports = r.local_ports.iter().map(|p| p.port.to_string()).collect::<Vec<_>>().join(", ");
+        lines.push(format!("  start your program first: it must listen on 127.0.0.1 (port {ports})"));
+    }
+    if let Some(event) = r.events.first() {
+        lines.push(format!(
+            "  events arrive while `{me} serve` (or the app) runs: {me} events {} on {}, then give your program \
+             the token: {me} events {} token",
+            r.slug, event.name, r.slug
+        ));
+    }
+    if r.origin == Origin::Folder {
+        lines.push(format!("  each save of manifest.json reloads it while `{me} serve` (or the app) runs"));
+    }
+    lines
+}
+
+/// The command that fixes a status other than Active.
+pub fn status_fix(card: &Card) -> Option<String> {
+    let me = me();
+    let slug = &card.slug;
+    Some(match card.status {
+        Status::Active => return None,
+        Status::Off => format!("switch it on: {me} enable {slug}"),
+        Status::NeedsSetup => {
+            format!("fill in the missing settings: {me} set {slug} KEY=VALUE, or a secret: {me} secret {slug} KEY")
+        }
+        Status::ToolsOff => format!("turn tools on: {me} prefs tools_enabled=true"),
+        Status::DevModeOff => format!("turn developer mode on: {me} dev-mode on"),
+        Status::Modified => format!("import the plugin's file again: {me} import FILE (same slug: an update)"),
+        Status::Invalid if card.origin == Origin::Folder => {
+            format!("fix the errors {me} show {slug} lists, and save: the folder is read again")
+        }
+        Status::Invalid => format!("import a version that passes the checks: {me} import FILE"),
+        Status::Missing if card.origin == Origin::Folder => {
+            format!("put manifest.json back in the folder, or remove the plugin: {me} uninstall {slug}")
+        }
+        Status::Missing => format!("import the plugin's file again: {me} import FILE"),
+    })
+}
+
+/// `validate`'s next step for a plugin that passes the checks.
+pub fn after_validate(path: &std::path::Path) -> String {
+    let me = me();
+    let p = shell_word(&path.to_string_lossy());
+    if path.is_dir() {
+        format!(
+            "next: load it in developer mode: {me} dev-mode on, then {me} load-folder {p}; \
+             or build a package to share: dcplugin pack {p}"
+        )
+    } else {
+        format!("next: import it: {me} import {p}")
+    }
+}

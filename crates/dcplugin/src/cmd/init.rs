@@ -1,0 +1,487 @@
+//! `dcplugin init [DIR]`: a new plugin from a few answers (a terminal, or
+//! flags for scripts). What it writes passes `dcplugin validate` at once:
+//! it is checked by the engine's validator before anything is written.
+
+use super::shell_word;
+use crate::output::{print_json, print_problems};
+use dcp_host::format::{validate_manifest, Options};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The answers given by flags; the others are asked, or take their default.
+pub struct Answers {
+    pub dir: Option<PathBuf>,
+    pub name: Option<String>,
+    pub kind: Option<String>,
+    pub auth: Option<String>,
+    pub host: Option<String>,
+    pub port: Option<u16>,
+    pub action: Option<String>,
+}
+
+/// Every answer, decided.
+struct Plan {
+    dir: PathBuf,
+    name: String,
+    pc: bool,
+    auth: Auth,
+    host: String,
+    port: u16,
+    action: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Auth {
+    None,
+    Bearer,
+    Query,
+}
+
+/// `dcplugin init --json`.
+#[derive(Serialize)]
+struct InitJson<'a> {
+    ok: bool,
+    dir: &'a Path,
+    slug: &'a str,
+    files: &'a [&'a str],
+    next: &'a [String],
+}
+
+pub fn run(answers: Answers, yes: bool, json: bool) -> anyhow::Result<ExitCode> {
+    let dir = answers.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    if dir.join("manifest.json").exists() {
+        let message = format!(
+            "{} already holds a manifest.json: nothing written (dcplugin init starts a new plugin in an empty or new folder)",
+            dir.display()
+        );
+        if json {
+            print_json(&json!({ "ok": false, "code": null, "message": message, "errors": [] }));
+        } else {
+            eprintln!("{message}");
+        }
+        return Ok(ExitCode::from(super::REFUSED));
+    }
+    let plan = ask(answers, dir, !yes)?;
+    let (slug, manifest) = manifest_that_validates(&plan)?;
+    std::fs::create_dir_all(&plan.dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", plan.dir.display()))?;
+    let mut files = vec!["manifest.json", "readme.md"];
+    let text = serde_json::to_string_pretty(&manifest)? + "\n";
+    write_new(&plan.dir.join("manifest.json"), &text)?;
+    let next = next_steps(&plan, &slug);
+    write_new(&plan.dir.join("readme.md"), &readme(&plan, &slug, &next))?;
+    if plan.pc {
+        write_new(&plan.dir.join("server.py"), &server_py(&plan))?;
+        files.push("server.py");
+    }
+    if json {
+        print_json(&InitJson { ok: true, dir: &plan.dir, slug: &slug, files: &files, next: &next });
+    } else {
+        println!("created {}: {}", plan.dir.display(), files.join(", "));
+        println!("valid: {slug} ({} 0.1.0)", plan.name);
+        println!("next:");
+        for line in &next {
+            println!("  {line}");
+        }
+        println!("(the same steps are in {})", plan.dir.join("readme.md").display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Asks each question not answered by a flag (on standard error, read from
+/// standard input; an empty answer or the end of input takes the default).
+fn ask(a: Answers, dir: PathBuf, interactive: bool) -> anyhow::Result<Plan> {
+    let mut input = std::io::stdin().lock();
+    let mut question = |text: &str, default: &str, given: Option<String>| -> anyhow::Result<String> {
+        if let Some(value) = given {
+            return Ok(value);
+        }
+        if !interactive {
+            return Ok(default.to_owned());
+        }
+        eprint!("{text} [{default}]: ");
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        input.read_line(&mut line)?;
+        let line = line.trim();
+        Ok(if line.is_empty() { default.to_owned() } else { line.to_owned() })
+    };
+    let folder_name = std::fs::canonicalize(&dir)
+        .ok()
+        .or_else(|| Some(dir.clone()))
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|n| n.chars().any(|c| c.is_ascii_alphanumeric()))
+        .map(|n| title(&n))
+        .unwrap_or_else(|| "My plugin".to_owned());
+    let name = question("Name shown to players", &folder_name, a.name)?;
+    let name = name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 40 {
+        anyhow::bail!("the name must be 1 to 40 characters (--name)");
+    }
+    let kind = question("A web service (web) or a program on this PC (pc)", "web", a.kind)?;
+    let pc = match kind.as_str() {
+        "web" => false,
+        "pc" => true,
+        other => anyhow::bail!("{other}: answer web or pc (--kind web|pc)"),
+    };
+    let auth = if pc {
+        match a.auth.as_deref() {
+            None | Some("bearer") => Auth::Bearer,
+            Some(other) => anyhow::bail!(
+                "--auth {other}: a program on this PC always checks a bearer token (other programs and web pages \
+                 can reach 127.0.0.1 too): leave --auth out or give --auth bearer"
+            ),
+        }
+    } else {
+        match question(
+            "Authentication: none, bearer (a token header) or query (an API key in the URL)",
+            "none",
+            a.auth,
+        )?
+        .as_str()
+        {
+            "none" => Auth::None,
+            "bearer" => Auth::Bearer,
+            "query" => Auth::Query,
+            other => anyhow::bail!("{other}: answer none, bearer or query (--auth none|bearer|query)"),
+        }
+    };
+    let (host, port) = if pc {
+        let port = question("Port of your program on 127.0.0.1", "8420", a.port.map(|p| p.to_string()))?;
+        let port: u16 = port.parse().map_err(|_| anyhow::anyhow!("{port}: a port is a number from 1024 to 65535"))?;
+        if port < 1024 {
+            anyhow::bail!("port {port} is reserved for system services: pick one from 1024 to 65535 (--port)");
+        }
+        if let Some(what) = dcp_host::format::hosts::reserved_port(port) {
+            anyhow::bail!("port {port} is reserved ({what}): pick another one (--port), for example 8420");
+        }
+        (String::new(), port)
+    } else {
+        let host = question("Domain of the web service (HTTPS)", "api.example.com", a.host)?.to_lowercase();
+        (host, 0)
+    };
+    let action = question("The first action's name (a-z, 0-9, _)", "get_status", a.action)?;
+    let action: String = action
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect::<String>()
+        .trim_matches('_')
+        .chars()
+        .take(40)
+        .collect();
+    if action.is_empty() {
+        anyhow::bail!("the action needs a name made of a-z, 0-9 and _ (--action)");
+    }
+    Ok(Plan { dir, name, pc, auth, host, port, action })
+}
+
+/// The manifest, checked by the validator; a slug the app keeps for itself
+/// gets a `my` in front.
+fn manifest_that_validates(plan: &Plan) -> anyhow::Result<(String, Value)> {
+    let base: String = plan.name.to_lowercase().chars().filter(char::is_ascii_alphanumeric).take(20).collect();
+    let base = if base.len() < 2 { "myplugin".to_owned() } else { base };
+    let mut last = None;
+    for slug in [base.clone(), format!("my{base}").chars().take(20).collect()] {
+        let manifest = manifest(plan, &slug);
+        let report = validate_manifest(serde_json::to_string(&manifest)?.as_bytes(), &Options::default());
+        if report.is_ok() {
+            return Ok((slug, manifest));
+        }
+        let slug_refused =
+            report.problems.errors.iter().all(|p| p.path == "slug" || p.code.as_str() == "reserved_slug");
+        last = Some(report.problems);
+        if !slug_refused {
+            break;
+        }
+    }
+    let problems = last.unwrap_or_default();
+    print_problems(&problems);
+    anyhow::bail!("these answers do not make a valid plugin (see the problems above): nothing written")
+}
+
+fn manifest(plan: &Plan, slug: &str) -> Value {
+    let words = plan.action.replace('_', " ");
+    let (url, subject) = if plan.pc {
+        (format!("http://127.0.0.1:{}/{}", plan.port, plan.action), "the program running on the user's computer")
+    } else {
+        (format!("https://{}/{}", plan.host, plan.action), "the web service")
+    };
+    let mut description = format!("{} from {subject}.", sentence(&words));
+    description.truncate(200);
+    let mut hint: String = format!("{words} from {}", if plan.pc { "your PC" } else { "the service" });
+    hint.truncate(60);
+    let mut tool = json!({
+        "description": description,
+        "hint": { "en": hint },
+    });
+    if matches!(plan.auth, Auth::Bearer | Auth::Query) && !plan.pc {
+        // A token or key opens the player's own account: reading it is R1.
+        tool["risk"] = json!("R1");
+    }
+    tool["inputSchema"] = json!({ "type": "object", "properties": {} });
+    tool["request"] = json!({ "method": "GET", "url": url });
+    let mut companion = json!({
+        "apiVersion": 1,
+        "kind": "declarative",
+        "slug": slug,
+    });
+    companion["permissions"] = if plan.pc {
+        json!({ "network": { "local": { "ports": [plan.port] } } })
+    } else {
+        json!({ "network": { "hosts": [plan.host] } })
+    };
+    let mut user_config = None;
+    match plan.auth {
+        Auth::None => {}
+        Auth::Bearer if plan.pc => {
+            user_config = Some(json!({ "token": {
+                "type": "string",
+                "title": "Server token",
+                "description": "Printed by server.py when it starts, and saved in token.txt next to it.",
+                "sensitive": true,
+                "required": true,
+                "maxLength": 200
+            }}));
+            companion["auth"] = json!({ "in": "header", "name": "Authorization", "value": "Bearer {{secret.token}}" });
+        }
+        Auth::Bearer => {
+            user_config = Some(json!({ "api_token": {
+                "type": "string",
+                "title": "API token",
+                "description": "In your account on the service, developer settings: create a token and paste it here.",
+                "sensitive": true,
+                "required": true,
+                "maxLength": 500
+            }}));
+            companion["auth"] =
+                json!({ "in": "header", "name": "Authorization", "value": "Bearer {{secret.api_token}}" });
+        }
+        Auth::Query => {
+            user_config = Some(json!({ "api_key": {
+                "type": "string",
+                "title": "API key",
+                "description": "In your account on the service, developer settings: copy your API key and paste it here.",
+                "sensitive": true,
+                "required": true,
+                "maxLength": 500
+            }}));
+            companion["auth"] = json!({ "in": "query", "name": "apikey", "value": "{{secret.api_key}}" });
+        }
+    }
+    if tool.get("risk").is_some() {
+        companion["data"] = json!({ "cloudModels": "ask" });
+    }
+    companion["tools"] = json!({ plan.action.clone(): tool });
+    let technical: String = plan
+        .name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let mut root = json!({
+        "name": if technical.is_empty() { slug.to_owned() } else { technical },
+        "version": "0.1.0",
+        "display_name": plan.name,
+        "description": format!("{}: {}.", plan.name, if plan.pc { "talks to a program on your PC" } else { "reads a web service" }),
+        "author": { "name": "Your name" },
+    });
+    if let Some(config) = user_config {
+        root["user_config"] = config;
+    }
+    root["_meta"] = json!({ "com.desktopaicompanion": companion });
+    root
+}
+
+/// The commands from here to a plugin tried by hand.
+fn next_steps(plan: &Plan, slug: &str) -> Vec<String> {
+    let me = crate::me();
+    let dir = shell_word(&plan.dir.to_string_lossy());
+    let mut lines = vec![format!("{me} validate {dir}")];
+    if plan.pc {
+        lines.push(format!(
+            "python3 {} (in its own terminal: prints the server token)",
+            plan.dir.join("server.py").display()
+        ));
+    }
+    lines.push(format!("{me} dev-mode on"));
+    let load = format!("{me} load-folder {dir} --yes");
+    lines.push(match plan.auth {
+        Auth::None => load,
+        Auth::Bearer if plan.pc => {
+            format!(
+                "printf 'token=%s\\n' \"$(cat {})\" | {load} --secrets-stdin",
+                shell_word(&plan.dir.join("token.txt").to_string_lossy())
+            )
+        }
+        Auth::Bearer => format!("printf 'api_token=%s\\n' \"$API_TOKEN\" | {load} --secrets-stdin --cloud allow"),
+        Auth::Query => format!("printf 'api_key=%s\\n' \"$API_KEY\" | {load} --secrets-stdin --cloud allow"),
+    });
+    lines.push(format!("{me} serve (in its own terminal: reloads the plugin at each save of manifest.json)"));
+    lines.push(format!("{me} call {slug}__{}", plan.action));
+    lines.push(format!("{me} pack {dir} (a .zip to share, once it works)"));
+    lines
+}
+
+fn readme(plan: &Plan, slug: &str, next: &[String]) -> String {
+    let what = if plan.pc {
+        format!(
+            "a program on this PC: `server.py` (Python standard library only) listens on 127.0.0.1:{} and \
+             checks a token. Desktop Companion never runs it: start it yourself. The plugin needs developer mode.",
+            plan.port
+        )
+    } else {
+        format!("the web service at `{}`, over HTTPS.", plan.host)
+    };
+    let steps: String = next.iter().enumerate().map(|(i, l)| format!("{}. `{l}`\n", i + 1)).collect();
+    format!(
+        "# {name} (slug `{slug}`)\n\nStarted with `dcplugin init`. One action, `{slug}__{action}`, talks to {what}\n\n\
+         ## Next\n\n{steps}\n\
+         Then make it yours: edit `manifest.json` (the action's description is what the AI reads to choose it; \
+         `request.url` is where it goes; `response.pick` keeps only the fields the AI needs) and save: while \
+         `dcplugin serve` runs, the plugin reloads, and a save with an error prints the error.\n\n\
+         The guide for plugin authors is in the plugin host's repository: `docs/guide.md` (tutorial), \
+         `docs/reference.md` (every manifest field), `docs/errors.md` (every error code and its fix).\n",
+        name = plan.name,
+        action = plan.action,
+    )
+}
+
+fn server_py(plan: &Plan) -> String {
+    SERVER_PY
+        .replace("{{PORT}}", &plan.port.to_string())
+        .replace("{{ACTION}}", &plan.action)
+        .replace("{{NAME}}", &plan.name)
+}
+
+/// A small server to start from: Python standard library only, 127.0.0.1
+/// only, a token created on the first start and checked on every request,
+/// browser requests refused.
+const SERVER_PY: &str = r#"#!/usr/bin/env python3
+"""Server of the "{{NAME}}" plugin: made by dcplugin init, yours to change.
+
+    GET /{{ACTION}}   -> {"status": "ok", "time": "14:05"}
+
+Run it:  python3 server.py [--port {{PORT}}]   (Ctrl-C stops it)
+
+It listens on 127.0.0.1 only. Every request needs "Authorization: Bearer
+<token>": the token is made on the first start, saved in token.txt next to
+this file and printed; give it to the plugin (its Server token setting).
+Requests a web browser sends (Origin or Sec-Fetch-* headers, another Host)
+are refused, whatever their token.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import secrets
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOKEN_FILE = os.path.join(HERE, 'token.txt')
+
+
+def load_or_create_token():
+    try:
+        with open(TOKEN_FILE, encoding='utf-8') as f:
+            token = f.read().strip()
+        if len(token) >= 32:
+            return token
+    except FileNotFoundError:
+        pass
+    token = secrets.token_hex(32)
+    fd = os.open(TOKEN_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, 'w', encoding='utf-8') as f:
+        f.write(token + '\n')
+    return token
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = 'PluginServer/0.1'
+    sys_version = ''
+
+    def do_GET(self):
+        port = self.server.server_address[1]
+        host = (self.headers.get('Host') or '').strip().lower()
+        if host not in (f'127.0.0.1:{port}', f'localhost:{port}'):
+            return self.send_json(421, {'error': 'wrong_host'})
+        if self.headers.get('Origin') is not None or any(
+                name.lower().startswith('sec-fetch-') for name in self.headers.keys()):
+            return self.send_json(403, {'error': 'browser_request'})
+        expected = f'Bearer {self.server.token}'.encode('utf-8')
+        got = (self.headers.get('Authorization') or '').encode('utf-8', 'replace')
+        if not secrets.compare_digest(got, expected):
+            return self.send_json(401, {'error': 'unauthorized',
+                                        'message': 'Missing or wrong token: give the plugin the token in token.txt.'})
+        if self.path.split('?', 1)[0] != '/{{ACTION}}':
+            return self.send_json(404, {'error': 'not_found'})
+        # Do your work here, then answer with the few fields the AI needs.
+        return self.send_json(200, {'status': 'ok', 'time': datetime.datetime.now().strftime('%H:%M')})
+
+    def send_json(self, status, payload):
+        data = json.dumps(payload).encode('utf-8')
+        self.send_response(status)
+        self.send_header('Content-Type', 'application/json; charset=utf-8')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format, *args):
+        # One short line per request, never the headers (they hold the token).
+        print(f'{self.log_date_time_string()}  {format % args}')
+
+
+def main():
+    sys.stdout.reconfigure(line_buffering=True)
+    parser = argparse.ArgumentParser(description='Server of the {{NAME}} plugin.')
+    parser.add_argument('--port', type=int, default={{PORT}}, help='port on 127.0.0.1 (the plugin declares {{PORT}})')
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(('127.0.0.1', args.port), Handler)
+    server.daemon_threads = True
+    server.token = load_or_create_token()
+    print(f'Listening on http://127.0.0.1:{args.port}')
+    print(f'Token (saved in {TOKEN_FILE}):')
+    print(f'    {server.token}')
+    print('Press Ctrl-C to stop.')
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == '__main__':
+    main()
+"#;
+
+/// Writes a file that must not exist yet.
+fn write_new(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?;
+    file.write_all(text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// `my-weather` → `My weather`.
+fn title(folder: &str) -> String {
+    let words = folder.replace(['-', '_', '.'], " ");
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    sentence(&words).chars().take(40).collect()
+}
+
+/// The first letter in capitals.
+fn sentence(words: &str) -> String {
+    let mut chars = words.chars();
+    chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
+}
