@@ -35,6 +35,10 @@ pub fn fix_for(error: &ApiError) -> Option<String> {
         ErrorCode::UnknownPlugin => format!("{me} list shows the installed plugins' slugs"),
         ErrorCode::UnknownReview => format!("import the file again for a new review: {me} import PATH"),
         ErrorCode::BadInput => "dcplugin show SLUG lists a plugin's settings, actions and events".to_owned(),
+        ErrorCode::PluginUnreadable => {
+            format!("{me} show SLUG gives its status and errors; {me} reload reads it again")
+        }
+        ErrorCode::ReviewOutdated => format!("the file changed since its review: {me} import PATH to review it again"),
         ErrorCode::JournalLost | ErrorCode::Storage | ErrorCode::Internal => return None,
     })
 }

@@ -435,15 +435,8 @@ fn human_details(d: &PluginDetails) -> String {
     section(&mut out, "Where its data goes", reach);
     let errors = d.errors.iter().map(ToString::to_string).collect();
     section(&mut out, "Errors (the manifest no longer passes the checks)", errors);
-    let failures = d
-        .last_failures
-        .iter()
-        .map(|e| {
-            let code = e.code.as_deref().unwrap_or("-");
-            let detail = e.detail.as_deref().map_or(String::new(), |t| format!("  {t}"));
-            format!("{}  {}  {}  {code}{detail}", format_ms(e.at), e.action, e.outcome)
-        })
-        .collect();
+    let failures =
+        d.last_failures.iter().map(|e| format!("{}  {}  {}  {}", format_ms(e.at), e.action, e.code, e.error)).collect();
     section(&mut out, "Last failed calls", failures);
     section(
         &mut out,
