@@ -15,14 +15,17 @@ export RUSTC_BOOTSTRAP=1
 # The package seeds are made by a script; the other targets start from nothing.
 mkdir -p corpus/package_and_validate
 python3 seeds/make_seeds.py corpus/package_and_validate >/dev/null
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 for target in $(cargo fuzz list); do
   echo "fuzz: $target for ${seconds} s"
   mkdir -p "corpus/$target"
-  cargo fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=1024 -print_final_stats=0 2>&1 \
-    | grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs|==[0-9]+==ERROR|SUMMARY|thread .* panicked)" || true
-  # cargo fuzz exits non-zero on a crash; pipefail is not enough through grep.
-  if [ -n "$(ls -A "artifacts/$target" 2>/dev/null)" ]; then
-    echo "fuzz: $target found a crash: fuzz/artifacts/$target" >&2
+  status=0
+  cargo fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=1024 >"$log" 2>&1 || status=$?
+  grep -E "^(#[0-9]+ +DONE|Done [0-9]+ runs)" "$log" || true
+  if [ "$status" -ne 0 ]; then
+    tail -n 60 "$log" >&2
+    echo "fuzz: $target failed (exit $status); a crashing input is kept in fuzz/artifacts/$target" >&2
     exit 1
   fi
 done
