@@ -259,14 +259,9 @@ pub struct DoorView {
     pub state: Option<dcp_door::DoorState>,
 }
 
-/// Which journal lines to list (Actions tab), newest first.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct JournalQuery {
-    /// How many lines.
-    pub limit: usize,
-    /// Only this plugin.
-    pub plugin: Option<String>,
-}
+/// Which journal lines to list (Actions tab), newest first: plugin,
+/// outcome, calls or events, and paging by id.
+pub use dcp_store::journal::{JournalFilter as JournalQuery, Kind as JournalKind, Outcome as JournalOutcome};
 
 /// What a check of a file says (the panel's "can be imported"): the same
 /// verdict as an import, without keeping the file.

@@ -43,7 +43,9 @@ pub use error::{ApiError, ApiResult, ErrorCode};
 
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
-pub use dto::{AppSwitches, Card, EventsPage, ImportCheck, JournalQuery, PluginDetails, SwitchesPatch};
+pub use dto::{
+    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, PluginDetails, SwitchesPatch,
+};
 use dto::{DoorView, EventView};
 use events::{Change, HostEvent};
 use serde_json::Value;
@@ -409,7 +411,7 @@ impl Host {
 
     /// Journal lines, newest first (Actions tab).
     pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
-        self.read(move |s| Ok(s.journal(query.limit, query.plugin.as_deref())?)).await
+        self.read(move |s| Ok(s.journal_page(&query)?)).await
     }
 
     // ------------------------------------------------------------ plumbing

@@ -218,7 +218,7 @@ async fn run() {
             repeat(|_| {
                 let h = h.clone();
                 async move {
-                    h.journal(JournalQuery { limit: 50, plugin: None }).await.expect("journal");
+                    h.journal(JournalQuery { limit: 50, plugin: None, ..Default::default() }).await.expect("journal");
                     let offer = h.offer(voice()).await.expect("offer");
                     assert!(!offer.tools.is_empty());
                 }
@@ -237,12 +237,18 @@ async fn run() {
 
     // Every call was journaled, none failed; the event was received and said.
     let calls = counts.iter().find(|(n, _)| *n == "calls").expect("calls").1;
-    let journal = host.journal(JournalQuery { limit: 100_000, plugin: Some("mypc".into()) }).await.expect("journal");
+    let journal = host
+        .journal(JournalQuery { limit: 100_000, plugin: Some("mypc".into()), ..Default::default() })
+        .await
+        .expect("journal");
     let done = journal.iter().filter(|e| e.action == "get_time" && e.outcome == "done").count();
     assert_eq!(done, calls, "one journal line per call");
     assert!(journal.iter().all(|e| e.outcome == "done"), "{:?}", journal.iter().find(|e| e.outcome != "done"));
     assert_eq!(pc.requests.load(std::sync::atomic::Ordering::SeqCst), calls);
-    let pomodoro = host.journal(JournalQuery { limit: 100, plugin: Some("pomodoro".into()) }).await.expect("journal");
+    let pomodoro = host
+        .journal(JournalQuery { limit: 100, plugin: Some("pomodoro".into()), ..Default::default() })
+        .await
+        .expect("journal");
     assert!(pomodoro.iter().any(|e| e.who == "event" && e.outcome == "received"), "{pomodoro:?}");
     stop_watching.store(true, std::sync::atomic::Ordering::SeqCst);
     host.set_switches(SwitchesPatch::default()).await.expect("one more event wakes the watcher");

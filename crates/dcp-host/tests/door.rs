@@ -87,8 +87,11 @@ async fn s16_an_event_posted_over_tcp_becomes_the_turn_the_ai_reads() {
     assert!(message.contains("Session 2 of 4 done. Break: 5 minutes."), "the program's text: {message}");
     assert!(message.starts_with("(Not a message from the user."), "{message}");
 
-    let journal =
-        f.host.journal(dcp_host::JournalQuery { limit: 10, plugin: Some("pomodoro".into()) }).await.expect("journal");
+    let journal = f
+        .host
+        .journal(dcp_host::JournalQuery { limit: 10, plugin: Some("pomodoro".into()), ..Default::default() })
+        .await
+        .expect("journal");
     assert!(journal.iter().any(|e| e.who == "event" && e.outcome == "received"), "{journal:?}");
 
     background.stop().await;

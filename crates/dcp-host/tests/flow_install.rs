@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use dcp_host::events::{Change, HostEvent};
-use dcp_host::JournalQuery;
 use dcp_host::{ErrorCode, Model, Source, Status, Turn};
+use dcp_host::{JournalKind, JournalOutcome, JournalQuery};
 use std::time::Duration;
 
 fn voice() -> Turn {
@@ -71,9 +71,24 @@ async fn s3_import_consent_install_call_and_journal() {
     assert_eq!((refused.outcome, refused.reason), ("refused", Some("plugin_off")));
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
 
-    let journal = f.host.journal(JournalQuery { limit: 10, plugin: Some("mypc".into()) }).await.expect("journal");
+    let journal = f
+        .host
+        .journal(JournalQuery { limit: 10, plugin: Some("mypc".into()), ..Default::default() })
+        .await
+        .expect("journal");
     let outcomes: Vec<&str> = journal.iter().map(|e| e.outcome.as_str()).collect();
     assert_eq!(outcomes, ["refused", "done"], "newest first");
+    // The Actions tab's filters and paging (§3, §19).
+    let refused = JournalQuery { limit: 10, outcome: Some(JournalOutcome::Refused), ..Default::default() };
+    let refused = f.host.journal(refused).await.expect("refused lines");
+    assert_eq!(refused.iter().map(|e| e.code.as_deref()).collect::<Vec<_>>(), [Some("plugin_off")]);
+    let only_events = JournalQuery { limit: 10, kind: Some(JournalKind::Event), ..Default::default() };
+    assert!(f.host.journal(only_events).await.expect("events").is_empty(), "no event was posted");
+    let calls = JournalQuery { limit: 10, kind: Some(JournalKind::Call), ..Default::default() };
+    assert_eq!(f.host.journal(calls).await.expect("calls").len(), 2);
+    let next = JournalQuery { limit: 10, before: Some(journal[0].id), ..Default::default() };
+    let next = f.host.journal(next).await.expect("next page");
+    assert_eq!(next.iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["done"]);
     let line = next_event(&mut events, Duration::from_secs(5), |e| matches!(e, HostEvent::JournalAdded { .. })).await;
     let HostEvent::JournalAdded { entry } = line else { unreachable!() };
     assert_eq!(entry.action, "get_time");

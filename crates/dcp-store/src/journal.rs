@@ -23,7 +23,7 @@
 use crate::error::StoreError;
 use crate::Store;
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Entries kept.
 pub const KEPT_ENTRIES: i64 = 100_000;
@@ -36,7 +36,7 @@ pub const FAILURES_KEPT: i64 = 20;
 const ERROR_CHARS: usize = 1_000;
 
 /// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// A call that went through.
@@ -61,6 +61,31 @@ impl Outcome {
             Outcome::Dropped => "dropped",
         }
     }
+}
+
+/// Calls or events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Tool calls, whoever asked.
+    Call,
+    /// Events from a program on the PC (§16).
+    Event,
+}
+
+/// Which lines a journal page lists.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct JournalFilter {
+    /// How many lines.
+    pub limit: usize,
+    /// Only this plugin.
+    pub plugin: Option<String>,
+    /// Only this outcome.
+    pub outcome: Option<Outcome>,
+    /// Only calls, or only events.
+    pub kind: Option<Kind>,
+    /// Only lines older than this id (the next page).
+    pub before: Option<i64>,
 }
 
 /// One line of the journal.
@@ -237,15 +262,42 @@ impl Store {
 
     /// The latest entries, newest first, of every plugin or of one.
     pub fn journal(&self, limit: usize, plugin: Option<&str>) -> Result<Vec<Entry>, StoreError> {
-        self.journal_flush()?;
-        match plugin {
-            Some(slug) => self.entries("WHERE slug = ?1", params![slug, limit as i64]),
-            None => self.entries("WHERE ?1 IS NULL", params![Option::<String>::None, limit as i64]),
-        }
+        self.journal_page(&JournalFilter { limit, plugin: plugin.map(str::to_owned), ..JournalFilter::default() })
     }
 
-    /// Entries matching `filter` (whose parameters come first, the limit last).
-    fn entries(&self, filter: &str, parameters: &[&dyn rusqlite::ToSql]) -> Result<Vec<Entry>, StoreError> {
+    /// One page of the journal, newest first (the Actions tab): only the
+    /// filters given become conditions, so a page walks the primary key or
+    /// the `(slug, id)` index backwards however long the journal is; the
+    /// next page starts `before` the last id shown.
+    pub fn journal_page(&self, filter: &JournalFilter) -> Result<Vec<Entry>, StoreError> {
+        self.journal_flush()?;
+        let mut conditions: Vec<&str> = Vec::new();
+        let mut values: Vec<rusqlite::types::Value> = Vec::new();
+        if let Some(slug) = &filter.plugin {
+            conditions.push("slug = ?");
+            values.push(slug.clone().into());
+        }
+        if let Some(outcome) = filter.outcome {
+            conditions.push("outcome = ?");
+            values.push(outcome.as_str().to_owned().into());
+        }
+        match filter.kind {
+            Some(Kind::Event) => conditions.push("who = 'event'"),
+            Some(Kind::Call) => conditions.push("who <> 'event'"),
+            None => {}
+        }
+        if let Some(before) = filter.before {
+            conditions.push("id < ?");
+            values.push(before.into());
+        }
+        let filter_sql =
+            if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+        values.push((filter.limit as i64).into());
+        self.entries(&filter_sql, rusqlite::params_from_iter(values))
+    }
+
+    /// Entries matching `filter` (its parameters first, the limit last).
+    fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<Entry>, StoreError> {
         let row = |r: &rusqlite::Row| {
             Ok(Entry {
                 id: r.get(0)?,
@@ -260,7 +312,7 @@ impl Store {
             })
         };
         let sql = format!(
-            "SELECT id, at, slug, action, who, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?2"
+            "SELECT id, at, slug, action, who, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let entries = stmt.query_map(parameters, row)?.collect::<Result<Vec<_>, _>>()?;

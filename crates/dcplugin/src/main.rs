@@ -277,6 +277,15 @@ enum Command {
         /// Only this plugin.
         #[arg(long, value_name = "SLUG")]
         plugin: Option<String>,
+        /// Only this outcome.
+        #[arg(long, value_parser = ["done", "failed", "refused", "received", "dropped"])]
+        outcome: Option<String>,
+        /// Only tool calls, or only events.
+        #[arg(long, value_parser = ["call", "event"])]
+        kind: Option<String>,
+        /// Only entries older than this id (the next page).
+        #[arg(long, value_name = "ID")]
+        before: Option<i64>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,

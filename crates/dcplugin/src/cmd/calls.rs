@@ -94,8 +94,8 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
 }
 
 /// `dcplugin journal`.
-pub fn journal(host: &Host, limit: usize, plugin: Option<&str>, json: bool) -> ExitCode {
-    act(host, json, host.journal(JournalQuery { limit, plugin: plugin.map(str::to_owned) }), |entries| {
+pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
+    act(host, json, host.journal(query), |entries| {
         let lines = entries
             .iter()
             .map(|e| {

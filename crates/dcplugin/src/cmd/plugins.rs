@@ -153,7 +153,16 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Tools { turn, json } => super::calls::tools(host, &turn, json),
         Command::Call { tool, args, turn, json } => super::calls::call(host, &tool, args.as_deref(), &turn, json)?,
-        Command::Journal { limit, plugin, json } => super::calls::journal(host, limit, plugin.as_deref(), json),
+        Command::Journal { limit, plugin, outcome, kind, before, json } => {
+            let query = dcp_host::JournalQuery {
+                limit,
+                plugin,
+                outcome: outcome.and_then(|o| serde_json::from_value(Value::String(o)).ok()),
+                kind: kind.and_then(|k| serde_json::from_value(Value::String(k)).ok()),
+                before,
+            };
+            super::calls::journal(host, query, json)
+        }
         Command::Events { slug, what, event, new, json, .. } => {
             super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
         }
