@@ -39,6 +39,45 @@ pub struct Outcome {
 /// [`Store::journal_flush`] once the answer is delivered (the next call,
 /// a read of the journal or dropping the store commit it otherwise).
 pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, args: &Value) -> Outcome {
+    run(store, client, turn, full_name, args, &mut None).await
+}
+
+/// What the app sent for a call, as the Developer section's Try an action
+/// shows it (§19): every secret and credential as `[secret]`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SentRequest {
+    /// GET, POST, PUT, PATCH or DELETE.
+    pub method: &'static str,
+    /// The URL, templates filled in.
+    pub url: String,
+    /// The headers the plugin and its auth block set.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body, when there is one.
+    pub body: Option<String>,
+}
+
+/// [`call`], also giving the request that was sent (none when the call
+/// ended before a request was built).
+pub async fn call_showing_request(
+    store: &Store,
+    client: &Client,
+    turn: &Turn,
+    full_name: &str,
+    args: &Value,
+) -> (Outcome, Option<SentRequest>) {
+    let mut sent = None;
+    let outcome = run(store, client, turn, full_name, args, &mut sent).await;
+    (outcome, sent)
+}
+
+async fn run(
+    store: &Store,
+    client: &Client,
+    turn: &Turn,
+    full_name: &str,
+    args: &Value,
+    sent: &mut Option<SentRequest>,
+) -> Outcome {
     let (slug, tool_name) = full_name.split_once("__").unwrap_or((full_name, ""));
     let context = match store.call_context(slug) {
         Ok(context) => context,
@@ -113,6 +152,12 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
     };
     // From here on a server may echo the credentials as sent, whole.
     let masker = Masker::new(secrets.iter().copied().chain(credentials.iter().map(Sensitive::expose)));
+    *sent = Some(SentRequest {
+        method: tool.request.method.as_str(),
+        url: masker.mask(&outgoing.url),
+        headers: outgoing.headers.iter().map(|(name, value)| (name.clone(), masker.mask(value))).collect(),
+        body: outgoing.body.as_deref().map(|body| masker.mask(&String::from_utf8_lossy(body))),
+    });
     let policy = Policy {
         hosts: plugin.hosts.clone(),
         local_ports: plugin.local_ports.clone(),

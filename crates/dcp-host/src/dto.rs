@@ -276,3 +276,13 @@ pub struct ImportCheck {
     /// Problems that let it install.
     pub warnings: Vec<dcp_format::Problem>,
 }
+
+/// Try an action (§19): what the AI reads and how the call ended, and the
+/// request the app sent (none when the call ended before one was built).
+#[derive(Debug, Clone, Serialize)]
+pub struct TriedAction {
+    /// The outcome, with exactly what the AI reads.
+    pub outcome: dcp_call::pipeline::Outcome,
+    /// Method, URL, headers and body as sent, every secret as `[secret]`.
+    pub sent: Option<dcp_call::pipeline::SentRequest>,
+}

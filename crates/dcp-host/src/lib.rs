@@ -29,7 +29,7 @@ pub mod events;
 
 pub use background::{Background, BackgroundOptions};
 pub use dcp_call::offer::Offer;
-pub use dcp_call::pipeline::Outcome as CallOutcome;
+pub use dcp_call::pipeline::{Outcome as CallOutcome, SentRequest};
 pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
 /// The plugin format (validator, package reader, codes), for `validate` and `pack`.
@@ -44,7 +44,8 @@ pub use error::{ApiError, ApiResult, ErrorCode};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, PluginDetails, SwitchesPatch,
+    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, PluginDetails,
+    SwitchesPatch, TriedAction,
 };
 use dto::{DoorView, EventView};
 use events::{Change, HostEvent};
@@ -387,26 +388,33 @@ impl Host {
     /// Runs one call through the whole pipeline (§3). Its journal line is
     /// committed once the outcome is known, then reported on the stream.
     pub async fn call(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<CallOutcome> {
+        Ok(self.try_action(turn, tool, args).await?.outcome)
+    }
+
+    /// The Developer section's Try an action (§19): the call as the AI
+    /// would make it, plus the request that was sent (secrets as `[secret]`).
+    pub async fn try_action(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
         let name = tool.to_owned();
         let inner = self.inner.clone();
-        let (outcome, flushed) = self
+        let (tried, flushed) = self
             .read(move |s| {
-                let outcome = inner.runtime().block_on(dcp_call::pipeline::call(s, &inner.client, &turn, &name, &args));
+                let call = dcp_call::pipeline::call_showing_request(s, &inner.client, &turn, &name, &args);
+                let (outcome, sent) = inner.runtime().block_on(call);
                 let flushed = s.journal_flush().and_then(|()| s.journal(1, None));
-                Ok((outcome, flushed))
+                Ok((TriedAction { outcome, sent }, flushed))
             })
             .await?;
         self.emit(HostEvent::CallFinished {
             tool: tool.to_owned(),
-            outcome: outcome.outcome,
-            code: outcome.code.clone(),
+            outcome: tried.outcome.outcome,
+            code: tried.outcome.code.clone(),
         });
         // The call happened: its outcome stands even when its line is lost.
         match flushed {
             Ok(lines) => lines.into_iter().for_each(|entry| self.emit(HostEvent::JournalAdded { entry })),
             Err(e) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
         }
-        Ok(outcome)
+        Ok(tried)
     }
 
     /// Journal lines, newest first (Actions tab).

@@ -64,12 +64,22 @@ async fn s3_import_consent_install_call_and_journal() {
     assert!(done.for_ai.contains("12:34") && !done.for_ai.contains("dropped by pick"), "{}", done.for_ai);
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
 
+    // Try an action (§19): the request as sent, its credential as [secret] (§11).
+    let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect("try");
+    assert_eq!(tried.outcome.outcome, "done", "{}", tried.outcome.for_ai);
+    let sent = tried.sent.expect("a request was sent");
+    assert_eq!((sent.method, sent.url.as_str()), ("GET", format!("http://127.0.0.1:{port}/time").as_str()));
+    let auth = sent.headers.iter().find(|(name, _)| name.eq_ignore_ascii_case("authorization")).expect("auth header");
+    assert!(auth.1.contains("[secret]"), "{auth:?}");
+    assert!(!serde_json::to_string(&sent).expect("JSON").contains(TOKEN), "the secret never shows");
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 2);
+
     // Switched off: refused as plugin_off, and the program sees nothing more.
     let card = f.host.set_enabled("mypc", false).await.expect("off");
     assert_eq!(card.status, Status::Off);
     let refused = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
     assert_eq!((refused.outcome, refused.reason), ("refused", Some("plugin_off")));
-    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 2);
 
     let journal = f
         .host
@@ -77,7 +87,7 @@ async fn s3_import_consent_install_call_and_journal() {
         .await
         .expect("journal");
     let outcomes: Vec<&str> = journal.iter().map(|e| e.outcome.as_str()).collect();
-    assert_eq!(outcomes, ["refused", "done"], "newest first");
+    assert_eq!(outcomes, ["refused", "done", "done"], "newest first");
     // The Actions tab's filters and paging (§3, §19).
     let refused = JournalQuery { limit: 10, outcome: Some(JournalOutcome::Refused), ..Default::default() };
     let refused = f.host.journal(refused).await.expect("refused lines");
@@ -85,10 +95,10 @@ async fn s3_import_consent_install_call_and_journal() {
     let only_events = JournalQuery { limit: 10, kind: Some(JournalKind::Event), ..Default::default() };
     assert!(f.host.journal(only_events).await.expect("events").is_empty(), "no event was posted");
     let calls = JournalQuery { limit: 10, kind: Some(JournalKind::Call), ..Default::default() };
-    assert_eq!(f.host.journal(calls).await.expect("calls").len(), 2);
+    assert_eq!(f.host.journal(calls).await.expect("calls").len(), 3);
     let next = JournalQuery { limit: 10, before: Some(journal[0].id), ..Default::default() };
     let next = f.host.journal(next).await.expect("next page");
-    assert_eq!(next.iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["done"]);
+    assert_eq!(next.iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(), ["done", "done"]);
     let line = next_event(&mut events, Duration::from_secs(5), |e| matches!(e, HostEvent::JournalAdded { .. })).await;
     let HostEvent::JournalAdded { entry } = line else { unreachable!() };
     assert_eq!(entry.action, "get_time");
