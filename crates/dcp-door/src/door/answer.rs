@@ -6,11 +6,12 @@
 //! Every body is `{"status": "accepted"|"refused", "reason": …}`; no CORS
 //! header is ever sent.
 
+use super::connections::{Phase, Slot};
 use super::journal::{bad_token_later, refuse_journal};
 use super::switches::{event_state, plugin_state};
 use super::ticker::{drop_event, Notice};
 use super::token::presented;
-use super::{lock, Shared, MAX_BODY, MAX_TEXT, READ_LIMIT};
+use super::{lock, Shared, MAX_BODY, MAX_TEXT};
 use crate::queue::Waiting;
 use bytes::Bytes;
 use dcp_format::model::Plugin;
@@ -56,8 +57,13 @@ fn respond(r: Reply) -> Response<Full<Bytes>> {
     response
 }
 
-pub(super) async fn answer(shared: &Arc<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
-    respond(decide(shared, req).await)
+/// Answers one request of a connection, which waits for its body, then
+/// is answered, then waits for its next request (see connections).
+pub(super) async fn answer(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Response<Full<Bytes>> {
+    slot.enter(Phase::Body);
+    let response = respond(decide(shared, slot, req).await);
+    slot.enter(Phase::Head);
+    response
 }
 
 /// The path's slug, when the path is exactly `/v1/events/<slug>` with a
@@ -103,7 +109,7 @@ async fn read_body(body: &mut Incoming) -> Result<Option<Vec<u8>>, ()> {
     Ok(Some(bytes))
 }
 
-async fn decide(shared: &Arc<Shared>, req: Request<Incoming>) -> Reply {
+async fn decide(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Reply {
     let browser = req.headers().keys().any(|k| k.as_str() == "origin" || k.as_str().starts_with("sec-fetch-"));
     if browser {
         return reply(StatusCode::FORBIDDEN, "browser_request");
@@ -124,11 +130,13 @@ async fn decide(shared: &Arc<Shared>, req: Request<Incoming>) -> Reply {
     }
     let token = presented(&req);
     let mut body = req.into_body();
-    let bytes = match tokio::time::timeout(READ_LIMIT, read_body(&mut body)).await {
-        Ok(Ok(Some(bytes))) => bytes,
-        Ok(Ok(None)) => return reply(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
-        Ok(Err(())) | Err(_) => return reply(StatusCode::BAD_REQUEST, "unreadable_body"),
+    // A body slower than its limit closes the connection (see connections).
+    let bytes = match read_body(&mut body).await {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return reply(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
+        Err(()) => return reply(StatusCode::BAD_REQUEST, "unreadable_body"),
     };
+    slot.enter(Phase::Answering);
     let shared2 = shared.clone();
     tokio::task::spawn_blocking(move || after_body(&shared2, &slug, &token, &bytes))
         .await

@@ -50,8 +50,6 @@ pub const MAX_BODY: usize = dcp_format::limits::EVENT_BODY_BYTES as usize;
 pub const MAX_TEXT: usize = dcp_format::limits::EVENT_TEXT_CHARS;
 /// Refusals of one kind are journaled at most this often per plugin.
 pub const JOURNAL_REFUSAL_EVERY: Duration = Duration::from_secs(60);
-const READ_LIMIT: Duration = Duration::from_secs(5);
-const MAX_CONNECTIONS: usize = 64;
 
 /// How the door runs.
 #[derive(Debug, Clone)]
@@ -113,7 +111,6 @@ struct Shared {
     journaled: Mutex<HashMap<(String, String), Duration>>,
     tokens: token::Tokens,
     state: Mutex<DoorState>,
-    connections: Arc<tokio::sync::Semaphore>,
     stopping: tokio::sync::Notify,
 }
 
@@ -141,7 +138,6 @@ impl Door {
             journaled: Mutex::new(HashMap::new()),
             tokens: token::Tokens::new(),
             state: Mutex::new(DoorState::Closed { why: Wanted::NoEventOn }),
-            connections: Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS)),
             stopping: tokio::sync::Notify::new(),
         });
         let supervisor = tokio::spawn(supervisor::supervise(shared.clone()));
