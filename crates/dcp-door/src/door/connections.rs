@@ -16,10 +16,15 @@
 //! A connection over its phase's limit is closed (checked every
 //! [`REAP_EVERY`]). At most [`MAX_CONNECTIONS`] are open: a new one beyond
 //! that closes the connection that has waited longest in the head or body
-//! phase (the oldest idle or slowest one), never the new one. Only when
-//! every open connection is answering is a new one closed at once, past
-//! [`HARD_LIMIT`]. A program sends its whole request at once, so it is
-//! answered in milliseconds, however many slow connections wait.
+//! phase (the oldest idle or slowest one), never the new one. A connection
+//! is never closed for room in its first [`MIN_AGE`]: when the oldest
+//! waiting one is younger, the loop waits until it is not, so that a new
+//! connection always has that long to send its head, however fast others
+//! reconnect (the connections behind it wait in the kernel's queue, in
+//! order). Only when every open connection is being answered is a new one
+//! closed at once, past [`HARD_LIMIT`]. A program sends its whole request
+//! at once, so it is answered within a few [`MIN_AGE`]s, however many
+//! slow connections wait.
 //!
 //! A connection may carry several requests (keep-alive); each goes through
 //! every check of [`answer`](super::answer), in order.
@@ -45,6 +50,8 @@ pub const MAX_CONNECTIONS: usize = 64;
 pub const HARD_LIMIT: usize = 2 * MAX_CONNECTIONS;
 /// How often the limits are checked.
 pub const REAP_EVERY: Duration = Duration::from_millis(100);
+/// A connection is never closed for room before this age.
+pub const MIN_AGE: Duration = Duration::from_millis(50);
 
 /// A connection's phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,25 +142,37 @@ impl Table {
     }
 
     /// Makes room for one more connection: when [`MAX_CONNECTIONS`] are
-    /// open, closes the one waiting longest. `Err` when none waits and
-    /// [`HARD_LIMIT`] are open; `Ok(true)` when one was closed.
-    fn make_room(open: &mut Open, now: u64) -> Result<bool, ()> {
+    /// open, closes the one waiting longest, once it is [`MIN_AGE`] old.
+    fn make_room(open: &mut Open, now: u64) -> Room {
         if open.entries.len() < MAX_CONNECTIONS {
-            return Ok(false);
+            return Room::Free;
         }
-        let oldest =
-            open.entries.iter().filter_map(|(&id, (slot, _))| Some((slot.waiting(now)?.0, id))).min().map(|(_, id)| id);
+        let oldest = open.entries.iter().filter_map(|(&id, (slot, _))| Some((slot.waiting(now)?.0, id))).min();
         match oldest {
-            Some(id) => {
+            Some((since, _)) if now.saturating_sub(since) < MIN_AGE.as_millis() as u64 => {
+                Room::Wait(Duration::from_millis(since + MIN_AGE.as_millis() as u64 - now))
+            }
+            Some((_, id)) => {
                 if let Some((_, abort)) = open.entries.remove(&id) {
                     abort.abort();
                 }
-                Ok(true)
+                Room::Free
             }
-            None if open.entries.len() < HARD_LIMIT => Ok(false),
-            None => Err(()),
+            None if open.entries.len() < HARD_LIMIT => Room::Free,
+            None => Room::Full,
         }
     }
+}
+
+/// What [`Table::make_room`] found.
+enum Room {
+    /// A place for the new connection.
+    Free,
+    /// The oldest waiting connection is younger than [`MIN_AGE`]: try again
+    /// after this long.
+    Wait(Duration),
+    /// Every connection is being answered, [`HARD_LIMIT`] of them.
+    Full,
 }
 
 /// Closes every connection of the listener when its accept loop ends
@@ -196,25 +215,27 @@ pub(super) async fn accept(shared: Arc<Shared>, listener: TcpListener) {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let crowded = {
-            let mut open = table.lock();
-            let now = table.now();
-            let Ok(crowded) = Table::make_room(&mut open, now) else {
-                continue; // every connection is being answered: this one is closed
+        loop {
+            let room = {
+                let mut open = table.lock();
+                let room = Table::make_room(&mut open, table.now());
+                if let Room::Free = room {
+                    let id = open.next;
+                    open.next += 1;
+                    let slot = Arc::new(Slot::new(table.origin));
+                    let leave = Leave(table.clone(), id);
+                    let task = tokio::spawn(serve(shared.clone(), slot.clone(), stream, leave));
+                    // Inserted before the task can end: its Leave waits for the lock.
+                    open.entries.insert(id, (slot, task.abort_handle()));
+                    break;
+                }
+                room
             };
-            let id = open.next;
-            open.next += 1;
-            let slot = Arc::new(Slot::new(table.origin));
-            let leave = Leave(table.clone(), id);
-            let task = tokio::spawn(serve(shared.clone(), slot.clone(), stream, leave));
-            // Inserted before the task can end: its Leave waits for the lock.
-            open.entries.insert(id, (slot, task.abort_handle()));
-            crowded
-        };
-        if crowded {
-            // Let the new connection read its head before more arrive: the
-            // connections that follow would otherwise make it the oldest.
-            tokio::task::yield_now().await;
+            match room {
+                Room::Wait(wait) => tokio::time::sleep(wait).await,
+                // Every connection is being answered: this one is closed.
+                Room::Full | Room::Free => break,
+            }
         }
     }
 }
