@@ -67,15 +67,39 @@ struct Answer {
     body: String,
 }
 
+/// Sends `request` on a new connection and reads one answer: its head and
+/// its `Content-Length` body (the door keeps a connection open for the
+/// next request), or everything until the door closes.
 async fn raw(port: u16, request: &[u8]) -> Answer {
     let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
     let _ = s.write_all(request).await;
     let mut out = Vec::new();
-    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), read_answer(&mut s, &mut out)).await;
     let text = String::from_utf8_lossy(&out).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
     Answer { status, head: head.to_ascii_lowercase(), body: body.to_owned() }
+}
+
+/// Reads into `out` until it holds a whole answer, or the door closes.
+async fn read_answer(s: &mut tokio::net::TcpStream, out: &mut Vec<u8>) {
+    let mut chunk = [0u8; 4096];
+    loop {
+        if let Some(end) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&out[..end]).to_ascii_lowercase();
+            let length = head
+                .split("\r\n")
+                .find_map(|line| line.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|n| out.len() >= end + 4 + n) {
+                return;
+            }
+        }
+        match s.read(&mut chunk).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => out.extend_from_slice(&chunk[..n]),
+        }
+    }
 }
 
 async fn send(port: u16, text: &str) -> Answer {

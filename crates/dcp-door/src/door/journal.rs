@@ -1,0 +1,66 @@
+//! The journal of refusals: each refusal is journaled (and reported as a
+//! [`Notice::Refused`]) at most once a minute per plugin and reason, so a
+//! flood writes a line a minute, never one per request. A bad token is
+//! journaled after the answer, and only for an installed plugin.
+
+use super::ticker::Notice;
+use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
+use dcp_store::journal::{NewEntry, Outcome};
+use dcp_store::Store;
+use std::sync::Arc;
+
+/// After the answer to a bad token: journals it when the slug is an
+/// installed plugin (never for an unknown slug), at most once a minute.
+pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
+    let slug = slug.to_owned();
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        let _ = tokio::task::spawn_blocking(move || {
+            if recently_journaled(&shared, &slug, "bad_token") {
+                return; // a flood of bad tokens costs no store read
+            }
+            let store = lock(&shared.store);
+            if matches!(store.call_context(&slug), Ok(Some(_))) {
+                refuse_journal(&store, &shared, &slug, None, "bad_token");
+            }
+        })
+        .await;
+    });
+}
+
+/// Whether a refusal of this kind was journaled for this plugin within the
+/// last minute.
+fn recently_journaled(shared: &Shared, slug: &str, reason: &str) -> bool {
+    let now = shared.clock.now();
+    lock(&shared.journaled)
+        .get(&(slug.to_owned(), reason.to_owned()))
+        .is_some_and(|&at| now.saturating_sub(at) < JOURNAL_REFUSAL_EVERY)
+}
+
+/// Journals (and reports) a refusal, at most once a minute per plugin and
+/// reason.
+pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: Option<&str>, reason: &str) {
+    let now = shared.clock.now();
+    {
+        let mut journaled = lock(&shared.journaled);
+        let key = (slug.to_owned(), reason.to_owned());
+        if journaled.get(&key).is_some_and(|&at| now.saturating_sub(at) < JOURNAL_REFUSAL_EVERY) {
+            return;
+        }
+        journaled.insert(key, now);
+    }
+    let _ = store.journal_write(&NewEntry {
+        plugin: slug,
+        action: event.unwrap_or("-"),
+        who: "event",
+        outcome: Outcome::Refused,
+        code: Some(reason),
+        subject: None,
+        error: None,
+    });
+    let _ = shared.notices.send(Notice::Refused {
+        plugin: slug.to_owned(),
+        event: event.map(str::to_owned),
+        reason: reason.to_owned(),
+    });
+}

@@ -1,0 +1,74 @@
+//! When the door listens: one task polls the store, opens the listener on
+//! `127.0.0.1:<port>` while [`door_wanted`](super::door_wanted) says so and
+//! closes it otherwise (nothing listens then), reports a port held by
+//! another program, and ticks the waiting queue at each poll.
+
+use super::connections::accept;
+use super::switches::{wanted_now, Wanted};
+use super::ticker::{tick_queue, Notice};
+use super::{lock, DoorState, Shared};
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+/// The accept loop's task, aborted when dropped (also when the supervisor
+/// itself is aborted), so the socket never outlives the door.
+struct Listening(JoinHandle<()>);
+
+impl Listening {
+    /// Returns once the accept loop, and with it the socket, is gone.
+    async fn close(mut self) {
+        self.0.abort();
+        let _ = (&mut self.0).await;
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+pub(super) async fn supervise(shared: Arc<Shared>) {
+    let mut listener: Option<Listening> = None;
+    let mut last: Option<DoorState> = None;
+    loop {
+        let wanted = {
+            let store = lock(&shared.store);
+            wanted_now(&store)
+        };
+        let state = match wanted {
+            Wanted::Open => {
+                if listener.is_none() {
+                    if let Ok(l) = TcpListener::bind(("127.0.0.1", shared.config.port)).await {
+                        listener = Some(Listening(tokio::spawn(accept(shared.clone(), l))));
+                    }
+                }
+                if listener.is_some() {
+                    DoorState::Listening { port: shared.config.port }
+                } else {
+                    DoorState::PortTaken { port: shared.config.port }
+                }
+            }
+            why => {
+                if let Some(l) = listener.take() {
+                    l.close().await;
+                }
+                DoorState::Closed { why }
+            }
+        };
+        if last.as_ref() != Some(&state) {
+            *lock(&shared.state) = state.clone();
+            let _ = shared.notices.send(Notice::Door { state: state.clone() });
+            last = Some(state);
+        }
+        tick_queue(&shared);
+        tokio::select! {
+            () = tokio::time::sleep(shared.config.poll) => {}
+            () = shared.stopping.notified() => break,
+        }
+    }
+    if let Some(l) = listener {
+        l.close().await;
+    }
+}

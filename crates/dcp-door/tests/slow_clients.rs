@@ -1,0 +1,60 @@
+//! Issue 11: slow clients must not shut the door on the player's own
+//! programs. Over real TCP on loopback: 300 connections drip a request
+//! head that never ends (a byte every 500 ms) and reconnect as soon as the
+//! door closes them, while a program sends a valid event every 11 s; each
+//! of its 4 events must be answered (202) within 5 s. Bounded: 300 tasks,
+//! each stopping at the end or after a fixed number of connections; the
+//! whole test lasts about 35 s.
+
+#[path = "support/load.rs"]
+#[allow(dead_code)] // shared with tests/door.rs and benches/load.rs
+mod load;
+#[path = "support/slow.rs"]
+mod slow;
+#[path = "support/world.rs"]
+#[allow(dead_code)] // shared with tests/door.rs, which uses all of it
+mod world;
+
+use dcp_door::{Door, DoorConfig, DoorState, ManualClock};
+use std::sync::Arc;
+use std::time::Duration;
+
+const SLOW: usize = 300;
+const EVENTS: usize = 4;
+const EVERY: Duration = Duration::from_secs(11);
+const LIMIT: Duration = Duration::from_secs(5);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_is_answered_while_300_slow_connections_drip_their_headers() {
+    let w = world::world();
+    let port = world::free_port();
+    let clock = Arc::new(ManualClock::new());
+    clock.advance(Duration::from_secs(1_000_000));
+    let (tx, _notices) = tokio::sync::mpsc::unbounded_channel();
+    let door = Door::start(w.door_store(), DoorConfig { port, poll: Duration::from_millis(250) }, clock.clone(), tx);
+    for _ in 0..500 {
+        if door.state() == (DoorState::Listening { port }) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(door.state(), DoorState::Listening { port });
+    let scenario = slow::Scenario {
+        slow: SLOW,
+        drip: Duration::from_millis(500),
+        ramp: Duration::from_secs(1),
+        events: EVENTS,
+        every: EVERY,
+        limit: LIMIT,
+    };
+    // The door's clock moves with the program's 11 s, for the limits.
+    let (events, report) = slow::legit_among_slow(port, &w.token, scenario, || clock.advance(EVERY)).await;
+    let answered = slow::answered_within(&events, LIMIT);
+    println!(
+        "{answered} of {EVENTS} events answered 202 within {LIMIT:?} with {SLOW} slow connections ({} opened in all, \
+         {} open at the end): {events:?}",
+        report.connections, report.open_at_end
+    );
+    door.stop().await;
+    assert_eq!(answered, EVENTS, "every event of the program answered in time: {events:?}");
+}
