@@ -668,3 +668,18 @@ fn s11_cli_list_says_when_secrets_last_only_until_a_restart() {
     let json = json_of(&p.run_with(&["list", "--json"], None, &no_bus));
     assert!(json.is_array(), "{json}");
 }
+
+/// A failed `import --yes` keeps its review pending; `--json` names it so a
+/// script can install it once the settings are fixed, or cancel it.
+#[test]
+fn s3_cli_failed_import_yes_names_its_pending_review() {
+    let p = Profile::new();
+    let out = p.run(&["import", &example("my-tasks"), "--yes", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let failed = json_of(&out);
+    assert_eq!(failed["code"], "missing_settings");
+    let review = failed["review"].as_str().expect("the pending review's id").to_owned();
+    let installed =
+        p.ok_with(&["install", &review, "--secrets-stdin", "--cloud", "local", "--json"], Some("api_token=tok-123\n"));
+    assert_eq!(installed["slug"], "mytasks");
+}

@@ -23,16 +23,24 @@ struct ErrorJson<'a> {
     errors: &'a [dcp_host::format::Problem],
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<&'a str>,
+    /// A review still pending after a failed `--yes` install: install or cancel it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<&'a str>,
 }
 
 /// Prints a failure (the spec's code first) with what fixes it, and
 /// returns exit code 1.
 pub fn fail(error: &ApiError, json: bool) -> ExitCode {
+    fail_pending(error, json, None)
+}
+
+/// [`fail`] for an install whose review stays pending: `--json` names it.
+pub fn fail_pending(error: &ApiError, json: bool, review: Option<&str>) -> ExitCode {
     let errors = error.problems.as_slice();
     let hint = super::hints::fix_for(error);
     if json {
         let hint = hint.as_deref();
-        print_json(&ErrorJson { ok: false, code: error.spec_code(), message: &error.message, errors, hint });
+        print_json(&ErrorJson { ok: false, code: error.spec_code(), message: &error.message, errors, hint, review });
         return ExitCode::from(super::REFUSED);
     }
     if errors.is_empty() {

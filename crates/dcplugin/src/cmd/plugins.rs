@@ -275,7 +275,7 @@ fn consent(
         }
         Err(e) => {
             // The review stays pending: the player can fix the options and install it.
-            let code = fail(&e, json);
+            let code = super::host::fail_pending(&e, json, Some(&review.review));
             if !json {
                 eprintln!(
                     "review {} is still pending: {} install {} [options]",
