@@ -7,12 +7,20 @@ use dcp_format::setting_value::json_number;
 use dcp_format::text::remove_hidden;
 use serde_json::{Map, Value};
 
-/// Why the arguments are refused (INVALID_ARGUMENTS): the argument and the
-/// reason, which the AI reads to retry.
+/// Why the arguments are refused (INVALID_ARGUMENTS): every argument at
+/// fault with its reason, all at once, so the AI fixes them in one retry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+pub struct InvalidArguments {
+    /// Each argument at fault, in the schema's order.
+    pub problems: Vec<ArgumentProblem>,
+}
+
+/// One argument at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{argument}: {reason}")]
-pub struct InvalidArguments {
-    /// The argument at fault.
+pub struct ArgumentProblem {
+    /// The argument.
     pub argument: String,
     /// What is wrong, for the AI.
     pub reason: String,
@@ -32,12 +40,16 @@ pub fn convert(tool: &Tool, given: &Value) -> Result<Arguments, InvalidArguments
         _ => return Err(invalid("arguments", "the arguments must be a JSON object")),
     };
     let mut out = Map::new();
+    let mut problems = Vec::new();
     for arg in &tool.arguments {
         match given.get(&arg.name).filter(|v| !v.is_null()) {
-            Some(value) => {
-                out.insert(arg.name.clone(), one(arg, value)?);
-            }
-            None if arg.required => return Err(invalid(&arg.name, "this argument is required")),
+            Some(value) => match one(arg, value) {
+                Ok(converted) => {
+                    out.insert(arg.name.clone(), converted);
+                }
+                Err(e) => problems.extend(e.problems),
+            },
+            None if arg.required => problems.extend(invalid(&arg.name, "this argument is required").problems),
             None => {
                 if let Some(default) = &arg.default {
                     out.insert(arg.name.clone(), default.clone());
@@ -45,11 +57,15 @@ pub fn convert(tool: &Tool, given: &Value) -> Result<Arguments, InvalidArguments
             }
         }
     }
-    Ok(out)
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(InvalidArguments { problems })
+    }
 }
 
 fn invalid(argument: &str, reason: impl Into<String>) -> InvalidArguments {
-    InvalidArguments { argument: argument.to_owned(), reason: reason.into() }
+    InvalidArguments { problems: vec![ArgumentProblem { argument: argument.to_owned(), reason: reason.into() }] }
 }
 
 fn one(arg: &Argument, value: &Value) -> Result<Value, InvalidArguments> {

@@ -59,7 +59,7 @@ impl Reason {
     pub fn explain(self) -> String {
         match self {
             Reason::ToolsOff => "Tools are turned off: the player can turn on Enable tools in the Tools tab.".into(),
-            Reason::PluginOff => "This plugin or action is switched off (or its file was modified): the player can turn it on, or import the plugin again, in Plugins.".into(),
+            Reason::PluginOff => "This plugin or action is switched off, or its file changed or no longer passes the checks: the player can turn it on in Plugins; an imported plugin whose file changed is imported again, and a plugin loaded from a folder is fixed and saved.".into(),
             Reason::NeedsSetup => "This plugin needs setup: the player must fill in its settings (Options on its card).".into(),
             Reason::CloudBlocked => "The player keeps this plugin on this PC: it is not used with online AI models. They can allow it in the plugin's details.".into(),
             Reason::NeedsConfirmation => "This is a serious action that needs a confirmation window, which is not available yet.".into(),

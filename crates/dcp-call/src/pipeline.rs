@@ -128,7 +128,7 @@ async fn run(
         Err(e) => {
             return record.failed(
                 "INVALID_ARGUMENTS",
-                &format!("{e}. Fix this argument and call again."),
+                &format!("{e}. Fix these arguments and call again."),
                 true,
                 &masker,
             )

@@ -87,8 +87,12 @@ fn s7_arguments_are_converted_as_the_guide_says() {
         (json!({ "title": "x", "unit": "GBP" }), "unit"),
         (json!({ "title": ["x"] }), "title"),
     ] {
-        assert_eq!(convert(tool, &bad).expect_err("invalid").argument, argument, "{bad}");
+        assert_eq!(convert(tool, &bad).expect_err("invalid").problems[0].argument, argument, "{bad}");
     }
+    // Every argument at fault at once, in the schema's order, so one retry can fix them all.
+    let all = convert(tool, &json!({ "count": "many", "urgent": "yes", "unit": "GBP" })).expect_err("invalid");
+    let named: Vec<&str> = all.problems.iter().map(|p| p.argument.as_str()).collect();
+    assert_eq!(named, ["title", "count", "urgent", "unit"], "{all}");
 }
 
 fn secret(key: &str) -> Option<Sensitive> {

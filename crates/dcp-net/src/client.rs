@@ -140,7 +140,7 @@ impl Client {
     async fn resolve(&self, host: &str) -> Result<Vec<SocketAddr>, NetError> {
         let answers = self.lookup(host).await?;
         if answers.is_empty() {
-            return Err(NetError::DnsFailed);
+            return Err(NetError::DnsFailed { host: host.to_owned() });
         }
         if answers.iter().any(|ip| !is_public(*ip)) {
             return Err(NetError::PrivateAddress);
@@ -176,9 +176,10 @@ impl Client {
                 .iter()
                 .find(|(name, _)| name == host)
                 .map(|(_, ips)| ips.clone())
-                .ok_or(NetError::DnsFailed);
+                .ok_or_else(|| NetError::DnsFailed { host: host.to_owned() });
         }
-        let found = tokio::net::lookup_host((host, 443)).await.map_err(|_| NetError::DnsFailed)?;
+        let found =
+            tokio::net::lookup_host((host, 443)).await.map_err(|_| NetError::DnsFailed { host: host.to_owned() })?;
         Ok(found.map(|addr| addr.ip()).collect())
     }
 }

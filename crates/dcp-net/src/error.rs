@@ -21,9 +21,12 @@ pub enum NetError {
     /// An undeclared domain, or an IP address instead of a name.
     #[error("the host is not declared, or is an IP address")]
     HostNotAllowed,
-    /// The name has no address.
-    #[error("the domain could not be resolved")]
-    DnsFailed,
+    /// The name has no address: the PC may be offline, or the name wrong.
+    #[error("the domain {host} could not be resolved: this PC may be offline, or the name may be misspelled")]
+    DnsFailed {
+        /// The name looked up.
+        host: String,
+    },
     /// A server on the PC on an undeclared or reserved port, or while
     /// developer mode is off (§15).
     #[error("this port of the PC is not allowed")]
@@ -58,7 +61,7 @@ impl NetError {
             NetError::BadUrl => "BAD_URL",
             NetError::BadRequest => "BAD_REQUEST",
             NetError::HostNotAllowed => "HOST_NOT_ALLOWED",
-            NetError::DnsFailed => "DNS_FAILED",
+            NetError::DnsFailed { .. } => "DNS_FAILED",
             NetError::LocalPortNotAllowed => "LOCAL_PORT_NOT_ALLOWED",
             NetError::PrivateAddress => "PRIVATE_ADDRESS",
             NetError::TooLarge => "TOO_LARGE",
@@ -86,7 +89,7 @@ mod tests {
             (NetError::BadUrl, "BAD_URL", false),
             (NetError::BadRequest, "BAD_REQUEST", false),
             (NetError::HostNotAllowed, "HOST_NOT_ALLOWED", false),
-            (NetError::DnsFailed, "DNS_FAILED", false),
+            (NetError::DnsFailed { host: "api.example.com".into() }, "DNS_FAILED", false),
             (NetError::LocalPortNotAllowed, "LOCAL_PORT_NOT_ALLOWED", false),
             (NetError::PrivateAddress, "PRIVATE_ADDRESS", false),
             (NetError::TooLarge, "TOO_LARGE", false),

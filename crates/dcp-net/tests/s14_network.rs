@@ -215,14 +215,18 @@ async fn s14_dns_failed() {
     // Declared, but no answer in the fake zone.
     let client = client_for(&server, ZONE);
     let policy = Policy { hosts: vec!["nowhere.example.com".into()], ..Policy::default() };
-    assert_eq!(client.send(get("https://nowhere.example.com/"), &policy).await, Err(NetError::DnsFailed));
+    let nowhere = NetError::DnsFailed { host: "nowhere.example.com".into() };
+    assert_eq!(client.send(get("https://nowhere.example.com/"), &policy).await, Err(nowhere));
     // A name with an empty answer.
     let client = Client::with_test_overrides(TestOverrides {
         dns: vec![("api.example.com".into(), vec![])],
         ..TestOverrides::default()
     });
-    assert_eq!(client.send(get("https://api.example.com/"), &web_policy()).await, Err(NetError::DnsFailed));
-    assert_eq!(NetError::DnsFailed.code(), "DNS_FAILED");
+    let failed = client.send(get("https://api.example.com/"), &web_policy()).await.expect_err("no address");
+    assert_eq!(failed, NetError::DnsFailed { host: "api.example.com".into() });
+    assert_eq!(failed.code(), "DNS_FAILED");
+    // §22 DNS_FAILED: the message names the domain and what the player can check.
+    assert!(failed.to_string().contains("api.example.com") && failed.to_string().contains("offline"), "{failed}");
 }
 
 #[tokio::test]

@@ -281,15 +281,28 @@ fn template(text: &str, place: Place, path: Path, scope: &Scope, p: &mut Problem
     (p.error_count() == before).then_some(template)
 }
 
+/// The names a template may use instead, for the author's fix.
+fn existing(names: &[&str]) -> String {
+    if names.is_empty() {
+        "there are none".into()
+    } else {
+        format!("use one of: {}", names.join(", "))
+    }
+}
+
 fn placeholder_problem(piece: &Piece, place: Place, scope: &Scope) -> Option<String> {
     match piece {
         Piece::Secret(name) => Some(format!("{{{{secret.{name}}}}}: secrets only go through the auth block")),
         Piece::Arg(name) if place == Place::Header => Some(format!("{{{{{name}}}}}: arguments never go into a header")),
         Piece::Arg(name) if !scope.declared_arguments.iter().any(|a| a == name) => {
-            Some(format!("{{{{{name}}}}} names no argument of this tool"))
+            Some(format!("{{{{{name}}}}} names no argument of this tool ({})", existing(&scope.declared_arguments)))
         }
         Piece::Config(name) => match scope.settings.is_secret(name) {
-            None => Some(format!("{{{{config.{name}}}}} names no setting in user_config")),
+            None => {
+                let usable: Vec<&str> =
+                    scope.settings.declared.iter().filter(|(_, secret)| !**secret).map(|(k, _)| k.as_str()).collect();
+                Some(format!("{{{{config.{name}}}}} names no setting in user_config ({})", existing(&usable)))
+            }
             Some(true) => Some(format!("{{{{config.{name}}}}} is a secret: secrets only go through the auth block")),
             Some(false) => None,
         },

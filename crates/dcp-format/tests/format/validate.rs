@@ -985,3 +985,19 @@ fn s18_changes_between_permissions_are_listed() {
     }
     assert!(permissions(&old).changes_from(&permissions(&old)).is_empty());
 }
+
+/// §8 bad_placeholder: the message names what the template may use instead.
+#[test]
+fn s8_bad_placeholder_lists_the_names_that_exist() {
+    let messages = |template: &str| {
+        let mut doc = base();
+        edit(&mut doc, "@/tools/add_card/request/body/name", Some(json!(template)));
+        let report = check(&doc);
+        let found = report.problems.errors.iter().filter(|p| p.code == Code::BadPlaceholder);
+        found.map(|p| p.message.clone()).collect::<Vec<_>>().join(" | ")
+    };
+    let argument = messages("{{nothing}}");
+    assert!(argument.contains("use one of:") && argument.contains("name"), "{argument}");
+    let setting = messages("{{config.nothing}}");
+    assert!(setting.contains("use one of:") && !setting.contains("api_token"), "no secret is offered: {setting}");
+}
