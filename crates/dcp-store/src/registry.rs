@@ -323,8 +323,10 @@ impl Store {
             settings: settings.unwrap_or_default(),
             actions: actions.unwrap_or_default(),
             events: events.unwrap_or_default(),
-            sites: row.permissions.hosts.iter().cloned().collect(),
-            local_ports: row.permissions.local_ports.iter().copied().collect(),
+            // What the file declares now, which is what calls use (a saved
+            // folder's new sites apply at once, §19); the row's otherwise.
+            sites: plugin.map_or_else(|| row.permissions.hosts.iter().cloned().collect(), |p| p.hosts.clone()),
+            local_ports: local_ports(&row, plugin),
             cloud_choice: row.cloud_choice.clone(),
             twitch_allowed: row.twitch_allowed,
             manifest_fingerprint: row.manifest_fingerprint.clone(),
@@ -352,7 +354,7 @@ impl Store {
         if plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc {
             badges.push("Kept on this PC".into());
         }
-        for port in &row.permissions.local_ports {
+        for port in local_ports(row, plugin) {
             badges.push(format!("Talks to a program on this PC (port {port})"));
         }
         Card {
@@ -451,6 +453,11 @@ impl Store {
 }
 
 /// A setting's default, as stored values are.
+/// The ports of a server on the PC, as the file declares them now (the row's when it cannot be read).
+fn local_ports(row: &Row, plugin: Option<&Plugin>) -> Vec<u16> {
+    plugin.map_or_else(|| row.permissions.local_ports.iter().copied().collect(), |p| p.local_ports.clone())
+}
+
 /// A non-secret setting's value: the stored one, else its default.
 pub(crate) fn value_or_default(stored: &[(String, serde_json::Value)], setting: &Setting) -> Option<serde_json::Value> {
     stored.iter().find(|(k, _)| *k == setting.key).map(|(_, v)| v.clone()).or_else(|| default_of(&setting.kind))

@@ -149,3 +149,23 @@ fn s19_importing_the_file_to_share_updates_the_folder_plugin_and_keeps_settings(
     assert!(d.folder.starts_with(f.root().join("plugins")));
     assert!(folder.join("manifest.json").is_file(), "the dev folder is left alone");
 }
+
+/// §19: a saved folder is one state for every reader, even before any
+/// reload: the card's version and the details' ports are the file's, as
+/// calls already use it.
+#[test]
+fn s19_a_saved_folder_reads_the_same_for_list_show_and_calls_before_a_reload() {
+    let f = Fixture::new();
+    let folder = loaded(&f);
+    let mut m = example("pomodoro");
+    m["version"] = json!("1.2.0");
+    meta(&mut m)["permissions"]["network"]["local"]["ports"] = json!([8421, 8423]);
+    save(&folder, &m);
+    let card = f.store.list().expect("list").into_iter().find(|c| c.slug == "pomodoro").expect("card");
+    assert_eq!(card.version, "1.2.0");
+    assert!(card.badges.iter().any(|b| b.contains("port 8423")), "{:?}", card.badges);
+    let d = f.store.show("pomodoro").expect("show");
+    assert_eq!(d.local_ports, [8421, 8423]);
+    let context = f.store.call_context("pomodoro").expect("context").expect("installed");
+    assert_eq!(context.plugin.as_ref().expect("valid").local_ports, [8421, 8423]);
+}
