@@ -519,7 +519,9 @@ async fn flood_while_a_program_sends_events(requests: usize) {
     let pace =
         load::Pace::Manual { clock: r.clock.clone(), step: Duration::from_secs(1), pause: Duration::from_millis(5) };
     let program = tokio::spawn(load::program(p, w.token.clone(), pace, stop.clone()));
-    let flood = load::flood(p, &w.token, load::Flood { requests, connections: 8 }).await;
+    let flood =
+        load::flood(p, &w.token, load::Flood { requests, connections: 8, kinds: &load::Bad::ALL, keep_alive: false })
+            .await;
     stop.store(true, Ordering::SeqCst);
     let sent = program.await.expect("program");
     let judged = load::judge(&sent, Duration::ZERO);

@@ -54,7 +54,9 @@ impl Store {
     /// The sealed token as stored (`None` when none was made): one indexed
     /// read, cheap enough for the door to do on every request.
     pub fn event_token_sealed(&self, slug: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self.conn.query_row("SELECT sealed FROM event_tokens WHERE slug = ?1", [slug], |r| r.get(0)).optional()?)
+        // Cached: the door asks on every request, refused ones included.
+        let mut stmt = self.conn.prepare_cached("SELECT sealed FROM event_tokens WHERE slug = ?1")?;
+        Ok(stmt.query_row([slug], |r| r.get(0)).optional()?)
     }
 
     /// Opens a sealed token read by [`Store::event_token_sealed`].

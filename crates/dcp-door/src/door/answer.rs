@@ -21,8 +21,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, HOST};
 use hyper::{Method, Request, Response, StatusCode};
-use serde::Serialize;
-use std::sync::Arc;
+use std::sync::{Arc, TryLockError};
 
 /// An answer of the table.
 struct Reply {
@@ -36,13 +35,10 @@ const fn reply(status: StatusCode, reason: &'static str) -> Reply {
 }
 
 fn respond(r: Reply) -> Response<Full<Bytes>> {
-    #[derive(Serialize)]
-    struct Body<'a> {
-        status: &'a str,
-        reason: &'a str,
-    }
     let status = if r.status == StatusCode::ACCEPTED { "accepted" } else { "refused" };
-    let body = serde_json::to_vec(&Body { status, reason: r.reason }).unwrap_or_default();
+    // Every reason is a fixed code of [a-z_]: nothing to escape.
+    debug_assert!(r.reason.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
+    let body = format!(r#"{{"status":"{status}","reason":"{}"}}"#, r.reason);
     let mut response = Response::new(Full::new(Bytes::from(body)));
     *response.status_mut() = r.status;
     let headers = response.headers_mut();
@@ -77,14 +73,14 @@ fn slug_of(req: &Request<Incoming>) -> Option<String> {
     ok.then(|| slug.to_owned())
 }
 
-fn host_ok(req: &Request<Incoming>, port: u16) -> bool {
+fn host_ok(req: &Request<Incoming>, allowed: &[String; 2]) -> bool {
     if req.uri().authority().is_some() || req.uri().scheme().is_some() {
         return false;
     }
     let mut hosts = req.headers().get_all(HOST).iter();
     let (Some(host), None) = (hosts.next(), hosts.next()) else { return false };
     let host = host.as_bytes();
-    host == format!("127.0.0.1:{port}").as_bytes() || host == format!("localhost:{port}").as_bytes()
+    allowed.iter().any(|h| host == h.as_bytes())
 }
 
 fn json_type(req: &Request<Incoming>) -> bool {
@@ -114,7 +110,7 @@ async fn decide(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Re
     if browser {
         return reply(StatusCode::FORBIDDEN, "browser_request");
     }
-    if !host_ok(&req, shared.config.port) {
+    if !host_ok(&req, &shared.hosts) {
         return reply(StatusCode::MISDIRECTED_REQUEST, "wrong_host");
     }
     if req.method() != Method::POST {
@@ -129,6 +125,18 @@ async fn decide(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Re
         return reply(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large");
     }
     let token = presented(&req);
+    // With a declared length (within the limit, so the body cannot be over
+    // it: hyper reads exactly that many bytes), the token is checked before
+    // the body is read, which changes no answer; a chunked body is read
+    // first, since its size decides 413 before the token.
+    let mut checked = None;
+    if declared.is_some() {
+        checked = token_here(shared, &slug, &token);
+        if checked == Some(false) {
+            bad_token_later(shared, &slug);
+            return reply(StatusCode::UNAUTHORIZED, "bad_token");
+        }
+    }
     let mut body = req.into_body();
     // A body slower than its limit closes the connection (see connections).
     let bytes = match read_body(&mut body).await {
@@ -137,10 +145,31 @@ async fn decide(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Re
         Err(()) => return reply(StatusCode::BAD_REQUEST, "unreadable_body"),
     };
     slot.enter(Phase::Answering);
+    if declared.is_none() {
+        checked = token_here(shared, &slug, &token);
+        if checked == Some(false) {
+            bad_token_later(shared, &slug);
+            return reply(StatusCode::UNAUTHORIZED, "bad_token");
+        }
+    }
     let shared2 = shared.clone();
-    tokio::task::spawn_blocking(move || after_body(&shared2, &slug, &token, &bytes))
+    let token = checked.is_none().then_some(token);
+    tokio::task::spawn_blocking(move || after_body(&shared2, &slug, token.as_deref(), &bytes))
         .await
         .unwrap_or_else(|_| reply(StatusCode::INTERNAL_SERVER_ERROR, "internal_error"))
+}
+
+/// The token check on this task, when the store is free and the token
+/// needs no opening (microseconds: one indexed read, and a read in WAL
+/// mode waits for no writer), so a flood of bad tokens costs no trip to the
+/// blocking threads; `None` when it must be done there, with the rest. A
+/// bad token's journal line is written later.
+fn token_here(shared: &Shared, slug: &str, token: &[u8]) -> Option<bool> {
+    match shared.store.try_lock() {
+        Ok(store) => shared.tokens.check_opened(&store, slug, token),
+        Err(TryLockError::Poisoned(store)) => shared.tokens.check_opened(&store.into_inner(), slug, token),
+        Err(TryLockError::WouldBlock) => None,
+    }
 }
 
 /// What a request carries once its envelope passed.
@@ -168,10 +197,11 @@ fn parse(bytes: &[u8]) -> Result<Sent, &'static str> {
     Ok(Sent { event, text })
 }
 
-/// Token, state, body, limits: needs the store (run off the async threads).
-fn after_body(shared: &Arc<Shared>, slug: &str, token: &[u8], bytes: &[u8]) -> Reply {
+/// Token (unless `token` is `None`: checked already), state, body, limits:
+/// needs the store (run off the async threads).
+fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u8]) -> Reply {
     let store = lock(&shared.store);
-    if !shared.tokens.check(&store, slug, token) {
+    if token.is_some_and(|token| !shared.tokens.check(&store, slug, token)) {
         drop(store);
         // After the answer: journal only for an installed plugin.
         bad_token_later(shared, slug);

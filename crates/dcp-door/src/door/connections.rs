@@ -31,12 +31,16 @@
 
 use super::answer::answer;
 use super::Shared;
+use hyper_util::rt::TokioIo;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
+use tokio::net::TcpStream;
 use tokio::task::AbortHandle;
 
 /// Time to receive a request head, or between two requests on a kept
@@ -69,11 +73,13 @@ pub(super) enum Phase {
 pub(super) struct Slot {
     origin: Instant,
     word: AtomicU64,
+    /// Set when the door closes the connection for room or time.
+    reset: AtomicBool,
 }
 
 impl Slot {
     fn new(origin: Instant) -> Slot {
-        let slot = Slot { origin, word: AtomicU64::new(0) };
+        let slot = Slot { origin, word: AtomicU64::new(0), reset: AtomicBool::new(false) };
         slot.enter(Phase::Head);
         slot
     }
@@ -82,6 +88,13 @@ impl Slot {
     pub(super) fn enter(&self, phase: Phase) {
         let ms = u64::try_from(self.origin.elapsed().as_millis()).unwrap_or(u64::MAX >> 2);
         self.word.store(ms << 2 | phase as u64, Ordering::Relaxed);
+    }
+
+    /// Closes the connection with a reset (see [`Io`]): its task ends at
+    /// its next poll.
+    fn close(&self, abort: &AbortHandle) {
+        self.reset.store(true, Ordering::Relaxed);
+        abort.abort();
     }
 
     /// The phase and when it began.
@@ -135,7 +148,7 @@ impl Table {
         self.lock().entries.retain(|_, (slot, abort)| {
             let over = slot.waiting(now).is_some_and(|(_, over)| over);
             if over {
-                abort.abort();
+                slot.close(abort);
             }
             !over
         });
@@ -153,8 +166,8 @@ impl Table {
                 Room::Wait(Duration::from_millis(since + MIN_AGE.as_millis() as u64 - now))
             }
             Some((_, id)) => {
-                if let Some((_, abort)) = open.entries.remove(&id) {
-                    abort.abort();
+                if let Some((slot, abort)) = open.entries.remove(&id) {
+                    slot.close(&abort);
                 }
                 Room::Free
             }
@@ -241,7 +254,8 @@ pub(super) async fn accept(shared: Arc<Shared>, listener: TcpListener) {
 }
 
 /// Serves one connection: its requests, one after another.
-async fn serve(shared: Arc<Shared>, slot: Arc<Slot>, stream: tokio::net::TcpStream, _leave: Leave) {
+async fn serve(shared: Arc<Shared>, slot: Arc<Slot>, stream: TcpStream, _leave: Leave) {
+    let io_slot = slot.clone();
     let service = hyper::service::service_fn(move |req| {
         let shared = shared.clone();
         let slot = slot.clone();
@@ -249,5 +263,60 @@ async fn serve(shared: Arc<Shared>, slot: Arc<Slot>, stream: tokio::net::TcpStre
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder.keep_alive(true).max_buf_size(16 * 1024);
-    let _ = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+    let io = Io { inner: TokioIo::new(stream), slot: io_slot };
+    let _ = builder.serve_connection(io, service).await;
+}
+
+/// A connection's socket as hyper reads and writes it. When the door
+/// closes the connection for room or time, it is closed with a reset
+/// (`SO_LINGER` 0) rather than a FIN: no `TIME_WAIT` is left behind, so
+/// clients closed by the thousand do not use up the loopback's ports,
+/// which a program's next connection needs.
+struct Io {
+    inner: TokioIo<TcpStream>,
+    slot: Arc<Slot>,
+}
+
+impl Drop for Io {
+    fn drop(&mut self) {
+        if self.slot.reset.load(Ordering::Relaxed) {
+            let _ = self.inner.inner().set_zero_linger();
+        }
+    }
+}
+
+impl hyper::rt::Read for Io {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: hyper::rt::ReadBufCursor<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl hyper::rt::Write for Io {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
 }

@@ -1,7 +1,8 @@
 //! The journal of refusals: each refusal is journaled (and reported as a
 //! [`Notice::Refused`]) at most once a minute per plugin and reason, so a
 //! flood writes a line a minute, never one per request. A bad token is
-//! journaled after the answer, and only for an installed plugin.
+//! journaled after the answer, and only for an installed plugin (one
+//! installed since the supervisor's last poll is not journaled yet).
 
 use super::ticker::Notice;
 use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
@@ -11,14 +12,17 @@ use std::sync::Arc;
 
 /// After the answer to a bad token: journals it when the slug is an
 /// installed plugin (never for an unknown slug), at most once a minute.
+/// A slug not installed at the supervisor's last poll, or journaled within
+/// the minute, costs a flood no task and no store read; the plugin is
+/// looked up again before its line is written.
 pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
+    if !lock(&shared.installed).contains(slug) || recently_journaled(shared, slug, "bad_token") {
+        return;
+    }
     let slug = slug.to_owned();
     let shared = shared.clone();
     tokio::spawn(async move {
         let _ = tokio::task::spawn_blocking(move || {
-            if recently_journaled(&shared, &slug, "bad_token") {
-                return; // a flood of bad tokens costs no store read
-            }
             let store = lock(&shared.store);
             if matches!(store.call_context(&slug), Ok(Some(_))) {
                 refuse_journal(&store, &shared, &slug, None, "bad_token");

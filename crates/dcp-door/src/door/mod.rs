@@ -36,7 +36,7 @@ use crate::limits::RateLimit;
 use crate::queue::{CompanionState, EventQueue};
 use dcp_store::Store;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
@@ -109,7 +109,12 @@ struct Shared {
     limits: Mutex<HashMap<String, RateLimit>>,
     queue: Mutex<EventQueue>,
     journaled: Mutex<HashMap<(String, String), Duration>>,
+    /// The installed plugins' slugs at the last poll.
+    installed: Mutex<HashSet<String>>,
     tokens: token::Tokens,
+    /// The two `Host` values the door answers: `127.0.0.1:<port>`,
+    /// `localhost:<port>`.
+    hosts: [String; 2],
     state: Mutex<DoorState>,
     stopping: tokio::sync::Notify,
 }
@@ -128,6 +133,7 @@ impl Door {
     /// Starts the supervisor. `notices` receives every state change, event
     /// and turn.
     pub fn start(store: Store, config: DoorConfig, clock: Arc<dyn Clock>, notices: UnboundedSender<Notice>) -> Door {
+        let hosts = [format!("127.0.0.1:{}", config.port), format!("localhost:{}", config.port)];
         let shared = Arc::new(Shared {
             store: Mutex::new(store),
             config,
@@ -136,7 +142,9 @@ impl Door {
             limits: Mutex::new(HashMap::new()),
             queue: Mutex::new(EventQueue::new()),
             journaled: Mutex::new(HashMap::new()),
+            installed: Mutex::new(HashSet::new()),
             tokens: token::Tokens::new(),
+            hosts,
             state: Mutex::new(DoorState::Closed { why: Wanted::NoEventOn }),
             stopping: tokio::sync::Notify::new(),
         });

@@ -1,10 +1,11 @@
 //! When the door listens: one task polls the store, opens the listener on
 //! `127.0.0.1:<port>` while [`door_wanted`](super::door_wanted) says so and
 //! closes it otherwise (nothing listens then), reports a port held by
-//! another program, and ticks the waiting queue at each poll.
+//! another program, and ticks the waiting queue at each poll. Each poll
+//! also notes the installed plugins, for the journal of bad tokens.
 
 use super::connections::accept;
-use super::switches::{wanted_now, Wanted};
+use super::switches::{survey, Wanted};
 use super::ticker::{tick_queue, Notice};
 use super::{lock, DoorState, Shared};
 use std::sync::Arc;
@@ -33,10 +34,11 @@ pub(super) async fn supervise(shared: Arc<Shared>) {
     let mut listener: Option<Listening> = None;
     let mut last: Option<DoorState> = None;
     loop {
-        let wanted = {
+        let (wanted, installed) = {
             let store = lock(&shared.store);
-            wanted_now(&store)
+            survey(&store)
         };
+        *lock(&shared.installed) = installed;
         let state = match wanted {
             Wanted::Open => {
                 if listener.is_none() {

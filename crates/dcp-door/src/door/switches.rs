@@ -6,6 +6,7 @@
 use dcp_format::model::Plugin;
 use dcp_store::{CallContext, Prefs, Status, Store};
 use serde::Serialize;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Whether the door should be open, and why not.
@@ -46,8 +47,15 @@ pub fn door_wanted(prefs: &Prefs, plugins: &[(Arc<CallContext>, Vec<String>)]) -
 
 /// [`door_wanted`] from the store as it is now.
 pub fn wanted_now(store: &Store) -> Wanted {
-    let Ok(prefs) = store.prefs() else { return Wanted::NoEventOn };
+    survey(store).0
+}
+
+/// [`wanted_now`], with the slugs of every installed plugin (whatever its
+/// state): what the supervisor learns at each poll.
+pub(super) fn survey(store: &Store) -> (Wanted, HashSet<String>) {
     let contexts = store.call_contexts().unwrap_or_default();
+    let installed = contexts.iter().map(|c| c.slug.clone()).collect();
+    let Ok(prefs) = store.prefs() else { return (Wanted::NoEventOn, installed) };
     let plugins: Vec<(Arc<CallContext>, Vec<String>)> = contexts
         .into_iter()
         .filter(|c| c.plugin.as_ref().is_some_and(|p| !p.events.is_empty()))
@@ -56,7 +64,7 @@ pub fn wanted_now(store: &Store) -> Wanted {
             (c, on)
         })
         .collect();
-    door_wanted(&prefs, &plugins)
+    (door_wanted(&prefs, &plugins), installed)
 }
 
 /// The plugin, when its events may be received and said now; else the

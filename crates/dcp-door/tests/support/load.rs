@@ -5,10 +5,12 @@
 //!
 //! The client is bounded: a fixed number of connections
 //! ([`Flood::connections`]), each a task sending its share of the requests
-//! one after another, each request on a new connection (the door serves
-//! one request per connection, §16), its answer read into one fixed buffer
-//! per task. Nothing else is spawned, and the only memory that grows is one
-//! latency sample (4 bytes) per request.
+//! one after another, its answers read into one fixed buffer per task.
+//! Either each request goes on a new connection and asks the server to
+//! close it (`Connection: close`, as Python's `urllib` does), or each task
+//! keeps its connection for the next request (keep-alive), opening a new
+//! one only when the server closes it. Nothing else is spawned, and the
+//! only memory that grows is one latency sample (4 bytes) per request.
 
 use crate::world::{request, FOCUS};
 use dcp_door::ManualClock;
@@ -52,17 +54,19 @@ impl Bad {
         }
     }
 
-    fn request(self, port: u16, token: &str, worker: usize) -> Vec<u8> {
-        let browser = |header: &str| {
-            request(port, "pomodoro", token, FOCUS).replacen("\r\n\r\n", &format!("\r\n{header}\r\n\r\n"), 1)
-        };
-        match self {
+    /// The kinds whose answer is a 401 (bad token).
+    pub const TOKENS: [Bad; 2] = [Bad::WrongToken, Bad::UnknownSlug];
+
+    fn request(self, port: u16, token: &str, worker: usize, keep_alive: bool) -> Vec<u8> {
+        let with = |request: String, header: &str| request.replacen("\r\n\r\n", &format!("\r\n{header}\r\n\r\n"), 1);
+        let browser = |header: &str| with(request(port, "pomodoro", token, FOCUS), header);
+        let request = match self {
             Bad::WrongToken => request(port, "pomodoro", &"f".repeat(64), FOCUS),
             Bad::UnknownSlug => request(port, &format!("ghost{worker}"), token, FOCUS),
             Bad::Origin => browser("Origin: https://evil.example"),
             Bad::SecFetchSite => browser("Sec-Fetch-Site: cross-site"),
-        }
-        .into_bytes()
+        };
+        if keep_alive { request } else { with(request, "Connection: close") }.into_bytes()
     }
 }
 
@@ -84,6 +88,12 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 /// answer (head and `Content-Length` body) into `buffer`.
 pub async fn exchange(port: u16, request: &[u8], buffer: &mut [u8]) -> io::Result<Answer> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).await?;
+    Ok(exchange_on(&mut stream, request, buffer).await?.0)
+}
+
+/// Sends `request` on `stream` and reads one answer into `buffer`; also
+/// whether the server closes the connection after it (`Connection: close`).
+pub async fn exchange_on(stream: &mut TcpStream, request: &[u8], buffer: &mut [u8]) -> io::Result<(Answer, bool)> {
     stream.write_all(request).await?;
     let mut filled = 0;
     loop {
@@ -96,7 +106,8 @@ pub async fn exchange(port: u16, request: &[u8], buffer: &mut [u8]) -> io::Resul
             let length: usize = header(head, "content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
             if filled >= end + 4 + length {
                 let retry_after = header(head, "retry-after").and_then(|v| v.parse().ok());
-                return Ok(Answer { status, retry_after });
+                let close = header(head, "connection").is_some_and(|v| v.eq_ignore_ascii_case("close"));
+                return Ok((Answer { status, retry_after }, close));
             }
         }
         if read == 0 {
@@ -108,6 +119,42 @@ pub async fn exchange(port: u16, request: &[u8], buffer: &mut [u8]) -> io::Resul
     }
 }
 
+/// One flood task's connection: kept for the next request when
+/// `keep_alive` and the server keeps it.
+struct Client {
+    port: u16,
+    keep_alive: bool,
+    stream: Option<TcpStream>,
+    /// Connections opened.
+    opened: u32,
+}
+
+impl Client {
+    async fn send(&mut self, request: &[u8], buffer: &mut [u8]) -> io::Result<Answer> {
+        let kept = self.stream.is_some();
+        match self.try_send(request, buffer).await {
+            // A kept connection the server closed meanwhile: once more on a new one.
+            Err(_) if kept => self.try_send(request, buffer).await,
+            other => other,
+        }
+    }
+
+    async fn try_send(&mut self, request: &[u8], buffer: &mut [u8]) -> io::Result<Answer> {
+        let mut stream = match self.stream.take() {
+            Some(stream) => stream,
+            None => {
+                self.opened += 1;
+                TcpStream::connect(("127.0.0.1", self.port)).await?
+            }
+        };
+        let (answer, close) = exchange_on(&mut stream, request, buffer).await?;
+        if self.keep_alive && !close {
+            self.stream = Some(stream);
+        }
+        Ok(answer)
+    }
+}
+
 /// How hard to flood.
 #[derive(Debug, Clone, Copy)]
 pub struct Flood {
@@ -115,6 +162,11 @@ pub struct Flood {
     pub requests: usize,
     /// Connections at a time (one task each).
     pub connections: usize,
+    /// The kinds of bad request, sent in turn.
+    pub kinds: &'static [Bad],
+    /// Each task keeps its connection (`false`: a new connection per
+    /// request, with `Connection: close`).
+    pub keep_alive: bool,
 }
 
 /// What a flood measured.
@@ -127,6 +179,8 @@ pub struct FloodReport {
     pub statuses: BTreeMap<(Bad, u16), u32>,
     /// Requests with no answer (connection refused or reset, timeout).
     pub failed: u32,
+    /// Connections opened.
+    pub connections: u32,
 }
 
 impl FloodReport {
@@ -170,34 +224,39 @@ pub async fn flood(port: u16, token: &str, flood: Flood) -> FloodReport {
     for worker in 0..flood.connections {
         let share = flood.requests / flood.connections + usize::from(worker < flood.requests % flood.connections);
         let requests: Vec<(Bad, Vec<u8>)> =
-            Bad::ALL.iter().map(|&bad| (bad, bad.request(port, token, worker))).collect();
+            flood.kinds.iter().map(|&bad| (bad, bad.request(port, token, worker, flood.keep_alive))).collect();
         workers.push(tokio::spawn(async move {
             let mut buffer = vec![0u8; ANSWER_BUFFER];
             let mut latencies = Vec::with_capacity(share);
             let mut statuses = BTreeMap::new();
             let mut failed = 0;
+            let mut client = Client { port, keep_alive: flood.keep_alive, stream: None, opened: 0 };
             for i in 0..share {
                 let (bad, request) = &requests[(i + worker) % requests.len()];
                 let sent = Instant::now();
-                match tokio::time::timeout(ANSWER_LIMIT, exchange(port, request, &mut buffer)).await {
+                match tokio::time::timeout(ANSWER_LIMIT, client.send(request, &mut buffer)).await {
                     Ok(Ok(answer)) => {
                         latencies.push(u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX));
                         *statuses.entry((*bad, answer.status)).or_insert(0) += 1;
                     }
-                    _ => failed += 1,
+                    _ => {
+                        client.stream = None;
+                        failed += 1;
+                    }
                 }
             }
-            (latencies, statuses, failed)
+            (latencies, statuses, failed, client.opened)
         }));
     }
     let mut report = FloodReport { latencies: Vec::with_capacity(flood.requests), ..FloodReport::default() };
     for worker in workers {
-        let (latencies, statuses, failed) = worker.await.expect("flood worker");
+        let (latencies, statuses, failed, opened) = worker.await.expect("flood worker");
         report.latencies.extend(latencies);
         for (key, n) in statuses {
             *report.statuses.entry(key).or_insert(0) += n;
         }
         report.failed += failed;
+        report.connections += opened;
     }
     report.elapsed = started.elapsed();
     report.latencies.sort_unstable();
