@@ -178,7 +178,7 @@ pub struct DoorAnswer {
 pub async fn post_event(port: u16, slug: &str, token: &str, body: &str) -> DoorAnswer {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let request = format!(
-        "POST /v1/events/{slug} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "POST /v1/events/{slug} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect to the door");
