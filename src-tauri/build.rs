@@ -2,7 +2,11 @@
 //! commands, so that the webview may call them and nothing else.
 
 fn main() {
-    let manifest =
-        tauri_build::AppManifest::new().commands(&["validate_plugin", "plugin_cards", "open_plugins_folder"]);
+    let manifest = tauri_build::AppManifest::new().commands(&[
+        "validate_plugin",
+        "plugin_cards",
+        "secrets_warning",
+        "open_plugins_folder",
+    ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest)).expect("tauri-build failed");
 }

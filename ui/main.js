@@ -114,7 +114,21 @@ function setUpPluginsFolder() {
   });
 }
 
+// Where no keyring keeps secrets past a restart (§11), the app says so
+// before the player types one; the sentence is the engine's.
+async function showSecretsWarning() {
+  const banner = document.getElementById("secrets-warning");
+  try {
+    const warning = await invoke("secrets_warning");
+    banner.textContent = warning || "";
+    banner.hidden = !warning;
+  } catch (error) {
+    banner.hidden = true;
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  showSecretsWarning();
   setUpPluginsFolder();
   setUpTabs();
   setUpImport();

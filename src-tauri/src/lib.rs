@@ -26,6 +26,18 @@ async fn plugin_cards(host: State<'_, Host>) -> Result<Vec<Card>, ApiError> {
     host.cards().await
 }
 
+/// The sentence to show where saved secrets last only until this PC
+/// restarts (no keyring keeps them, §11); none where they are kept.
+#[tauri::command]
+async fn secrets_warning(host: State<'_, Host>) -> Result<Option<String>, ApiError> {
+    Ok(secrets_warning_of(&host).await)
+}
+
+/// What `secrets_warning` answers, without Tauri.
+pub async fn secrets_warning_of(host: &Host) -> Option<String> {
+    host.secrets_persistence().await.warning().map(str::to_owned)
+}
+
 /// Open the plugins folder (§19): opens the profile's plugins folder in the
 /// OS file manager and returns its path (the panel shows it too, for a PC
 /// without a file manager).
@@ -53,7 +65,7 @@ pub fn run() {
     };
     let app = tauri::Builder::default()
         .manage(host)
-        .invoke_handler(tauri::generate_handler![validate_plugin, plugin_cards, open_plugins_folder])
+        .invoke_handler(tauri::generate_handler![validate_plugin, plugin_cards, secrets_warning, open_plugins_folder])
         .build(tauri::generate_context!());
     match app {
         Ok(app) => app.run(|_, _| {}),
@@ -132,6 +144,28 @@ mod tests {
         let check = check(PathBuf::from("/nonexistent/dcp-app-test/plugin.json"));
         assert!(!check.ok);
         assert_eq!(check.errors.len(), 1);
+    }
+
+    /// §11: where no keyring keeps secrets past a restart, the panel gets the
+    /// engine's sentence; where one does, nothing.
+    #[test]
+    fn s11_the_panel_is_told_when_secrets_last_only_until_a_restart() {
+        use dcp_vault::Persistence;
+        for (persistence, shown) in [(Persistence::UntilRestart, true), (Persistence::Persistent, false)] {
+            let dir = tempfile::tempdir().expect("profile");
+            let keys = MemoryKeyStore::new().with_persistence(persistence);
+            let options = HostOptions {
+                profile: Some(dir.path().to_path_buf()),
+                key_store: Some(Arc::new(keys)),
+                ..HostOptions::default()
+            };
+            let host = Host::open(options).expect("host");
+            let warning = host.block_on(super::secrets_warning_of(&host));
+            assert_eq!(warning.is_some(), shown, "{persistence:?}: {warning:?}");
+            if let Some(text) = warning {
+                assert!(text.contains("restart"), "{text}");
+            }
+        }
     }
 
     /// The panel's contract (ui/main.js): `{ok, slug, errors: [{code, path, message}], warnings}`.
