@@ -17,6 +17,7 @@ pub mod headers;
 pub mod hosts;
 pub mod limits;
 pub mod model;
+pub mod names;
 pub mod package;
 pub mod problem;
 pub mod risk;

@@ -69,8 +69,7 @@ fn slug_of(req: &Request<Incoming>) -> Option<String> {
         return None;
     }
     let slug = req.uri().path().strip_prefix("/v1/events/")?;
-    let ok = (2..=20).contains(&slug.len()) && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    ok.then(|| slug.to_owned())
+    dcp_format::names::is_slug(slug).then(|| slug.to_owned())
 }
 
 fn host_ok(req: &Request<Incoming>, allowed: &[String; 2]) -> bool {
@@ -267,9 +266,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
 fn event_refusal(store: &Store, shared: &Arc<Shared>, slug: &str, plugin: &Plugin, event: &str) -> Option<Reply> {
     let reason = event_state(store, slug, plugin, event).err()?;
     if reason == "unknown_event" {
-        let shown = (event.len() <= 40
-            && event.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'))
-        .then_some(event);
+        let shown = dcp_format::names::is_event_name(event).then_some(event);
         refuse_journal(store, shared, slug, shown, reason);
         return Some(reply(StatusCode::NOT_FOUND, reason));
     }

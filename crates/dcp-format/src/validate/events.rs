@@ -28,9 +28,7 @@ fn event(name: &str, value: &Value, tool_names: &[String], p: &mut Problems) -> 
     let events = Path::top("events");
     let path = events.key(name);
     let before = p.error_count();
-    let name_ok = (1..=limits::EVENT_NAME_CHARS).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-    if !name_ok {
+    if !crate::names::is_event_name(name) {
         p.push(Code::BadEvents, path, "an event name is 1 to 40 of a-z, 0-9 and _");
     } else if tool_names.iter().any(|t| t == name) {
         p.push(Code::BadEvents, path, format!("{name} is also a tool name"));

@@ -121,9 +121,7 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
 /// most 20 and a tool name of at most 40 make at most 62 characters, within
 /// the 64 of §6 (a unit test keeps the limits honest).
 fn check_name(name: &str, path: Path, p: &mut Problems) {
-    let ok = (1..=limits::TOOL_NAME_CHARS).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-    if !ok {
+    if !crate::names::is_tool_name(name) {
         p.push(Code::BadToolName, path, "a tool name is 1 to 40 of a-z, 0-9 and _");
     }
 }

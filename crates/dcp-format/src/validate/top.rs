@@ -187,9 +187,7 @@ fn api_version_and_kind(meta: &Map, p: &mut Problems) {
 
 fn slug(value: Option<&Value>, options: &Options, p: &mut Problems) -> Option<String> {
     let slug = value.and_then(Value::as_str).unwrap_or_default();
-    let well_formed =
-        limits::SLUG_CHARS.contains(&slug.len()) && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    if !well_formed {
+    if !crate::names::is_slug(slug) {
         p.push(Code::BadSlug, "slug", "slug is 2 to 20 characters: lowercase letters and digits only");
         return None;
     }
