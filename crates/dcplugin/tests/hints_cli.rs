@@ -7,14 +7,13 @@
 
 mod support;
 
-use dcp_vault::{KeyStore, OsKeyStore};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use support::{binary, examples, free_port, json_of, run, text, Running};
+use support::{binary, examples, free_port, json_of, run, text, Profile, Running};
 
 const SECRET: &str = "hint-secret-5a4b3c-never-printed";
 
@@ -22,35 +21,7 @@ fn example(name: &str) -> String {
     examples().join(name).join("manifest.json").to_string_lossy().into_owned()
 }
 
-struct Profile {
-    dir: tempfile::TempDir,
-}
-
 impl Profile {
-    fn new() -> Profile {
-        Profile { dir: tempfile::tempdir().expect("temp dir") }
-    }
-
-    fn root(&self) -> PathBuf {
-        self.dir.path().join("profile")
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = binary();
-        cmd.arg("--profile").arg(self.root()).args(args);
-        cmd
-    }
-
-    fn run_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
-        let mut cmd = self.command(args);
-        cmd.envs(env.iter().copied());
-        run(cmd, stdin)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_with(args, None, &[])
-    }
-
     /// A command that must succeed: its standard output.
     fn ok(&self, args: &[&str], stdin: Option<&str>) -> String {
         let out = self.run_with(args, stdin, &[]);
@@ -68,19 +39,6 @@ impl Profile {
         let list = self.ok_json(&["list", "--json"], None);
         let entry = list.as_array().expect("list").iter().find(|e| e["slug"] == slug).cloned().expect("listed");
         entry["status_label"].as_str().expect("label").to_owned()
-    }
-}
-
-impl Drop for Profile {
-    /// Removes this profile's vault key from the OS store.
-    fn drop(&mut self) {
-        if let Ok(conn) = rusqlite::Connection::open(self.root().join("host.sqlite")) {
-            if let Ok(id) =
-                conn.query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get::<_, String>(0))
-            {
-                let _ = OsKeyStore::new().delete(&id);
-            }
-        }
     }
 }
 

@@ -4,12 +4,11 @@
 
 mod support;
 
-use dcp_vault::{KeyStore, OsKeyStore};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use support::{binary, contains, examples, json_of, run, text};
+use std::process::Stdio;
+use support::{contains, examples, json_of, text, Profile};
 
 const SECRET: &str = "cli-secret-9f8e7d-do-not-print";
 
@@ -18,35 +17,8 @@ fn example(name: &str) -> String {
 }
 
 /// One temp profile.
-struct Profile {
-    dir: tempfile::TempDir,
-}
 
 impl Profile {
-    fn new() -> Profile {
-        Profile { dir: tempfile::tempdir().expect("temp dir") }
-    }
-
-    fn root(&self) -> PathBuf {
-        self.dir.path().join("profile")
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = binary();
-        cmd.arg("--profile").arg(self.root()).args(args).env_remove("DCPLUGIN_TEST_CRASH_AT");
-        cmd
-    }
-
-    fn run_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
-        let mut cmd = self.command(args);
-        cmd.envs(env.iter().copied());
-        run(cmd, stdin)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_with(args, None, &[])
-    }
-
     /// Runs a `--json` command that must succeed and returns its object.
     fn ok(&self, args: &[&str]) -> Value {
         self.ok_with(args, None)
@@ -88,19 +60,6 @@ impl Profile {
     fn entry(&self, slug: &str) -> Option<Value> {
         let list = self.ok(&["list", "--json"]);
         list.as_array().expect("list is an array").iter().find(|e| e["slug"] == slug).cloned()
-    }
-}
-
-impl Drop for Profile {
-    /// Removes this profile's vault key from the OS store.
-    fn drop(&mut self) {
-        if let Ok(conn) = rusqlite::Connection::open(self.root().join("host.sqlite")) {
-            if let Ok(id) =
-                conn.query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get::<_, String>(0))
-            {
-                let _ = OsKeyStore::new().delete(&id);
-            }
-        }
     }
 }
 

@@ -93,3 +93,50 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A temp profile for one test, on real files; its vault key is removed
+/// from the OS store when it is dropped.
+pub struct Profile {
+    pub dir: tempfile::TempDir,
+}
+
+impl Profile {
+    pub fn new() -> Profile {
+        Profile { dir: tempfile::tempdir().expect("temp dir") }
+    }
+
+    pub fn root(&self) -> PathBuf {
+        self.dir.path().join("profile")
+    }
+
+    /// `dcplugin --profile ROOT ARGS…`, never with a crash point left set.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = binary();
+        cmd.arg("--profile").arg(self.root()).args(args).env_remove("DCPLUGIN_TEST_CRASH_AT");
+        cmd
+    }
+
+    pub fn run_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
+        let mut cmd = self.command(args);
+        cmd.envs(env.iter().copied());
+        run(cmd, stdin)
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, None, &[])
+    }
+}
+
+impl Drop for Profile {
+    /// Removes this profile's vault key from the OS store.
+    fn drop(&mut self) {
+        use dcp_vault::KeyStore;
+        if let Ok(conn) = rusqlite::Connection::open(self.root().join("host.sqlite")) {
+            if let Ok(id) =
+                conn.query_row("SELECT value FROM prefs WHERE key='profile_id'", [], |r| r.get::<_, String>(0))
+            {
+                let _ = dcp_vault::OsKeyStore::new().delete(&id);
+            }
+        }
+    }
+}
