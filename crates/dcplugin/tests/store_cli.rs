@@ -16,8 +16,7 @@ fn example(name: &str) -> String {
     examples().join(name).join("manifest.json").to_string_lossy().into_owned()
 }
 
-/// One temp profile.
-
+/// What these tests ask of a temp profile, beyond running the binary.
 impl Profile {
     /// Runs a `--json` command that must succeed and returns its object.
     fn ok(&self, args: &[&str]) -> Value {
