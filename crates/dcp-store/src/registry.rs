@@ -278,7 +278,11 @@ impl Store {
     /// One plugin in full.
     pub fn show(&self, slug: &str) -> Result<Details, StoreError> {
         let row = self.row(slug)?;
-        let loaded = self.load(&row);
+        // A readable plugin comes from its kept call context (no hash of
+        // its manifest when nothing changed); only one that cannot be
+        // read is read again, for its errors.
+        let kept = self.call_context(slug)?.and_then(|c| c.plugin.clone());
+        let loaded = kept.map_or_else(|| self.load(&row), Loaded::Ready);
         let (entry, plugin) = self.entry(&row, &loaded)?;
         let stored = self.stored_settings(slug)?;
         let secrets = self.stored_keys_secret(slug)?;
