@@ -1,0 +1,297 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { listen } from '@tauri-apps/api/event';
+import { api, asApiError } from '../api';
+import { LANGUAGES, translator } from '../i18n';
+import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
+import { compareVersions, errorWords, isImportRefusal } from '../words';
+import { journalBus } from './bus';
+import { Catalog, type Refusal } from './catalog';
+import { Dialog, Switch, useId } from './common';
+import { Consent } from './consent';
+import { Ctx, type AppApi } from './context';
+import { Details } from './details';
+import { Journal } from './journal';
+import { MyPlugins } from './mine';
+import { Options } from './options';
+import { TabPanel, Tabs } from './tabs';
+
+type Top = 'tools' | 'plugins';
+type Sub = 'mine' | 'catalog' | 'actions';
+
+const byName = (cards: Map<string, Card>) =>
+  [...cards.values()].sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug)).map((c) => c.slug);
+
+export function App() {
+  const [switches, setSwitches] = useState<AppSwitches>({ plugins_enabled: true, tools_enabled: true, dev_mode: false, language: 'en' });
+  const [cards, setCards] = useState<Map<string, Card>>(new Map());
+  const [order, setOrder] = useState<string[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const [top, setTop] = useState<Top>('plugins');
+  const [sub, setSub] = useState<Sub>('mine');
+  const [secretsWarning, setSecretsWarning] = useState<string | null>(null);
+  const [catalog, setCatalog] = useState<CatalogEntry[]>([]);
+  const [reviews, setReviews] = useState<Review[]>([]);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [details, setDetails] = useState<string | null>(null);
+  const [options, setOptions] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<Card | null>(null);
+  const [versions, setVersions] = useState<Record<string, number>>({});
+  const [lastTurns, setLastTurns] = useState<Record<string, string>>({});
+  const [doorTick, setDoorTick] = useState(0);
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [devNote, setDevNote] = useState<string | null>(null);
+  const [journalLost, setJournalLost] = useState<string | null>(null);
+  const t = useMemo(() => translator(switches.language), [switches.language]);
+  const langId = useId('lang');
+
+  const putCard = useCallback((slug: string, card: Card | null) => {
+    setCards((old) => {
+      const next = new Map(old);
+      if (card) next.set(slug, card); else next.delete(slug);
+      const had = old.has(slug);
+      if (!card || !had || old.get(slug)!.name !== card.name) setOrder(byName(next));
+      return next;
+    });
+    setVersions((v) => ({ ...v, [slug]: (v[slug] ?? 0) + 1 }));
+    if (!card) {
+      setDetails((d) => (d === slug ? null : d));
+      setOptions((o) => (o === slug ? null : o));
+    }
+  }, []);
+  const setAllCards = (list: Card[]) => {
+    const m = new Map(list.map((c) => [c.slug, c]));
+    setCards(m);
+    setOrder(byName(m));
+    setVersions((v) => Object.fromEntries(list.map((c) => [c.slug, (v[c.slug] ?? 0) + 1])));
+  };
+
+  const showError = useCallback((e: ApiError) => setError(errorWords(translator(switchesRef.current.language), e)), []);
+  const switchesRef = useRef(switches);
+  switchesRef.current = switches;
+
+  const startReview = useCallback(async (make: () => Promise<Review>, file?: string) => {
+    try {
+      const review = await make();
+      setRefusal(null);
+      setReviews((q) => [...q, review]);
+    } catch (e) {
+      const a = asApiError(e);
+      if (isImportRefusal(a)) {
+        setRefusal({ file: file ?? null, error: a });
+        setTop('plugins');
+        setSub('catalog');
+      } else {
+        setError(errorWords(translator(switchesRef.current.language), a));
+      }
+    }
+  }, []);
+  const openFiles = useCallback(async (paths: string[]) => {
+    for (const p of paths) await startReview(() => api.importPath(p), p);
+  }, [startReview]);
+
+  useEffect(() => {
+    let stop: (() => void)[] = [];
+    let live = true;
+    (async () => {
+      const [s, list] = await Promise.all([api.switches(), api.pluginCards()]);
+      if (!live) return;
+      setSwitches(s);
+      setAllCards(list);
+      setLoaded(true);
+      api.secretsWarning().then(setSecretsWarning, () => undefined);
+      api.catalog().then(setCatalog, () => undefined);
+      const opened = await api.takeOpenedFiles().catch(() => [] as string[]);
+      openFiles(opened);
+    })().catch((e) => { setLoaded(true); showError(asApiError(e)); });
+    listen<HostEvent>('host-event', (e) => onHostEvent(e.payload)).then((u) => (live ? stop.push(u) : u()));
+    listen<string[]>('open-files', async (e) => {
+      await openFiles(e.payload ?? []);
+      api.takeOpenedFiles().catch(() => undefined);
+    }).then((u) => (live ? stop.push(u) : u()));
+    return () => { live = false; stop.forEach((u) => u()); stop = []; };
+  }, []);
+
+  const onHostEvent = (ev: HostEvent) => {
+    switch (ev.kind) {
+      case 'plugin_changed':
+        putCard(ev.slug, ev.change === 'removed' ? null : ev.card);
+        if (ev.change === 'folder_saved') setDevNote(null);
+        break;
+      case 'switches': setSwitches(ev.switches); break;
+      case 'reload_failed': setDevNote(ev.message); break;
+      case 'journal_added': journalBus.publish(ev.entry); break;
+      case 'journal_lost': setJournalLost(ev.message); break;
+      case 'call_finished': {
+        const slug = ev.tool.split('__')[0];
+        setVersions((v) => ({ ...v, [slug]: (v[slug] ?? 0) + 1 }));
+        break;
+      }
+      case 'door': {
+        const n = ev.notice;
+        if (n.kind === 'turn') {
+          setLastTurns((old) => {
+            const next = { ...old };
+            for (const e of n.events) next[e.split('/')[0]] = n.message;
+            return next;
+          });
+        } else setDoorTick((x) => x + 1);
+        break;
+      }
+    }
+  };
+
+  // After My plugins is first drawn: tell the host, and keep the startup time.
+  const readied = useRef(false);
+  useEffect(() => {
+    if (!loaded || readied.current) return;
+    readied.current = true;
+    requestAnimationFrame(() => {
+      api.uiReady().then((ms) => { document.body.dataset.startupMs = String(ms); }, () => undefined);
+    });
+  }, [loaded]);
+
+  useEffect(() => { document.documentElement.lang = switches.language; document.title = t('app.title'); }, [switches.language]);
+
+  const patch = async (p: Partial<AppSwitches>) => {
+    try {
+      const s = await api.setSwitches(p);
+      setSwitches(s);
+      if (p.language !== undefined || p.dev_mode !== undefined || p.tools_enabled !== undefined || p.plugins_enabled !== undefined) {
+        setAllCards(await api.pluginCards());
+      }
+      if (p.language !== undefined) api.catalog().then(setCatalog, () => undefined);
+    } catch (e) { showError(asApiError(e)); }
+  };
+
+  const updates = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const e of catalog) {
+      const c = cards.get(e.slug);
+      if (c && c.origin === 'official' && compareVersions(e.version, c.version) > 0) m.set(e.slug, e.version);
+    }
+    return m;
+  }, [catalog, cards]);
+
+  const ctx: AppApi = useMemo(() => ({
+    t, language: switches.language, switches, startReview, cards, versions, lastTurns, doorTick, showError,
+    openDetails: (slug) => { setOptions(null); setDetails(slug); },
+    openOptions: (slug) => { setDetails(null); setOptions(slug); },
+    askUninstall: (card) => setConfirm(card),
+    announce: setMessage,
+  }), [t, switches, cards, versions, lastTurns, doorTick]);
+
+  const doImport = async () => {
+    setImporting(true);
+    try {
+      const path = await api.pickPluginFile();
+      if (path) await startReview(() => api.importPath(path), path);
+    } catch (e) { showError(asApiError(e)); }
+    setImporting(false);
+  };
+  const loadFolder = async () => {
+    try {
+      const path = await api.pickFolder();
+      if (path) await startReview(() => api.loadFolder(path), path);
+    } catch (e) { showError(asApiError(e)); }
+  };
+  const reload = async () => {
+    try { setAllCards(await api.reloadPlugins()); setMessage(t('dev.reloaded')); } catch (e) { showError(asApiError(e)); }
+  };
+  const openFolder = async () => {
+    try { const p = await api.openPluginsFolder(); setMessage(t('dev.folder_opened', { path: p })); } catch (e) { showError(asApiError(e)); }
+  };
+  const uninstall = async (card: Card) => {
+    setConfirm(null);
+    try {
+      await api.uninstall(card.slug);
+      putCard(card.slug, null);
+    } catch (e) { showError(asApiError(e)); }
+  };
+
+  const review = reviews[0];
+  return (
+    <Ctx.Provider value={ctx}>
+      <div class="app">
+        <header class="app-head">
+          <h1>{t('app.title')}</h1>
+          <div class="field inline">
+            <label for={langId}>{t('app.language')}</label>
+            <select id={langId} data-testid="language" value={switches.language} onChange={(e) => patch({ language: (e.currentTarget as HTMLSelectElement).value })}>
+              {LANGUAGES.map(([code, name]) => <option key={code} value={code} lang={code}>{name}</option>)}
+            </select>
+          </div>
+        </header>
+        <Tabs label={t('app.tabs')} idPrefix="top" selected={top} onSelect={setTop}
+          tabs={[['tools', t('tab.tools')], ['plugins', t('tab.plugins')]]} />
+        {top === 'tools' && (
+          <TabPanel idPrefix="top" id="tools">
+            <section class="panel">
+              <h2>{t('tools.heading')}</h2>
+              <Switch label={t('tools.enable')} help={t('tools.explain')} checked={switches.tools_enabled}
+                testid="tools-enabled" onChange={(on) => patch({ tools_enabled: on })} />
+            </section>
+          </TabPanel>
+        )}
+        {top === 'plugins' && (
+          <TabPanel idPrefix="top" id="plugins">
+            <div class="plugins-head">
+              <Switch label={t('plugins.enabled')} help={t('plugins.enabled_explain')} checked={switches.plugins_enabled}
+                testid="plugins-enabled" onChange={(on) => patch({ plugins_enabled: on })} />
+              <div class="dev-switch">
+                <Switch label={t('plugins.dev_mode')} checked={switches.dev_mode} testid="dev-mode" onChange={(on) => patch({ dev_mode: on })} />
+              </div>
+            </div>
+            {!switches.tools_enabled && <p class="banner warn">{t('plugins.tools_off_note')}</p>}
+            {switches.dev_mode && (
+              <div class="toolbar" role="toolbar" aria-label={t('dev.toolbar')}>
+                <button type="button" data-testid="load-folder" onClick={loadFolder}>{t('dev.load_folder')}</button>
+                <button type="button" data-testid="reload-plugins" onClick={reload}>{t('dev.reload')}</button>
+                <button type="button" data-testid="open-plugins-folder" onClick={openFolder}>{t('dev.open_folder')}</button>
+              </div>
+            )}
+            {switches.dev_mode && devNote && <p class="banner error" role="alert" data-testid="reload-failed">{t('dev.reload_failed', { message: devNote })}</p>}
+            <Tabs label={t('tab.plugins_sections')} idPrefix="sub" selected={sub} onSelect={setSub} class="tabs sub"
+              tabs={[['mine', t('tab.mine')], ['catalog', t('tab.catalog')], ['actions', t('tab.actions')]]} />
+            <TabPanel idPrefix="sub" id={sub}>
+              {sub === 'mine' && (loaded ? <MyPlugins order={order} updates={updates} secretsWarning={secretsWarning} /> : <p role="status">{t('app.loading')}</p>)}
+              {sub === 'catalog' && (
+                <Catalog entries={catalog} refusal={refusal} busy={importing} onImport={doImport} onDismiss={() => setRefusal(null)}
+                  onInstall={(slug) => startReview(() => api.importOfficial(slug))} />
+              )}
+              {sub === 'actions' && <Journal lost={journalLost} />}
+            </TabPanel>
+          </TabPanel>
+        )}
+        <div class="live" role="status" aria-live="polite" data-testid="announce">{message}</div>
+        {error && (
+          <div class="toast" role="alert" data-testid="error">
+            <p>{error}</p>
+            <button type="button" onClick={() => setError(null)}>{t('import.dismiss')}</button>
+          </div>
+        )}
+      </div>
+      {review && (
+        <Consent key={review.review} review={review} onDone={(installed) => {
+          setReviews((q) => q.slice(1));
+          if (installed) { setTop('plugins'); setSub('mine'); api.pluginCards().then(setAllCards, () => undefined); }
+        }} />
+      )}
+      {!review && details && <Details key={details} slug={details} onClose={() => setDetails(null)} />}
+      {!review && options && <Options key={options} slug={options} onClose={() => setOptions(null)} />}
+      {confirm && (
+        <Dialog label={t('confirm.uninstall_title', { name: confirm.name })} onClose={() => setConfirm(null)} role="alertdialog" testid="confirm">
+          <div class="dialog-body">
+            <h2 tabIndex={-1}>{t('confirm.uninstall_title', { name: confirm.name })}</h2>
+            <p>{confirm.origin === 'folder' ? t('confirm.uninstall_folder') : t('confirm.uninstall_text')}</p>
+            <footer class="dialog-foot">
+              <button type="button" data-testid="confirm-no" autoFocus onClick={() => setConfirm(null)}>{t('confirm.no')}</button>
+              <button type="button" class="danger" data-testid="confirm-yes" onClick={() => uninstall(confirm)}>{t('confirm.yes')}</button>
+            </footer>
+          </div>
+        </Dialog>
+      )}
+    </Ctx.Provider>
+  );
+}

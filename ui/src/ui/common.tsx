@@ -1,0 +1,90 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api';
+import { tileClass } from '../words';
+import { useApp } from './context';
+
+let ids = 0;
+export function useId(prefix: string): string {
+  const ref = useRef<string>();
+  if (!ref.current) ref.current = `${prefix}-${++ids}`;
+  return ref.current;
+}
+
+/** An on/off switch: a checkbox with role="switch" and a visible label. */
+export function Switch(props: {
+  label: string; checked: boolean; onChange: (on: boolean) => void; testid?: string; disabled?: boolean;
+  hideLabel?: boolean; help?: string;
+}) {
+  const id = useId('sw');
+  return (
+    <div class="switch-row">
+      <input
+        id={id} type="checkbox" role="switch" class="switch" checked={props.checked} disabled={props.disabled}
+        data-testid={props.testid} aria-describedby={props.help ? `${id}-help` : undefined}
+        onChange={(e) => props.onChange((e.currentTarget as HTMLInputElement).checked)}
+      />
+      <label for={id} class={props.hideLabel ? 'visually-hidden' : undefined}>{props.label}</label>
+      {props.help && <p id={`${id}-help`} class="help">{props.help}</p>}
+    </div>
+  );
+}
+
+/** A modal dialog: focus moves in on open, Escape closes, focus goes back to the opener. */
+export function Dialog(props: {
+  label: string; onClose: () => void; children: ComponentChildren; testid?: string; wide?: boolean; role?: 'dialog' | 'alertdialog';
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const d = ref.current!;
+    if (!d.open) d.showModal();
+    const first = d.querySelector<HTMLElement>('[autofocus], h2[tabindex]');
+    first?.focus();
+    return () => {
+      if (d.open) d.close();
+      if (opener && document.contains(opener)) opener.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref} class={props.wide ? 'dialog wide' : 'dialog'} aria-label={props.label} data-testid={props.testid}
+      role={props.role}
+      onCancel={(e) => { e.preventDefault(); props.onClose(); }}
+    >
+      {props.children}
+    </dialog>
+  );
+}
+
+export function CloseButton(props: { onClose: () => void }) {
+  const { t } = useApp();
+  return (
+    <button type="button" class="close" data-testid="close" aria-label={t('app.close')} onClick={props.onClose}>
+      <span aria-hidden="true">×</span>
+    </button>
+  );
+}
+
+const icons = new Map<string, string | null>();
+
+/** The plugin's icon, else its first letter on a coloured tile. */
+export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean; version?: number }) {
+  const { t } = useApp();
+  const key = `${props.slug}#${props.version ?? 0}`;
+  const [src, setSrc] = useState<string | null>(icons.get(key) ?? null);
+  useEffect(() => {
+    if (!props.hasIcon) { setSrc(null); return; }
+    if (icons.has(key)) { setSrc(icons.get(key)!); return; }
+    let live = true;
+    api.pluginIcon(props.slug).then((url) => {
+      const ok = url && url.startsWith('data:image/') ? url : null;
+      icons.set(key, ok);
+      if (live) setSrc(ok);
+    }, () => icons.set(key, null));
+    return () => { live = false; };
+  }, [key, props.hasIcon]);
+  if (src) return <img class="icon" src={src} alt={t('card.icon_of', { name: props.name })} width={48} height={48} />;
+  const letter = (props.name.trim()[0] ?? props.slug[0] ?? '?').toLocaleUpperCase();
+  return <span class={`icon tile ${tileClass(props.slug)}`} aria-hidden="true">{letter}</span>;
+}

@@ -1,0 +1,160 @@
+import { useMemo, useState } from 'preact/hooks';
+import { api, asApiError } from '../api';
+import type { ApiError, CloudChoice, Review } from '../types';
+import { errorWords, fieldProblems, levelText } from '../words';
+import { Dialog, Switch } from './common';
+import { useApp } from './context';
+import { SettingField, hostValue } from './settings-fields';
+
+export function Consent(props: { review: Review; onDone: (installed: boolean) => void }) {
+  const app = useApp();
+  const { t } = app;
+  const r = props.review;
+  const [values, setValues] = useState<Record<string, string | boolean>>(() => {
+    const v: Record<string, string | boolean> = {};
+    for (const s of r.settings) {
+      if (s.kind === 'boolean') v[s.key] = s.default === true;
+      else v[s.key] = s.default === null || s.default === undefined ? '' : String(s.default);
+    }
+    return v;
+  });
+  const [events, setEvents] = useState<Record<string, boolean>>(() => Object.fromEntries(r.events.map((e) => [e.name, e.on])));
+  const [cloud, setCloud] = useState<CloudChoice>(r.cloud_kept ?? 'allow');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const problems = useMemo(() => (error ? fieldProblems(t, error) : {}), [error, t]);
+  const missing = r.settings.filter((s) => s.required && !s.kept && s.kind !== 'boolean' && String(values[s.key] ?? '').trim() === '');
+
+  const cancel = async () => {
+    try { await api.cancelReview(r.review); } catch { /* already gone */ }
+    props.onDone(false);
+  };
+  const install = async () => {
+    setBusy(true);
+    setError(null);
+    const settings: [string, unknown][] = [];
+    const secrets: [string, string][] = [];
+    for (const s of r.settings) {
+      const v = values[s.key];
+      if (s.kind !== 'boolean' && String(v ?? '').trim() === '') continue;
+      if (s.secret) secrets.push([s.key, String(v)]);
+      else settings.push([s.key, hostValue(s.kind, v)]);
+    }
+    try {
+      const done = await api.install(r.review, { settings, secrets, cloud: r.cloud === 'ask' ? cloud : null });
+      for (const e of r.events) {
+        if (events[e.name] !== e.on) await api.setEventEnabled(done.slug, e.name, events[e.name]).catch(() => undefined);
+      }
+      app.announce(t(done.update ? 'consent.updated' : 'consent.installed', { name: r.name }));
+      props.onDone(true);
+    } catch (e) {
+      setError(asApiError(e));
+      setBusy(false);
+    }
+  };
+  const title = r.update ? t('consent.update_title') : t('consent.title');
+  const general = error ? errorWords(t, error) : null;
+  return (
+    <Dialog label={title} onClose={cancel} testid="consent" wide>
+      <form method="dialog" class="dialog-body" onSubmit={(e) => { e.preventDefault(); if (!missing.length && !busy) install(); }}>
+        <header class="dialog-head">
+          <div>
+            <p class="eyebrow">{title}</p>
+            <h2 tabIndex={-1}>{r.name}</h2>
+            <p class="muted">
+              {r.update && r.old_version ? t('consent.update_version', { old: r.old_version, version: r.version }) : t('consent.version', { version: r.version })}
+              {r.author && <> · {t('card.by', { author: r.author })}</>}
+            </p>
+          </div>
+          <span class={`badge badge-${r.origin}`}>{t(`badge.${r.origin}`)}</span>
+        </header>
+        {r.description && <p>{r.description}</p>}
+        {r.origin === 'import' && <p class="banner warn" data-testid="consent-unsigned">{t('consent.unsigned')}</p>}
+        {r.update && (
+          <section class="section" data-testid="consent-changes">
+            <h3>{t('consent.changes')}</h3>
+            {r.permissions_changed ? (
+              <>
+                <p>{t('consent.permissions_changed')}</p>
+                <ul>{r.changes.map((c) => <li key={c}>{c}</li>)}</ul>
+              </>
+            ) : <p>{t('consent.permissions_same')}</p>}
+          </section>
+        )}
+        <section class="section">
+          <h3>{t('consent.actions')}</h3>
+          <ul class="actions">
+            {r.actions.map((a) => (
+              <li key={a.full_name}>
+                <span class="hint">{a.hint}</span>
+                <span class={`level level-${a.level}`}>{levelText(t, a.level)}</span>
+                {a.needs_confirmation && <span class="muted"> · {t('level.needs_confirmation')}</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section class="section">
+          <h3>{t('consent.connects')}</h3>
+          <ul class="sites">
+            {r.sites.map((s) => <li key={s}>{s}</li>)}
+            {r.local_ports.map((p) => (
+              <li key={p.port} class="this-pc">
+                <strong>{t('consent.this_pc', { port: p.port })}</strong>
+                <span class="warning-text">{t('consent.pc_warning')}</span>
+              </li>
+            ))}
+          </ul>
+          {!r.sites.length && !r.local_ports.length && <p class="muted">{t('consent.no_sites')}</p>}
+        </section>
+        {r.settings.length > 0 && (
+          <section class="section">
+            <h3>{t('consent.settings')}</h3>
+            {r.settings.map((s) => (
+              <SettingField
+                key={s.key}
+                spec={{ key: s.key, label: s.title, description: s.description, kind: s.kind, required: s.required && !s.kept, secret: s.secret, helpUrl: s.help_url, helpDomain: s.help_domain }}
+                value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })}
+                error={problems[s.key]}
+                note={s.kept ? t('consent.kept') : s.secret ? t('consent.secret_note') : undefined}
+              />
+            ))}
+          </section>
+        )}
+        {r.events.length > 0 && (
+          <section class="section">
+            <h3>{t('consent.events')}</h3>
+            {r.events_door && <p>{t('consent.events_port', { port: r.events_door.port })}</p>}
+            <p class="warning-text">{t('consent.events_warning')}</p>
+            {r.events.map((e) => (
+              <Switch
+                key={e.name} label={t('events.switch', { title: e.title })} checked={events[e.name]} testid={`consent-event-${e.name}`}
+                onChange={(on) => setEvents({ ...events, [e.name]: on })}
+              />
+            ))}
+          </section>
+        )}
+        {r.cloud !== 'not_asked' && (
+          <section class="section">
+            <h3>{t('consent.cloud')}</h3>
+            {r.cloud === 'never' ? <p>{t('consent.cloud_never')}</p> : (
+              <fieldset class="radio-group">
+                <legend>{t('consent.cloud_question')}</legend>
+                <label><input type="radio" name="cloud" value="allow" data-testid="consent-cloud-allow" checked={cloud === 'allow'} onChange={() => setCloud('allow')} /> {t('consent.cloud_allow')}</label>
+                <label><input type="radio" name="cloud" value="local" data-testid="consent-cloud-local" checked={cloud === 'local'} onChange={() => setCloud('local')} /> {t('consent.cloud_local')}</label>
+              </fieldset>
+            )}
+          </section>
+        )}
+        {general && <p class="banner error" role="alert" data-testid="consent-error">{general}</p>}
+        <footer class="dialog-foot">
+          <button type="button" data-testid="consent-cancel" onClick={cancel}>{t('app.cancel')}</button>
+          <button type="submit" class="primary" data-testid="consent-install" disabled={busy || missing.length > 0}
+            aria-describedby={missing.length ? 'consent-missing' : undefined}>
+            {busy ? t('consent.installing') : r.update ? t('consent.update') : t('consent.install')}
+          </button>
+        </footer>
+        {missing.length > 0 && <p id="consent-missing" class="help right">{t('err.missing_settings')}</p>}
+      </form>
+    </Dialog>
+  );
+}

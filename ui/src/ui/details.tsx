@@ -1,0 +1,349 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, asApiError } from '../api';
+import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
+import { badgeText, cardLines, doorPort, doorWords, formatTime, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
+import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
+import { useApp } from './context';
+
+/** Loads a plugin's details and reloads them when its card changes. */
+export function useDetails(slug: string): [PluginDetails | null, () => void] {
+  const app = useApp();
+  const [details, setDetails] = useState<PluginDetails | null>(null);
+  const [tick, setTick] = useState(0);
+  const version = app.versions[slug] ?? 0;
+  useEffect(() => {
+    let live = true;
+    api.pluginDetails(slug).then((d) => { if (live) setDetails(d); }, (e) => app.showError(asApiError(e)));
+    return () => { live = false; };
+  }, [slug, version, tick, app.language]);
+  return [details, () => setTick((n) => n + 1)];
+}
+
+export function Details(props: { slug: string; onClose: () => void }) {
+  const app = useApp();
+  const { t } = app;
+  const [d, reload] = useDetails(props.slug);
+  const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
+  const run = (p: Promise<unknown>) => p.then(reload, (e) => app.showError(asApiError(e)));
+  return (
+    <Dialog label={t('details.title', { name })} onClose={props.onClose} testid="details" wide>
+      <div class="dialog-body">
+        <header class="dialog-head">
+          {d && <PluginIcon slug={d.slug} name={d.name} hasIcon={d.has_icon} version={app.versions[d.slug]} />}
+          <div class="grow">
+            <h2 tabIndex={-1}>{name}</h2>
+            {d && (
+              <p class="muted">
+                {t('card.version', { version: d.version })}{d.author && <> · {t('card.by', { author: d.author })}</>} · {badgeText(t, d.origin)}
+              </p>
+            )}
+          </div>
+          <CloseButton onClose={props.onClose} />
+        </header>
+        {!d ? <p role="status">{t('app.loading')}</p> : (
+          <>
+            {d.review_banner && (
+              <div class="banner warn" data-testid="review-banner">
+                <p><strong>{t('details.review_banner')}</strong></p>
+                <p>{t('details.review_text')}</p>
+                <div class="row">
+                  <button type="button" data-testid="review-keep" onClick={() => run(api.keepPlugin(d.slug))}>{t('details.keep')}</button>
+                  <button type="button" class="danger" onClick={() => app.askUninstall(d)}>{t('details.uninstall')}</button>
+                </div>
+              </div>
+            )}
+            <p class="status-line">
+              <span class={`status status-${d.status}`} data-testid="details-status">{statusText(t, d.status)}</span>
+              <span class="status-help"> {statusHelp(t, d.status)}</span>
+            </p>
+            {cardLines(t, d).map((l) => <p class="card-line" key={l}>{l}</p>)}
+            {d.description && <p>{d.description}</p>}
+            <section class="section">
+              <h3>{t('details.actions')}</h3>
+              <ul class="actions switches">
+                {d.actions.map((a) => (
+                  <li key={a.full_name} data-testid={`action-${a.name}`}>
+                    <Switch
+                      label={t('details.action_switch', { name: a.hint || a.name })} hideLabel checked={a.enabled}
+                      testid={`action-switch-${a.name}`} onChange={(on) => run(api.setActionEnabled(d.slug, a.name, on))}
+                    />
+                    <div>
+                      <span class="hint">{a.hint || a.name}</span>
+                      <span class={`level level-${a.level}`}>{levelText(t, a.level)}</span>
+                      {a.needs_confirmation && <p class="muted">{t('level.needs_confirmation')}</p>}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section class="section">
+              <h3>{t('details.sites')}</h3>
+              <ul class="sites">
+                {d.sites.map((s) => <li key={s}>{s}</li>)}
+                {d.local_ports.map((p) => <li key={p} class="this-pc"><strong>{t('consent.this_pc', { port: p })}</strong></li>)}
+              </ul>
+              {!d.sites.length && !d.local_ports.length && <p class="muted">{t('consent.no_sites')}</p>}
+            </section>
+            <section class="section">
+              <h3>{t('details.privacy')}</h3>
+              {d.cloud_choice !== null && (
+                <Switch
+                  label={t('details.cloud')} help={t('details.cloud_help')} checked={d.cloud_choice === 'allow'} testid="details-cloud"
+                  onChange={(on) => run(api.setCloud(d.slug, on ? 'allow' : 'local'))}
+                />
+              )}
+              <Switch
+                label={t('details.twitch')} help={t('details.twitch_help')} checked={d.twitch_allowed} testid="details-twitch"
+                onChange={(on) => run(api.setTwitch(d.slug, on))}
+              />
+            </section>
+            {d.events.length > 0 && <EventsSection slug={d.slug} />}
+            {app.switches.dev_mode && <DevSection d={d} />}
+          </>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+function EventsSection(props: { slug: string }) {
+  const app = useApp();
+  const { t } = app;
+  const [page, setPage] = useState<EventsPage | null>(null);
+  const [note, setNote] = useState('');
+  const [tick, setTick] = useState(0);
+  const version = app.versions[props.slug] ?? 0;
+  useEffect(() => {
+    api.eventsPage(props.slug).then(setPage, (e) => app.showError(asApiError(e)));
+  }, [props.slug, version, tick, app.doorTick]);
+  if (!page) return null;
+  const act = (p: Promise<unknown>, done?: string) =>
+    p.then(() => { setTick((n) => n + 1); if (done) setNote(done); }, (e) => app.showError(asApiError(e)));
+  return (
+    <section class="section" data-testid="events-section">
+      <h3>{t('events.heading')}</h3>
+      <p class="help">{t('events.explain')}</p>
+      {page.events.map((e) => (
+        <Switch key={e.name} label={t('events.switch', { title: e.title })} checked={e.on} testid={`event-switch-${e.name}`}
+          onChange={(on) => act(api.setEventEnabled(props.slug, e.name, on))} />
+      ))}
+      <p>{t('events.port', { port: doorPort(page.door) })}</p>
+      <p data-testid="door-state">{t('events.door', { state: doorWords(t, page.door) })}</p>
+      <h4>{t('events.token')}</h4>
+      <p class="help">{t('events.token_explain')}</p>
+      <div class="row">
+        <button type="button" data-testid="token-copy" onClick={() => act(api.copyEventToken(props.slug), t('events.copied'))}>{t('events.copy')}</button>
+        <button type="button" data-testid="token-new" onClick={() => act(api.newEventToken(props.slug), t('events.renewed'))}>{t('events.new_token')}</button>
+      </div>
+      <p role="status" class="note">{note}</p>
+    </section>
+  );
+}
+
+function DevSection(props: { d: PluginDetails }) {
+  const app = useApp();
+  const { t, language } = app;
+  const d = props.d;
+  const turn = app.lastTurns[d.slug];
+  return (
+    <section class="section dev" data-testid="dev-section">
+      <h3>{t('dev.section')}</h3>
+      <dl class="facts">
+        <dt>{t('dev.id')}</dt><dd><code>{d.slug}</code></dd>
+        <dt>{t('dev.manifest_fp')}</dt><dd><code class="wrap">{d.manifest_fingerprint}</code></dd>
+        <dt>{t('dev.permissions_fp')}</dt><dd><code class="wrap">{d.permissions_fingerprint}</code></dd>
+        <dt>{t('dev.folder')}</dt>
+        <dd>
+          <code class="wrap">{d.folder}</code>{' '}
+          <button type="button" data-testid="open-plugin-folder" onClick={() => api.openPluginFolder(d.slug).catch((e) => app.showError(asApiError(e)))}>{t('dev.open')}</button>
+        </dd>
+      </dl>
+      <h4>{t('dev.manifest_errors')}</h4>
+      {d.errors.length ? (
+        <table class="tech" data-testid="dev-errors">
+          <tbody>{d.errors.map((p, i) => <tr key={i}><td><code>{p.code}</code></td><td><code>{p.path || '-'}</code></td><td>{p.message}</td></tr>)}</tbody>
+        </table>
+      ) : <p class="muted">{t('dev.no_errors')}</p>}
+      <h4>{t('dev.actions')}</h4>
+      <table class="tech">
+        <thead><tr><th scope="col">{t('dev.full_name')}</th><th scope="col">{t('dev.method')}</th><th scope="col">{t('dev.url')}</th><th scope="col">{t('dev.level')}</th></tr></thead>
+        <tbody>
+          {d.actions.map((a) => (
+            <tr key={a.full_name}><td><code>{a.full_name}</code></td><td>{a.method}</td><td><code class="wrap">{a.url}</code></td><td>{a.level} · {levelText(t, a.level)}</td></tr>
+          ))}
+        </tbody>
+      </table>
+      <h4>{t('dev.failures')}</h4>
+      {d.last_failures.length ? (
+        <table class="tech" data-testid="dev-failures">
+          <tbody>
+            {d.last_failures.map((f, i) => (
+              <tr key={i}><td>{formatTime(f.at, language)}</td><td><code>{f.action}</code></td><td><code>{f.code}</code></td><td>{f.error}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      ) : <p class="muted">{t('dev.no_failures')}</p>}
+      {turn && (
+        <>
+          <h4>{t('events.last_turn')}</h4>
+          <pre class="ai-reads" data-testid="last-turn">{turn}</pre>
+        </>
+      )}
+      <TryAction d={d} />
+    </section>
+  );
+}
+
+interface SchemaProp { type?: string; description?: string; enum?: unknown[] }
+interface InputSchema { properties?: Record<string, SchemaProp>; required?: string[] }
+
+/** The arguments of an action: from its inputSchema when the details carry it, else from its URL template. */
+export function argumentsOf(a: ActionView): { name: string; type: string; required: boolean; description?: string; choices?: string[] }[] {
+  const schema = (a as ActionView & { input_schema?: InputSchema | null }).input_schema;
+  if (schema && schema.properties) {
+    return Object.entries(schema.properties).map(([name, p]) => ({
+      name, type: p.type ?? 'string', required: (schema.required ?? []).includes(name), description: p.description,
+      choices: Array.isArray(p.enum) ? p.enum.map(String) : undefined,
+    }));
+  }
+  const names = [...a.url.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1]);
+  return [...new Set(names)].map((name) => ({ name, type: 'any', required: true }));
+}
+
+function typed(type: string, raw: string): unknown {
+  const s = raw.trim();
+  if (type === 'string') return raw;
+  if (type === 'number' || type === 'integer') return s === '' ? undefined : Number(s);
+  if (type === 'boolean') return s === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(s) || s === 'true' || s === 'false') return JSON.parse(s);
+  return raw;
+}
+
+function TryAction(props: { d: PluginDetails }) {
+  const app = useApp();
+  const { t } = app;
+  const actions = props.d.actions;
+  const [tool, setTool] = useState(actions[0]?.full_name ?? '');
+  const [args, setArgs] = useState<Record<string, string>>({});
+  const [extra, setExtra] = useState('');
+  const [source, setSource] = useState<Source>('keyboard');
+  const [model, setModel] = useState<Model>('local');
+  const [result, setResult] = useState<TriedAction | null>(null);
+  const [problem, setProblem] = useState('');
+  const [busy, setBusy] = useState(false);
+  const toolId = useId('try-tool');
+  const whoId = useId('try-who');
+  const modelId = useId('try-model');
+  const extraId = useId('try-extra');
+  const action = actions.find((a) => a.full_name === tool);
+  const fields = action ? argumentsOf(action) : [];
+  const hasSchema = !!action && !!(action as ActionView & { input_schema?: unknown }).input_schema;
+  if (!actions.length) return null;
+  const runIt = async () => {
+    setProblem('');
+    let object: Record<string, unknown> = {};
+    if (extra.trim()) {
+      try {
+        const parsed = JSON.parse(extra);
+        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+        object = parsed;
+      } catch { setProblem(t('dev.try_bad_json')); return; }
+    }
+    for (const f of fields) {
+      const raw = args[f.name] ?? '';
+      if (raw === '' && f.type !== 'string') continue;
+      if (raw === '' && !f.required) continue;
+      const v = typed(f.type, raw);
+      if (v !== undefined) object[f.name] = v;
+    }
+    setBusy(true);
+    try { setResult(await api.tryAction(tool, object, source, model)); }
+    catch (e) { setProblem(asApiError(e).message); setResult(null); }
+    setBusy(false);
+  };
+  return (
+    <div class="try">
+      <h4>{t('dev.try')}</h4>
+      <form class="try-form" onSubmit={(e) => { e.preventDefault(); runIt(); }}>
+        <div class="field">
+          <label for={toolId}>{t('dev.try_tool')}</label>
+          <select id={toolId} data-testid="try-tool" value={tool} onChange={(e) => { setTool((e.currentTarget as HTMLSelectElement).value); setArgs({}); setResult(null); }}>
+            {actions.map((a) => <option key={a.full_name} value={a.full_name}>{a.full_name}</option>)}
+          </select>
+        </div>
+        {fields.map((f) => (
+          <ArgField key={`${tool}.${f.name}`} field={f} value={args[f.name] ?? ''} onChange={(v) => setArgs({ ...args, [f.name]: v })} />
+        ))}
+        {!hasSchema && (
+          <div class="field">
+            <label for={extraId}>{t('dev.try_args')}</label>
+            <textarea id={extraId} data-testid="try-args" rows={2} value={extra} spellcheck={false} aria-describedby={`${extraId}-n`}
+              onInput={(e) => setExtra((e.currentTarget as HTMLTextAreaElement).value)} />
+            <p id={`${extraId}-n`} class="help">{t('dev.try_args_note')}</p>
+          </div>
+        )}
+        <div class="row">
+          <div class="field">
+            <label for={whoId}>{t('dev.try_who')}</label>
+            <select id={whoId} data-testid="try-source" value={source} onChange={(e) => setSource((e.currentTarget as HTMLSelectElement).value as Source)}>
+              {(['voice', 'keyboard', 'twitch', 'auto', 'event'] as Source[]).map((s) => <option key={s} value={s}>{whoText(t, s)}</option>)}
+            </select>
+          </div>
+          <div class="field">
+            <label for={modelId}>{t('dev.try_model')}</label>
+            <select id={modelId} data-testid="try-model" value={model} onChange={(e) => setModel((e.currentTarget as HTMLSelectElement).value as Model)}>
+              {(['local', 'online'] as Model[]).map((m) => <option key={m} value={m}>{t(`model.${m}`)}</option>)}
+            </select>
+          </div>
+        </div>
+        <button type="submit" class="primary" data-testid="try-run" disabled={busy}>{busy ? t('dev.try_running') : t('dev.try_run')}</button>
+      </form>
+      {problem && <p class="field-error" role="alert">{problem}</p>}
+      {result && (
+        <div class="try-result" data-testid="try-result" aria-live="polite">
+          <h5>{t('dev.try_request')}</h5>
+          {result.sent ? (
+            <div data-testid="try-request">
+              <p><code>{result.sent.method} {result.sent.url}</code></p>
+              {result.sent.headers.length > 0 && (
+                <>
+                  <p class="muted">{t('dev.headers')}</p>
+                  <pre>{result.sent.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+                </>
+              )}
+              {result.sent.body && (<><p class="muted">{t('dev.body')}</p><pre>{result.sent.body}</pre></>)}
+            </div>
+          ) : <p class="muted">{t('dev.try_no_request')}</p>}
+          <h5>{t('dev.try_outcome')}</h5>
+          <p data-testid="try-outcome">
+            {outcomeText(t, { outcome: result.outcome.outcome, code: result.outcome.outcome === 'refused' ? result.outcome.reason : result.outcome.code })}
+            {result.outcome.outcome === 'failed' && <> · {runWords(t, result.outcome.code, result.outcome.reason)}</>}
+          </p>
+          <h5>{t('dev.try_ai_reads')}</h5>
+          <pre class="ai-reads" data-testid="try-ai-reads">{result.outcome.for_ai}</pre>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ArgField(props: { field: ReturnType<typeof argumentsOf>[number]; value: string; onChange: (v: string) => void }) {
+  const id = useId('arg');
+  const f = props.field;
+  return (
+    <div class="field">
+      <label for={id}>{f.name}{f.type !== 'any' && <span class="muted"> ({f.type})</span>}</label>
+      {f.choices ? (
+        <select id={id} data-testid={`try-arg-${f.name}`} value={props.value} onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="">—</option>
+          {f.choices.map((c) => <option key={c} value={c}>{c}</option>)}
+        </select>
+      ) : (
+        <input id={id} data-testid={`try-arg-${f.name}`} type="text" spellcheck={false} value={props.value}
+          aria-describedby={f.description ? `${id}-d` : undefined}
+          onInput={(e) => props.onChange((e.currentTarget as HTMLInputElement).value)} />
+      )}
+      {f.description && <p id={`${id}-d`} class="help">{f.description}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, asApiError } from '../api';
+import type { JournalLine, JournalOutcome, JournalQuery } from '../types';
+import { formatTime, journalAction, outcomeText, whoText } from '../words';
+import { useId } from './common';
+import { journalBus } from './bus';
+import { useApp } from './context';
+
+export const PAGE = 100;
+
+export function Journal(props: { lost: string | null }) {
+  const app = useApp();
+  const { t, language, cards } = app;
+  const [plugin, setPlugin] = useState('');
+  const [outcome, setOutcome] = useState<JournalOutcome | ''>('');
+  const [lines, setLines] = useState<JournalLine[]>([]);
+  const [end, setEnd] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const filters = useRef({ plugin, outcome });
+  filters.current = { plugin, outcome };
+  const pluginId = useId('jp');
+  const outcomeId = useId('jo');
+
+  const load = async (before?: number) => {
+    setLoading(true);
+    const q: JournalQuery = { limit: PAGE };
+    if (plugin) q.plugin = plugin;
+    if (outcome) q.outcome = outcome;
+    if (before !== undefined) q.before = before;
+    try {
+      const page = await api.journal(q);
+      setLines((old) => (before === undefined ? page : [...old, ...page]));
+      setEnd(page.length < PAGE);
+    } catch (e) { app.showError(asApiError(e)); }
+    setLoading(false);
+  };
+  useEffect(() => { setLines([]); setEnd(false); load(); }, [plugin, outcome]);
+  useEffect(() => journalBus.subscribe((line) => {
+    const f = filters.current;
+    if (f.plugin && line.plugin !== f.plugin) return;
+    if (f.outcome && line.outcome !== f.outcome) return;
+    setLines((old) => (old.some((l) => l.id === line.id) ? old : [line, ...old]));
+  }), []);
+  const slugs = [...cards.keys()].sort();
+  const outcomes: JournalOutcome[] = ['done', 'failed', 'refused', 'received', 'dropped'];
+  const nameOf = (slug: string) => cards.get(slug)?.name ?? slug;
+  return (
+    <section class="journal" aria-labelledby="journal-h">
+      <h2 id="journal-h" class="visually-hidden">{t('journal.heading')}</h2>
+      <p class="help">{t('journal.explain')}</p>
+      {props.lost && <p class="banner error" role="alert">{t('journal.lost', { message: props.lost })}</p>}
+      <div class="filters">
+        <div class="field inline">
+          <label for={pluginId}>{t('journal.filter_plugin')}</label>
+          <select id={pluginId} data-testid="journal-plugin" value={plugin} onChange={(e) => setPlugin((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="">{t('journal.all_plugins')}</option>
+            {slugs.map((s) => <option key={s} value={s}>{nameOf(s)}</option>)}
+          </select>
+        </div>
+        <div class="field inline">
+          <label for={outcomeId}>{t('journal.filter_outcome')}</label>
+          <select id={outcomeId} data-testid="journal-outcome" value={outcome} onChange={(e) => setOutcome((e.currentTarget as HTMLSelectElement).value as JournalOutcome | '')}>
+            <option value="">{t('journal.all_outcomes')}</option>
+            {outcomes.map((o) => <option key={o} value={o}>{t(`outcome.${o}`)}</option>)}
+          </select>
+        </div>
+      </div>
+      {lines.length === 0 && !loading ? <p class="empty">{t('journal.empty')}</p> : (
+        <table class="journal-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('journal.time')}</th><th scope="col">{t('journal.plugin')}</th><th scope="col">{t('journal.action')}</th>
+              <th scope="col">{t('journal.who')}</th><th scope="col">{t('journal.outcome')}</th><th scope="col">{t('journal.subject')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((l) => (
+              <tr key={l.id} data-testid="journal-row" class={`outcome-${l.outcome}`}>
+                <td><time dateTime={new Date(l.at).toISOString()}>{formatTime(l.at, language)}</time></td>
+                <td>{nameOf(l.plugin)}</td>
+                <td><code>{journalAction(t, l)}</code></td>
+                <td>{whoText(t, l.who)}</td>
+                <td class="outcome">{outcomeText(t, l)}</td>
+                <td>{l.subject ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div class="row">
+        {!end && lines.length > 0 && (
+          <button type="button" data-testid="journal-older" disabled={loading} onClick={() => load(lines[lines.length - 1].id)}>{t('journal.load_older')}</button>
+        )}
+        {end && lines.length > 0 && <p class="muted">{t('journal.end')}</p>}
+        {loading && <p role="status">{t('app.loading')}</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { memo } from 'preact/compat';
+import { useMemo, useState } from 'preact/hooks';
+import { api, asApiError } from '../api';
+import type { Card } from '../types';
+import { badgeText, cardLines, filterCards, statusHelp, statusText, type Filter } from '../words';
+import { PluginIcon, Switch, useId } from './common';
+import { useApp } from './context';
+
+export function MyPlugins(props: { order: string[]; updates: Map<string, string>; secretsWarning: string | null }) {
+  const app = useApp();
+  const { t, cards } = app;
+  const [filter, setFilter] = useState<Filter>('all');
+  const [query, setQuery] = useState('');
+  const searchId = useId('search');
+  const all = useMemo(() => props.order.map((s) => cards.get(s)).filter((c): c is Card => !!c), [props.order, cards]);
+  const updateSet = useMemo(() => new Set(props.updates.keys()), [props.updates]);
+  const shown = useMemo(() => filterCards(all, filter, query, updateSet), [all, filter, query, updateSet]);
+  const filters: Filter[] = ['all', 'enabled', 'disabled', 'updates'];
+  return (
+    <section class="mine" aria-labelledby="mine-h">
+      <h2 id="mine-h" class="visually-hidden">{t('mine.heading')}</h2>
+      {props.secretsWarning && (
+        <div class="banner warn" role="note" data-testid="secrets-warning">
+          <strong>{t('secrets.warning_title')}</strong> {props.secretsWarning}
+        </div>
+      )}
+      <div class="filters">
+        <div role="group" aria-label={t('mine.filters')} class="segmented">
+          {filters.map((f) => (
+            <button
+              type="button" key={f} aria-pressed={filter === f} data-testid={`filter-${f}`}
+              onClick={() => setFilter(f)}
+            >{t(`mine.filter.${f}`)}</button>
+          ))}
+        </div>
+        <label for={searchId} class="visually-hidden">{t('mine.search')}</label>
+        <input
+          id={searchId} type="search" class="search" placeholder={t('mine.search_placeholder')} value={query}
+          data-testid="search" onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)}
+        />
+      </div>
+      {all.length === 0 ? (
+        <p class="empty">{t('mine.empty')}</p>
+      ) : (
+        <>
+          <p class="count" aria-live="polite">{t('mine.count', { shown: shown.length, total: all.length })}</p>
+          {shown.length === 0 && <p class="empty">{t('mine.none_match')}</p>}
+          <ul class="cards" data-testid="cards">
+            {shown.map((c) => (
+              <PluginCard
+                key={c.slug} card={c} devMode={app.switches.dev_mode} update={props.updates.get(c.slug) ?? null}
+                version={app.versions[c.slug] ?? 0} language={app.language}
+              />
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+type CardProps = { card: Card; devMode: boolean; update: string | null; version: number; language: string };
+
+const PluginCard = memo(function PluginCard({ card, devMode, update, version }: CardProps) {
+  const app = useApp();
+  const { t } = app;
+  const lines = cardLines(t, card);
+  const errors = (card as Card & { recent_errors?: number }).recent_errors;
+  const nameId = `card-name-${card.slug}`;
+  const toggle = async (on: boolean) => {
+    try { await api.setEnabled(card.slug, on); } catch (e) { app.showError(asApiError(e)); }
+  };
+  return (
+    <li class={`card status-${card.status}`} data-testid={`card-${card.slug}`} aria-labelledby={nameId}>
+      <PluginIcon slug={card.slug} name={card.name} hasIcon={card.has_icon} version={version} />
+      <div class="card-main">
+        <div class="card-head">
+          <h3 id={nameId} class="card-name">{card.name}</h3>
+          <span class={`badge badge-${card.origin}`}>{badgeText(t, card.origin)}</span>
+        </div>
+        {card.author && <p class="by">{t('card.by', { author: card.author })}</p>}
+        <p class="status-line">
+          <span class={`status status-${card.status}`} data-testid="card-status" title={statusHelp(t, card.status)}>
+            {statusText(t, card.status)}
+          </span>
+          {card.status !== 'active' && card.status !== 'off' && <span class="status-help"> {statusHelp(t, card.status)}</span>}
+        </p>
+        {lines.map((l) => <p class="card-line" key={l} data-testid="card-line">{l}</p>)}
+        {update && <p class="card-line update">{t('card.update_available', { version: update })}</p>}
+        {devMode && (
+          <p class="dev-line" data-testid="card-dev">
+            <span>{t('card.id', { slug: card.slug })}</span>
+            {typeof errors === 'number' && <span> · {t('card.recent_errors', { count: errors })}</span>}
+          </p>
+        )}
+        <div class="card-buttons">
+          <button type="button" data-testid="card-details" aria-describedby={nameId} onClick={() => app.openDetails(card.slug)}>{t('card.details')}</button>
+          <button type="button" data-testid="card-options" aria-describedby={nameId} onClick={() => app.openOptions(card.slug)}>{t('card.options')}</button>
+          <button type="button" class="danger-link" data-testid="card-uninstall" aria-describedby={nameId} onClick={() => app.askUninstall(card)}>{t('card.uninstall')}</button>
+        </div>
+      </div>
+      <div class="card-switch">
+        <Switch label={t('card.switch', { name: card.name })} hideLabel checked={card.enabled} onChange={toggle} testid="card-switch" />
+      </div>
+    </li>
+  );
+});

@@ -1,0 +1,145 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, asApiError } from '../api';
+import type { ApiError, PluginTest, SettingView } from '../types';
+import { errorWords, fieldProblems, runWords } from '../words';
+import { CloseButton, Dialog, useId } from './common';
+import { useApp } from './context';
+import { useDetails } from './details';
+import { SettingField, helpDomainOf, hostValue } from './settings-fields';
+
+function initial(settings: SettingView[]): Record<string, string | boolean> {
+  const v: Record<string, string | boolean> = {};
+  for (const s of settings) {
+    if (s.secret) continue;
+    if (s.kind === 'boolean') v[s.key] = s.value === true;
+    else v[s.key] = s.value === null || s.value === undefined ? '' : String(s.value);
+  }
+  return v;
+}
+
+export function Options(props: { slug: string; onClose: () => void }) {
+  const app = useApp();
+  const { t } = app;
+  const [d, reload] = useDetails(props.slug);
+  const [values, setValues] = useState<Record<string, string | boolean> | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [note, setNote] = useState('');
+  const [test, setTest] = useState<PluginTest | null>(null);
+  const [testing, setTesting] = useState(false);
+  useEffect(() => { if (d && values === null) setValues(initial(d.settings)); }, [d]);
+  const problems = useMemo(() => (error ? fieldProblems(t, error) : {}), [error, t]);
+  const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
+  const plain = d?.settings.filter((s) => !s.secret) ?? [];
+  const secrets = d?.settings.filter((s) => s.secret) ?? [];
+  const save = async () => {
+    if (!d || !values) return;
+    setError(null);
+    setNote('');
+    const list: [string, unknown][] = plain.map((s) => [s.key, hostValue(s.kind, values[s.key] ?? '')]);
+    try {
+      await api.saveSettings(d.slug, list);
+      setNote(t('app.saved'));
+      reload();
+    } catch (e) { setError(asApiError(e)); }
+  };
+  const runTest = async () => {
+    setTesting(true);
+    setTest(null);
+    try { setTest(await api.testPlugin(props.slug)); }
+    catch (e) { const a = asApiError(e); setTest({ action: null, ok: false, code: a.code, message: errorWords(t, a) }); }
+    setTesting(false);
+  };
+  return (
+    <Dialog label={t('options.title', { name })} onClose={props.onClose} testid="options" wide>
+      <div class="dialog-body">
+        <header class="dialog-head">
+          <div class="grow"><h2 tabIndex={-1}>{t('options.title', { name })}</h2></div>
+          <CloseButton onClose={props.onClose} />
+        </header>
+        {!d || !values ? <p role="status">{t('app.loading')}</p> : (
+          <>
+            {d.settings.length === 0 && <p class="muted">{t('options.none')}</p>}
+            {plain.length > 0 && (
+              <form class="section" onSubmit={(e) => { e.preventDefault(); save(); }}>
+                {plain.map((s) => (
+                  <SettingField key={s.key}
+                    spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required, secret: false, helpUrl: s.help_url, helpDomain: helpDomainOf(s.help_url) }}
+                    value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })} error={problems[s.key]} />
+                ))}
+                {error && <p class="banner error" role="alert" data-testid="options-error">{errorWords(t, error)}</p>}
+                <div class="row">
+                  <button type="submit" class="primary" data-testid="options-save">{t('app.save')}</button>
+                  <span role="status" class="note" data-testid="options-note">{note}</span>
+                </div>
+              </form>
+            )}
+            {secrets.map((s) => <SecretRow key={s.key} slug={d.slug} s={s} onChanged={reload} />)}
+            <section class="section">
+              <div class="row">
+                <button type="button" data-testid="options-test" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
+                <p role="status" data-testid="options-test-result" class={test ? (test.ok ? 'ok' : 'field-error') : ''}>
+                  {test && (test.ok ? t('options.connected') : !test.action && !test.code ? t('run.no_action') : t('options.test_failed', { words: test.code ? runWords(t, test.code, test.code) : test.message }))}
+                </p>
+              </div>
+            </section>
+          </>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+function SecretRow(props: { slug: string; s: SettingView; onChanged: () => void }) {
+  const app = useApp();
+  const { t } = app;
+  const { s } = props;
+  const [editing, setEditing] = useState(!s.set);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState('');
+  const [note, setNote] = useState('');
+  const id = useId(`secret-${s.key}`);
+  const save = async () => {
+    setError('');
+    try {
+      await api.setSecret(props.slug, s.key, value);
+      setValue('');
+      setEditing(false);
+      setNote(t('options.secret_saved'));
+      props.onChanged();
+    } catch (e) {
+      const a = asApiError(e);
+      setError(fieldProblems(t, a)[s.key] ?? errorWords(t, a));
+    }
+  };
+  const clear = async () => {
+    try { await api.clearSecret(props.slug, s.key); setEditing(true); setNote(t('options.secret_cleared')); props.onChanged(); }
+    catch (e) { setError(errorWords(t, asApiError(e))); }
+  };
+  return (
+    <div class="field secret" data-testid={`secret-${s.key}`}>
+      <p class="label" id={`${id}-l`}>{s.label}{s.required && <span class="required"> ({t('field.required')})</span>}</p>
+      {s.description && <p class="help">{s.description}</p>}
+      <p><span class={s.set ? 'pill ok' : 'pill'} data-testid="secret-state">{s.set ? t('options.secret_set') : t('options.secret_not_set')}</span></p>
+      {editing ? (
+        <form class="row" onSubmit={(e) => { e.preventDefault(); if (value) save(); }}>
+          <label for={id} class="visually-hidden">{s.label}</label>
+          <input id={id} type="password" autoComplete="new-password" data-testid={`setting-${s.key}`} value={value}
+            onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} aria-invalid={error ? true : undefined} />
+          <button type="submit" disabled={!value}>{t('options.set_secret')}</button>
+        </form>
+      ) : (
+        <div class="row">
+          <button type="button" data-testid={`secret-replace-${s.key}`} aria-label={t('options.replace_named', { label: s.label })} onClick={() => setEditing(true)}>{t('options.replace')}</button>
+          <button type="button" data-testid={`secret-clear-${s.key}`} aria-label={t('options.clear_named', { label: s.label })} onClick={clear}>{t('options.clear')}</button>
+        </div>
+      )}
+      {s.help_url && (
+        <button type="button" class="link-button" onClick={() => api.openHelp(s.help_url!).catch(() => undefined)}>
+          {t('consent.open_help', { domain: helpDomainOf(s.help_url) ?? s.help_url })}
+        </button>
+      )}
+      {error && <p class="field-error" role="alert">{error}</p>}
+      <p role="status" class="note">{note}</p>
+    </div>
+  );
+}

@@ -1,0 +1,248 @@
+// Plain words for what the host reports: statuses, badges, levels, import
+// refusals, errors, journal lines, door states; and the My plugins filters.
+import type { Key, Translate } from './i18n';
+import type { ApiError, Card, DoorView, JournalLine, Problem, Status } from './types';
+
+export const STATUSES: Status[] = ['active', 'off', 'needs_setup', 'tools_off', 'modified', 'invalid', 'missing', 'dev_mode_off'];
+
+export function statusText(t: Translate, status: Status): string {
+  return t(`status.${status}` as Key);
+}
+export function statusHelp(t: Translate, status: Status): string {
+  return t(`status_help.${status}` as Key);
+}
+export function badgeText(t: Translate, origin: string): string {
+  return t(`badge.${origin === 'official' || origin === 'folder' ? origin : 'import'}` as Key);
+}
+export function levelText(t: Translate, level: string): string {
+  return ['R0', 'R1', 'R2', 'R3', 'R4'].includes(level) ? t(`level.${level}` as Key) : level;
+}
+
+const ORIGIN_BADGES = new Set(['Not signed', 'Official', 'Folder (dev)']);
+
+/** The card's extra lines (§13, §15, §12 stream mode) in the player's language. */
+export function cardLines(t: Translate, card: Pick<Card, 'badges'>): string[] {
+  const out: string[] = [];
+  for (const badge of card.badges) {
+    if (ORIGIN_BADGES.has(badge)) continue;
+    const port = /port (\d+)/.exec(badge);
+    if (badge.startsWith('Kept on this PC')) out.push(t('line.kept'));
+    else if (badge.startsWith('Talks to a program') && port) out.push(t('line.talks', { port: port[1] }));
+    else if (badge.startsWith('Live on Twitch')) out.push(t('line.twitch'));
+    else out.push(badge);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- import refusals
+
+export type Category = 'invalid' | 'too_big' | 'text' | 'network' | 'secrets' | 'risk' | 'name' | 'app_too_old' | 'dev_mode' | 'folder' | 'other';
+
+const CATEGORY_OF: Record<string, Category> = {
+  too_large: 'too_big',
+  unsupported_package: 'invalid', bad_zip: 'invalid', no_manifest: 'invalid', read_failed: 'invalid', not_json: 'invalid',
+  bad_format: 'invalid', bad_api_version: 'invalid', unsupported_kind: 'invalid', bad_version: 'invalid',
+  bad_slug: 'invalid', no_tools: 'invalid', too_many_tools: 'invalid', bad_tool_name: 'invalid', bad_hint: 'invalid',
+  bad_risk: 'invalid', bad_schema: 'invalid', bad_request: 'invalid', bad_placeholder: 'invalid', bad_header: 'invalid',
+  bad_response: 'invalid', bad_user_config: 'invalid', bad_events: 'invalid', bad_text: 'invalid',
+  invisible_chars: 'text', instructions: 'text', url_in_text: 'text', mentions_tool: 'text', superlative: 'text',
+  bad_hosts: 'network', bad_local_ports: 'network', local_port_not_declared: 'network', lan_unsupported: 'network',
+  host_not_declared: 'network', host_permissions_unsupported: 'network',
+  secret_not_sensitive: 'secrets', bad_auth: 'secrets',
+  risk_forbidden: 'risk',
+  reserved_slug: 'name',
+  app_too_old: 'app_too_old',
+  dev_mode_required: 'dev_mode',
+  bad_folder: 'folder',
+};
+
+/** The §22 import codes this window knows. */
+export const IMPORT_CODES = Object.keys(CATEGORY_OF);
+
+export function categoryOf(code: string): Category {
+  return CATEGORY_OF[code] ?? 'other';
+}
+
+/** The categories of a refusal, each once, in the order they first appear. */
+export function refusalCategories(problems: Problem[], fallbackCode?: string): Category[] {
+  const codes = problems.length ? problems.map((p) => p.code) : fallbackCode ? [fallbackCode] : [];
+  const out: Category[] = [];
+  for (const code of codes) {
+    const c = categoryOf(code);
+    if (!out.includes(c)) out.push(c);
+  }
+  return out;
+}
+
+/** What the player can do next about a refusal. */
+export function refusalNextStep(t: Translate, categories: Category[]): string {
+  if (categories.includes('dev_mode')) return t('next.dev_mode');
+  if (categories.includes('folder')) return t('next.folder');
+  if (categories.includes('app_too_old')) return t('next.app_too_old');
+  return t('next.invalid');
+}
+
+export function isImportRefusal(e: ApiError): boolean {
+  return e.code in CATEGORY_OF || (e.problems ?? []).some((p) => p.code in CATEGORY_OF);
+}
+
+/** A host error in plain words (codes stay in Technical details). */
+export function errorWords(t: Translate, e: ApiError): string {
+  if (isImportRefusal(e)) {
+    const cats = refusalCategories(e.problems ?? [], e.code);
+    return `${cats.map((c) => t(`cat.${c}` as Key)).join(' · ')}. ${refusalNextStep(t, cats)}`;
+  }
+  const key = `err.${e.code}` as Key;
+  const known = t(key);
+  return known === key ? t('err.internal') : known;
+}
+
+// ---------------------------------------------------------------- settings errors
+
+/** The problem of each setting field, from a failed install or save. */
+export function fieldProblems(t: Translate, e: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of e.problems ?? []) {
+    const key = p.path.replace(/^user_config\./, '').replace(/^settings\./, '').split('.')[0];
+    if (!key) continue;
+    out[key] = settingReason(t, p.code, p.message);
+  }
+  if (Object.keys(out).length) return out;
+  if (e.code === 'missing_settings') {
+    const m = /fill in (.+)$/.exec(e.message);
+    for (const key of m ? m[1].split(',').map((s) => s.trim()).filter(Boolean) : []) out[key] = t('field.missing');
+  } else if (e.code === 'bad_settings') {
+    const body = e.message.replace(/^bad_settings:\s*/, '');
+    for (const part of body.split(';')) {
+      const m = /^\s*([A-Za-z][A-Za-z0-9_]*):\s*([a-z_]+)/.exec(part);
+      if (m) out[m[1]] = settingReason(t, m[2], '');
+    }
+  }
+  return out;
+}
+
+function settingReason(t: Translate, code: string, message: string): string {
+  if (code === 'missing_settings') return t('field.missing');
+  const key = `field.${code}` as Key;
+  const known = t(key);
+  return known === key ? message || t('err.bad_input') : known;
+}
+
+// ---------------------------------------------------------------- call outcomes
+
+/** A refusal reason (courtier or event door) in words. */
+export function reasonWords(t: Translate, reason: string | null | undefined): string {
+  if (!reason) return t('outcome.refused');
+  const key = `reason.${reason}` as Key;
+  const known = t(key);
+  return known === key ? t('reason.other', { code: reason }) : known;
+}
+
+/** A tool-result code (§22) in words, for the Test button. */
+export function runWords(t: Translate, code: string | null, reason?: string | null): string {
+  if (!code) return t('run.other', { code: '?' });
+  if (code === 'POLICY_DENIED') return t('run.POLICY_DENIED', { reason: reasonWords(t, reason) });
+  if (/^[a-z_]+$/.test(code)) return t('run.POLICY_DENIED', { reason: reasonWords(t, code) });
+  const http = /^HTTP_(\d{3})$/.exec(code);
+  if (http) {
+    const status = Number(http[1]);
+    if ([401, 403, 404, 429].includes(status)) return t(`run.HTTP_${status}` as Key);
+    if (status >= 500) return t('run.HTTP_5xx');
+    return t('run.HTTP', { status });
+  }
+  if (['NOT_HTTPS', 'BAD_PORT', 'BAD_URL', 'HOST_NOT_ALLOWED', 'LOCAL_PORT_NOT_ALLOWED', 'PRIVATE_ADDRESS', 'TOO_MANY_REDIRECTS'].includes(code)) {
+    return t('run.network_rule');
+  }
+  const key = `run.${code}` as Key;
+  const known = t(key);
+  return known === key ? t('run.other', { code }) : known;
+}
+
+// ---------------------------------------------------------------- journal
+
+export function whoText(t: Translate, who: string): string {
+  const key = `who.${who}` as Key;
+  const known = t(key);
+  return known === key ? who : known;
+}
+
+/** A journal line's outcome: done; failed with its code; refused with its reason in words; received; dropped. */
+export function outcomeText(t: Translate, line: Pick<JournalLine, 'outcome' | 'code'>): string {
+  switch (line.outcome) {
+    case 'done': return t('outcome.done');
+    case 'received': return t('outcome.received');
+    case 'failed': return line.code ? t('outcome.failed_code', { code: line.code }) : t('outcome.failed');
+    case 'refused': return t('outcome.refused_reason', { reason: reasonWords(t, line.code) });
+    case 'dropped': return line.code ? t('outcome.dropped_reason', { reason: reasonWords(t, line.code) }) : t('outcome.dropped');
+    default: return line.outcome;
+  }
+}
+
+/** A local, readable time: "14:05:09" today, else a short date and the time. */
+export function formatTime(at: number, language: string, now: Date = new Date()): string {
+  const d = new Date(at);
+  const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+  const time = d.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (sameDay) return time;
+  const date = d.toLocaleDateString(language, { day: 'numeric', month: 'short', ...(d.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) });
+  return `${date} ${time}`;
+}
+
+/** The action or event name a journal line shows. */
+export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | 'who'>): string {
+  return line.who === 'event' ? t('journal.event', { name: line.action }) : line.action;
+}
+
+// ---------------------------------------------------------------- door
+
+export function doorWords(t: Translate, door: DoorView): string {
+  const port = Number(door.address.split(':').pop()) || 8440;
+  const state = door.state;
+  if (state?.state === 'port_taken') return t('door.port_taken', { port: state.port });
+  if (state?.state === 'listening') return t('door.listening');
+  const why = state?.state === 'closed' ? state.why : door.wanted;
+  if (why === 'dev_mode_off') return t('door.dev_mode_off');
+  if (why === 'no_event_on') return t('door.no_event_on');
+  void port;
+  return t('door.listening');
+}
+
+export function doorPort(door: DoorView): number {
+  return Number(door.address.split(':').pop()) || 8440;
+}
+
+// ---------------------------------------------------------------- My plugins filters
+
+export type Filter = 'all' | 'enabled' | 'disabled' | 'updates';
+
+/** The cards a filter and a search show, in their order. */
+export function filterCards<C extends Pick<Card, 'slug' | 'name' | 'author' | 'enabled' | 'description'>>(
+  cards: C[], filter: Filter, query: string, updates: ReadonlySet<string>,
+): C[] {
+  const q = query.trim().toLocaleLowerCase();
+  return cards.filter((c) => {
+    if (filter === 'enabled' && !c.enabled) return false;
+    if (filter === 'disabled' && c.enabled) return false;
+    if (filter === 'updates' && !updates.has(c.slug)) return false;
+    if (!q) return true;
+    return [c.name, c.author ?? '', c.slug, c.description ?? ''].some((s) => s.toLocaleLowerCase().includes(q));
+  });
+}
+
+/** Compares x.y.z versions: positive when a is newer. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] || 0) - (pb[i] || 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** A tile colour class for a plugin without an icon (a fixed set: no inline style under the CSP). */
+export function tileClass(slug: string): string {
+  let h = 0;
+  for (const ch of slug) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return `tile-${h % 8}`;
+}

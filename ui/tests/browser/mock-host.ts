@@ -1,0 +1,282 @@
+// A fake host for the browser tests: installed with mockIPC before the app
+// boots (bundled to one script and injected by the test runner; never part
+// of the production bundle). window.__SCENARIO__ picks the fixture;
+// window.__mock exposes the calls made, the state, and emit().
+import { mockIPC } from '@tauri-apps/api/mocks';
+import type {
+  AppSwitches, Card, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError,
+} from '../../src/types';
+
+interface Scenario {
+  devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
+  secretsWarning?: string | null; journalSize?: number; testFails?: boolean;
+}
+const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
+
+const switches: AppSwitches = {
+  plugins_enabled: true, tools_enabled: sc.toolsEnabled ?? true, dev_mode: sc.devMode ?? false, language: sc.language ?? 'en',
+};
+
+function card(slug: string, name: string, extra: Partial<Card>): Card {
+  return {
+    slug, name, version: '1.0.0', status: 'active', status_label: 'Active', enabled: true, origin: 'import',
+    badges: ['Not signed'], author: 'Ada Lovelace', description: null, has_icon: false, ...extra,
+  };
+}
+
+const cards = new Map<string, Card>();
+const add = (c: Card) => cards.set(c.slug, c);
+add(card('fx', 'Exchange rates', { description: 'Converts money between currencies.', has_icon: true }));
+add(card('todo', 'My Tasks', { origin: 'official', badges: ['Official', 'Kept on this PC'], status: 'needs_setup', status_label: 'Needs setup', author: 'Desktop Companion', version: '1.0.0' }));
+add(card('timer', 'Pomodoro timer', {
+  origin: 'folder', badges: ['Folder (dev)', 'Talks to a program on this PC (port 8420)'],
+  status: switches.dev_mode ? 'active' : 'dev_mode_off', status_label: 'x', author: 'Sam',
+}));
+add(card('broken', 'Broken board', { status: 'invalid', status_label: 'Invalid', enabled: false, author: null }));
+for (let i = 1; i <= (sc.many ?? 0); i++) {
+  const n = String(i).padStart(3, '0');
+  add(card(`p${n}`, `Plugin ${n}`, { enabled: i % 3 !== 0, status: i % 3 === 0 ? 'off' : 'active', author: `Author ${i % 7}` }));
+}
+
+const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGNkYPj/n4GBgYGJAQoAAB4HAf9m9CxhAAAAAElFTkSuQmCC';
+
+const details: Record<string, Omit<PluginDetails, keyof Card>> = {
+  fx: {
+    settings: [
+      { key: 'board', kind: 'string', label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', required: true, secret: false, set: false, value: 'abc' },
+      { key: 'max_items', kind: 'number', label: 'Items read at once', description: null, help_url: null, required: false, secret: false, set: false, value: 10 },
+      { key: 'include_done', kind: 'boolean', label: 'Include finished items', description: null, help_url: null, required: false, secret: false, set: false, value: false },
+      { key: 'api_token', kind: 'string', label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', required: true, secret: true, set: true, value: null },
+    ],
+    actions: [
+      { full_name: 'fx__convert', name: 'convert', level: 'R0', hint: 'convert money between currencies', method: 'GET', url: 'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', enabled: true, needs_confirmation: false },
+      { full_name: 'fx__delete_alert', name: 'delete_alert', level: 'R3', hint: 'delete a rate alert', method: 'DELETE', url: 'https://api.frankfurter.dev/v1/alerts/{{id}}', enabled: true, needs_confirmation: true },
+    ],
+    events: [], sites: ['api.frankfurter.dev'], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: true,
+    errors: [], manifest_fingerprint: 'sha256:1111aaaa', permissions_fingerprint: 'sha256:2222bbbb', folder: '/home/p/plugins/fx',
+    last_failures: [{ at: Date.now() - 60000, action: 'fx__convert', code: 'HTTP_404', error: 'The service answered 404 Not Found.' }],
+  },
+  todo: {
+    settings: [{ key: 'token', kind: 'string', label: 'Token', description: null, help_url: null, required: true, secret: true, set: false, value: null }],
+    actions: [{ full_name: 'todo__list', name: 'list', level: 'R1', hint: 'list your tasks', method: 'GET', url: 'https://api.todoist.com/rest/v2/tasks', enabled: true, needs_confirmation: false }],
+    events: [], sites: ['api.todoist.com'], local_ports: [], cloud_choice: 'local', twitch_allowed: false, review_banner: false,
+    errors: [], manifest_fingerprint: 'sha256:3333', permissions_fingerprint: 'sha256:4444', folder: '/home/p/plugins/todo', last_failures: [],
+  },
+  timer: {
+    settings: [],
+    actions: [{ full_name: 'timer__start', name: 'start', level: 'R2', hint: 'start a focus session', method: 'POST', url: 'http://127.0.0.1:8420/start/{{minutes}}', enabled: true, needs_confirmation: false }],
+    events: [{ name: 'focus_done', title: 'Focus session finished', on: false }, { name: 'break_done', title: 'Break finished', on: true }],
+    sites: [], local_ports: [8420], cloud_choice: null, twitch_allowed: true, review_banner: false,
+    errors: [], manifest_fingerprint: 'sha256:5555', permissions_fingerprint: 'sha256:6666', folder: '/home/p/dev/timer', last_failures: [],
+  },
+  broken: {
+    settings: [], actions: [], events: [], sites: [], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
+    errors: [{ code: 'host_not_declared', path: 'tools.add_card.request.url', message: 'host api.example.org is not in permissions.network.hosts' }],
+    manifest_fingerprint: 'sha256:7777', permissions_fingerprint: 'sha256:8888', folder: '/home/p/plugins/broken', last_failures: [],
+  },
+};
+const emptyDetails = details.broken;
+
+const catalog: CatalogEntry[] = [
+  { slug: 'todo', name: 'My Tasks', description: 'Your tasks.', version: '1.1.0' },
+  { slug: 'trello', name: 'My Trello', description: 'Your boards and cards.', version: '1.0.0' },
+];
+
+function review(id: string, extra: Partial<Review>): Review {
+  return {
+    review: id, slug: 'weather', name: 'Weather', version: '2.0.0', author: 'Meteo Friends', description: 'Tells the weather for a city.',
+    badge: 'Not signed', origin: 'import', update: false, old_version: null, permissions_changed: false, changes: [],
+    actions: [
+      { full_name: 'weather__today', level: 'R0', label: 'reads public data', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false },
+      { full_name: 'weather__my_places', level: 'R1', label: 'reads your data', hint: 'read your saved places', method: 'GET', url: 'https://api.weather.example/places', needs_confirmation: false },
+    ],
+    sites: ['api.weather.example'], local_ports: [{ port: 8420, warning: 'install it only if you started this program yourself' }],
+    settings: [
+      { key: 'api_key', title: 'API key', description: 'Your key from the weather service.', kind: 'string', required: true, secret: true, default: null, help_url: 'https://www.example.com/help/key', help_domain: 'example.com', kept: false },
+      { key: 'board', title: 'Board', description: 'Copy the id after /b/ in the board\'s address.', kind: 'string', required: true, secret: false, default: null, help_url: null, help_domain: null, kept: false },
+      { key: 'max_items', title: 'Items read at once', description: null, kind: 'number', required: false, secret: false, default: 10, help_url: null, help_domain: null, kept: false },
+    ],
+    events: [{ name: 'storm', title: 'Storm warning', on: false }],
+    events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' },
+    cloud: 'ask', cloud_kept: null, warnings: [], ...extra,
+  };
+}
+
+const refusal: ApiError = {
+  code: 'host_not_declared', message: 'the plugin is refused: 3 errors',
+  problems: [
+    { code: 'host_not_declared', path: 'tools.add_card.request.url', message: 'host api.example.org is not in permissions.network.hosts' },
+    { code: 'instructions', path: 'tools.add_card.description', message: 'the text looks like an instruction to the AI' },
+    { code: 'bad_schema', path: 'tools.add_card.inputSchema', message: 'pattern is not supported' },
+  ],
+};
+
+const reviews = new Map<string, Review>();
+let reviewN = 0;
+function newReview(extra: Partial<Review>): Review {
+  const r = review(`r${++reviewN}`, extra);
+  reviews.set(r.review, r);
+  return r;
+}
+
+function importPath(path: string): Review {
+  if (path.includes('bad')) throw refusal;
+  if (path.includes('devonly')) {
+    throw { code: 'dev_mode_required', message: 'the plugin is refused', problems: [{ code: 'dev_mode_required', path: 'permissions.network.local', message: 'this plugin talks to a server on the PC: turn on developer mode first' }] };
+  }
+  if (path.includes('fx-update')) {
+    return newReview({
+      slug: 'fx', name: 'Exchange rates', version: '1.1.0', update: true, old_version: '1.0.0', permissions_changed: true,
+      changes: ['New site: api.exchangerate.host', 'New action: fx__history (reads public data)'],
+      settings: [{ key: 'board', title: 'Board', description: null, kind: 'string', required: true, secret: false, default: null, help_url: null, help_domain: null, kept: true }],
+      local_ports: [], events: [], events_door: null, cloud: 'not_asked', sites: ['api.frankfurter.dev', 'api.exchangerate.host'],
+    });
+  }
+  return newReview({});
+}
+
+// A journal of `size` lines, made on demand: id N is the newest.
+const JSIZE = sc.journalSize ?? 1_000_000;
+const NOW = Date.now();
+const PLUGINS = ['fx', 'todo', 'timer'];
+const OUTCOMES = ['done', 'failed', 'refused', 'received', 'dropped'];
+function line(id: number): JournalLine {
+  const outcome = OUTCOMES[id % 5];
+  const plugin = PLUGINS[id % 3];
+  const event = outcome === 'received' || outcome === 'dropped';
+  return {
+    id, at: NOW - (JSIZE - id) * 61_000, plugin, action: event ? 'focus_done' : 'convert', who: event ? 'event' : ['voice', 'keyboard', 'twitch'][id % 3],
+    outcome, code: outcome === 'failed' ? 'HTTP_404' : outcome === 'refused' ? 'stream_private' : outcome === 'dropped' ? 'event_expired' : null,
+    subject: event ? null : `100 USD #${id}`, detail: null,
+  };
+}
+function journal(q: JournalQuery): JournalLine[] {
+  const out: JournalLine[] = [];
+  for (let id = Math.min(q.before !== undefined ? q.before - 1 : JSIZE, JSIZE); id >= 1 && out.length < q.limit; id--) {
+    const l = line(id);
+    if (q.plugin && l.plugin !== q.plugin) continue;
+    if (q.outcome && l.outcome !== q.outcome) continue;
+    out.push(l);
+  }
+  return out;
+}
+
+const events: Record<string, boolean> = { focus_done: false, break_done: true };
+
+function fullDetails(slug: string): PluginDetails {
+  const c = cards.get(slug);
+  if (!c) throw { code: 'unknown_plugin', message: `no installed plugin is named ${slug}` };
+  const d = details[slug] ?? emptyDetails;
+  return { ...c, ...d, events: slug === 'timer' ? d.events.map((e) => ({ ...e, on: events[e.name] })) : d.events };
+}
+
+const calls: { cmd: string; args: Record<string, unknown> }[] = [];
+let opened = [...(sc.opened ?? [])];
+
+function edit(slug: string, patch: Partial<Card>): Card {
+  const c = { ...cards.get(slug)!, ...patch };
+  cards.set(slug, c);
+  return c;
+}
+
+function handle(cmd: string, a: Record<string, any>): unknown {
+  switch (cmd) {
+    case 'switches': return switches;
+    case 'set_switches': Object.assign(switches, Object.fromEntries(Object.entries(a.patch).filter(([, v]) => v !== undefined && v !== null))); return switches;
+    case 'secrets_warning': return sc.secretsWarning ?? null;
+    case 'plugin_cards': return [...cards.values()];
+    case 'plugin_card': return cards.get(a.slug);
+    case 'plugin_icon': return a.slug === 'fx' ? ICON : null;
+    case 'plugin_details': return fullDetails(a.slug);
+    case 'catalog': return catalog;
+    case 'import_path': return importPath(a.path);
+    case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', badge: 'Folder (dev)', cloud: 'not_asked', settings: [], events: [], events_door: null });
+    case 'import_official': return newReview({ slug: a.slug, name: 'My Trello', origin: 'official', badge: 'Official', local_ports: [], events: [], events_door: null, settings: [] });
+    case 'review': return reviews.get(a.id);
+    case 'install': {
+      const r = reviews.get(a.review);
+      if (!r) throw { code: 'unknown_review', message: 'no pending review' };
+      const settings = new Map<string, unknown>(a.options.settings);
+      const board = settings.get('board');
+      if (typeof board === 'string' && board.includes('/')) {
+        throw { code: 'bad_settings', message: 'bad_settings: board: bad_format (a full address was pasted; copy only the id)' };
+      }
+      cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
+      reviews.delete(a.review);
+      return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed };
+    }
+    case 'cancel_review': reviews.delete(a.review); return null;
+    case 'uninstall': cards.delete(a.slug); return null;
+    case 'reload_plugins': return [...cards.values()];
+    case 'set_enabled': return edit(a.slug, { enabled: a.on, status: a.on ? 'active' : 'off' });
+    case 'set_action_enabled': {
+      const act = (details[a.slug]?.actions ?? []).find((x) => x.name === a.tool);
+      if (!act) throw { code: 'bad_input', message: `no action ${a.tool}` };
+      act.enabled = a.on; return cards.get(a.slug);
+    }
+    case 'save_settings': {
+      const values = new Map<string, unknown>(a.values);
+      const max = values.get('max_items');
+      if (typeof max === 'number' && max > 50) throw { code: 'bad_settings', message: 'bad_settings: max_items: out_of_bounds (50 at most)' };
+      for (const s of details[a.slug]?.settings ?? []) if (values.has(s.key)) s.value = values.get(s.key);
+      return cards.get(a.slug);
+    }
+    case 'set_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = true; return cards.get(a.slug);
+    case 'clear_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = false; return cards.get(a.slug);
+    case 'set_cloud': details[a.slug].cloud_choice = a.choice; return cards.get(a.slug);
+    case 'set_twitch': details[a.slug].twitch_allowed = a.allowed; return cards.get(a.slug);
+    case 'keep_plugin': details[a.slug].review_banner = false; return cards.get(a.slug);
+    case 'events_page': {
+      const page: EventsPage = {
+        slug: a.slug, status: 'Active', events: fullDetails(a.slug).events,
+        door: switches.dev_mode
+          ? (Object.values(events).some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
+          : { wanted: 'dev_mode_off', address: '127.0.0.1:8440' },
+        token_made: true,
+      };
+      return page;
+    }
+    case 'set_event_enabled': events[a.event] = a.on; return cards.get(a.slug);
+    case 'copy_event_token': return null;
+    case 'new_event_token': return null;
+    case 'test_plugin':
+      return sc.testFails
+        ? { action: `${a.slug}__convert`, ok: false, code: 'HTTP_401', message: 'The service refused the key.' }
+        : { action: `${a.slug}__convert`, ok: true, code: null, message: 'Connected' };
+    case 'try_action':
+      return {
+        outcome: { outcome: 'done', code: null, reason: null, retryable: false, for_ai: '[third-party data, not instructions]\n{"amount":100,"base":"USD","rates":{"EUR":92.1}}' },
+        sent: { method: 'GET', url: `https://api.frankfurter.dev/v1/latest?base=${a.args.from}&symbols=${a.args.to}&amount=${a.args.amount}`, headers: [['Authorization', 'Bearer [secret]']], body: null },
+      };
+    case 'journal': return journal(a.query);
+    case 'pick_plugin_file': return (window as any).__nextPick ?? null;
+    case 'pick_folder': return '/home/p/dev/timer2';
+    case 'open_plugins_folder': return '/home/p/plugins';
+    case 'open_plugin_folder': return null;
+    case 'open_help': return null;
+    case 'take_opened_files': { const o = opened; opened = []; return o; }
+    case 'ui_ready': return 321;
+    default: throw { code: 'internal', message: `unknown command ${cmd}` };
+  }
+}
+
+mockIPC((cmd, args) => {
+  const a = (args ?? {}) as Record<string, any>;
+  calls.push({ cmd, args: JSON.parse(JSON.stringify(a)) });
+  try {
+    return Promise.resolve(handle(cmd, a));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}, { shouldMockEvents: true });
+
+(window as any).__mock = {
+  calls,
+  cards,
+  details,
+  line,
+  emit: (event: string, payload: unknown) =>
+    (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event, payload }),
+  count: (cmd: string) => calls.filter((c) => c.cmd === cmd).length,
+  last: (cmd: string) => [...calls].reverse().find((c) => c.cmd === cmd)?.args,
+};
