@@ -1,0 +1,435 @@
+// Helpers for the end-to-end tests of the real dcp-app window: a tauri-driver
+// (which runs WebKitWebDriver, which runs the app) per profile, a tiny
+// sequential test runner, and waits/clicks/screenshots on the contract's
+// selectors (data-testid). Run through scripts/lib/e2e.sh, never alone: it
+// provides Xvfb, the private D-Bus session and the environment below.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Builder, By, Capabilities } from 'selenium-webdriver';
+
+export const env = {
+  app: mustEnv('E2E_APP'), // target/debug/dcp-app
+  dcplugin: mustEnv('E2E_DCPLUGIN'), // target/debug/dcplugin
+  repo: mustEnv('E2E_REPO'), // repository root
+  tmp: mustEnv('E2E_TMP'), // scratch folder, removed by e2e.sh
+  shots: mustEnv('E2E_SHOTS'), // docs/screenshots
+  localServerDir: process.env.E2E_LOCAL_SERVER_DIR || '', // running copy of plugins-examples/local-server
+  fails: process.env.E2E_FAILS || process.env.E2E_TMP, // screens at failure (kept)
+};
+
+function mustEnv(name) {
+  const v = process.env[name];
+  if (!v) {
+    console.error(`e2e: ${name} is not set; run scripts/lib/e2e.sh`);
+    process.exit(2);
+  }
+  return v;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- runner
+
+const tests = [];
+/**
+ * Registers a test; `opts.timeout` in ms (default 60 s); `opts.needs`: names
+ * of earlier tests whose state it starts from: when one of them failed, this
+ * one is not run and counts as failed ("not run").
+ */
+export function test(name, fn, opts = {}) {
+  tests.push({ name, fn, timeout: opts.timeout ?? 60_000, needs: opts.needs ?? [] });
+}
+
+/** Runs the registered tests in order; prints one line each and the summary. */
+export async function runAll() {
+  let passed = 0;
+  let failed = 0;
+  const failures = [];
+  const failedNames = new Set();
+  for (const t of tests) {
+    const missing = t.needs.filter((n) => failedNames.has(n));
+    if (missing.length) {
+      failed++;
+      failedNames.add(t.name);
+      failures.push(`${t.name}: not run (needs: ${missing.join('; ')})`);
+      console.log(`FAIL ${t.name}: not run, it needs "${missing.join('", "')}"`);
+      continue;
+    }
+    const t0 = Date.now();
+    let timer;
+    try {
+      await Promise.race([
+        t.fn(),
+        new Promise((_, rej) => {
+          timer = setTimeout(() => rej(new Error(`timed out after ${t.timeout} ms`)), t.timeout);
+        }),
+      ]);
+      passed++;
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      failed++;
+      failedNames.add(t.name);
+      const msg = (e && e.message ? e.message : String(e)).split('\n')[0];
+      failures.push(`${t.name}: ${msg}`);
+      console.log(`FAIL ${t.name} (${Date.now() - t0} ms): ${msg}`);
+      await onFailure(t.name);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  if (failures.length) {
+    console.log('\nfailures:');
+    for (const f of failures) console.log(`  - ${f}`);
+  }
+  return { passed, failed };
+}
+
+/** A screenshot of the failing screen, in the scratch folder (not docs/). */
+async function onFailure(name) {
+  if (!current) return;
+  try {
+    fs.mkdirSync(env.fails, { recursive: true });
+    const file = path.join(env.fails, `FAILED-${name.replace(/[^a-z0-9]+/gi, '-')}.png`);
+    fs.writeFileSync(file, Buffer.from(await withTimeout(current.driver.takeScreenshot(), 10_000), 'base64'));
+    console.log(`     screen at failure: ${file}`);
+  } catch {
+    /* the session may be gone */
+  }
+}
+
+function withTimeout(p, ms, what = 'operation') {
+  let timer;
+  return Promise.race([
+    p,
+    new Promise((_, rej) => {
+      timer = setTimeout(() => rej(new Error(`${what} timed out after ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+// ------------------------------------------------------- driver and app
+
+const children = new Set();
+function track(child) {
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+/** Kills every process this file started (tauri-driver, second launches). */
+export function killChildren() {
+  for (const c of children) {
+    try {
+      c.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+}
+process.on('exit', killChildren);
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitPort(port, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const ok = await new Promise((resolve) => {
+      const c = net.connect(port, '127.0.0.1');
+      c.on('connect', () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
+}
+
+/** The environment of one app profile: its own DCPLUGIN_PROFILE. */
+export function profileEnv(profile) {
+  return { ...process.env, DCPLUGIN_PROFILE: profile };
+}
+
+let current = null; // { driver, tauriDriver, profile, log }
+
+/**
+ * Starts tauri-driver with DCPLUGIN_PROFILE=profile and opens a session: the
+ * app starts with `args`. Returns { driver, launchedAt, sessionMs }.
+ */
+export async function launch(profile, args = [], name = 'app') {
+  await quit();
+  fs.mkdirSync(profile, { recursive: true });
+  const port = await freePort();
+  let nativePort = await freePort();
+  while (nativePort === port) nativePort = await freePort();
+  const log = path.join(env.tmp, `tauri-driver-${name}.log`);
+  const out = fs.openSync(log, 'a');
+  const tauriDriver = track(
+    spawn('tauri-driver', ['--port', String(port), '--native-port', String(nativePort)], {
+      env: profileEnv(profile),
+      stdio: ['ignore', out, out],
+    }),
+  );
+  await waitPort(port, 15_000);
+  const caps = new Capabilities();
+  caps.setBrowserName('wry');
+  caps.set('tauri:options', { application: env.app, args });
+  const launchedAt = Date.now();
+  const driver = await withTimeout(
+    new Builder().withCapabilities(caps).usingServer(`http://127.0.0.1:${port}/`).build(),
+    30_000,
+    'new WebDriver session (app launch)',
+  );
+  const sessionMs = Date.now() - launchedAt;
+  await driver.manage().setTimeouts({ implicit: 0, script: 15_000, pageLoad: 30_000 });
+  current = { driver, tauriDriver, profile, log };
+  return { driver, launchedAt, sessionMs };
+}
+
+export function driver() {
+  if (!current) throw new Error('no app session (an earlier step failed)');
+  return current.driver;
+}
+export function currentProfile() {
+  return current?.profile;
+}
+
+/** Ends the session (the app closes) and its tauri-driver. */
+export async function quit() {
+  if (!current) return;
+  const { driver: d, tauriDriver } = current;
+  current = null;
+  try {
+    await withTimeout(d.quit(), 10_000, 'session quit');
+  } catch {
+    /* killed below */
+  }
+  tauriDriver.kill('SIGTERM');
+  await sleep(300);
+  tauriDriver.kill('SIGKILL');
+}
+
+/**
+ * A second `dcp-app PATH...` launch with the same profile: the running window
+ * must take its arguments (single instance) and the launch must end at once.
+ * Resolves with how it ended; a launch still running after 15 s is killed
+ * (the hand-over did not work) and reported.
+ */
+export async function secondLaunch(...paths) {
+  const child = track(
+    spawn(env.app, paths, { env: profileEnv(current?.profile ?? env.tmp), stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const code = await new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve('still running after 15 s (killed)');
+    }, 15_000);
+    child.on('exit', (c, s) => {
+      clearTimeout(timer);
+      resolve(s ? `signal ${s}` : c);
+    });
+  });
+  if (code !== 0) {
+    throw new Error(`second launch \`dcp-app ${paths.join(' ')}\` did not hand over to the window: ${code}; ${output.trim().slice(0, 300)}`);
+  }
+}
+
+// ------------------------------------------------------------ page helpers
+
+export const tid = (id) => `[data-testid="${id}"]`;
+
+/** Waits until `css` matches a displayed element; returns it. */
+export async function waitFor(css, ms = 10_000, root = null) {
+  const d = driver();
+  const end = Date.now() + ms;
+  let lastErr;
+  while (Date.now() < end) {
+    try {
+      const els = await (root ?? d).findElements(By.css(css));
+      for (const el of els) if (await el.isDisplayed()) return el;
+    } catch (e) {
+      lastErr = e;
+    }
+    await sleep(50);
+  }
+  throw new Error(`no visible ${css} after ${ms} ms${lastErr ? ` (${lastErr.message.split('\n')[0]})` : ''}`);
+}
+
+/** Waits until `css` matches nothing visible. */
+export async function waitGone(css, ms = 10_000) {
+  const d = driver();
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const els = await d.findElements(By.css(css));
+    let visible = false;
+    for (const el of els) {
+      try {
+        if (await el.isDisplayed()) visible = true;
+      } catch {
+        /* stale: gone */
+      }
+    }
+    if (!visible) return;
+    await sleep(50);
+  }
+  throw new Error(`${css} still visible after ${ms} ms`);
+}
+
+/** Waits until fn() returns a truthy value; returns it. */
+export async function until(what, fn, ms = 10_000) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e.message;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${what} not seen after ${ms} ms (last: ${JSON.stringify(last)?.slice(0, 200)})`);
+}
+
+/** Clicks like a person; falls back to a DOM click for styled inputs
+ * (a visually hidden checkbox under a drawn switch). */
+export async function click(elOrCss, root = null) {
+  const el = typeof elOrCss === 'string' ? await waitFor(elOrCss, 10_000, root) : elOrCss;
+  try {
+    await el.click();
+  } catch (e) {
+    if (!/not interactable|obscured|intercept/i.test(e.message)) throw e;
+    await driver().executeScript('arguments[0].click()', el);
+  }
+}
+
+/** Types into a field (clears it first). */
+export async function type(css, text, root = null) {
+  const el = await waitFor(css, 10_000, root);
+  await el.clear();
+  await el.sendKeys(text);
+  return el;
+}
+
+/** The on/off state of a switch: a checkbox, or role="switch" with aria-checked. */
+export async function isOn(el) {
+  return driver().executeScript(
+    `const e = arguments[0];
+     const i = e.matches('input') ? e : e.querySelector('input[type=checkbox]');
+     if (i) return i.checked;
+     return e.getAttribute('aria-checked') === 'true';`,
+    el,
+  );
+}
+
+export async function text(css, root = null) {
+  return (await waitFor(css, 10_000, root)).getText();
+}
+
+/** Clicks a tab by its accessible name (role="tab"). */
+export async function tab(name) {
+  const el = await until(`tab "${name}"`, async () => {
+    for (const t of await driver().findElements(By.css('[role="tab"]'))) {
+      if ((await t.getText()).trim() === name && (await t.isDisplayed())) return t;
+    }
+    return null;
+  });
+  await click(el);
+  await until(`tab "${name}" selected`, async () => (await el.getAttribute('aria-selected')) === 'true', 5_000);
+}
+
+/** Saves a PNG of the window into docs/screenshots/NAME.png. */
+export async function shot(name) {
+  await sleep(250); // let transitions and images settle
+  const png = await driver().takeScreenshot();
+  fs.mkdirSync(env.shots, { recursive: true });
+  fs.writeFileSync(path.join(env.shots, `${name}.png`), Buffer.from(png, 'base64'));
+}
+
+/** The installed cards' slugs, in page order. */
+export async function cardSlugs() {
+  return driver().executeScript(
+    `const inner = new Set(['card-status','card-switch','card-details','card-options','card-uninstall','card-line','card-dev']);
+     return [...document.querySelectorAll('[data-testid^="card-"]')]
+       .map(e => e.dataset.testid).filter(t => !inner.has(t)).map(t => t.slice(5));`,
+  );
+}
+
+/**
+ * On the consent screen: fills the given settings (key → value), answers any
+ * unanswered radio question with its first choice, and clicks Install.
+ */
+export async function consentInstall(settings = {}) {
+  const consent = await waitFor(tid('consent'), 15_000);
+  for (const [k, v] of Object.entries(settings)) {
+    const field = await waitFor(`${tid(`setting-${k}`)}`, 5_000, consent);
+    const input = (await field.getTagName()) === 'input' || (await field.getTagName()) === 'textarea'
+      ? field
+      : await field.findElement(By.css('input, textarea'));
+    await input.clear();
+    await input.sendKeys(v);
+  }
+  // Questions (e.g. online AI models): pick the first answer where none is picked.
+  await driver().executeScript(
+    `const c = arguments[0]; const groups = {};
+     for (const r of c.querySelectorAll('input[type=radio]')) (groups[r.name] ||= []).push(r);
+     for (const rs of Object.values(groups)) if (!rs.some(r => r.checked)) rs[0].click();`,
+    consent,
+  );
+  const install = await waitFor(tid('consent-install'), 5_000, consent);
+  await until('Install enabled', async () => install.isEnabled(), 5_000);
+  await click(install);
+  await waitGone(tid('consent'), 15_000);
+}
+
+/** The card of `slug` (waits for it). */
+export async function card(slug, ms = 10_000) {
+  return waitFor(tid(`card-${slug}`), ms);
+}
+
+/** Waits until the card's status reads `want` (case-insensitive prefix). */
+export async function cardStatus(slug, want, ms = 10_000) {
+  return until(
+    `card ${slug} status "${want}"`,
+    async () => {
+      const c = await card(slug, 2_000);
+      const s = (await (await c.findElement(By.css(tid('card-status')))).getText()).trim();
+      return s.toLowerCase().startsWith(want.toLowerCase()) ? s : false;
+    },
+    ms,
+  );
+}
+
+export async function cardStatusText(slug) {
+  const c = await card(slug, 5_000);
+  return (await (await c.findElement(By.css(tid('card-status')))).getText()).trim();
+}
+
+/** Runs `dcplugin ARGS` with the profile; resolves its stdout, rejects on failure. */
+export function dcplugin(profile, args, input = '') {
+  return new Promise((resolve, reject) => {
+    const c = track(spawn(env.dcplugin, args, { env: profileEnv(profile), stdio: ['pipe', 'pipe', 'pipe'] }));
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`dcplugin ${args.join(' ')}: ${code}: ${err.trim()}`))));
+    c.stdin.end(input);
+  });
+}
