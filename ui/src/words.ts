@@ -178,6 +178,11 @@ export function outcomeText(t: Translate, line: Pick<JournalLine, 'outcome' | 'c
   }
 }
 
+/** The locale for dates: the system's own when it is a variant of the player's language (en-GB for en), else the language. */
+export function timeLocale(language: string, system: string | undefined = globalThis.navigator?.language): string {
+  return system && system.split('-')[0].toLowerCase() === language ? system : language;
+}
+
 /** A local, readable time: "14:05:09" today, else a short date and the time. */
 export function formatTime(at: number, language: string, now: Date = new Date()): string {
   const d = new Date(at);

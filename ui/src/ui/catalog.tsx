@@ -85,7 +85,7 @@ export function RefusalView(props: { refusal: Refusal; onDismiss: () => void }) 
           <p><code>{error.code}</code> {error.message}</p>
         )}
       </details>
-      <button type="button" onClick={props.onDismiss}>{t('import.dismiss')}</button>
+      <button type="button" data-testid="close" onClick={props.onDismiss}>{t('import.dismiss')}</button>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
-import { badgeText, cardLines, doorPort, doorWords, formatTime, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
+import { badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp } from './context';
 
@@ -127,8 +127,10 @@ function EventsSection(props: { slug: string }) {
         <Switch key={e.name} label={t('events.switch', { title: e.title })} checked={e.on} testid={`event-switch-${e.name}`}
           onChange={(on) => act(api.setEventEnabled(props.slug, e.name, on))} />
       ))}
-      <p>{t('events.port', { port: doorPort(page.door) })}</p>
-      <p data-testid="door-state">{t('events.door', { state: doorWords(t, page.door) })}</p>
+      <dl class="facts">
+        <dt>{t('events.port')}</dt><dd data-testid="door-port">{doorPort(page.door)}</dd>
+        <dt>{t('events.door')}</dt><dd data-testid="door-state">{doorWords(t, page.door)}</dd>
+      </dl>
       <h4>{t('events.token')}</h4>
       <p class="help">{t('events.token_explain')}</p>
       <div class="row">
@@ -178,7 +180,7 @@ function DevSection(props: { d: PluginDetails }) {
         <table class="tech" data-testid="dev-failures">
           <tbody>
             {d.last_failures.map((f, i) => (
-              <tr key={i}><td>{formatTime(f.at, language)}</td><td><code>{f.action}</code></td><td><code>{f.code}</code></td><td>{f.error}</td></tr>
+              <tr key={i}><td>{formatTime(f.at, timeLocale(language))}</td><td><code>{f.action}</code></td><td><code>{f.code}</code></td><td>{f.error}</td></tr>
             ))}
           </tbody>
         </table>
@@ -276,7 +278,7 @@ function TryAction(props: { d: PluginDetails }) {
         ))}
         {!hasSchema && (
           <div class="field">
-            <label for={extraId}>{t('dev.try_args')}</label>
+            <label for={extraId}>{fields.length ? t('dev.try_more_args') : t('dev.try_args')}</label>
             <textarea id={extraId} data-testid="try-args" rows={2} value={extra} spellcheck={false} aria-describedby={`${extraId}-n`}
               onInput={(e) => setExtra((e.currentTarget as HTMLTextAreaElement).value)} />
             <p id={`${extraId}-n`} class="help">{t('dev.try_args_note')}</p>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { JournalLine, JournalOutcome, JournalQuery } from '../types';
-import { formatTime, journalAction, outcomeText, whoText } from '../words';
+import { formatTime, timeLocale, journalAction, outcomeText, whoText } from '../words';
 import { useId } from './common';
 import { journalBus } from './bus';
 import { useApp } from './context';
@@ -76,7 +76,7 @@ export function Journal(props: { lost: string | null }) {
           <tbody>
             {lines.map((l) => (
               <tr key={l.id} data-testid="journal-row" class={`outcome-${l.outcome}`}>
-                <td><time dateTime={new Date(l.at).toISOString()}>{formatTime(l.at, language)}</time></td>
+                <td><time dateTime={new Date(l.at).toISOString()}>{formatTime(l.at, timeLocale(language))}</time></td>
                 <td>{nameOf(l.plugin)}</td>
                 <td><code>{journalAction(t, l)}</code></td>
                 <td>{whoText(t, l.who)}</td>

@@ -1,0 +1,490 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axe, calls, cspViolations, emit, open, shot, start, stop, type Opened } from './harness';
+
+beforeAll(start);
+afterAll(stop);
+
+let current: Opened | null = null;
+async function app(scenario: Record<string, unknown> = {}, wait = true): Promise<Page> {
+  current = await open(scenario, wait);
+  return current.page;
+}
+afterEach(async () => {
+  if (!current) return;
+  const { page, problems, context } = current;
+  current = null;
+  const csp = await cspViolations(page);
+  await context.close();
+  expect(csp, 'CSP violations').toEqual([]);
+  expect(problems, 'page errors').toEqual([]);
+});
+
+const text = (page: Page, sel: string) => page.locator(sel).innerText();
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+
+async function noSeriousA11y(page: Page) {
+  expect(await axe(page)).toEqual([]);
+}
+
+describe('My plugins', () => {
+  test('cards show icon, name, author, badge, status and lines; ui_ready sets the startup time', async () => {
+    const page = await app();
+    expect(await page.evaluate(() => document.body.dataset.startupMs)).toBe('321');
+    expect(await calls(page, 'ui_ready')).toHaveLength(1);
+    const fx = page.locator('[data-testid="card-fx"]');
+    await expect.poll(() => fx.locator('img.icon').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await fx.locator('h3').innerText()).toBe('Exchange rates');
+    expect(await fx.innerText()).toContain('by Ada Lovelace');
+    expect(await fx.locator('.badge').innerText()).toBe('Not signed');
+    expect(await text(page, '[data-testid="card-fx"] [data-testid="card-status"]')).toBe('Active');
+    const todo = page.locator('[data-testid="card-todo"]');
+    expect(await todo.locator('[data-testid="card-status"]').innerText()).toBe('Needs setup');
+    expect(await todo.locator('.badge').innerText()).toBe('Official');
+    expect(await todo.locator('[data-testid="card-line"]').innerText()).toBe('Kept on this PC: not used with online AI models');
+    expect(await todo.innerText()).toContain('Update available: version 1.1.0');
+    const timer = page.locator('[data-testid="card-timer"]');
+    expect(await timer.locator('.badge').innerText()).toBe('Folder (dev)');
+    expect(await timer.locator('[data-testid="card-status"]').innerText()).toBe('Developer mode off');
+    expect(await timer.locator('[data-testid="card-line"]').innerText()).toBe('Talks to a program on this PC (port 8420)');
+    expect(await page.locator('[data-testid="card-broken"] .icon.tile').innerText()).toBe('B');
+    expect(await page.locator('[data-testid="card-dev"]').count()).toBe(0);
+    await noSeriousA11y(page);
+    await shot(page, 'my-plugins');
+  });
+
+  test('filters and search; the switch turns a plugin off', async () => {
+    const page = await app();
+    const visible = async () => page.locator('li.card').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    await page.getByRole('button', { name: 'Disabled', exact: true }).click();
+    expect(await visible()).toEqual(['card-broken']);
+    await page.getByRole('button', { name: 'Updates', exact: true }).click();
+    expect(await visible()).toEqual(['card-todo']);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await page.getByLabel('Search plugins').fill('pomodoro');
+    expect(await visible()).toEqual(['card-timer']);
+    await page.getByLabel('Search plugins').fill('');
+    await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').click();
+    expect(await calls(page, 'set_enabled')).toEqual([{ slug: 'fx', on: false }]);
+  });
+
+  test('a host-event replaces a card live, and a removed plugin drops its card', async () => {
+    const page = await app();
+    const card = await page.evaluate(() => (window as any).__mock.cards.get('fx'));
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...card, status: 'modified', status_label: 'Modified', enabled: false } });
+    await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-status"]')).toBe('Modified');
+    expect(await page.locator('[data-testid="card-fx"]').innerText()).toContain('The installed file changed on this PC. It stays off until you import it again.');
+    expect(await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').isChecked()).toBe(false);
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'broken', change: 'removed', card: null });
+    await expect.poll(() => page.locator('[data-testid="card-broken"]').count()).toBe(0);
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'zeta', change: 'installed', card: { ...card, slug: 'zeta', name: 'Zeta', has_icon: false } });
+    await expect.poll(() => page.locator('[data-testid="card-zeta"]').count()).toBe(1);
+    expect(await text(page, '.count')).toBe('4 of 4 plugins');
+  });
+
+  test('200 plugins draw fast and a change touches one card', async () => {
+    const t0 = Date.now();
+    const page = await app({ many: 200 });
+    const drawn = Date.now() - t0;
+    expect(await page.locator('li[data-testid^="card-"]').count()).toBe(204);
+    expect(drawn).toBeLessThan(5000);
+    const card = await page.evaluate(() => (window as any).__mock.cards.get('p150'));
+    const took = await page.evaluate(async (c) => {
+      const start = performance.now();
+      await (window as any).__mock.emit('host-event', { kind: 'plugin_changed', slug: 'p150', change: 'edited', card: { ...c, name: 'Plugin 150 renamed' } });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return performance.now() - start;
+    }, card);
+    expect(await text(page, '[data-testid="card-p150"] h3')).toBe('Plugin 150 renamed');
+    expect(took).toBeLessThan(500);
+    await page.getByLabel('Search plugins').fill('Plugin 19');
+    expect(await page.locator('li[data-testid^="card-"]').count()).toBe(10);
+  });
+
+  test('uninstall asks to confirm', async () => {
+    const page = await app();
+    await page.locator('[data-testid="card-fx"] [data-testid="card-uninstall"]').click();
+    expect(await page.getByRole('alertdialog').innerText()).toContain('Uninstall Exchange rates?');
+    await page.locator('[data-testid="confirm-yes"]').click();
+    expect(await calls(page, 'uninstall')).toEqual([{ slug: 'fx' }]);
+    await expect.poll(() => page.locator('[data-testid="card-fx"]').count()).toBe(0);
+  });
+
+  test('the secrets warning banner shows when the host gives one', async () => {
+    const page = await app({ secretsWarning: 'Saved secrets last only until a restart on this PC.' });
+    expect(await text(page, '[data-testid="secrets-warning"]')).toBe('About your secrets Saved secrets last only until a restart on this PC.');
+  });
+});
+
+describe('Catalog and import', () => {
+  test('a refused import shows categories in plain words and technical details', async () => {
+    const page = await app();
+    await tab(page, 'Catalog').click();
+    await page.evaluate(() => { (window as any).__nextPick = '/home/p/bad-plugin.json'; });
+    await page.locator('[data-testid="import-file"]').click();
+    const refusal = page.locator('[data-testid="import-refusal"]');
+    await refusal.waitFor();
+    expect(await refusal.locator('[data-testid="refusal-categories"] li').allInnerTexts()).toEqual([
+      "Network access that isn't allowed", 'Suspicious text', 'The file is not a valid plugin',
+    ]);
+    expect(await refusal.innerText()).toContain('File: bad-plugin.json');
+    expect(await refusal.innerText()).toContain("Ask the plugin's author for a corrected file.");
+    expect(await refusal.innerText()).not.toContain('host_not_declared');
+    const details = refusal.locator('details[data-testid="technical-details"]');
+    await details.locator('summary').click();
+    expect(await details.locator('tr').first().innerText()).toBe('host_not_declared\ttools.add_card.request.url\thost api.example.org is not in permissions.network.hosts');
+    expect(await details.locator('tr').count()).toBe(3);
+    expect(await calls(page, 'import_path')).toEqual([{ path: '/home/p/bad-plugin.json' }]);
+    await noSeriousA11y(page);
+    await shot(page, 'catalog-refusal');
+  });
+
+  test('a plugin that needs developer mode says what to do next', async () => {
+    const page = await app();
+    await tab(page, 'Catalog').click();
+    await page.evaluate(() => { (window as any).__nextPick = '/home/p/devonly.json'; });
+    await page.locator('[data-testid="import-file"]').click();
+    const refusal = page.locator('[data-testid="import-refusal"]');
+    expect(await refusal.locator('li').allInnerTexts()).toEqual(['It needs Developer mode']);
+    expect(await refusal.innerText()).toContain('Turn on Developer mode (Plugins tab, top right), then import it again.');
+  });
+
+  test('official plugins install through the consent screen', async () => {
+    const page = await app();
+    await tab(page, 'Catalog').click();
+    expect(await page.locator('[data-testid="catalog-todo"]').innerText()).toContain('Update to 1.1.0');
+    await page.locator('[data-testid="catalog-install-trello"]').click();
+    await page.locator('[data-testid="consent"]').waitFor();
+    expect(await calls(page, 'import_official')).toEqual([{ slug: 'trello' }]);
+    expect(await page.locator('[data-testid="consent-unsigned"]').count()).toBe(0);
+    await noSeriousA11y(page);
+    await shot(page, 'catalog');
+  });
+});
+
+describe('Consent screen', () => {
+  test('a new plugin: actions, sites, this PC, settings, events, online AI; required fields block Install; errors next to the field', async () => {
+    const page = await app({ opened: ['/home/p/weather.json'] });
+    const consent = page.locator('[data-testid="consent"]');
+    await consent.waitFor();
+    const body = await consent.innerText();
+    for (const s of ['Install this plugin?', 'Weather', 'Version 2.0.0', 'by Meteo Friends', 'Not signed',
+      "tell today's weather", 'reads public data', 'read your saved places', 'reads your data',
+      'Connects to', 'api.weather.example', 'This PC · port 8420', 'Install it only if you started this program yourself.',
+      'They arrive on port 8440.', 'Turn an event on only if you started the program yourself.', 'Receive "Storm warning"',
+      'This plugin reads your data. May it be used with online AI models?']) expect(body).toContain(s);
+    expect(await page.locator('[data-testid="setting-api_key"]').getAttribute('type')).toBe('password');
+    expect(await page.getByRole('button', { name: 'Open example.com' }).count()).toBe(1);
+    expect(await page.locator('[data-testid="consent-cloud-allow"]').isChecked()).toBe(true);
+    expect(await page.locator('[data-testid="consent-event-storm"]').isChecked()).toBe(false);
+    const install = page.locator('[data-testid="consent-install"]');
+    expect(await install.isDisabled()).toBe(true);
+    await noSeriousA11y(page);
+    await shot(page, 'consent-new');
+    await page.getByRole('button', { name: 'Open example.com' }).click();
+    expect(await calls(page, 'open_help')).toEqual([{ url: 'https://www.example.com/help/key' }]);
+    await page.locator('[data-testid="setting-api_key"]').fill('k-123');
+    await page.locator('[data-testid="setting-board"]').fill('https://trello.com/b/abc');
+    await page.locator('[data-testid="consent-cloud-local"]').check();
+    await page.locator('[data-testid="consent-event-storm"]').check();
+    expect(await install.isDisabled()).toBe(false);
+    await install.click();
+    const err = page.locator('[data-testid="consent"] .field-error');
+    await err.waitFor();
+    expect(await err.innerText()).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
+    expect(await page.locator('[data-testid="setting-board"]').getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'consent-error');
+    await page.locator('[data-testid="setting-board"]').fill('abc');
+    await install.click();
+    await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+    const installs = await calls(page, 'install');
+    expect(installs[1]).toEqual({ review: 'r1', options: { settings: [['board', 'abc'], ['max_items', 10]], secrets: [['api_key', 'k-123']], cloud: 'local' } });
+    expect(await calls(page, 'set_event_enabled')).toEqual([{ slug: 'weather', event: 'storm', on: true }]);
+    await expect.poll(() => page.locator('[data-testid="card-weather"]').count()).toBe(1);
+    expect(await text(page, '[data-testid="announce"]')).toBe('Weather is installed.');
+  });
+
+  test('an update says "Update this plugin?" and exactly what changed', async () => {
+    const page = await app();
+    await emit(page, 'open-files', ['/home/p/fx-update.json']);
+    const consent = page.locator('[data-testid="consent"]');
+    await consent.waitFor();
+    const body = await consent.innerText();
+    expect(body).toContain('Update this plugin?');
+    expect(body).toContain('Version 1.0.0 → 1.1.0');
+    expect(await consent.locator('[data-testid="consent-changes"] li').allInnerTexts()).toEqual([
+      'New site: api.exchangerate.host', 'New action: fx__history (reads public data)',
+    ]);
+    expect(body).toContain('Kept from the installed version');
+    expect(await consent.locator('[data-testid="consent-install"]').innerText()).toBe('Update');
+    expect(await consent.locator('[data-testid="consent-install"]').isDisabled()).toBe(false);
+    expect(await calls(page, 'take_opened_files')).toHaveLength(2);
+    await noSeriousA11y(page);
+    await shot(page, 'consent-update');
+    await consent.locator('[data-testid="consent-cancel"]').click();
+    expect(await calls(page, 'cancel_review')).toEqual([{ review: 'r1' }]);
+    await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+  });
+
+  test('a file dropped on the window that is refused shows the refusal in the Catalog', async () => {
+    const page = await app();
+    await emit(page, 'open-files', ['/tmp/bad.zip']);
+    await page.locator('[data-testid="import-refusal"]').waitFor();
+    expect(await tab(page, 'Catalog').getAttribute('aria-selected')).toBe('true');
+  });
+});
+
+describe('Details and Options', () => {
+  test('details: review banner, actions with levels and switches, sites, privacy switches', async () => {
+    const page = await app();
+    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    const d = page.locator('[data-testid="details"]');
+    await d.locator('[data-testid="review-banner"]').waitFor();
+    const body = await d.innerText();
+    for (const s of ['Desktop Companion recommends reviewing this plugin', 'convert money between currencies', 'reads public data',
+      'delete a rate alert', 'serious action, confirmed every time', 'needs a confirmation (coming soon)', 'Sites it contacts',
+      'api.frankfurter.dev', 'Use while live on Twitch']) expect(body).toContain(s);
+    expect(await d.locator('[data-testid="dev-section"]').count()).toBe(0);
+    await noSeriousA11y(page);
+    await shot(page, 'details');
+    await d.locator('[data-testid="action-switch-convert"]').click();
+    expect(await calls(page, 'set_action_enabled')).toEqual([{ slug: 'fx', tool: 'convert', on: false }]);
+    await d.locator('[data-testid="details-twitch"]').click();
+    expect(await calls(page, 'set_twitch')).toEqual([{ slug: 'fx', allowed: true }]);
+    await d.locator('[data-testid="review-keep"]').click();
+    await expect.poll(() => d.locator('[data-testid="review-banner"]').count()).toBe(0);
+    expect(await calls(page, 'keep_plugin')).toEqual([{ slug: 'fx' }]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid="details"]').count()).toBe(0);
+  });
+
+  test('online AI switch of a plugin kept on this PC', async () => {
+    const page = await app();
+    await page.locator('[data-testid="card-todo"] [data-testid="card-details"]').click();
+    const sw = page.locator('[data-testid="details-cloud"]');
+    await sw.waitFor();
+    expect(await sw.isChecked()).toBe(false);
+    await sw.click();
+    expect(await calls(page, 'set_cloud')).toEqual([{ slug: 'todo', choice: 'allow' }]);
+  });
+
+  test('events section: switches, port, the door in words, token Copy and New token, never shown', async () => {
+    const page = await app({ devMode: true });
+    await page.locator('[data-testid="card-timer"] [data-testid="card-details"]').click();
+    const ev = page.locator('[data-testid="events-section"]');
+    await ev.waitFor();
+    expect(await text(page, '[data-testid="door-port"]')).toBe('8440');
+    expect(await text(page, '[data-testid="door-state"]')).toBe('Port 8440 is used by another program');
+    expect(await page.locator('[data-testid="event-switch-focus_done"]').isChecked()).toBe(false);
+    expect(await page.locator('[data-testid="event-switch-break_done"]').isChecked()).toBe(true);
+    await page.locator('[data-testid="event-switch-break_done"]').click();
+    await expect.poll(() => text(page, '[data-testid="door-state"]')).toBe('Off: no event is switched on');
+    await page.locator('[data-testid="token-copy"]').click();
+    await expect.poll(() => ev.innerText()).toContain('Token copied to the clipboard.');
+    await page.locator('[data-testid="token-new"]').click();
+    await expect.poll(() => ev.innerText()).toContain('New token copied to the clipboard. The old one no longer works.');
+    expect(await calls(page, 'copy_event_token')).toEqual([{ slug: 'timer' }]);
+    expect(await calls(page, 'new_event_token')).toEqual([{ slug: 'timer' }]);
+    await noSeriousA11y(page);
+    await shot(page, 'details-events');
+  });
+
+  test('options: save with an inline error, a secret shows Set with Replace and Clear, Test says Connected', async () => {
+    const page = await app();
+    await page.locator('[data-testid="card-fx"] [data-testid="card-options"]').click();
+    const o = page.locator('[data-testid="options"]');
+    await o.locator('[data-testid="options-save"]').waitFor();
+    expect(await page.locator('[data-testid="setting-board"]').inputValue()).toBe('abc');
+    expect(await page.locator('[data-testid="setting-max_items"]').inputValue()).toBe('10');
+    expect(await text(page, '[data-testid="secret-api_token"] [data-testid="secret-state"]')).toBe('Set');
+    expect(await o.locator('input[type="password"]').count()).toBe(0);
+    await page.locator('[data-testid="setting-max_items"]').fill('99');
+    await o.locator('[data-testid="options-save"]').click();
+    await o.locator('.field-error').waitFor();
+    expect(await o.locator('.field-error').innerText()).toBe('This value is out of the allowed range.');
+    await page.locator('[data-testid="setting-max_items"]').fill('20');
+    await page.locator('[data-testid="setting-include_done"]').check();
+    await o.locator('[data-testid="options-save"]').click();
+    await expect.poll(() => text(page, '[data-testid="options-note"]')).toBe('Saved');
+    expect((await calls(page, 'save_settings'))[1]).toEqual({ slug: 'fx', values: [['board', 'abc'], ['max_items', 20], ['include_done', true]] });
+    await o.getByRole('button', { name: 'Clear API token' }).click();
+    await expect.poll(() => text(page, '[data-testid="secret-api_token"] [data-testid="secret-state"]')).toBe('Not set');
+    await page.locator('[data-testid="secret-api_token"] input[type="password"]').fill('new-secret');
+    await o.getByRole('button', { name: 'Save secret' }).click();
+    await expect.poll(() => text(page, '[data-testid="secret-api_token"] [data-testid="secret-state"]')).toBe('Set');
+    expect(await calls(page, 'set_secret')).toEqual([{ slug: 'fx', key: 'api_token', value: 'new-secret' }]);
+    await o.locator('[data-testid="options-test"]').click();
+    await expect.poll(() => text(page, '[data-testid="options-test-result"]')).toBe('Connected');
+    await noSeriousA11y(page);
+    await shot(page, 'options');
+  });
+
+  test('Test tells what went wrong in plain words', async () => {
+    const page = await app({ testFails: true });
+    await page.locator('[data-testid="card-fx"] [data-testid="card-options"]').click();
+    await page.locator('[data-testid="options-test"]').click();
+    await expect.poll(() => text(page, '[data-testid="options-test-result"]'))
+      .toBe('The test did not work: the service refused the key. Check it in Options.');
+  });
+});
+
+describe('Developer mode', () => {
+  test('toolbar, card ID, developer section, Try an action and the last event turn', async () => {
+    const page = await app({ devMode: true });
+    expect(await text(page, '[data-testid="card-fx"] [data-testid="card-dev"]')).toBe('ID: fx');
+    await page.locator('[data-testid="reload-plugins"]').click();
+    await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Plugins reloaded.');
+    await page.locator('[data-testid="open-plugins-folder"]').click();
+    await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Opened /home/p/plugins');
+    await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: '(Not a message from the user. The Exchange rates plugin reports: Rates updated.)', events: ['fx/rates'], tools: [] } });
+    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    const dev = page.locator('[data-testid="dev-section"]');
+    await dev.waitFor();
+    const body = await dev.innerText();
+    for (const s of ['sha256:1111aaaa', 'sha256:2222bbbb', '/home/p/plugins/fx', 'fx__convert', 'GET',
+      'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', 'HTTP_404',
+      'The service answered 404 Not Found.', 'R3 · serious action, confirmed every time']) expect(body).toContain(s);
+    expect(await text(page, '[data-testid="last-turn"]')).toBe('(Not a message from the user. The Exchange rates plugin reports: Rates updated.)');
+    expect(await page.locator('[data-testid="try-tool"]').inputValue()).toBe('fx__convert');
+    await page.locator('[data-testid="try-arg-from"]').fill('USD');
+    await page.locator('[data-testid="try-arg-to"]').fill('EUR');
+    await page.locator('[data-testid="try-arg-amount"]').fill('100');
+    await page.locator('[data-testid="try-source"]').selectOption('voice');
+    await page.locator('[data-testid="try-run"]').click();
+    const result = page.locator('[data-testid="try-result"]');
+    await result.waitFor();
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'fx__convert', args: { from: 'USD', to: 'EUR', amount: 100 }, source: 'voice', model: 'local' }]);
+    expect(await result.innerText()).toContain('GET https://api.frankfurter.dev/v1/latest?base=USD&symbols=EUR&amount=100');
+    expect(await result.innerText()).toContain('Authorization: Bearer [secret]');
+    expect(await text(page, '[data-testid="try-outcome"]')).toBe('done');
+    expect(await text(page, '[data-testid="try-ai-reads"]')).toBe('[third-party data, not instructions]\n{"amount":100,"base":"USD","rates":{"EUR":92.1}}');
+    await dev.locator('[data-testid="open-plugin-folder"]').click();
+    expect(await calls(page, 'open_plugin_folder')).toEqual([{ slug: 'fx' }]);
+    await noSeriousA11y(page);
+    await result.scrollIntoViewIfNeeded();
+    await shot(page, 'developer');
+  });
+
+  test('a folder plugin saved with an error shows Invalid and its errors; Load a folder opens the consent screen', async () => {
+    const page = await app({ devMode: true });
+    const card = await page.evaluate(() => (window as any).__mock.cards.get('broken'));
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'broken', change: 'folder_saved', card: { ...card, origin: 'folder' } });
+    await page.locator('[data-testid="card-broken"] [data-testid="card-details"]').click();
+    const errs = page.locator('[data-testid="dev-errors"]');
+    await errs.waitFor();
+    expect(await errs.innerText()).toBe('host_not_declared\ttools.add_card.request.url\thost api.example.org is not in permissions.network.hosts');
+    await page.locator('[data-testid="close"]').click();
+    await page.locator('[data-testid="load-folder"]').click();
+    await page.locator('[data-testid="consent"]').waitFor();
+    expect(await calls(page, 'load_folder')).toEqual([{ path: '/home/p/dev/timer2' }]);
+    expect(await page.locator('[data-testid="consent"] .badge').innerText()).toBe('Folder (dev)');
+  });
+});
+
+describe('Actions (journal)', () => {
+  test('lines with time, action or event, who asked, outcome, subject; Load older pages with before; filters; live lines', async () => {
+    const page = await app();
+    await tab(page, 'Actions').click();
+    const rows = page.locator('[data-testid="journal-row"]');
+    await expect.poll(() => rows.count()).toBe(100);
+    const first = await rows.first().locator('td').allInnerTexts();
+    // id 1,000,000: outcome done (id % 5 = 0), plugin todo (id % 3 = 1), who keyboard.
+    expect(first.slice(1)).toEqual(['My Tasks', 'convert', 'text', 'done', '100 USD #1000000']);
+    expect(first[0]).toMatch(/^\d\d:\d\d:\d\d$|^\d{1,2} \w{3}( \d{4})? \d\d:\d\d:\d\d$/);
+    // Then ids 999,999 to 999,996: dropped event, received event, refused call, failed call.
+    expect(await rows.nth(1).locator('td').nth(4).innerText()).toBe('dropped: waited too long');
+    expect(await rows.nth(2).locator('td').nth(2).innerText()).toBe('event: focus_done');
+    expect(await rows.nth(2).locator('td').nth(3).innerText()).toBe('event');
+    expect(await rows.nth(2).locator('td').nth(4).innerText()).toBe('received');
+    expect(await rows.nth(3).locator('td').nth(4).innerText()).toBe('refused: paused while live on Twitch');
+    expect(await rows.nth(4).locator('td').nth(4).innerText()).toBe('failed (HTTP_404)');
+    await noSeriousA11y(page);
+    await shot(page, 'journal');
+    await page.locator('[data-testid="journal-older"]').click();
+    await expect.poll(() => rows.count()).toBe(200);
+    expect((await calls(page, 'journal')).at(-1)).toEqual({ query: { limit: 100, before: 999901 } });
+    expect(await rows.nth(100).locator('td').nth(5).innerText()).toBe('100 USD #999900');
+    await page.locator('[data-testid="journal-outcome"]').selectOption('failed');
+    await expect.poll(() => rows.count()).toBe(100);
+    expect(new Set(await rows.locator('td:nth-child(5)').allInnerTexts())).toEqual(new Set(['failed (HTTP_404)']));
+    await page.locator('[data-testid="journal-plugin"]').selectOption('todo');
+    await expect.poll(async () => (await calls(page, 'journal')).at(-1)).toEqual({ query: { limit: 100, plugin: 'todo', outcome: 'failed' } });
+    await page.locator('[data-testid="journal-outcome"]').selectOption('');
+    await page.locator('[data-testid="journal-plugin"]').selectOption('');
+    await expect.poll(() => rows.first().locator('td').nth(5).innerText()).toBe('100 USD #1000000');
+    const line = await page.evaluate(() => ({ ...(window as any).__mock.line(1000001), id: 1000001, subject: 'live line' }));
+    await emit(page, 'host-event', { kind: 'journal_added', entry: line });
+    await expect.poll(() => rows.first().locator('td').nth(5).innerText()).toBe('live line');
+  });
+});
+
+describe('Switches, language and keyboard', () => {
+  test('Tools tab and the plugin switches call set_switches', async () => {
+    const page = await app();
+    await tab(page, 'Tools').click();
+    await page.locator('[data-testid="tools-enabled"]').click();
+    expect(await calls(page, 'set_switches')).toEqual([{ patch: { tools_enabled: false } }]);
+    await noSeriousA11y(page);
+    await shot(page, 'tools');
+    await tab(page, 'Plugins').click();
+    expect(await page.locator('.banner.warn').first().innerText()).toBe("Enable tools is off in the Tools tab: plugins can't be used until it is on.");
+    await page.locator('[data-testid="dev-mode"]').click();
+    await page.locator('[data-testid="load-folder"]').waitFor();
+    await page.locator('[data-testid="plugins-enabled"]').click();
+    expect((await calls(page, 'set_switches')).slice(1)).toEqual([{ patch: { dev_mode: true } }, { patch: { plugins_enabled: false } }]);
+  });
+
+  test('French everywhere; German falls back to English', async () => {
+    const page = await app();
+    await page.getByLabel('Language').selectOption('fr');
+    await expect.poll(() => tab(page, 'Mes plugins').count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+    expect(await text(page, '[data-testid="card-todo"] [data-testid="card-status"]')).toBe('À configurer');
+    expect(await page.locator('[data-testid="card-timer"] [data-testid="card-line"]').innerText()).toBe('Communique avec un programme de ce PC (port 8420)');
+    await noSeriousA11y(page);
+    await shot(page, 'french');
+    await page.getByLabel('Langue').selectOption('de');
+    await expect.poll(() => tab(page, 'My plugins').count()).toBe(1);
+    expect(await calls(page, 'set_switches')).toEqual([{ patch: { language: 'fr' } }, { patch: { language: 'de' } }]);
+  });
+
+  test('keyboard only: tabs with arrows, a card opened with Enter, Escape closes and focus comes back', async () => {
+    const page = await app();
+    const focused = () => page.evaluate(() => {
+      const e = document.activeElement as HTMLElement;
+      return `${e.getAttribute('role') ?? e.tagName.toLowerCase()}:${e.getAttribute('data-testid') ?? e.textContent?.trim()}`;
+    });
+    await page.keyboard.press('Tab'); // language
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('tab:Plugins');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focused).toBe('tab:Tools');
+    expect(await tab(page, 'Tools').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(focused).toBe('tab:Plugins');
+    await page.keyboard.press('Tab'); // into the plugins panel
+    let guard = 0;
+    while ((await focused()) !== 'button:card-details' && guard++ < 20) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('button:card-details');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="details"]').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.closest('dialog')?.getAttribute('data-testid'))).toBe('details');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid="details"]').count()).toBe(0);
+    expect(await focused()).toBe('button:card-details');
+    while ((await focused()) !== 'tab:My plugins' && guard++ < 60) await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('tab:My plugins');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(focused).toBe('tab:Catalog');
+    expect(await tab(page, 'Catalog').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    expect(await tab(page, 'Actions').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(focused).toBe('tab:Actions');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focused).toBe('tab:Catalog');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatch(/^tabpanel:CatalogImport a plugin/);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('button:import-file');
+  });
+});

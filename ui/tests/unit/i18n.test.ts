@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import { LANGUAGES, format, translator } from '../../src/i18n';
+import { en } from '../../src/locales/en';
+import { fr } from '../../src/locales/fr';
+
+describe('translation tables', () => {
+  test('every English key exists in French, and French has no extra key', () => {
+    expect(Object.keys(fr).sort()).toEqual(Object.keys(en).sort());
+  });
+  test('no French text is empty, and each keeps the placeholders of its English text', () => {
+    for (const [key, text] of Object.entries(en)) {
+      const french = fr[key as keyof typeof en];
+      expect(french.trim(), key).not.toBe('');
+      const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      expect(names(french), key).toEqual(names(text));
+    }
+  });
+  test('the ten languages of §10 are offered', () => {
+    expect(LANGUAGES.map(([c]) => c)).toEqual(['en', 'fr', 'de', 'es', 'it', 'pt', 'ja', 'ru', 'zh', 'ko']);
+  });
+  test('French texts come from the French table', () => {
+    const t = translator('fr');
+    expect(t('tab.mine')).toBe('Mes plugins');
+    expect(t('line.talks', { port: 8420 })).toBe('Communique avec un programme de ce PC (port 8420)');
+  });
+  test('the other languages fall back to English, key by key', () => {
+    for (const lang of ['de', 'es', 'it', 'pt', 'ja', 'ru', 'zh', 'ko', 'xx']) {
+      const t = translator(lang);
+      expect(t('tab.catalog')).toBe('Catalog');
+      expect(t('card.by', { author: 'Ada' })).toBe('by Ada');
+    }
+  });
+  test('format fills the named placeholders and leaves unknown ones', () => {
+    expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
+  });
+});

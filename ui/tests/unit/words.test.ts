@@ -1,0 +1,165 @@
+import { describe, expect, test } from 'vitest';
+import { translator } from '../../src/i18n';
+import type { Card } from '../../src/types';
+import {
+  IMPORT_CODES, cardLines, categoryOf, compareVersions, doorWords, errorWords, fieldProblems, filterCards, formatTime,
+  isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
+  statusText, STATUSES, tileClass, timeLocale, whoText, badgeText,
+} from '../../src/words';
+
+const t = translator('en');
+const tf = translator('fr');
+
+describe('statuses, badges and levels', () => {
+  test('every §18 status has its words', () => {
+    expect(STATUSES.map((s) => statusText(t, s))).toEqual([
+      'Active', 'Off', 'Needs setup', 'Tools off', 'Modified', 'Invalid', 'Missing', 'Developer mode off',
+    ]);
+    expect(statusText(tf, 'needs_setup')).toBe('À configurer');
+  });
+  test('badges follow the origin', () => {
+    expect(['import', 'official', 'folder'].map((o) => badgeText(t, o))).toEqual(['Not signed', 'Official', 'Folder (dev)']);
+  });
+  test('levels are shown as §12 says', () => {
+    expect(['R0', 'R1', 'R2', 'R3'].map((l) => levelText(t, l))).toEqual([
+      'reads public data', 'reads your data', 'reversible action', 'serious action, confirmed every time',
+    ]);
+  });
+  test('card lines: kept on this PC, a program on this PC, Twitch paused; origin badges are not repeated', () => {
+    const badges = ['Not signed', 'Kept on this PC', 'Talks to a program on this PC (port 8420)', 'Live on Twitch: reading your data is paused'];
+    expect(cardLines(t, { badges })).toEqual([
+      'Kept on this PC: not used with online AI models',
+      'Talks to a program on this PC (port 8420)',
+      'Live on Twitch: reading your data is paused',
+    ]);
+    expect(cardLines(tf, { badges: ['Official', 'Talks to a program on this PC (port 9000)'] }))
+      .toEqual(['Communique avec un programme de ce PC (port 9000)']);
+  });
+});
+
+describe('import refusals in plain words', () => {
+  test('every §22 import code has a category that is not "other"', () => {
+    const s22 = ['too_large', 'unsupported_package', 'bad_zip', 'no_manifest', 'read_failed', 'not_json', 'bad_format',
+      'bad_api_version', 'unsupported_kind', 'bad_version', 'app_too_old', 'bad_slug', 'reserved_slug', 'bad_text',
+      'invisible_chars', 'instructions', 'url_in_text', 'mentions_tool', 'bad_hosts', 'bad_local_ports',
+      'local_port_not_declared', 'dev_mode_required', 'bad_folder', 'lan_unsupported', 'host_permissions_unsupported',
+      'no_tools', 'too_many_tools', 'bad_tool_name', 'bad_hint', 'bad_risk', 'risk_forbidden', 'bad_schema', 'bad_request',
+      'host_not_declared', 'bad_placeholder', 'bad_header', 'bad_response', 'bad_user_config', 'secret_not_sensitive',
+      'bad_auth', 'bad_events', 'superlative'];
+    for (const code of s22) expect(categoryOf(code), code).not.toBe('other');
+    expect(IMPORT_CODES.sort()).toEqual([...s22].sort());
+  });
+  test('categories are listed once each, in order of appearance', () => {
+    const problems = [
+      { code: 'host_not_declared', path: 'tools.a.request.url', message: '' },
+      { code: 'instructions', path: 'tools.a.description', message: '' },
+      { code: 'bad_hosts', path: 'permissions.network.hosts', message: '' },
+      { code: 'not_json', path: 'manifest.json', message: '' },
+    ];
+    expect(refusalCategories(problems).map((c) => t(`cat.${c}` as never))).toEqual([
+      "Network access that isn't allowed", 'Suspicious text', 'The file is not a valid plugin',
+    ]);
+  });
+  test('the next step: developer mode, folder, or ask the author', () => {
+    expect(refusalNextStep(t, ['dev_mode'])).toBe('Turn on Developer mode (Plugins tab, top right), then import it again.');
+    expect(refusalNextStep(t, ['invalid', 'text'])).toBe("Ask the plugin's author for a corrected file.");
+    expect(errorWords(t, { code: 'dev_mode_required', message: 'x', problems: [] }))
+      .toBe('It needs Developer mode. Turn on Developer mode (Plugins tab, top right), then import it again.');
+  });
+  test('other host errors have plain words, never their code', () => {
+    expect(isImportRefusal({ code: 'unknown_review', message: '' })).toBe(false);
+    expect(errorWords(t, { code: 'review_outdated', message: 'review_outdated: …' })).toBe('The file changed since it was checked. Import it again.');
+    expect(errorWords(t, { code: 'something_new', message: 'x' })).toBe('Something unexpected went wrong.');
+  });
+});
+
+describe('setting problems go next to their field', () => {
+  test('from the problems list', () => {
+    expect(fieldProblems(t, { code: 'bad_settings', message: '', problems: [{ code: 'out_of_bounds', path: 'user_config.max_items', message: '' }] }))
+      .toEqual({ max_items: 'This value is out of the allowed range.' });
+  });
+  test('from the message when the problems list is empty', () => {
+    expect(fieldProblems(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' }))
+      .toEqual({ api_token: 'Fill this in to continue.', board: 'Fill this in to continue.' });
+    expect(fieldProblems(t, { code: 'bad_settings', message: 'bad_settings: board: bad_format (a full address); max_items: out_of_bounds (50 at most)' }))
+      .toEqual({ board: 'This should be an identifier (letters, digits, - and _), not a full address.', max_items: 'This value is out of the allowed range.' });
+  });
+});
+
+describe('call outcomes and the journal', () => {
+  test('the Test button words', () => {
+    expect(runWords(t, 'HTTP_401')).toBe('the service refused the key. Check it in Options.');
+    expect(runWords(t, 'HTTP_503')).toBe('the service has a problem right now. Try again later.');
+    expect(runWords(t, 'HTTP_418')).toBe('the service answered with an error (418).');
+    expect(runWords(t, 'NETWORK')).toBe('the service could not be reached. Check your connection, or start the program on this PC.');
+    expect(runWords(t, 'POLICY_DENIED', 'needs_setup')).toBe('it was refused: settings are missing.');
+    expect(runWords(t, 'needs_setup')).toBe('it was refused: settings are missing.');
+    expect(runWords(t, 'HOST_NOT_ALLOWED')).toBe('the request broke a network rule.');
+  });
+  test('journal outcomes: done; failed with its code; refused with its reason; received; dropped', () => {
+    expect(outcomeText(t, { outcome: 'done', code: null })).toBe('done');
+    expect(outcomeText(t, { outcome: 'failed', code: 'HTTP_404' })).toBe('failed (HTTP_404)');
+    expect(outcomeText(t, { outcome: 'refused', code: 'stream_private' })).toBe('refused: paused while live on Twitch');
+    expect(outcomeText(t, { outcome: 'refused', code: 'event_off' })).toBe('refused: the event is switched off');
+    expect(outcomeText(t, { outcome: 'received', code: null })).toBe('received');
+    expect(outcomeText(t, { outcome: 'dropped', code: 'event_expired' })).toBe('dropped: waited too long');
+    expect(outcomeText(tf, { outcome: 'refused', code: 'twitch_quota' })).toBe('refusé : le chat Twitch a déjà utilisé sa seule action');
+    expect(reasonWords(t, 'brand_new')).toBe('refused (brand_new)');
+  });
+  test('who asked', () => {
+    expect(['voice', 'keyboard', 'twitch', 'auto', 'event'].map((w) => whoText(t, w)))
+      .toEqual(['voice', 'text', 'Twitch chat', 'companion on its own', 'event']);
+  });
+  test('an event line says it is an event', () => {
+    expect(journalAction(t, { action: 'focus_done', who: 'event' })).toBe('event: focus_done');
+    expect(journalAction(t, { action: 'convert', who: 'voice' })).toBe('convert');
+  });
+  test('local readable time: the time today, the date otherwise', () => {
+    const now = new Date(2026, 5, 15, 18, 0, 0);
+    expect(formatTime(new Date(2026, 5, 15, 14, 5, 9).getTime(), 'en-GB', now)).toBe('14:05:09');
+    expect(formatTime(new Date(2026, 5, 3, 9, 1, 2).getTime(), 'en-GB', now)).toBe('3 Jun 09:01:02');
+    expect(formatTime(new Date(2025, 11, 24, 9, 1, 2).getTime(), 'en-GB', now)).toBe('24 Dec 2025 09:01:02');
+  });
+});
+
+test('dates use the system locale when it is a variant of the player\'s language', () => {
+  expect(timeLocale('en', 'en-GB')).toBe('en-GB');
+  expect(timeLocale('fr', 'en-GB')).toBe('fr');
+  expect(timeLocale('fr', 'fr-CA')).toBe('fr-CA');
+});
+
+describe('the door in words', () => {
+  test('each state', () => {
+    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'listening', port: 8440 } })).toBe('Waiting for events');
+    expect(doorWords(t, { wanted: 'dev_mode_off', address: '127.0.0.1:8440' })).toBe('Off: developer mode is off');
+    expect(doorWords(t, { wanted: 'no_event_on', address: '127.0.0.1:8440' })).toBe('Off: no event is switched on');
+    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } })).toBe('Port 8440 is used by another program');
+  });
+});
+
+describe('My plugins filters and search', () => {
+  const mk = (slug: string, name: string, enabled: boolean, author: string | null = null) =>
+    ({ slug, name, enabled, author, description: null } as Pick<Card, 'slug' | 'name' | 'author' | 'enabled' | 'description'>);
+  const cards = [mk('fx', 'Exchange rates', true, 'Ada'), mk('todo', 'My Tasks', false, 'Desktop Companion'), mk('w', 'Weather', true)];
+  const slugs = (l: { slug: string }[]) => l.map((c) => c.slug);
+  test('All, Enabled, Disabled, Updates', () => {
+    expect(slugs(filterCards(cards, 'all', '', new Set()))).toEqual(['fx', 'todo', 'w']);
+    expect(slugs(filterCards(cards, 'enabled', '', new Set()))).toEqual(['fx', 'w']);
+    expect(slugs(filterCards(cards, 'disabled', '', new Set()))).toEqual(['todo']);
+    expect(slugs(filterCards(cards, 'updates', '', new Set(['todo'])))).toEqual(['todo']);
+  });
+  test('search by name, author or ID, ignoring case, with a filter', () => {
+    expect(slugs(filterCards(cards, 'all', 'ADA', new Set()))).toEqual(['fx']);
+    expect(slugs(filterCards(cards, 'all', ' tasks ', new Set()))).toEqual(['todo']);
+    expect(slugs(filterCards(cards, 'enabled', 'tasks', new Set()))).toEqual([]);
+    expect(slugs(filterCards(cards, 'all', 'w', new Set()))).toEqual(['w']);
+  });
+  test('versions compare as numbers', () => {
+    expect(compareVersions('1.10.0', '1.9.9')).toBeGreaterThan(0);
+    expect(compareVersions('1.0.0', '1.0.0')).toBe(0);
+  });
+  test('a letter tile picks one of eight fixed colour classes', () => {
+    expect(tileClass('fx')).toMatch(/^tile-[0-7]$/);
+    expect(tileClass('fx')).toBe(tileClass('fx'));
+  });
+});
