@@ -149,6 +149,7 @@ export const en = {
   'consent.pc_warning': 'Install it only if you started this program yourself.',
   'consent.settings': 'Settings to fill in',
   'consent.kept': 'Kept from the installed version',
+  'consent.kept_placeholder': 'Leave empty to keep the current value',
   'consent.secret_note': 'Stored encrypted on this PC. It is never shown again.',
   'consent.events': 'Events from a program on this PC',
   'consent.events_port': 'They arrive on port {port}.',

@@ -151,6 +151,7 @@ export const fr: Record<keyof typeof en, string> = {
   'consent.pc_warning': 'Installez-le seulement si vous avez lancé ce programme vous-même.',
   'consent.settings': 'Réglages à remplir',
   'consent.kept': 'Conservé de la version installée',
+  'consent.kept_placeholder': 'Laissez vide pour garder la valeur actuelle',
   'consent.secret_note': 'Enregistré chiffré sur ce PC. Il n\'est plus jamais affiché.',
   'consent.events': 'Événements d\'un programme de ce PC',
   'consent.events_port': 'Ils arrivent sur le port {port}.',

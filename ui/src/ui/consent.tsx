@@ -116,6 +116,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
                 value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })}
                 error={problems[s.key]}
                 note={s.kept ? t('consent.kept') : s.secret ? t('consent.secret_note') : undefined}
+                placeholder={s.kept ? t('consent.kept_placeholder') : undefined}
               />
             ))}
           </section>

@@ -1,7 +1,7 @@
 import { memo } from 'preact/compat';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
-import type { Card } from '../types';
+import type { Card, Problem } from '../types';
 import { badgeText, cardLines, filterCards, statusHelp, statusText, type Filter } from '../words';
 import { PluginIcon, Switch, useId } from './common';
 import { useApp } from './context';
@@ -88,10 +88,11 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version }: 
         {lines.map((l) => <p class="card-line" key={l} data-testid="card-line">{l}</p>)}
         {update && <p class="card-line update">{t('card.update_available', { version: update })}</p>}
         {devMode && (
-          <p class="dev-line" data-testid="card-dev">
+          <div class="dev-line" data-testid="card-dev">
             <span>{t('card.id', { slug: card.slug })}</span>
             {typeof errors === 'number' && <span> · {t('card.recent_errors', { count: errors })}</span>}
-          </p>
+            {card.status === 'invalid' && <ManifestErrors slug={card.slug} version={version} />}
+          </div>
         )}
         <div class="card-buttons">
           <button type="button" data-testid="card-details" aria-describedby={nameId} onClick={() => app.openDetails(card.slug)}>{t('card.details')}</button>
@@ -105,3 +106,20 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version }: 
     </li>
   );
 });
+
+/** Developer mode: the errors of a manifest that no longer passes the checks, right on its card (§19). */
+function ManifestErrors(props: { slug: string; version: number }) {
+  const [errors, setErrors] = useState<Problem[]>([]);
+  useEffect(() => {
+    let live = true;
+    api.pluginDetails(props.slug).then((d) => { if (live) setErrors(d.errors); }, () => undefined);
+    return () => { live = false; };
+  }, [props.slug, props.version]);
+  if (!errors.length) return null;
+  return (
+    <ul class="card-errors" data-testid="manifest-errors">
+      {errors.slice(0, 3).map((p, i) => <li key={i}><code>{p.code}</code> <code>{p.path || '-'}</code> {p.message}</li>)}
+      {errors.length > 3 && <li>…</li>}
+    </ul>
+  );
+}

@@ -15,7 +15,7 @@ export function helpDomainOf(url: string | null): string | null {
 
 export function SettingField(props: {
   spec: FieldSpec; value: string | boolean; onChange: (v: string | boolean) => void; error?: string; note?: string;
-  requiredMissing?: boolean;
+  placeholder?: string;
 }) {
   const { t, showError } = useApp();
   const { spec } = props;
@@ -55,7 +55,7 @@ export function SettingField(props: {
         type={spec.secret ? 'password' : spec.kind === 'number' ? 'number' : 'text'}
         inputMode={spec.kind === 'number' ? 'decimal' : undefined}
         autoComplete={spec.secret ? 'new-password' : 'off'} spellcheck={false}
-        value={String(props.value)} required={spec.required}
+        value={String(props.value)} required={spec.required} placeholder={props.placeholder}
         aria-invalid={props.error ? true : undefined} aria-describedby={describedBy}
         onInput={(e) => props.onChange((e.currentTarget as HTMLInputElement).value)}
       />

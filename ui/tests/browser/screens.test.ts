@@ -216,6 +216,7 @@ describe('Consent screen', () => {
       'New site: api.exchangerate.host', 'New action: fx__history (reads public data)',
     ]);
     expect(body).toContain('Kept from the installed version');
+    expect(await page.locator('[data-testid="setting-board"]').getAttribute('placeholder')).toBe('Leave empty to keep the current value');
     expect(await consent.locator('[data-testid="consent-install"]').innerText()).toBe('Update');
     expect(await consent.locator('[data-testid="consent-install"]').isDisabled()).toBe(false);
     expect(await calls(page, 'take_opened_files')).toHaveLength(2);
@@ -369,6 +370,10 @@ describe('Developer mode', () => {
     const page = await app({ devMode: true });
     const card = await page.evaluate(() => (window as any).__mock.cards.get('broken'));
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'broken', change: 'folder_saved', card: { ...card, origin: 'folder' } });
+    await expect.poll(() => page.locator('[data-testid="card-broken"] .badge').innerText()).toBe('Folder (dev)');
+    expect(await text(page, '[data-testid="card-broken"] [data-testid="card-status"]')).toBe('Invalid');
+    expect(await text(page, '[data-testid="card-broken"] [data-testid="manifest-errors"]')).toBe('host_not_declared tools.add_card.request.url host api.example.org is not in permissions.network.hosts');
+    await shot(page, 'folder-invalid');
     await page.locator('[data-testid="card-broken"] [data-testid="card-details"]').click();
     const errs = page.locator('[data-testid="dev-errors"]');
     await errs.waitFor();
