@@ -492,4 +492,30 @@ describe('Switches, language and keyboard', () => {
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('button:import-file');
   });
+
+  test('keyboard only: the consent screen takes focus, its fields are reached with Tab, Enter installs, Escape cancels', async () => {
+    const page = await app({ opened: ['/home/p/weather.json'] });
+    await page.locator('[data-testid="consent"]').waitFor();
+    const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('dialog[data-testid="consent"]'));
+    expect(await inDialog()).toBe(true);
+    const tid = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    let guard = 0;
+    while ((await tid()) !== 'setting-api_key' && guard++ < 10) await page.keyboard.press('Tab');
+    await page.keyboard.type('k-1');
+    while ((await tid()) !== 'setting-board' && guard++ < 20) await page.keyboard.press('Tab');
+    await page.keyboard.type('abc');
+    for (let i = 0; i < 40 && (await tid()) !== 'consent-install'; i++) {
+      await page.keyboard.press('Tab');
+      expect(await inDialog()).toBe(true); // focus stays in the modal
+    }
+    expect(await tid()).toBe('consent-install');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+    expect((await calls(page, 'install'))[0].options.secrets).toEqual([['api_key', 'k-1']]);
+    await emit(page, 'open-files', ['/home/p/weather.json']);
+    await page.locator('[data-testid="consent"]').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+    expect(await calls(page, 'cancel_review')).toEqual([{ review: 'r2' }]);
+  });
 });
