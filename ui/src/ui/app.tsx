@@ -153,6 +153,12 @@ export function App() {
   }, [loaded]);
 
   useEffect(() => { document.documentElement.lang = switches.language; document.title = t('app.title'); }, [switches.language]);
+  // A confirmation shows for a few seconds, then goes.
+  useEffect(() => {
+    if (!message) return;
+    const timer = setTimeout(() => setMessage(''), 6000);
+    return () => clearTimeout(timer);
+  }, [message]);
 
   const patch = async (p: Partial<AppSwitches>) => {
     try {
