@@ -1,7 +1,12 @@
 // Plain words for what the host reports: statuses, badges, levels, import
 // refusals, errors, journal lines, door states; and the My plugins filters.
 import type { Key, Translate } from './i18n';
-import type { ApiError, Card, DoorView, JournalLine, Problem, Status } from './types';
+import type { ApiError, Card, DoorState, DoorView, JournalLine, Problem, Status } from './types';
+
+/** An error as it arrives: the host leaves `problems` out when there are none. */
+export type WireError = Omit<ApiError, 'problems'> & { problems?: Problem[] };
+/** The door as it arrives: the host leaves `state` out when this process runs no door. */
+export type WireDoor = Omit<DoorView, 'state'> & { state?: DoorState | null };
 
 export const STATUSES: Status[] = ['active', 'off', 'needs_setup', 'tools_off', 'modified', 'invalid', 'missing', 'dev_mode_off'];
 
@@ -82,12 +87,12 @@ export function refusalNextStep(t: Translate, categories: Category[]): string {
   return t('next.invalid');
 }
 
-export function isImportRefusal(e: ApiError): boolean {
+export function isImportRefusal(e: WireError): boolean {
   return e.code in CATEGORY_OF || (e.problems ?? []).some((p) => p.code in CATEGORY_OF);
 }
 
 /** A host error in plain words (codes stay in Technical details). */
-export function errorWords(t: Translate, e: ApiError): string {
+export function errorWords(t: Translate, e: WireError): string {
   if (isImportRefusal(e)) {
     const cats = refusalCategories(e.problems ?? [], e.code);
     return `${cats.map((c) => t(`cat.${c}` as Key)).join(' · ')}. ${refusalNextStep(t, cats)}`;
@@ -100,7 +105,7 @@ export function errorWords(t: Translate, e: ApiError): string {
 // ---------------------------------------------------------------- settings errors
 
 /** The problem of each setting field, from a failed install or save. */
-export function fieldProblems(t: Translate, e: ApiError): Record<string, string> {
+export function fieldProblems(t: Translate, e: WireError): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of e.problems ?? []) {
     const key = p.path.replace(/^user_config\./, '').replace(/^settings\./, '').split('.')[0];
@@ -200,7 +205,7 @@ export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | '
 
 // ---------------------------------------------------------------- door
 
-export function doorWords(t: Translate, door: DoorView): string {
+export function doorWords(t: Translate, door: WireDoor): string {
   const port = Number(door.address.split(':').pop()) || 8440;
   const state = door.state;
   if (state?.state === 'port_taken') return t('door.port_taken', { port: state.port });
@@ -212,7 +217,7 @@ export function doorWords(t: Translate, door: DoorView): string {
   return t('door.listening');
 }
 
-export function doorPort(door: DoorView): number {
+export function doorPort(door: WireDoor): number {
   return Number(door.address.split(':').pop()) || 8440;
 }
 
