@@ -146,6 +146,14 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
             )}
           </section>
         )}
+        {app.switches.dev_mode && r.warnings.length > 0 && (
+          <details class="section" data-testid="consent-warnings">
+            <summary>{t('import.warnings')}</summary>
+            <table class="tech">
+              <tbody>{r.warnings.map((p, i) => <tr key={i}><td><code>{p.code}</code></td><td><code>{p.path || '-'}</code></td><td>{p.message}</td></tr>)}</tbody>
+            </table>
+          </details>
+        )}
         {general && <p class="banner error" role="alert" data-testid="consent-error">{general}</p>}
         <footer class="dialog-foot">
           <button type="button" data-testid="consent-cancel" onClick={cancel}>{t('app.cancel')}</button>

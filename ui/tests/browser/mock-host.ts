@@ -190,7 +190,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'plugin_details': return fullDetails(a.slug);
     case 'catalog': return catalog;
     case 'import_path': return importPath(a.path);
-    case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', badge: 'Folder (dev)', cloud: 'not_asked', settings: [], events: [], events_door: null });
+    case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', badge: 'Folder (dev)', cloud: 'not_asked', settings: [], events: [], events_door: null, warnings: [{ code: 'superlative', path: 'tools.start.description', message: 'the description uses a superlative: best' }] });
     case 'import_official': return newReview({ slug: a.slug, name: 'My Trello', origin: 'official', badge: 'Official', local_ports: [], events: [], events_door: null, settings: [] });
     case 'review': return reviews.get(a.id);
     case 'install': {

@@ -384,6 +384,9 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="consent"]').waitFor();
     expect(await calls(page, 'load_folder')).toEqual([{ path: '/home/p/dev/timer2' }]);
     expect(await page.locator('[data-testid="consent"] .badge').innerText()).toBe('Folder (dev)');
+    const notes = page.locator('[data-testid="consent-warnings"]');
+    await notes.locator('summary').click();
+    expect(await notes.locator('tr').innerText()).toBe('superlative\ttools.start.description\tthe description uses a superlative: best');
   });
 });
 
