@@ -1,28 +1,32 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
-import { badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
+import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp } from './context';
 
 /** Loads a plugin's details and reloads them when its card changes. */
-export function useDetails(slug: string): [PluginDetails | null, () => void] {
+export function useDetails(slug: string): [PluginDetails | null, () => void, string | null] {
   const app = useApp();
   const [details, setDetails] = useState<PluginDetails | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
   const version = app.versions[slug] ?? 0;
   useEffect(() => {
     let live = true;
-    api.pluginDetails(slug).then((d) => { if (live) setDetails(d); }, (e) => app.showError(asApiError(e)));
+    api.pluginDetails(slug).then(
+      (d) => { if (live) { setDetails(d); setError(null); } },
+      (e) => { if (live) setError(errorWords(app.t, asApiError(e))); },
+    );
     return () => { live = false; };
   }, [slug, version, tick, app.language]);
-  return [details, () => setTick((n) => n + 1)];
+  return [details, () => setTick((n) => n + 1), error];
 }
 
 export function Details(props: { slug: string; onClose: () => void }) {
   const app = useApp();
   const { t } = app;
-  const [d, reload] = useDetails(props.slug);
+  const [d, reload, loadError] = useDetails(props.slug);
   const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
   const run = (p: Promise<unknown>) => p.then(reload, (e) => app.showError(asApiError(e)));
   return (
@@ -40,7 +44,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
           </div>
           <CloseButton onClose={props.onClose} />
         </header>
-        {!d ? <p role="status">{t('app.loading')}</p> : (
+        {!d ? (loadError ? <p class="banner error" role="alert">{loadError}</p> : <p role="status">{t('app.loading')}</p>) : (
           <>
             {d.review_banner && (
               <div class="banner warn" data-testid="review-banner">

@@ -20,7 +20,7 @@ function initial(settings: SettingView[]): Record<string, string | boolean> {
 export function Options(props: { slug: string; onClose: () => void }) {
   const app = useApp();
   const { t } = app;
-  const [d, reload] = useDetails(props.slug);
+  const [d, reload, loadError] = useDetails(props.slug);
   const [values, setValues] = useState<Record<string, string | boolean> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [note, setNote] = useState('');
@@ -56,7 +56,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
           <div class="grow"><h2 tabIndex={-1}>{t('options.title', { name })}</h2></div>
           <CloseButton onClose={props.onClose} />
         </header>
-        {!d || !values ? <p role="status">{t('app.loading')}</p> : (
+        {!d || !values ? (loadError ? <p class="banner error" role="alert">{loadError}</p> : <p role="status">{t('app.loading')}</p>) : (
           <>
             {d.settings.length === 0 && <p class="muted">{t('options.none')}</p>}
             {plain.length > 0 && (

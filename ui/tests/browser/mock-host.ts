@@ -9,7 +9,7 @@ import type {
 
 interface Scenario {
   devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
-  secretsWarning?: string | null; journalSize?: number; testFails?: boolean;
+  secretsWarning?: string | null; journalSize?: number; testFails?: boolean; missing?: boolean;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -33,6 +33,7 @@ add(card('timer', 'Pomodoro timer', {
   status: switches.dev_mode ? 'active' : 'dev_mode_off', status_label: 'x', author: 'Sam',
 }));
 add(card('broken', 'Broken board', { status: 'invalid', status_label: 'Invalid', enabled: false, author: null }));
+if (sc.missing) add(card('gone', 'Gone plugin', { status: 'missing', status_label: 'Missing' }));
 for (let i = 1; i <= (sc.many ?? 0); i++) {
   const n = String(i).padStart(3, '0');
   add(card(`p${n}`, `Plugin ${n}`, { enabled: i % 3 !== 0, status: i % 3 === 0 ? 'off' : 'active', author: `Author ${i % 7}` }));
@@ -166,6 +167,7 @@ const events: Record<string, boolean> = { focus_done: false, break_done: true };
 function fullDetails(slug: string): PluginDetails {
   const c = cards.get(slug);
   if (!c) throw { code: 'unknown_plugin', message: `no installed plugin is named ${slug}` };
+  if (slug === 'gone') throw { code: 'plugin_unreadable', message: 'the installed file is missing' };
   const d = details[slug] ?? emptyDetails;
   return { ...c, ...d, events: slug === 'timer' ? d.events.map((e) => ({ ...e, on: events[e.name] })) : d.events };
 }

@@ -260,6 +260,15 @@ describe('Details and Options', () => {
     await expect.poll(() => page.locator('[data-testid="details"]').count()).toBe(0);
   });
 
+  test('a plugin whose files cannot be read says so in its details', async () => {
+    const page = await app({ missing: true });
+    expect(await text(page, '[data-testid="card-gone"] [data-testid="card-status"]')).toBe('Missing');
+    await page.locator('[data-testid="card-gone"] [data-testid="card-details"]').click();
+    const alert = page.locator('[data-testid="details"] [role="alert"]');
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe("The plugin's files can't be read right now.");
+  });
+
   test('online AI switch of a plugin kept on this PC', async () => {
     const page = await app();
     await page.locator('[data-testid="card-todo"] [data-testid="card-details"]').click();
