@@ -1,81 +1,136 @@
 //! The Tauri shell of the Desktop Companion plugin host.
 //!
-//! *Architecture invariant:* this crate implements no rule. Each command is
-//! a `#[tauri::command] async fn` that awaits one method of the engine's
-//! [`Host`] (managed state, opened once at start) and returns its DTO or
-//! its `{code, message}` error unchanged.
+//! *Architecture invariant:* this crate implements no rule of the plugin
+//! format or the store. Each command is a `#[tauri::command] async fn` that
+//! awaits one method of the engine's [`Host`] (managed state, opened once at
+//! start) and returns its DTO or its `{code, message, problems}` error
+//! unchanged. What the shell owns is the desktop around it: pickers, the
+//! clipboard, files opened with the app, the event stream to the window.
 //!
-//! *API boundary:* the commands registered in [`run`] are the whole surface
-//! the webview sees; the capability file (`capabilities/main.json`) grants
-//! the window exactly those commands.
+//! *API boundary:* the commands registered in [`run`] (listed in
+//! [`COMMANDS`]) are the whole surface the webview sees; the capability file
+//! (`capabilities/main.json`) grants the window exactly those commands and
+//! listening to events, nothing else.
 
-use dcp_host::{ApiError, Card, Host, HostOptions, ImportCheck};
-use std::path::PathBuf;
-use tauri::State;
+mod commands;
+mod forward;
+mod help;
+mod icon;
+mod opened;
 
-/// Checks the file at `path` as an import would (the validator and the
-/// host's checks: a folder, developer mode), without keeping it.
-#[tauri::command]
-async fn validate_plugin(host: State<'_, Host>, path: String) -> Result<ImportCheck, ApiError> {
-    host.check_import(PathBuf::from(path)).await
+#[cfg(test)]
+mod bindings;
+#[cfg(test)]
+mod surface;
+
+use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
+use std::time::Instant;
+use tauri::Manager;
+
+/// When the process started (`ui_ready` answers the time since).
+pub struct Started(pub Instant);
+
+/// Lists every command once: the handler and [`COMMANDS`] cannot disagree.
+macro_rules! app_commands {
+    ($($module:ident :: $command:ident),* $(,)?) => {
+        /// The commands the webview may invoke, by their invoke names.
+        pub const COMMANDS: &[&str] = &[$(stringify!($command)),*];
+
+        fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$(commands::$module::$command),*]
+        }
+    };
 }
 
-/// The cards of My plugins.
-#[tauri::command]
-async fn plugin_cards(host: State<'_, Host>) -> Result<Vec<Card>, ApiError> {
-    host.cards().await
-}
-
-/// The sentence to show where saved secrets last only until this PC
-/// restarts (no keyring keeps them, §11); none where they are kept.
-#[tauri::command]
-async fn secrets_warning(host: State<'_, Host>) -> Result<Option<String>, ApiError> {
-    Ok(secrets_warning_of(&host).await)
-}
-
-/// What `secrets_warning` answers, without Tauri.
-pub async fn secrets_warning_of(host: &Host) -> Option<String> {
-    host.secrets_persistence().await.warning().map(str::to_owned)
-}
-
-/// Open the plugins folder (§19): opens the profile's plugins folder in the
-/// OS file manager and returns its path (the panel shows it too, for a PC
-/// without a file manager).
-#[tauri::command]
-async fn open_plugins_folder(host: State<'_, Host>) -> Result<String, String> {
-    let folder = host.plugins_folder();
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{} cannot be made: {e}", folder.display()))?;
-    open::that_detached(&folder).map_err(|e| format!("{} could not be opened: {e}", folder.display()))?;
-    Ok(folder.display().to_string())
-}
+app_commands![
+    app::switches,
+    app::set_switches,
+    app::secrets_warning,
+    app::take_opened_files,
+    app::ui_ready,
+    plugins::plugin_cards,
+    plugins::plugin_card,
+    plugins::plugin_icon,
+    plugins::plugin_details,
+    plugins::reload_plugins,
+    plugins::set_enabled,
+    plugins::set_action_enabled,
+    plugins::uninstall,
+    plugins::keep_plugin,
+    plugins::open_plugin_folder,
+    consent::catalog,
+    consent::validate_plugin,
+    consent::import_path,
+    consent::import_bytes,
+    consent::load_folder,
+    consent::import_official,
+    consent::review,
+    consent::install,
+    consent::cancel_review,
+    consent::pick_plugin_file,
+    consent::pick_folder,
+    options::save_settings,
+    options::set_secret,
+    options::clear_secret,
+    options::set_cloud,
+    options::set_twitch,
+    options::test_plugin,
+    options::open_help,
+    events::events_page,
+    events::set_event_enabled,
+    events::copy_event_token,
+    events::new_event_token,
+    developer::try_action,
+    developer::journal,
+    developer::open_plugins_folder,
+];
 
 /// Opens the host on the app's profile (`DCPLUGIN_PROFILE`, else the app's data folder).
 pub fn open_host() -> Result<Host, ApiError> {
     Host::open(HostOptions::default())
 }
 
-/// Builds and runs the app until its last window closes.
-pub fn run() {
-    let host = match open_host() {
-        Ok(host) => host,
-        Err(error) => {
-            eprintln!("Desktop Companion Plugins could not open its profile: {error}");
-            std::process::exit(1);
-        }
-    };
+/// Builds and runs the app until its last window closes; `started` is when the process started.
+pub fn run(started: Instant) {
+    let host = open_host().unwrap_or_else(|error| fail("could not open its profile", &error));
+    // Paths given on the command line (an OS "open with" too) wait for the UI's first take_opened_files.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let opened = opened::OpenedFiles::default();
+    opened.push(opened::paths_from_args(std::env::args().skip(1), &cwd));
     let app = tauri::Builder::default()
-        .manage(host)
-        .invoke_handler(tauri::generate_handler![validate_plugin, plugin_cards, secrets_warning, open_plugins_folder])
-        .build(tauri::generate_context!());
-    match app {
-        Ok(app) => app.run(|_, _| {}),
-        Err(error) => {
-            eprintln!("Desktop Companion Plugins could not start: {error}");
-            std::process::exit(1);
-        }
-    }
+        // First plugin, as its docs ask: a second launch hands over its paths and exits before anything else starts.
+        .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            opened::open_files(app, opened::paths_from_args(argv.into_iter().skip(1), cwd.as_ref()));
+            if let Some(window) = app.get_webview_window("main") {
+                let _ = window.unminimize();
+                let _ = window.set_focus();
+            }
+        }))
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_clipboard_manager::init())
+        .manage(host.clone())
+        .manage(opened)
+        .manage(Started(started))
+        .on_window_event(opened::on_drop)
+        .invoke_handler(handler())
+        .build(tauri::generate_context!())
+        .unwrap_or_else(|error| fail("could not start", &error));
+    // Subscribed before the background starts, so that none of its events is missed.
+    forward::host_events(app.handle().clone(), host.subscribe());
+    // No companion runs in this app to say event turns later: events are said at once.
+    let background = host
+        .start_background(BackgroundOptions { listening: true })
+        .unwrap_or_else(|error| fail("could not start the event door and folder watchers", &error));
+    // The guard lives as long as the app: dropping it stops the door and the watchers.
+    app.run(move |_, _| {
+        let _ = &background;
+    });
 }
 
+fn fail(what: &str, error: &dyn std::fmt::Display) -> ! {
+    eprintln!("Desktop Companion Plugins {what}: {error}");
+    std::process::exit(1);
+}
 #[cfg(test)]
 mod tests {
     use dcp_host::{Host, HostOptions, ImportCheck};
@@ -160,7 +215,7 @@ mod tests {
                 ..HostOptions::default()
             };
             let host = Host::open(options).expect("host");
-            let warning = host.block_on(super::secrets_warning_of(&host));
+            let warning = host.block_on(crate::commands::app::secrets_warning_of(&host));
             assert_eq!(warning.is_some(), shown, "{persistence:?}: {warning:?}");
             if let Some(text) = warning {
                 assert!(text.contains("restart"), "{text}");

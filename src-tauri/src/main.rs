@@ -5,5 +5,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
-    dcp_app::run();
+    // First thing: `ui_ready` measures the start-up from here.
+    let started = std::time::Instant::now();
+    dcp_app::run(started);
 }

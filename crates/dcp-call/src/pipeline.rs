@@ -20,6 +20,7 @@ use serde_json::Value;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CallOutcome"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
     /// done, failed or refused.
@@ -44,6 +45,7 @@ pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, 
 
 /// What the app sent for a call, as the Developer section's Try an action
 /// shows it (§19): every secret and credential as `[secret]`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SentRequest {
     /// GET, POST, PUT, PATCH or DELETE.

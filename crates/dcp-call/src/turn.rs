@@ -1,10 +1,11 @@
 //! A turn: who asked, which AI answers, whether the player is live on
 //! Twitch, and how many built-in tools are already offered (§3, §12, §13).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Who started the turn (§12 "Who may trigger a tool").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The player's voice.
@@ -45,7 +46,8 @@ impl Source {
 }
 
 /// Where the AI runs (§13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Model {
     /// On this PC.

@@ -101,9 +101,12 @@ impl fmt::Display for Code {
 /// for everything inside it (`tools.add_card.request.url`) and by their own
 /// name for top-level fields (`display_name`, `user_config.api_token`).
 /// Problems with the package itself use the entry name or `package`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
     /// The spec's code.
+    // Serialized by its spec spelling (the impl above), so a plain string in TypeScript.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub code: Code,
     /// Where in the manifest (or package) the problem is.
     pub path: String,

@@ -5,6 +5,7 @@ use crate::model::{Method, Target};
 use serde::{Deserialize, Serialize};
 
 /// R0 to R4, ordered from the least to the most sensitive.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[allow(missing_docs)]
 pub enum Level {

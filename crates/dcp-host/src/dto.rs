@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// The app switches of the Plugins and Tools tabs (§18, §19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AppSwitches {
     /// Plugins enabled: off turns every plugin off at once.
@@ -32,6 +33,7 @@ impl From<Prefs> for AppSwitches {
 }
 
 /// A change to some app switches; the others stay as they are.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwitchesPatch {
     /// Plugins enabled.
@@ -65,6 +67,7 @@ impl SwitchesPatch {
 pub use dcp_store::Card;
 
 /// A setting as Details and Options show it (§10), in the player's language.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SettingView {
     /// Key.
@@ -84,10 +87,12 @@ pub struct SettingView {
     /// For a secret: set or not.
     pub set: bool,
     /// The value of a non-secret setting (stored, else its default).
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub value: Option<serde_json::Value>,
 }
 
 /// An action as Details and the Developer section show it (§12, §19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ActionView {
     /// `<slug>__<tool>`.
@@ -109,6 +114,7 @@ pub struct ActionView {
 }
 
 /// An event in the Events section (§16).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct EventView {
     /// Name.
@@ -120,6 +126,7 @@ pub struct EventView {
 }
 
 /// A plugin's details page, Options and Developer section (§18, §19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct PluginDetails {
     /// The card.
@@ -233,6 +240,7 @@ fn setting_view(setting: &Setting, state: &dcp_store::SettingState, language: &s
 }
 
 /// The Events section of a plugin (§16): its events, the door and the token.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct EventsPage {
     /// Slug.
@@ -248,6 +256,7 @@ pub struct EventsPage {
 }
 
 /// The door as the Events section shows it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct DoorView {
     /// Open, or why it is closed.
@@ -256,6 +265,7 @@ pub struct DoorView {
     pub address: String,
     /// The running door's state, when this process runs it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub state: Option<dcp_door::DoorState>,
 }
 
@@ -265,6 +275,7 @@ pub use dcp_store::journal::{JournalFilter as JournalQuery, Kind as JournalKind,
 
 /// What a check of a file says (the panel's "can be imported"): the same
 /// verdict as an import, without keeping the file.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ImportCheck {
     /// True when import would accept it (warnings allowed).
@@ -279,10 +290,26 @@ pub struct ImportCheck {
 
 /// Try an action (§19): what the AI reads and how the call ended, and the
 /// request the app sent (none when the call ended before one was built).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct TriedAction {
     /// The outcome, with exactly what the AI reads.
     pub outcome: dcp_call::pipeline::Outcome,
     /// Method, URL, headers and body as sent, every secret as `[secret]`.
     pub sent: Option<dcp_call::pipeline::SentRequest>,
+}
+
+/// What Options' Test button found (§18): one harmless call, as the player
+/// would make it by text with an AI on this PC.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PluginTest {
+    /// The action called (`<slug>__<tool>`); none when the plugin has nothing to test.
+    pub action: Option<String>,
+    /// The call went through: "Connected".
+    pub ok: bool,
+    /// The §22 code of a failure, or the courtier's reason of a refusal.
+    pub code: Option<String>,
+    /// What to tell the player, in plain words.
+    pub message: String,
 }

@@ -6,6 +6,7 @@ use dcp_store::StoreError;
 use serde::{Serialize, Serializer};
 
 /// What went wrong, as a shell sees it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     /// A package or manifest refused at import, with the §22 code of its first problem.
@@ -64,6 +65,7 @@ impl Serialize for ErrorCode {
 }
 
 /// A failure of a host method.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
@@ -72,7 +74,7 @@ pub struct ApiError {
     /// A sentence for a person (never a secret).
     pub message: String,
     /// For an import refusal: every problem with its code, place and message (Technical details, §19).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Always sent, empty when none: a window reads `problems` without checking it is there.
     pub problems: Vec<dcp_format::Problem>,
 }
 

@@ -11,6 +11,7 @@ use serde::Serialize;
 pub const CAPACITY: usize = 1024;
 
 /// Why a plugin's card changed.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
@@ -28,6 +29,7 @@ pub enum Change {
 }
 
 /// One thing that happened in the host.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum HostEvent {

@@ -26,6 +26,7 @@ mod background;
 pub mod dto;
 mod error;
 pub mod events;
+mod plugin_test;
 
 pub use background::{Background, BackgroundOptions};
 pub use dcp_call::offer::Offer;
@@ -44,7 +45,7 @@ pub use error::{ApiError, ApiResult, ErrorCode};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, PluginDetails,
+    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, PluginDetails, PluginTest,
     SwitchesPatch, TriedAction,
 };
 use dto::{DoorView, EventView};

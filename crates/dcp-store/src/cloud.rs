@@ -6,10 +6,11 @@ use crate::error::StoreError;
 use crate::registry::Row;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::{CloudModels, Plugin};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The answer to the online-AI question (§13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CloudChoice {
     /// Allow with online AI models.
@@ -38,6 +39,7 @@ impl CloudChoice {
 }
 
 /// The online-AI question of §13.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CloudQuestion {

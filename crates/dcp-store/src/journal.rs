@@ -36,6 +36,7 @@ pub const FAILURES_KEPT: i64 = 20;
 const ERROR_CHARS: usize = 1_000;
 
 /// What happened.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalOutcome"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -64,6 +65,7 @@ impl Outcome {
 }
 
 /// Calls or events.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalKind"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -74,6 +76,7 @@ pub enum Kind {
 }
 
 /// Which lines a journal page lists.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalQuery", optional_fields))]
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct JournalFilter {
     /// How many lines.
@@ -89,6 +92,7 @@ pub struct JournalFilter {
 }
 
 /// One line of the journal.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalLine"))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Entry {
     /// Its number, increasing.
@@ -114,6 +118,7 @@ pub struct Entry {
 }
 
 /// One of a plugin's last failed calls (Developer section, §19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct FailedCall {
     /// Milliseconds since the Unix epoch.

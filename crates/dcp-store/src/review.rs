@@ -11,6 +11,7 @@ use dcp_format::Problem;
 use serde::Serialize;
 
 /// Where a plugin comes from, which decides its badge.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
@@ -56,6 +57,7 @@ impl Origin {
 }
 
 /// The consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Review {
     /// The review's id, for install and cancel.
@@ -105,6 +107,7 @@ pub struct Review {
 }
 
 /// One action on the consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewAction {
     /// `<slug>__<tool>`.
@@ -124,6 +127,7 @@ pub struct ReviewAction {
 }
 
 /// "This PC · port N" (§15).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct LocalPort {
     /// The port.
@@ -133,6 +137,7 @@ pub struct LocalPort {
 }
 
 /// One setting on the consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewSetting {
     /// Key.
@@ -148,6 +153,7 @@ pub struct ReviewSetting {
     /// A secret: typed, never shown again.
     pub secret: bool,
     /// Default value.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub default: Option<serde_json::Value>,
     /// Help link and the domain its button shows ("Open example.com").
     pub help_url: Option<String>,
@@ -158,6 +164,7 @@ pub struct ReviewSetting {
 }
 
 /// One event on the consent screen (§16).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewEvent {
     /// Event name.

@@ -1,0 +1,80 @@
+//! Options' Test button (§18): is the plugin set up right? One harmless
+//! call answers it: the first action that is on, only reads (R0 or R1) and
+//! needs no argument, called as the player would by text with an AI on
+//! this PC (so the online-AI choice cannot refuse it). The call is
+//! journaled like any other: the player asked for it.
+
+use crate::dto::PluginTest;
+use crate::{ApiResult, Host, Model, Source, Turn};
+use dcp_call::pipeline::Outcome;
+use dcp_format::model::Plugin;
+use dcp_format::risk::Level;
+use dcp_store::StoreError;
+
+impl Host {
+    /// Tests a plugin with one harmless call (Options' Test button).
+    pub async fn test_plugin(&self, slug: &str) -> ApiResult<PluginTest> {
+        let owned = slug.to_owned();
+        let action = self
+            .read(move |s| {
+                let context = s.call_context(&owned)?.ok_or_else(|| StoreError::UnknownPlugin(owned.clone()))?;
+                Ok(context.plugin.as_deref().and_then(|p| action_to_test(p, &context.tools_off)))
+            })
+            .await?;
+        let Some(action) = action else {
+            return Ok(PluginTest {
+                action: None,
+                ok: false,
+                code: None,
+                message:
+                    "There is nothing to test: this plugin has no action that is on, only reads and needs no argument."
+                        .into(),
+            });
+        };
+        let turn =
+            Turn { source: Source::Keyboard, model: Model::Local, live: false, builtin: 0, id: None, step: None };
+        let outcome = self.call(turn, &action, serde_json::json!({})).await?;
+        Ok(verdict(action, &outcome))
+    }
+}
+
+/// The first action that is on, reads only (R0, R1) and has no required argument.
+fn action_to_test(plugin: &Plugin, tools_off: &[String]) -> Option<String> {
+    plugin
+        .tools
+        .iter()
+        .find(|t| t.level <= Level::R1 && !tools_off.contains(&t.name) && !t.arguments.iter().any(|a| a.required))
+        .map(|t| t.full_name.clone())
+}
+
+/// The player's verdict of a test call.
+fn verdict(action: String, outcome: &Outcome) -> PluginTest {
+    if outcome.outcome == "done" {
+        return PluginTest { action: Some(action), ok: true, code: None, message: "Connected".into() };
+    }
+    // A refusal's reason says more than POLICY_DENIED.
+    let code = outcome.reason.map(str::to_owned).or_else(|| outcome.code.clone());
+    let message = plain_words(code.as_deref().unwrap_or(""));
+    PluginTest { action: Some(action), ok: false, code, message }
+}
+
+/// A failure code (§22) in plain words for the player.
+fn plain_words(code: &str) -> String {
+    let text = match code {
+        "HTTP_401" | "HTTP_403" => "The service refused the key: it is probably wrong or revoked. Check it in Options.",
+        "HTTP_429" => "The service says it gets too many requests. Try again in a minute.",
+        c if c.starts_with("HTTP_5") => "The service has a problem right now. Try again later.",
+        c if c.starts_with("HTTP_") => "The service answered with an error. Check the settings.",
+        "TIMEOUT" => "The service did not answer within 20 seconds. Try again later.",
+        "NETWORK" | "DNS_FAILED" => {
+            "The service could not be reached. Check the internet connection, or that the program on this PC is running."
+        }
+        "NEEDS_SETUP" | "needs_setup" => "A required setting or secret is missing. Fill it in and save.",
+        "tools_off" => "Enable tools is off in the Tools tab.",
+        "plugin_off" => "The plugin, this action or all plugins are switched off.",
+        "dev_mode_off" => "Developer mode is off: this plugin is paused.",
+        "BAD_RESPONSE" | "UNSUPPORTED_CONTENT" => "The service answered with something the plugin cannot read.",
+        _ => "The test failed. Open Details for the error code.",
+    };
+    text.to_owned()
+}

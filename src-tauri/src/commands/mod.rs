@@ -1,0 +1,19 @@
+//! The commands, by screen. Each awaits one [`dcp_host::Host`] method, or
+//! does the one desktop thing the engine cannot (a picker, the clipboard,
+//! the file manager), and rejects with the engine's `ApiError`.
+
+pub mod app;
+pub mod consent;
+pub mod developer;
+pub mod events;
+pub mod options;
+pub mod plugins;
+
+use dcp_host::{ApiError, ErrorCode};
+use std::path::Path;
+
+/// Opens a folder in the OS file manager.
+fn open_in_file_manager(folder: &Path) -> Result<(), ApiError> {
+    open::that_detached(folder)
+        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("{} could not be opened: {e}", folder.display())))
+}
