@@ -1,5 +1,5 @@
 // Typed wrappers of the host's commands (see the app contract). Every
-// command name appears here once as invoke("name", a cargo test compares
+// command name appears here once as an invoke call; a cargo test compares
 // this set with the commands the Rust side registers.
 import { invoke } from '@tauri-apps/api/core';
 import type {
