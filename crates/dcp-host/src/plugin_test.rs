@@ -78,3 +78,43 @@ fn plain_words(code: &str) -> String {
     };
     text.to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::verdict;
+    use dcp_call::pipeline::Outcome;
+
+    fn ended(outcome: &'static str, code: Option<&str>, reason: Option<&'static str>) -> Outcome {
+        Outcome { outcome, code: code.map(str::to_owned), reason, retryable: false, for_ai: String::new() }
+    }
+
+    #[test]
+    fn a_call_that_went_through_is_connected() {
+        let test = verdict("p__list".into(), &ended("done", None, None));
+        assert_eq!((test.ok, test.code, test.message.as_str()), (true, None, "Connected"));
+    }
+
+    /// The spec: on 401 and 403 the saved key may be wrong or revoked.
+    #[test]
+    fn a_401_or_403_says_the_key_is_probably_wrong() {
+        for code in ["HTTP_401", "HTTP_403"] {
+            let test = verdict("p__list".into(), &ended("failed", Some(code), None));
+            assert_eq!(test.code.as_deref(), Some(code));
+            assert!(!test.ok && test.message.contains("probably wrong"), "{}", test.message);
+        }
+    }
+
+    #[test]
+    fn a_refusal_gives_the_courtiers_reason_not_policy_denied() {
+        let test = verdict("p__list".into(), &ended("refused", Some("POLICY_DENIED"), Some("needs_setup")));
+        assert_eq!(test.code.as_deref(), Some("needs_setup"));
+        assert_eq!(test.message, "A required setting or secret is missing. Fill it in and save.");
+    }
+
+    #[test]
+    fn other_failures_keep_their_code() {
+        let test = verdict("p__list".into(), &ended("failed", Some("TIMEOUT"), None));
+        assert_eq!(test.code.as_deref(), Some("TIMEOUT"));
+        assert_eq!(test.message, "The service did not answer within 20 seconds. Try again later.");
+    }
+}
