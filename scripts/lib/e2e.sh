@@ -68,14 +68,17 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$REPO/target}"
 if [ "$BUILD" = 1 ]; then
   say "Building the UI (scripts/lib/ui-build.sh)"
   [ -f scripts/lib/ui-build.sh ] || fail_early "scripts/lib/ui-build.sh is missing"
-  bash scripts/lib/ui-build.sh || fail_early "the UI build failed"
+  # shellcheck source=scripts/lib/ui-build.sh
+  source scripts/lib/ui-build.sh
+  ui_build || fail_early "the UI build failed"
   say "Building the app: cargo build -p dcp-app --locked"
   cargo build -p dcp-app --locked || fail_early "cargo build -p dcp-app failed"
   say "Building dcplugin: cargo build -p dcplugin --locked"
   cargo build -p dcplugin --locked || fail_early "cargo build -p dcplugin failed"
 fi
-APP="$TARGET_DIR/debug/dcp-app"
-DCPLUGIN="$TARGET_DIR/debug/dcplugin"
+# E2E_APP_BIN / E2E_DCPLUGIN_BIN: other binaries to test (with --no-build).
+APP="${E2E_APP_BIN:-$TARGET_DIR/debug/dcp-app}"
+DCPLUGIN="${E2E_DCPLUGIN_BIN:-$TARGET_DIR/debug/dcplugin}"
 [ -x "$APP" ] || fail_early "$APP is missing (build it, or run without --no-build)"
 [ -x "$DCPLUGIN" ] || fail_early "$DCPLUGIN is missing (build it, or run without --no-build)"
 
@@ -168,9 +171,8 @@ env -i \
   HOME="$SCRATCH/home" LANG=C.UTF-8 LC_ALL=C.UTF-8 TMPDIR="$SCRATCH/tmp" \
   XDG_CONFIG_HOME="$SCRATCH/config" XDG_DATA_HOME="$SCRATCH/data" XDG_CACHE_HOME="$SCRATCH/cache" \
   XDG_STATE_HOME="$SCRATCH/state" XDG_RUNTIME_DIR="$SCRATCH/run" \
-  DISPLAY="$DISPLAY_NUM" NO_AT_BRIDGE=1 GDK_BACKEND=x11 \
-  WEBKIT_DISABLE_COMPOSITING_MODE=1 \
-  E2E_APP="$APP" E2E_DCPLUGIN="$DCPLUGIN" E2E_REPO="$REPO" E2E_TMP="$SCRATCH/tmp" \
+  DISPLAY="$DISPLAY_NUM" \
+  E2E_ONLY="${E2E_ONLY:-}" E2E_APP="$APP" E2E_DCPLUGIN="$DCPLUGIN" E2E_REPO="$REPO" E2E_TMP="$SCRATCH/tmp" \
   E2E_SHOTS="$REPO/docs/screenshots" E2E_FAILS="$TARGET_DIR/e2e-failures" E2E_LOCAL_SERVER_DIR="$LOCAL_SERVER_DIR" \
   setsid timeout -k 10 900 dbus-run-session -- bash "$SCRATCH/inner.sh" 2>"$SCRATCH/stderr.log" &
 RUN_PID=$!

@@ -48,7 +48,10 @@ export async function runAll() {
   let failed = 0;
   const failures = [];
   const failedNames = new Set();
+  // E2E_ONLY=regex runs only the matching tests (for debugging one step).
+  const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : null;
   for (const t of tests) {
+    if (only && !only.test(t.name)) continue;
     const missing = t.needs.filter((n) => failedNames.has(n));
     if (missing.length) {
       failed++;
@@ -92,10 +95,24 @@ async function onFailure(name) {
   try {
     fs.mkdirSync(env.fails, { recursive: true });
     const file = path.join(env.fails, `FAILED-${name.replace(/[^a-z0-9]+/gi, '-')}.png`);
-    fs.writeFileSync(file, Buffer.from(await withTimeout(current.driver.takeScreenshot(), 10_000), 'base64'));
+    fs.writeFileSync(file, Buffer.from(await withTimeout(current.driver.takeScreenshot(), 10_000, 'screenshot'), 'base64'));
     console.log(`     screen at failure: ${file}`);
+    const body = await withTimeout(current.driver.executeScript('return document.body.innerText'), 5_000, 'page text');
+    console.log(`     page text: ${String(body).replace(/\s+/g, ' ').slice(0, 400)}`);
+  } catch (e) {
+    console.log(`     (no screen at failure: ${e.message.split('\n')[0]})`);
+  }
+  // Close what the failed step left open (dialogs are modal: they would
+  // block every later step), so the next tests start from the main screen.
+  try {
+    await withTimeout(current.driver.executeScript(
+      `for (const d of document.querySelectorAll('dialog[open]')) {
+         const b = d.querySelector('[data-testid="consent-cancel"], [data-testid="confirm-no"], [data-testid="close"]');
+         if (b) b.click(); else d.close();
+       }`), 5_000, 'closing dialogs');
+    await sleep(300);
   } catch {
-    /* the session may be gone */
+    /* nothing to close */
   }
 }
 
@@ -314,7 +331,7 @@ export async function click(elOrCss, root = null) {
   try {
     await el.click();
   } catch (e) {
-    if (!/not interactable|obscured|intercept/i.test(e.message)) throw e;
+    if (!/not interactable|obscured|intercept/i.test(`${e.name} ${e.message}`)) throw e;
     await driver().executeScript('arguments[0].click()', el);
   }
 }
