@@ -373,7 +373,13 @@ export async function tab(name) {
 
 /** Saves a PNG of the window into docs/screenshots/NAME.png. */
 export async function shot(name) {
-  await sleep(250); // let transitions and images settle
+  // Let transitions, images and the compositor settle: two animation
+  // frames, then a pause (a capture right after a first paint under Xvfb
+  // can show the frame before it).
+  await driver().executeAsyncScript(
+    'const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done()));',
+  );
+  await sleep(600);
   const png = await driver().takeScreenshot();
   fs.mkdirSync(env.shots, { recursive: true });
   fs.writeFileSync(path.join(env.shots, `${name}.png`), Buffer.from(png, 'base64'));
