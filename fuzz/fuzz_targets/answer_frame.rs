@@ -63,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(text.chars().count() <= MAX_CHARS as usize + "…[truncated]".chars().count());
         }
         Err(failure) => {
-            assert!(!failure.code.is_empty());
+            assert_eq!(dcp_format::ToolCode::parse(&failure.code.as_str()), Some(failure.code), "a code that reads back");
             no_secret(&failure.message);
             assert!(!failure.message.contains("<<"), "server text outside the frame: {}", failure.message);
             if let Some(text) = &failure.from_server {

@@ -131,7 +131,7 @@ fn bench(c: &mut Criterion) {
 
     let pipeline = || async {
         let outcome = dcp_call::pipeline::call(&store, &client, &turn, "mypc__get_time", &no_args).await;
-        assert_eq!(outcome.outcome, "done", "{}", outcome.for_ai);
+        assert_eq!(outcome.outcome.as_str(), "done", "{}", outcome.for_ai);
     };
     let direct = |client: &reqwest::Client| {
         let request = client.get(&url).header("Authorization", format!("Bearer {TOKEN}"));

@@ -13,6 +13,7 @@
 //! and masked like an answer and framed by the pipeline.
 
 use crate::mask::Masker;
+use dcp_format::codes::{CallCode, ToolCode};
 use dcp_format::limits::PICKED_LIST_ITEMS;
 use dcp_format::model::{PickPath, Response};
 use serde_json::{Map, Value};
@@ -23,7 +24,7 @@ use std::borrow::Cow;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// `HTTP_<status>`, `BAD_RESPONSE` or `UNSUPPORTED_CONTENT`.
-    pub code: String,
+    pub code: ToolCode,
     /// The app's own words for the AI: no byte of the server's.
     pub message: String,
     /// What the server wrote that the AI is shown (an error's excerpt, a
@@ -60,7 +61,7 @@ pub fn read(
         None => String::from_utf8_lossy(body).into_owned(),
         Some(k) => {
             return Err(Failure {
-                code: "UNSUPPORTED_CONTENT".into(),
+                code: CallCode::UnsupportedContent.into(),
                 message: "the service answered with a content type that is neither JSON nor text".into(),
                 from_server: Some(shown(k.as_bytes(), masker, ERROR_EXCERPT_CHARS)),
                 retryable: false,
@@ -77,7 +78,7 @@ fn shown(text: &[u8], masker: &Masker, max: usize) -> String {
 
 fn json(body: &[u8], response: &Response) -> Result<String, Failure> {
     let value: Value = serde_json::from_slice(body).map_err(|e| Failure {
-        code: "BAD_RESPONSE".into(),
+        code: CallCode::BadResponse.into(),
         // serde's message names a place (line, column), no content.
         message: format!("the service sent invalid JSON ({e})"),
         from_server: None,
@@ -163,7 +164,8 @@ fn http_failure(status: u16, body: &[u8], masker: &Masker) -> Failure {
         message.push_str(". The key saved in the plugin's settings may be wrong or revoked: ask the user to check it.");
     }
     let from_server = (!excerpt.is_empty()).then(|| excerpt.to_owned());
-    Failure { code: format!("HTTP_{status}"), message, from_server, retryable: status >= 500 || status == 429 }
+    let code = ToolCode::Http(status);
+    Failure { code, message, from_server, retryable: code.retryable() }
 }
 
 /// Frames a result for the AI (§9 step 7). Every `<<` inside the content

@@ -4,6 +4,7 @@
 //! encoded for the place they go.
 
 use crate::arguments::Arguments;
+use dcp_format::codes::CallCode;
 use dcp_format::model::{AuthEntry, AuthIn, Method, Target, Tool};
 use dcp_format::template::{Piece, Template, ValueTemplate};
 use dcp_vault::Sensitive;
@@ -24,10 +25,10 @@ pub enum BuildError {
 
 impl BuildError {
     /// The §22 code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> CallCode {
         match self {
-            BuildError::BadRequest(_) => "BAD_REQUEST",
-            BuildError::NeedsSetup(_) => "NEEDS_SETUP",
+            BuildError::BadRequest(_) => CallCode::BadRequest,
+            BuildError::NeedsSetup(_) => CallCode::NeedsSetup,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! abilities list from the English hints, and what is left out and why, so
 //! the companion can tell the player.
 
-use crate::courtier::{may_run, Reason};
+use crate::courtier::{may_run, Refusal};
 use crate::turn::Turn;
 use dcp_format::limits::TOOLS_OFFERED;
 use dcp_format::model::{ArgKind, Tool};
@@ -53,7 +53,7 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
     let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
     for ctx in plugins {
         let Some(plugin) = &ctx.plugin else {
-            leave(&mut out, &ctx.slug, None, may_run(turn, Some(ctx), None).err().unwrap_or(Reason::PluginOff));
+            leave(&mut out, &ctx.slug, None, may_run(turn, Some(ctx), None).err().unwrap_or(Refusal::PluginOff));
             continue;
         };
         if let Err(reason) = may_run(turn, Some(ctx), plugin.tools.first()) {
@@ -88,19 +88,19 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
 }
 
 /// Reasons that concern every action of a plugin alike.
-fn plugin_wide(reason: Reason) -> bool {
+fn plugin_wide(reason: Refusal) -> bool {
     matches!(
         reason,
-        Reason::NotRequested
-            | Reason::StepLimit
-            | Reason::ToolsOff
-            | Reason::PluginOff
-            | Reason::DevModeOff
-            | Reason::NeedsSetup
+        Refusal::NotRequested
+            | Refusal::StepLimit
+            | Refusal::ToolsOff
+            | Refusal::PluginOff
+            | Refusal::DevModeOff
+            | Refusal::NeedsSetup
     )
 }
 
-fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Reason) {
+fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Refusal) {
     out.left_out.push(LeftOut {
         plugin: plugin.to_owned(),
         tool: tool.map(str::to_owned),

@@ -7,9 +7,10 @@
 use crate::answer::{self, frame};
 use crate::arguments::{self, Arguments};
 use crate::build::{self, Inputs};
-use crate::courtier::{self, Reason};
+use crate::courtier;
 use crate::mask::Masker;
 use crate::turn::{Source, Turn};
+use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
 use dcp_format::model::{ArgKind, Method, Plugin, Tool};
 use dcp_net::{Client, NetError, Outgoing, Policy};
 use dcp_store::journal::{NewEntry, Outcome as Logged};
@@ -24,11 +25,11 @@ use serde_json::Value;
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
     /// done, failed or refused.
-    pub outcome: &'static str,
+    pub outcome: Logged,
     /// The §22 code of a failure (`POLICY_DENIED` for a refusal).
-    pub code: Option<String>,
+    pub code: Option<ToolCode>,
     /// The courtier's reason of a refusal.
-    pub reason: Option<&'static str>,
+    pub reason: Option<Refusal>,
     /// Whether a retry may help.
     pub retryable: bool,
     /// Exactly what the AI reads.
@@ -83,7 +84,7 @@ async fn run(
     let (slug, tool_name) = full_name.split_once("__").unwrap_or((full_name, ""));
     let context = match store.call_context(slug) {
         Ok(context) => context,
-        Err(e) => return failed_unlogged("EXECUTION_ERROR", &format!("the app could not read the plugin: {e}")),
+        Err(e) => return failed_unlogged(CallCode::ExecutionError, &format!("the app could not read the plugin: {e}")),
     };
     let tool = context.as_ref().and_then(|c| c.plugin.as_deref()).and_then(|p| p.tool(tool_name));
     // Opened once per call: for the auth block, and to mask them wherever
@@ -98,7 +99,7 @@ async fn run(
         Ok(turn) => turn,
         Err(e) => {
             return record.failed(
-                "EXECUTION_ERROR",
+                CallCode::ExecutionError,
                 &format!("the app could not count the turn's steps: {e}"),
                 false,
                 &masker,
@@ -108,16 +109,16 @@ async fn run(
     if let Err(reason) = courtier::may_run(&turn, context.as_deref(), tool) {
         return record.refused(reason);
     }
-    let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Reason::UnknownTool) };
+    let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Refusal::UnknownTool) };
     // A call without a turn id is a turn of its own; calls sharing an id
     // share the chat's one call (§12).
     if let (Source::Twitch, Some(turn_id)) = (turn.source, &turn.id) {
         match store.take_chat_call(turn_id) {
             Ok(0) => {}
-            Ok(_) => return record.refused(Reason::TwitchQuota),
+            Ok(_) => return record.refused(Refusal::TwitchQuota),
             Err(e) => {
                 return record.failed(
-                    "EXECUTION_ERROR",
+                    CallCode::ExecutionError,
                     &format!("the app could not count the chat's calls: {e}"),
                     false,
                     &masker,
@@ -129,7 +130,7 @@ async fn run(
         Ok(args) => args,
         Err(e) => {
             return record.failed(
-                "INVALID_ARGUMENTS",
+                CallCode::InvalidArguments,
                 &format!("{e}. Fix these arguments and call again."),
                 true,
                 &masker,
@@ -137,17 +138,17 @@ async fn run(
         }
     };
     let Ok(lock) = busy_lock(store, slug) else {
-        return record.failed("EXECUTION_ERROR", "the app could not take the plugin's lock", false, &masker);
+        return record.failed(CallCode::ExecutionError, "the app could not take the plugin's lock", false, &masker);
     };
     let Some(_lock) = lock else {
         return record.failed(
-            "BUSY",
+            CallCode::Busy,
             "another call of this plugin is still running; try again when it ends",
             true,
             &masker,
         );
     };
-    let Some(plugin) = &context.plugin else { return record.refused(Reason::PluginOff) };
+    let Some(plugin) = &context.plugin else { return record.refused(Refusal::PluginOff) };
     let (outgoing, credentials) = match request(plugin, tool, context, &args, &opened) {
         Ok(built) => built,
         Err(e) => return record.failed(e.code(), &e.to_string(), false, &masker),
@@ -171,7 +172,7 @@ async fn run(
     };
     match answer::read(incoming.status, incoming.content_type.as_deref(), &incoming.body, &tool.response, &masker) {
         Ok(text) => record.done(frame(slug, &tool.name, &text)),
-        Err(f) => record.failed_showing(&f.code, &f.message, f.from_server.as_deref(), f.retryable, &masker),
+        Err(f) => record.failed_showing(f.code, &f.message, f.from_server.as_deref(), f.retryable, &masker),
     }
 }
 
@@ -243,7 +244,7 @@ struct Record<'a> {
 }
 
 impl Record<'_> {
-    fn write(&self, outcome: Logged, code: Option<&str>, error: Option<&str>) {
+    fn write(&self, outcome: Logged, code: Option<SpecCode>, error: Option<&str>) {
         // Kept, not committed: the AI's answer does not wait for the disk.
         // The journal must not turn a finished call into a failure; an
         // entry that cannot be committed is reported by the caller's flush.
@@ -258,26 +259,27 @@ impl Record<'_> {
         });
     }
 
-    fn refused(&self, reason: Reason) -> Outcome {
-        self.write(Logged::Refused, Some(reason.as_str()), None);
+    fn refused(&self, reason: Refusal) -> Outcome {
+        self.write(Logged::Refused, Some(SpecCode::Refusal(reason)), None);
+        let code = ToolCode::Call(CallCode::PolicyDenied);
         Outcome {
-            outcome: "refused",
-            code: Some("POLICY_DENIED".into()),
-            reason: Some(reason.as_str()),
+            outcome: Logged::Refused,
+            code: Some(code),
+            reason: Some(reason),
             retryable: false,
-            for_ai: format!("POLICY_DENIED ({}): {}", reason.as_str(), reason.explain()),
+            for_ai: format!("{code} ({reason}): {}", reason.for_ai()),
         }
     }
 
-    fn failed(&self, code: &str, message: &str, retryable: bool, masker: &Masker) -> Outcome {
-        self.failed_showing(code, message, None, retryable, masker)
+    fn failed(&self, code: impl Into<ToolCode>, message: &str, retryable: bool, masker: &Masker) -> Outcome {
+        self.failed_showing(code.into(), message, None, retryable, masker)
     }
 
     /// A failure whose `from_server` text (already cleaned and masked) the
     /// AI reads inside the untrusted frame, like an answer (§9).
     fn failed_showing(
         &self,
-        code: &str,
+        code: ToolCode,
         message: &str,
         from_server: Option<&str>,
         retryable: bool,
@@ -292,20 +294,20 @@ impl Record<'_> {
         }
         // The journal gets the code; the error goes to the plugin's last
         // failed calls (§3, §19).
-        self.write(Logged::Failed, Some(code), Some(&for_ai));
-        Outcome { outcome: "failed", code: Some(code.to_owned()), reason: None, retryable, for_ai }
+        self.write(Logged::Failed, Some(SpecCode::Tool(code)), Some(&for_ai));
+        Outcome { outcome: Logged::Failed, code: Some(code), reason: None, retryable, for_ai }
     }
 
     fn done(&self, for_ai: String) -> Outcome {
         self.write(Logged::Done, None, None);
-        Outcome { outcome: "done", code: None, reason: None, retryable: false, for_ai }
+        Outcome { outcome: Logged::Done, code: None, reason: None, retryable: false, for_ai }
     }
 }
 
-fn failed_unlogged(code: &str, message: &str) -> Outcome {
+fn failed_unlogged(code: CallCode, message: &str) -> Outcome {
     Outcome {
-        outcome: "failed",
-        code: Some(code.to_owned()),
+        outcome: Logged::Failed,
+        code: Some(code.into()),
         reason: None,
         retryable: false,
         for_ai: format!("{code}: {message}"),

@@ -1,7 +1,7 @@
 //! §12, §13, §22 "Refusals": who may trigger what, table-driven over the
 //! courtier's public API, and what a turn offers (§3, §17).
 
-use dcp_call::courtier::{may_run, Reason};
+use dcp_call::courtier::{may_run, Refusal};
 use dcp_call::offer::offer;
 use dcp_call::turn::{Model, Source, Turn};
 use dcp_format::model::Plugin;
@@ -47,7 +47,7 @@ fn turn(source: Source) -> Turn {
     Turn { source, model: Model::Local, live: false, builtin: 0, id: None, step: None }
 }
 
-fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Reason> {
+fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Refusal> {
     let p = ctx.plugin.as_ref().and_then(|p| p.tool(tool).cloned());
     may_run(turn, Some(ctx), p.as_ref())
 }
@@ -60,16 +60,16 @@ fn s12_who_may_trigger_what() {
         assert_eq!(check(&turn(source), &c, "r0"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r1"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r2"), Ok(()));
-        assert_eq!(check(&turn(source), &c, "r3"), Err(Reason::NeedsConfirmation));
+        assert_eq!(check(&turn(source), &c, "r3"), Err(Refusal::NeedsConfirmation));
     }
     // The Twitch chat: R0 only.
     assert_eq!(check(&turn(Source::Twitch), &c, "r0"), Ok(()));
-    assert_eq!(check(&turn(Source::Twitch), &c, "r1"), Err(Reason::TwitchLevel));
-    assert_eq!(check(&turn(Source::Twitch), &c, "r2"), Err(Reason::TwitchLevel));
+    assert_eq!(check(&turn(Source::Twitch), &c, "r1"), Err(Refusal::TwitchLevel));
+    assert_eq!(check(&turn(Source::Twitch), &c, "r2"), Err(Refusal::TwitchLevel));
     // Auto-speak and events: nothing.
     for source in [Source::Auto, Source::Event] {
         for tool in ["r0", "r1", "r2", "r3"] {
-            assert_eq!(check(&turn(source), &c, tool), Err(Reason::NotRequested));
+            assert_eq!(check(&turn(source), &c, tool), Err(Refusal::NotRequested));
         }
     }
 }
@@ -78,7 +78,7 @@ fn s12_who_may_trigger_what() {
 fn s12_stream_mode_pauses_r1_only_unless_allowed() {
     let live = Turn { live: true, ..turn(Source::Voice) };
     let mut c = ctx();
-    assert_eq!(check(&live, &c, "r1"), Err(Reason::StreamPrivate));
+    assert_eq!(check(&live, &c, "r1"), Err(Refusal::StreamPrivate));
     assert_eq!(check(&live, &c, "r0"), Ok(()));
     assert_eq!(check(&live, &c, "r2"), Ok(()));
     c.twitch_allowed = true;
@@ -90,7 +90,7 @@ fn s13_a_plugin_kept_on_this_pc_is_refused_with_an_online_model() {
     let online = Turn { model: Model::Online, ..turn(Source::Voice) };
     let mut c = ctx();
     c.kept_on_pc = true;
-    assert_eq!(check(&online, &c, "r0"), Err(Reason::CloudBlocked));
+    assert_eq!(check(&online, &c, "r0"), Err(Refusal::CloudBlocked));
     assert_eq!(check(&turn(Source::Voice), &c, "r1"), Ok(()), "fine with an AI on this PC");
 }
 
@@ -98,22 +98,22 @@ fn s13_a_plugin_kept_on_this_pc_is_refused_with_an_online_model() {
 fn s22_switches_statuses_and_names() {
     let t = turn(Source::Voice);
     let off = CallContext { prefs: Prefs { tools_enabled: false, ..prefs() }, ..ctx() };
-    assert_eq!(check(&t, &off, "r0"), Err(Reason::ToolsOff));
+    assert_eq!(check(&t, &off, "r0"), Err(Refusal::ToolsOff));
     for (status, reason) in [
-        (Status::Off, Reason::PluginOff),
-        (Status::Modified, Reason::PluginOff),
-        (Status::Missing, Reason::PluginOff),
-        (Status::Invalid, Reason::PluginOff),
-        (Status::DevModeOff, Reason::DevModeOff),
-        (Status::NeedsSetup, Reason::NeedsSetup),
+        (Status::Off, Refusal::PluginOff),
+        (Status::Modified, Refusal::PluginOff),
+        (Status::Missing, Refusal::PluginOff),
+        (Status::Invalid, Refusal::PluginOff),
+        (Status::DevModeOff, Refusal::DevModeOff),
+        (Status::NeedsSetup, Refusal::NeedsSetup),
     ] {
         let c = CallContext { status, ..ctx() };
         assert_eq!(check(&t, &c, "r0"), Err(reason), "{status:?}");
     }
     let c = CallContext { tools_off: vec!["r0".into()], ..ctx() };
-    assert_eq!(check(&t, &c, "r0"), Err(Reason::PluginOff), "one action switched off");
-    assert_eq!(check(&t, &ctx(), "nope"), Err(Reason::UnknownTool));
-    assert_eq!(may_run(&t, None, None), Err(Reason::UnknownTool));
+    assert_eq!(check(&t, &c, "r0"), Err(Refusal::PluginOff), "one action switched off");
+    assert_eq!(check(&t, &ctx(), "nope"), Err(Refusal::UnknownTool));
+    assert_eq!(may_run(&t, None, None), Err(Refusal::UnknownTool));
 }
 
 #[test]
@@ -144,7 +144,7 @@ fn s3_a_turn_has_up_to_five_tool_steps() {
         assert_eq!(check(&t, &ctx(), "r0"), Ok(()), "step {step}");
     }
     let sixth = Turn { step: Some(6), ..turn(Source::Voice) };
-    assert_eq!(check(&sixth, &ctx(), "r0"), Err(Reason::StepLimit));
+    assert_eq!(check(&sixth, &ctx(), "r0"), Err(Refusal::StepLimit));
     let o = offer(&sixth, &[Arc::new(ctx())]);
     assert!(o.tools.is_empty());
     let left: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();

@@ -129,7 +129,7 @@ fn s8_dot_segments_and_missing_secrets_are_refused() {
     for dots in [".", ".."] {
         let args = convert(tool, &json!({ "title": "x", "list": dots })).expect("valid");
         let err = build(tool, &p.auth, &args, &Inputs { settings: &settings, secret: &secret }).err().expect("refused");
-        assert_eq!(err.code(), "BAD_REQUEST");
+        assert_eq!(err.code().as_str(), "BAD_REQUEST");
     }
     let args = convert(tool, &json!({ "title": "x" })).expect("valid");
     let none = |_: &str| None;
@@ -197,11 +197,11 @@ fn s9_answers_are_judged_cleaned_masked_cut_and_framed() {
     let cut = answer::read(200, Some("text/plain"), long.as_bytes(), &r, &none()).expect("read");
     assert!(cut.ends_with("…[truncated]") && cut.chars().count() == 200 + "…[truncated]".chars().count());
     assert_eq!(
-        answer::read(200, Some("image/png"), b"\x89PNG", &r, &none()).expect_err("refused").code,
+        answer::read(200, Some("image/png"), b"\x89PNG", &r, &none()).expect_err("refused").code.as_str(),
         "UNSUPPORTED_CONTENT"
     );
     assert_eq!(
-        answer::read(200, Some("application/json"), b"{oops", &r, &none()).expect_err("refused").code,
+        answer::read(200, Some("application/json"), b"{oops", &r, &none()).expect_err("refused").code.as_str(),
         "BAD_RESPONSE"
     );
     assert_eq!(
@@ -211,7 +211,7 @@ fn s9_answers_are_judged_cleaned_masked_cut_and_framed() {
     );
     let e = answer::read(401, Some("application/json"), br#"{"error":"bad key s3cr3t"}"#, &r, &Masker::new(["s3cr3t"]))
         .expect_err("failed");
-    assert_eq!(e.code, "HTTP_401");
+    assert_eq!(e.code.as_str(), "HTTP_401");
     let excerpt = e.from_server.as_deref().expect("the server's words, apart");
     assert!(excerpt.contains("[secret]") && !excerpt.contains("s3cr3t"), "{excerpt}");
     assert!(e.message.contains("wrong or revoked") && !e.message.contains("bad key"), "{}", e.message);

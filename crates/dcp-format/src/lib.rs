@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+pub mod codes;
 pub mod fingerprint;
 pub mod headers;
 pub mod hosts;
@@ -24,8 +25,10 @@ pub mod risk;
 pub mod setting_value;
 pub mod template;
 pub mod text;
+pub mod url_parts;
 pub mod validate;
 pub mod version;
 
+pub use codes::{CallCode, EventReason, Refusal, SettingsCode, SpecCode, ToolCode};
 pub use problem::{Code, Problem, Problems};
 pub use validate::{check_package, validate_manifest, Options, Report};

@@ -8,90 +8,62 @@
 use serde::Serialize;
 use std::fmt;
 
-macro_rules! codes {
-    ($($variant:ident => $name:literal,)*) => {
-        /// A code of spec §22 "At import" (plus `dev_mode_required` and
-        /// `bad_folder`, which the host adds), and the `superlative` warning.
-        ///
-        /// The serialized form is the spec's snake_case code and is part of
-        /// the public `dcplugin validate --json` contract.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)] // each variant is the spec's code of the same name
-        pub enum Code { $($variant,)* }
-
-        impl Code {
-            /// Every code, in the order of §22.
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
-
-            /// The spec's code as written in §22.
-            pub fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $name,)* }
-            }
-        }
-    };
-}
-
-codes! {
-    TooLarge => "too_large",
-    UnsupportedPackage => "unsupported_package",
-    BadZip => "bad_zip",
-    NoManifest => "no_manifest",
-    ReadFailed => "read_failed",
-    NotJson => "not_json",
-    BadFormat => "bad_format",
-    BadApiVersion => "bad_api_version",
-    UnsupportedKind => "unsupported_kind",
-    BadVersion => "bad_version",
-    AppTooOld => "app_too_old",
-    BadSlug => "bad_slug",
-    ReservedSlug => "reserved_slug",
-    BadText => "bad_text",
-    InvisibleChars => "invisible_chars",
-    Instructions => "instructions",
-    UrlInText => "url_in_text",
-    MentionsTool => "mentions_tool",
-    BadHosts => "bad_hosts",
-    BadLocalPorts => "bad_local_ports",
-    LocalPortNotDeclared => "local_port_not_declared",
-    DevModeRequired => "dev_mode_required",
-    BadFolder => "bad_folder",
-    LanUnsupported => "lan_unsupported",
-    HostPermissionsUnsupported => "host_permissions_unsupported",
-    NoTools => "no_tools",
-    TooManyTools => "too_many_tools",
-    BadToolName => "bad_tool_name",
-    BadHint => "bad_hint",
-    BadRisk => "bad_risk",
-    RiskForbidden => "risk_forbidden",
-    BadSchema => "bad_schema",
-    BadRequest => "bad_request",
-    HostNotDeclared => "host_not_declared",
-    BadPlaceholder => "bad_placeholder",
-    BadHeader => "bad_header",
-    BadResponse => "bad_response",
-    BadUserConfig => "bad_user_config",
-    SecretNotSensitive => "secret_not_sensitive",
-    BadAuth => "bad_auth",
-    BadEvents => "bad_events",
-    Superlative => "superlative",
+crate::codes::spelled! {
+    /// A code of §22 "At import" (plus `dev_mode_required` and
+    /// `bad_folder`, which the host adds), and the `superlative` warning.
+    ///
+    /// The serialized form is the spec's snake_case code and is part of
+    /// the public `dcplugin validate --json` contract.
+    pub enum Code {
+        TooLarge => "too_large",
+        UnsupportedPackage => "unsupported_package",
+        BadZip => "bad_zip",
+        NoManifest => "no_manifest",
+        ReadFailed => "read_failed",
+        NotJson => "not_json",
+        BadFormat => "bad_format",
+        BadApiVersion => "bad_api_version",
+        UnsupportedKind => "unsupported_kind",
+        BadVersion => "bad_version",
+        AppTooOld => "app_too_old",
+        BadSlug => "bad_slug",
+        ReservedSlug => "reserved_slug",
+        BadText => "bad_text",
+        InvisibleChars => "invisible_chars",
+        Instructions => "instructions",
+        UrlInText => "url_in_text",
+        MentionsTool => "mentions_tool",
+        BadHosts => "bad_hosts",
+        BadLocalPorts => "bad_local_ports",
+        LocalPortNotDeclared => "local_port_not_declared",
+        DevModeRequired => "dev_mode_required",
+        BadFolder => "bad_folder",
+        LanUnsupported => "lan_unsupported",
+        HostPermissionsUnsupported => "host_permissions_unsupported",
+        NoTools => "no_tools",
+        TooManyTools => "too_many_tools",
+        BadToolName => "bad_tool_name",
+        BadHint => "bad_hint",
+        BadRisk => "bad_risk",
+        RiskForbidden => "risk_forbidden",
+        BadSchema => "bad_schema",
+        BadRequest => "bad_request",
+        HostNotDeclared => "host_not_declared",
+        BadPlaceholder => "bad_placeholder",
+        BadHeader => "bad_header",
+        BadResponse => "bad_response",
+        BadUserConfig => "bad_user_config",
+        SecretNotSensitive => "secret_not_sensitive",
+        BadAuth => "bad_auth",
+        BadEvents => "bad_events",
+        Superlative => "superlative",
+    }
 }
 
 impl Code {
     /// Whether this code is a warning (the plugin installs anyway).
     pub fn is_warning(self) -> bool {
         matches!(self, Code::Superlative)
-    }
-}
-
-impl Serialize for Code {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -40,22 +40,22 @@ impl BadSetting {
 
 /// A refused value: the reason and a sentence for the player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Refusal {
+pub struct RefusedValue {
     /// The reason code.
     pub reason: BadSetting,
     /// What to do about it (never repeats a secret's value).
     pub message: String,
 }
 
-fn refuse(reason: BadSetting, message: impl Into<String>) -> Refusal {
-    Refusal { reason, message: message.into() }
+fn refuse(reason: BadSetting, message: impl Into<String>) -> RefusedValue {
+    RefusedValue { reason, message: message.into() }
 }
 
 /// Checks a value for `setting` and returns the value to store. Text may be
 /// given for a number (`"10"`) or a boolean (`"true"`), as typed in a field
 /// or on a command line. An id is trimmed; a pasted address is refused with
 /// a message saying which part to copy.
-pub fn check(setting: &Setting, value: &Value) -> Result<Value, Refusal> {
+pub fn check(setting: &Setting, value: &Value) -> Result<Value, RefusedValue> {
     match &setting.kind {
         SettingKind::Text { max_length, sensitive, id_format, .. } => {
             let Value::String(text) = value else { return Err(refuse(BadSetting::BadType, "expected text")) };
@@ -101,7 +101,7 @@ fn fmt(n: f64) -> String {
     }
 }
 
-fn text_value(text: &str, max_length: u64, sensitive: bool, id_format: bool) -> Result<String, Refusal> {
+fn text_value(text: &str, max_length: u64, sensitive: bool, id_format: bool) -> Result<String, RefusedValue> {
     let text = if id_format { text.trim() } else { text };
     if text.is_empty() {
         return Err(refuse(BadSetting::Empty, "the value is empty"));

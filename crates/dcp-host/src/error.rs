@@ -2,6 +2,7 @@
 //! code, so a shell classifies a failure without matching strings (as
 //! GitButler's `but-error` does). The §22 codes keep their spec spelling.
 
+use dcp_format::codes::{SettingsCode, SpecCode};
 use dcp_store::StoreError;
 use serde::{Serialize, Serializer};
 
@@ -11,14 +12,10 @@ use serde::{Serialize, Serializer};
 pub enum ErrorCode {
     /// A package or manifest refused at import, with the §22 code of its first problem.
     Import(dcp_format::Code),
-    /// `missing_settings` (§22): a required setting is empty.
-    MissingSettings,
-    /// `bad_settings` (§22): a value is invalid.
-    BadSettings,
-    /// `cloud_choice_required` (§22): the online-AI question has no answer.
-    CloudChoiceRequired,
-    /// `vault_unavailable` (§22): a secret cannot be saved on this PC.
-    VaultUnavailable,
+    /// A §22 code of installing or saving settings: a required setting is
+    /// empty, a value is invalid, the online-AI question has no answer, a
+    /// secret cannot be saved on this PC.
+    Settings(SettingsCode),
     /// No installed plugin has this slug.
     UnknownPlugin,
     /// No pending review has this id.
@@ -42,10 +39,7 @@ impl ErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::Import(code) => code.as_str(),
-            ErrorCode::MissingSettings => "missing_settings",
-            ErrorCode::BadSettings => "bad_settings",
-            ErrorCode::CloudChoiceRequired => "cloud_choice_required",
-            ErrorCode::VaultUnavailable => "vault_unavailable",
+            ErrorCode::Settings(code) => code.as_str(),
             ErrorCode::UnknownPlugin => "unknown_plugin",
             ErrorCode::UnknownReview => "unknown_review",
             ErrorCode::BadInput => "bad_input",
@@ -85,13 +79,10 @@ impl ApiError {
     }
 
     /// The spec's §22 code, where the failure has one (what `dcplugin --json` prints as `code`).
-    pub fn spec_code(&self) -> Option<&'static str> {
+    pub fn spec_code(&self) -> Option<SpecCode> {
         match self.code {
-            ErrorCode::Import(_)
-            | ErrorCode::MissingSettings
-            | ErrorCode::BadSettings
-            | ErrorCode::CloudChoiceRequired
-            | ErrorCode::VaultUnavailable => Some(self.code.as_str()),
+            ErrorCode::Import(code) => Some(SpecCode::Import(code)),
+            ErrorCode::Settings(code) => Some(SpecCode::Settings(code)),
             _ => None,
         }
     }
@@ -105,10 +96,10 @@ impl From<StoreError> for ApiError {
                 let code = problems.errors.first().map_or(ErrorCode::Internal, |p| ErrorCode::Import(p.code));
                 return ApiError { code, message, problems: problems.errors.clone() };
             }
-            StoreError::MissingSettings(_) => ErrorCode::MissingSettings,
-            StoreError::BadSettings(_) => ErrorCode::BadSettings,
-            StoreError::CloudChoiceRequired => ErrorCode::CloudChoiceRequired,
-            StoreError::VaultUnavailable(_) => ErrorCode::VaultUnavailable,
+            StoreError::MissingSettings(_) => ErrorCode::Settings(SettingsCode::MissingSettings),
+            StoreError::BadSettings(_) => ErrorCode::Settings(SettingsCode::BadSettings),
+            StoreError::CloudChoiceRequired => ErrorCode::Settings(SettingsCode::CloudChoiceRequired),
+            StoreError::VaultUnavailable(_) => ErrorCode::Settings(SettingsCode::VaultUnavailable),
             StoreError::UnknownPlugin(_) => ErrorCode::UnknownPlugin,
             StoreError::UnknownReview(_) => ErrorCode::UnknownReview,
             StoreError::NoSuchName(_) | StoreError::BadValue(_) => ErrorCode::BadInput,

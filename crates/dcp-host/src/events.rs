@@ -62,9 +62,9 @@ pub enum HostEvent {
         /// `<slug>__<tool>`.
         tool: String,
         /// done, failed or refused.
-        outcome: &'static str,
+        outcome: dcp_store::journal::Outcome,
         /// Its code.
-        code: Option<String>,
+        code: Option<dcp_format::ToolCode>,
     },
     /// A call's journal line could not be committed (disk full, database damaged).
     JournalLost {

@@ -408,7 +408,7 @@ impl Host {
         self.emit(HostEvent::CallFinished {
             tool: tool.to_owned(),
             outcome: tried.outcome.outcome,
-            code: tried.outcome.code.clone(),
+            code: tried.outcome.code,
         });
         // The call happened: its outcome stands even when its line is lost.
         match flushed {

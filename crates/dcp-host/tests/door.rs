@@ -92,7 +92,7 @@ async fn s16_an_event_posted_over_tcp_becomes_the_turn_the_ai_reads() {
         .journal(dcp_host::JournalQuery { limit: 10, plugin: Some("pomodoro".into()), ..Default::default() })
         .await
         .expect("journal");
-    assert!(journal.iter().any(|e| e.who == "event" && e.outcome == "received"), "{journal:?}");
+    assert!(journal.iter().any(|e| e.who == "event" && e.outcome.as_str() == "received"), "{journal:?}");
 
     background.stop().await;
 }
@@ -119,7 +119,9 @@ async fn s16_a_wrong_token_gets_401_and_is_never_received() {
     let after = events_during(&mut events, Duration::from_millis(1500), |e| door_notice(e).is_some()).await;
     assert!(!after.iter().any(received), "a wrong token is never received: {after:?}");
     assert!(
-        after.iter().any(|e| matches!(door_notice(e), Some(Notice::Refused { reason, .. }) if reason == "bad_token")),
+        after
+            .iter()
+            .any(|e| matches!(door_notice(e), Some(Notice::Refused { reason, .. }) if reason.as_str() == "bad_token")),
         "the refusal is reported: {after:?}"
     );
     // An unknown plugin gets the same answer, and no notice at all.

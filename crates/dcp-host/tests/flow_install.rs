@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use dcp_host::events::{Change, HostEvent};
+use dcp_host::format::{Refusal, SpecCode};
 use dcp_host::{ErrorCode, Model, Source, Status, Turn};
 use dcp_host::{JournalKind, JournalOutcome, JournalQuery};
 use std::time::Duration;
@@ -36,7 +37,7 @@ async fn s3_import_consent_install_call_and_journal() {
 
     // Required secret missing: missing_settings, the review stays pending.
     let missing = f.host.install(&review.review, Default::default()).await.expect_err("token is required");
-    assert_eq!(missing.code, ErrorCode::MissingSettings);
+    assert_eq!(missing.code, ErrorCode::Settings(dcp_host::format::SettingsCode::MissingSettings));
     let installed = f.host.install(&review.review, with_token()).await.expect("installed");
     assert_eq!((installed.slug.as_str(), installed.update), ("mypc", false));
     let event = next_event(&mut events, Duration::from_secs(5), |e| {
@@ -60,13 +61,13 @@ async fn s3_import_consent_install_call_and_journal() {
 
     // The call reaches the program and the AI reads the picked fields only.
     let done = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
-    assert_eq!(done.outcome, "done", "{}", done.for_ai);
+    assert_eq!(done.outcome.as_str(), "done", "{}", done.for_ai);
     assert!(done.for_ai.contains("12:34") && !done.for_ai.contains("dropped by pick"), "{}", done.for_ai);
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
 
     // Try an action (§19): the request as sent, its credential as [secret] (§11).
     let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect("try");
-    assert_eq!(tried.outcome.outcome, "done", "{}", tried.outcome.for_ai);
+    assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
     let sent = tried.sent.expect("a request was sent");
     assert_eq!((sent.method, sent.url.as_str()), ("GET", format!("http://127.0.0.1:{port}/time").as_str()));
     let auth = sent.headers.iter().find(|(name, _)| name.eq_ignore_ascii_case("authorization")).expect("auth header");
@@ -78,7 +79,7 @@ async fn s3_import_consent_install_call_and_journal() {
     let card = f.host.set_enabled("mypc", false).await.expect("off");
     assert_eq!(card.status, Status::Off);
     let refused = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
-    assert_eq!((refused.outcome, refused.reason), ("refused", Some("plugin_off")));
+    assert_eq!((refused.outcome, refused.reason), (JournalOutcome::Refused, Some(Refusal::PluginOff)));
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 2);
 
     let journal = f
@@ -91,7 +92,7 @@ async fn s3_import_consent_install_call_and_journal() {
     // The Actions tab's filters and paging (§3, §19).
     let refused = JournalQuery { limit: 10, outcome: Some(JournalOutcome::Refused), ..Default::default() };
     let refused = f.host.journal(refused).await.expect("refused lines");
-    assert_eq!(refused.iter().map(|e| e.code.as_deref()).collect::<Vec<_>>(), [Some("plugin_off")]);
+    assert_eq!(refused.iter().map(|e| e.code).collect::<Vec<_>>(), [Some(SpecCode::Refusal(Refusal::PluginOff))]);
     let only_events = JournalQuery { limit: 10, kind: Some(JournalKind::Event), ..Default::default() };
     assert!(f.host.journal(only_events).await.expect("events").is_empty(), "no event was posted");
     let calls = JournalQuery { limit: 10, kind: Some(JournalKind::Call), ..Default::default() };

@@ -1,5 +1,7 @@
 //! The network errors of a tool result (§22 "In a tool result").
 
+use dcp_format::codes::{CallCode, ToolCode};
+
 /// Why a plugin request did not produce an answer. Each variant maps to
 /// exactly one code of §22 ([`NetError::code`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,27 +55,28 @@ pub enum NetError {
 }
 
 impl NetError {
-    /// The code of §22, e.g. `"NOT_HTTPS"`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            NetError::NotHttps => "NOT_HTTPS",
-            NetError::BadPort => "BAD_PORT",
-            NetError::BadUrl => "BAD_URL",
-            NetError::BadRequest => "BAD_REQUEST",
-            NetError::HostNotAllowed => "HOST_NOT_ALLOWED",
-            NetError::DnsFailed { .. } => "DNS_FAILED",
-            NetError::LocalPortNotAllowed => "LOCAL_PORT_NOT_ALLOWED",
-            NetError::PrivateAddress => "PRIVATE_ADDRESS",
-            NetError::TooLarge => "TOO_LARGE",
-            NetError::Timeout => "TIMEOUT",
-            NetError::Network { .. } => "NETWORK",
-            NetError::TooManyRedirects => "TOO_MANY_REDIRECTS",
-        }
+    /// The code of §22.
+    pub fn code(&self) -> ToolCode {
+        let code = match self {
+            NetError::NotHttps => CallCode::NotHttps,
+            NetError::BadPort => CallCode::BadPort,
+            NetError::BadUrl => CallCode::BadUrl,
+            NetError::BadRequest => CallCode::BadRequest,
+            NetError::HostNotAllowed => CallCode::HostNotAllowed,
+            NetError::DnsFailed { .. } => CallCode::DnsFailed,
+            NetError::LocalPortNotAllowed => CallCode::LocalPortNotAllowed,
+            NetError::PrivateAddress => CallCode::PrivateAddress,
+            NetError::TooLarge => CallCode::TooLarge,
+            NetError::Timeout => CallCode::Timeout,
+            NetError::Network { .. } => CallCode::Network,
+            NetError::TooManyRedirects => CallCode::TooManyRedirects,
+        };
+        ToolCode::Call(code)
     }
 
     /// Whether §22 marks the error as worth retrying (TIMEOUT, NETWORK).
     pub fn retryable(&self) -> bool {
-        matches!(self, NetError::Timeout | NetError::Network { .. })
+        self.code().retryable()
     }
 }
 
@@ -99,7 +102,7 @@ mod tests {
             (NetError::TooManyRedirects, "TOO_MANY_REDIRECTS", false),
         ];
         for (error, code, retry) in all {
-            assert_eq!(error.code(), code);
+            assert_eq!(error.code().as_str(), code);
             assert_eq!(error.retryable(), retry, "{code}");
         }
     }

@@ -69,12 +69,12 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
     if raw.len() > MAX_URL_BYTES || !raw.bytes().all(|b| (0x21..=0x7e).contains(&b)) || raw.contains('\\') {
         return Err(NetError::BadUrl);
     }
-    let (raw_scheme, rest) = raw.split_once("://").ok_or(NetError::BadUrl)?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    if authority.contains('@') {
+    let parts = dcp_format::url_parts::split(raw).map_err(|_| NetError::BadUrl)?;
+    if parts.has_credentials {
         return Err(NetError::BadUrl);
     }
-    let raw_host = raw_host(authority).to_ascii_lowercase();
+    let raw_scheme = parts.scheme;
+    let raw_host = parts.host.to_ascii_lowercase();
 
     let mut url = Url::parse(raw).map_err(|_| NetError::BadUrl)?;
     if !url.username().is_empty() || url.password().is_some() {
@@ -145,13 +145,6 @@ pub fn judge_redirect(from: &Target, raw: &str, policy: &Policy) -> Result<Targe
 }
 
 /// The host part of a raw authority (`host`, `host:port`, `[v6]:port`).
-fn raw_host(authority: &str) -> &str {
-    if authority.starts_with('[') {
-        return authority.split_inclusive(']').next().unwrap_or(authority);
-    }
-    authority.split(':').next().unwrap_or(authority)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -224,7 +224,7 @@ async fn s14_dns_failed() {
     });
     let failed = client.send(get("https://api.example.com/"), &web_policy()).await.expect_err("no address");
     assert_eq!(failed, NetError::DnsFailed { host: "api.example.com".into() });
-    assert_eq!(failed.code(), "DNS_FAILED");
+    assert_eq!(failed.code().as_str(), "DNS_FAILED");
     // §22 DNS_FAILED: the message names the domain and what the player can check.
     assert!(failed.to_string().contains("api.example.com") && failed.to_string().contains("offline"), "{failed}");
 }

@@ -1,7 +1,8 @@
 //! What can go wrong in the store, each failure with the spec's code where
 //! §22 has one ("At import" and "When installing or saving settings").
 
-use dcp_format::setting_value::Refusal;
+use dcp_format::codes::{SettingsCode, SpecCode};
+use dcp_format::setting_value::RefusedValue;
 use dcp_format::Problems;
 
 /// A store failure.
@@ -15,7 +16,7 @@ pub enum StoreError {
     MissingSettings(Vec<String>),
     /// Values were refused (`bad_settings`), by setting.
     #[error("bad_settings: {}", .0.iter().map(|(k, r)| format!("{k}: {} ({})", r.reason.as_str(), r.message)).collect::<Vec<_>>().join("; "))]
-    BadSettings(Vec<(String, Refusal)>),
+    BadSettings(Vec<(String, RefusedValue)>),
     /// The online-AI question has no answer (`cloud_choice_required`).
     #[error("cloud_choice_required: this plugin reads your data; choose whether online AI models may use it (allow or local)")]
     CloudChoiceRequired,
@@ -58,15 +59,16 @@ pub enum StoreError {
 
 impl StoreError {
     /// The §22 code, where the spec has one.
-    pub fn code(&self) -> Option<&'static str> {
-        Some(match self {
-            StoreError::Refused(problems) => return problems.errors.first().map(|p| p.code.as_str()),
-            StoreError::MissingSettings(_) => "missing_settings",
-            StoreError::BadSettings(_) => "bad_settings",
-            StoreError::CloudChoiceRequired => "cloud_choice_required",
-            StoreError::VaultUnavailable(_) => "vault_unavailable",
+    pub fn code(&self) -> Option<SpecCode> {
+        let settings = match self {
+            StoreError::Refused(problems) => return problems.errors.first().map(|p| SpecCode::Import(p.code)),
+            StoreError::MissingSettings(_) => SettingsCode::MissingSettings,
+            StoreError::BadSettings(_) => SettingsCode::BadSettings,
+            StoreError::CloudChoiceRequired => SettingsCode::CloudChoiceRequired,
+            StoreError::VaultUnavailable(_) => SettingsCode::VaultUnavailable,
             _ => return None,
-        })
+        };
+        Some(SpecCode::Settings(settings))
     }
 
     pub(crate) fn refused(code: dcp_format::Code, path: &str, message: impl Into<String>) -> StoreError {

@@ -19,7 +19,7 @@ use crate::review::Origin;
 use crate::Store;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::Plugin;
-use dcp_format::setting_value::{self, BadSetting, Refusal};
+use dcp_format::setting_value::{self, BadSetting, RefusedValue};
 use dcp_vault::Sensitive;
 use rusqlite::{params, Transaction};
 use serde::{Deserialize, Serialize};
@@ -171,7 +171,7 @@ impl Store {
                 },
                 Some(_) => refused.push((
                     key.clone(),
-                    Refusal {
+                    RefusedValue {
                         reason: BadSetting::BadType,
                         message: format!("{key} is not a secret: give it as a setting"),
                     },
@@ -343,7 +343,7 @@ pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Resu
             None => refused.push((key.clone(), unknown(key))),
             Some(s) if s.is_secret() => refused.push((
                 key.clone(),
-                Refusal {
+                RefusedValue {
                     reason: BadSetting::BadType,
                     message: format!("{key} is a secret: give it as a secret (Replace), not as a setting"),
                 },
@@ -361,8 +361,8 @@ pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Resu
     }
 }
 
-fn unknown(key: &str) -> Refusal {
-    Refusal { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
+fn unknown(key: &str) -> RefusedValue {
+    RefusedValue { reason: BadSetting::UnknownSetting, message: format!("this plugin has no setting {key}") }
 }
 
 /// Keeps the switch rows whose name is still in `names`.

@@ -22,6 +22,7 @@
 
 use crate::error::StoreError;
 use crate::Store;
+use dcp_format::codes::{Family, SpecCode, ToolCode};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +54,11 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    fn as_str(self) -> &'static str {
+    /// Every outcome.
+    const ALL: [Outcome; 5] = [Outcome::Done, Outcome::Failed, Outcome::Refused, Outcome::Received, Outcome::Dropped];
+
+    /// How the journal and the CLI spell it.
+    pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Done => "done",
             Outcome::Failed => "failed",
@@ -62,6 +67,22 @@ impl Outcome {
             Outcome::Dropped => "dropped",
         }
     }
+
+    fn parse(text: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.as_str() == text)
+    }
+}
+
+/// Column `index` of `r`, read as the code or outcome it spells; a stored
+/// text that spells none is an unreadable row, not a silent blank.
+fn spelled<T>(r: &rusqlite::Row, index: usize, parse: impl Fn(&str) -> Option<T>) -> rusqlite::Result<T> {
+    let text: String = r.get(index)?;
+    parse(&text).ok_or_else(|| unreadable(index, &text))
+}
+
+fn unreadable(index: usize, text: &str) -> rusqlite::Error {
+    let why = format!("the journal holds {text:?}, which is no code of this version");
+    rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, why.into())
 }
 
 /// Calls or events.
@@ -106,9 +127,9 @@ pub struct Entry {
     /// Who asked: voice, keyboard, twitch, auto, event.
     pub who: String,
     /// done, failed, refused, received, dropped.
-    pub outcome: String,
+    pub outcome: Outcome,
     /// The error code or refusal reason.
-    pub code: Option<String>,
+    pub code: Option<SpecCode>,
     /// One short subject, never a secret.
     pub subject: Option<String>,
     /// Always `None`: the journal keeps no content (§3). Kept so the shape
@@ -126,7 +147,7 @@ pub struct FailedCall {
     /// The tool.
     pub action: String,
     /// The §22 code.
-    pub code: String,
+    pub code: ToolCode,
     /// What the AI was told (secrets masked).
     pub error: String,
 }
@@ -143,7 +164,7 @@ pub struct NewEntry<'a> {
     /// Outcome.
     pub outcome: Outcome,
     /// Code or reason.
-    pub code: Option<&'a str>,
+    pub code: Option<SpecCode>,
     /// Subject (already cleaned and masked by the caller; cut here).
     pub subject: Option<&'a str>,
     /// For a failed call: what the AI was told (already masked). Kept with
@@ -164,7 +185,7 @@ pub(crate) struct Line {
     action: String,
     who: String,
     outcome: Outcome,
-    code: Option<String>,
+    code: Option<SpecCode>,
     subject: Option<String>,
     error: Option<String>,
 }
@@ -177,7 +198,7 @@ impl Line {
             action: e.action.to_owned(),
             who: e.who.to_owned(),
             outcome: e.outcome,
-            code: e.code.map(str::to_owned),
+            code: e.code,
             subject: e.subject.map(str::to_owned),
             error: e.error.map(str::to_owned),
         }
@@ -189,7 +210,7 @@ impl Line {
             action: &self.action,
             who: &self.who,
             outcome: self.outcome,
-            code: self.code.as_deref(),
+            code: self.code,
             subject: self.subject.as_deref(),
             error: self.error.as_deref(),
         }
@@ -207,7 +228,15 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<(), rusqlite::
     conn.prepare_cached(
         "INSERT INTO journal (at, slug, action, who, outcome, code, subject) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
-    .execute(params![at, e.plugin, e.action, e.who, e.outcome.as_str(), e.code, subject])?;
+    .execute(params![
+        at,
+        e.plugin,
+        e.action,
+        e.who,
+        e.outcome.as_str(),
+        e.code.map(|c| c.to_string()),
+        subject
+    ])?;
     let id = conn.last_insert_rowid();
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
@@ -226,7 +255,7 @@ fn insert_failure(conn: &Connection, at: i64, e: &NewEntry<'_>, error: &str) -> 
         "INSERT INTO failed_calls (slug, at, action, code, error)
          SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM plugins WHERE slug = ?1)",
     )?
-    .execute(params![e.plugin, at, e.action, e.code.unwrap_or(""), error])?;
+    .execute(params![e.plugin, at, e.action, e.code.map(|c| c.to_string()).unwrap_or_default(), error])?;
     conn.prepare_cached(
         "DELETE FROM failed_calls WHERE slug = ?1 AND id <= (
             SELECT id FROM failed_calls WHERE slug = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
@@ -304,14 +333,17 @@ impl Store {
     /// Entries matching `filter` (its parameters first, the limit last).
     fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<Entry>, StoreError> {
         let row = |r: &rusqlite::Row| {
+            let who: String = r.get(4)?;
+            let family = if who == "event" { Family::Event } else { Family::Call };
+            let code: Option<String> = r.get(6)?;
             Ok(Entry {
                 id: r.get(0)?,
                 at: r.get(1)?,
                 plugin: r.get(2)?,
                 action: r.get(3)?,
-                who: r.get(4)?,
-                outcome: r.get(5)?,
-                code: r.get(6)?,
+                who,
+                outcome: spelled(r, 5, Outcome::parse)?,
+                code: code.map(|c| SpecCode::parse(&c, family).ok_or_else(|| unreadable(6, &c))).transpose()?,
                 subject: r.get(7)?,
                 detail: None,
             })
@@ -331,8 +363,9 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(
             "SELECT at, action, code, error FROM failed_calls WHERE slug = ?1 ORDER BY id DESC LIMIT ?2",
         )?;
-        let row =
-            |r: &rusqlite::Row| Ok(FailedCall { at: r.get(0)?, action: r.get(1)?, code: r.get(2)?, error: r.get(3)? });
+        let row = |r: &rusqlite::Row| {
+            Ok(FailedCall { at: r.get(0)?, action: r.get(1)?, code: spelled(r, 2, ToolCode::parse)?, error: r.get(3)? })
+        };
         let failures = stmt.query_map(params![slug, limit as i64], row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(failures)
     }

@@ -186,7 +186,7 @@ impl Store {
 
     pub(crate) fn rows(&self) -> Result<Vec<Row>, StoreError> {
         let sql = format!("SELECT {ROW_COLUMNS} FROM plugins ORDER BY slug");
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([], row_from)?.collect::<Result<_, _>>()?;
         Ok(rows)
     }
@@ -439,7 +439,7 @@ impl Store {
     }
 
     pub(crate) fn stored_keys_secret(&self, slug: &str) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT key FROM secrets WHERE slug = ?1 ORDER BY key")?;
+        let mut stmt = self.conn.prepare_cached("SELECT key FROM secrets WHERE slug = ?1 ORDER BY key")?;
         let keys = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
         Ok(keys)
     }
@@ -451,7 +451,7 @@ impl Store {
     }
 
     pub(crate) fn events_on(&self, slug: &str) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.conn.prepare("SELECT event FROM events_on WHERE slug = ?1")?;
+        let mut stmt = self.conn.prepare_cached("SELECT event FROM events_on WHERE slug = ?1")?;
         let events = stmt.query_map([slug], |r| r.get(0))?.collect::<Result<_, _>>()?;
         Ok(events)
     }

@@ -263,7 +263,6 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
 
 /// The domain a help button shows: "Open example.com" (§10).
 fn help_domain(url: &str) -> Option<String> {
-    let rest = url.strip_prefix("https://")?;
-    let host = rest.split(['/', '?', '#']).next()?;
-    Some(host.strip_prefix("www.").unwrap_or(host).to_owned())
+    let parts = dcp_format::url_parts::split(url).ok().filter(|p| p.scheme == "https")?;
+    Some(parts.host.strip_prefix("www.").unwrap_or(parts.host).to_owned())
 }

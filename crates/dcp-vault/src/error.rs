@@ -48,17 +48,6 @@ pub enum VaultError {
 }
 
 impl VaultError {
-    /// The spec code (§22) for this error: `vault_unavailable` when a secret
-    /// can't be saved, `needs_setup` when a stored one can't be read (the
-    /// status of §18, the refusal reason and `NEEDS_SETUP` tool result of
-    /// §22).
-    pub fn code(&self) -> &'static str {
-        match self {
-            VaultError::Unavailable { .. } => "vault_unavailable",
-            VaultError::KeyMissing | VaultError::CannotDecrypt | VaultError::Malformed(_) => "needs_setup",
-        }
-    }
-
     /// Whether the plugin should show "Needs setup" and ask for the secret
     /// again (every error except [`VaultError::Unavailable`]).
     pub fn needs_setup(&self) -> bool {

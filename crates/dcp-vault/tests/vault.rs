@@ -59,7 +59,7 @@ fn s11_secret_copied_to_another_plugin_does_not_decrypt() {
     let sealed = vault.seal("trello", "api_token", &secret()).unwrap();
     let err = vault.open("github", "api_token", &sealed).unwrap_err();
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
-    assert_eq!(err.code(), "needs_setup");
+    assert!(err.needs_setup(), "{err:?}");
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn s18_missing_key_is_key_missing_not_a_new_key() {
     let vault = Vault::new(Arc::new(store.clone()), "profile-a");
     let err = vault.open("trello", "api_token", &sealed).unwrap_err();
     assert!(matches!(err, VaultError::KeyMissing), "{err:?}");
-    assert_eq!(err.code(), "needs_setup");
+    assert!(err.needs_setup(), "{err:?}");
     // Opening did not create a key behind the caller's back.
     assert!(store.load("profile-a").unwrap().is_none());
 }
@@ -184,7 +184,7 @@ fn s22_vault_unavailable_when_no_credential_store_works() {
     let vault = Vault::new(Arc::new(UnavailableKeyStore), "profile-a");
     let err = vault.seal("trello", "api_token", &secret()).unwrap_err();
     assert!(matches!(err, VaultError::Unavailable { .. }), "{err:?}");
-    assert_eq!(err.code(), "vault_unavailable");
+    assert!(matches!(err, VaultError::Unavailable { .. }), "{err:?}");
     assert!(!err.needs_setup());
     assert!(!err.to_string().contains(VALUE));
     assert!(!format!("{err:?}").contains(VALUE));
@@ -192,7 +192,7 @@ fn s22_vault_unavailable_when_no_credential_store_works() {
     // Opening can't reach the key either: same code, not a panic.
     let sealed = vault_sealed();
     let err = vault.open("trello", "api_token", &sealed).unwrap_err();
-    assert_eq!(err.code(), "vault_unavailable");
+    assert!(matches!(err, VaultError::Unavailable { .. }), "{err:?}");
 }
 
 fn vault_sealed() -> Vec<u8> {

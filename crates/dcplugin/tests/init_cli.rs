@@ -259,3 +259,22 @@ fn init_pc_server_checks_its_token_and_the_whole_loop_calls_it() {
         }
     }
 }
+
+/// A new author's first `python3 server.py` on a port another program holds
+/// says so in a sentence with what to do, not with a traceback; the token
+/// is still made, so the printed `load-folder` line works once the port is free.
+#[test]
+fn init_pc_server_on_a_busy_port_says_what_to_do() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let dir = tmp.path().join("mypc");
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = holder.local_addr().expect("addr").port();
+    init(&dir, &["--kind", "pc", "--port", &port.to_string(), "--name", "Busy", "--action", "get_status"]);
+    let out = Command::new("python3").arg(dir.join("server.py")).output().expect("python3 server.py");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("Cannot listen on 127.0.0.1:{port}")), "{stderr}");
+    assert!(stderr.contains("Stop the program that uses this port"), "{stderr}");
+    assert!(!stderr.contains("Traceback"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("token.txt")).expect("token").trim().len(), 64);
+}

@@ -3,7 +3,7 @@
 //! Host, 405 method, 404 path, 415 type, 413 size, 401 token, 403
 //! `dev_mode_off` / `plugin_off`, 400 JSON, 404 `unknown_event`, 403
 //! `event_off`, 400 text, 429 `rate_limited`, 202 (journaled, queued).
-//! Every body is `{"status": "accepted"|"refused", "reason": …}`; no CORS
+//! Every body is `{"status": EventReason::Accepted|"refused", "reason": …}`; no CORS
 //! header is ever sent.
 
 use super::connections::{Phase, Slot};
@@ -14,6 +14,7 @@ use super::token::presented;
 use super::{lock, Shared, MAX_BODY, MAX_TEXT};
 use crate::queue::Waiting;
 use bytes::Bytes;
+use dcp_format::codes::EventReason;
 use dcp_format::model::Plugin;
 use dcp_store::journal::{NewEntry, Outcome};
 use dcp_store::Store;
@@ -26,18 +27,17 @@ use std::sync::{Arc, TryLockError};
 /// An answer of the table.
 struct Reply {
     status: StatusCode,
-    reason: &'static str,
+    reason: EventReason,
     retry_after: Option<u64>,
 }
 
-const fn reply(status: StatusCode, reason: &'static str) -> Reply {
+const fn reply(status: StatusCode, reason: EventReason) -> Reply {
     Reply { status, reason, retry_after: None }
 }
 
 fn respond(r: Reply) -> Response<Full<Bytes>> {
     let status = if r.status == StatusCode::ACCEPTED { "accepted" } else { "refused" };
     // Every reason is a fixed code of [a-z_]: nothing to escape.
-    debug_assert!(r.reason.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
     let body = format!(r#"{{"status":"{status}","reason":"{}"}}"#, r.reason);
     let mut response = Response::new(Full::new(Bytes::from(body)));
     *response.status_mut() = r.status;
@@ -107,21 +107,21 @@ async fn read_body(body: &mut Incoming) -> Result<Option<Vec<u8>>, ()> {
 async fn decide(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Reply {
     let browser = req.headers().keys().any(|k| k.as_str() == "origin" || k.as_str().starts_with("sec-fetch-"));
     if browser {
-        return reply(StatusCode::FORBIDDEN, "browser_request");
+        return reply(StatusCode::FORBIDDEN, EventReason::BrowserRequest);
     }
     if !host_ok(&req, &shared.hosts) {
-        return reply(StatusCode::MISDIRECTED_REQUEST, "wrong_host");
+        return reply(StatusCode::MISDIRECTED_REQUEST, EventReason::WrongHost);
     }
     if req.method() != Method::POST {
-        return reply(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
+        return reply(StatusCode::METHOD_NOT_ALLOWED, EventReason::MethodNotAllowed);
     }
-    let Some(slug) = slug_of(&req) else { return reply(StatusCode::NOT_FOUND, "not_found") };
+    let Some(slug) = slug_of(&req) else { return reply(StatusCode::NOT_FOUND, EventReason::NotFound) };
     if !json_type(&req) {
-        return reply(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type");
+        return reply(StatusCode::UNSUPPORTED_MEDIA_TYPE, EventReason::UnsupportedMediaType);
     }
     let declared = req.headers().get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
-        return reply(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large");
+        return reply(StatusCode::PAYLOAD_TOO_LARGE, EventReason::BodyTooLarge);
     }
     let token = presented(&req);
     // With a declared length (within the limit, so the body cannot be over
@@ -133,29 +133,29 @@ async fn decide(shared: &Arc<Shared>, slot: &Slot, req: Request<Incoming>) -> Re
         checked = token_here(shared, &slug, &token);
         if checked == Some(false) {
             bad_token_later(shared, &slug);
-            return reply(StatusCode::UNAUTHORIZED, "bad_token");
+            return reply(StatusCode::UNAUTHORIZED, EventReason::BadToken);
         }
     }
     let mut body = req.into_body();
     // A body slower than its limit closes the connection (see connections).
     let bytes = match read_body(&mut body).await {
         Ok(Some(bytes)) => bytes,
-        Ok(None) => return reply(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
-        Err(()) => return reply(StatusCode::BAD_REQUEST, "unreadable_body"),
+        Ok(None) => return reply(StatusCode::PAYLOAD_TOO_LARGE, EventReason::BodyTooLarge),
+        Err(()) => return reply(StatusCode::BAD_REQUEST, EventReason::UnreadableBody),
     };
     slot.enter(Phase::Answering);
     if declared.is_none() {
         checked = token_here(shared, &slug, &token);
         if checked == Some(false) {
             bad_token_later(shared, &slug);
-            return reply(StatusCode::UNAUTHORIZED, "bad_token");
+            return reply(StatusCode::UNAUTHORIZED, EventReason::BadToken);
         }
     }
     let shared2 = shared.clone();
     let token = checked.is_none().then_some(token);
     tokio::task::spawn_blocking(move || after_body(&shared2, &slug, token.as_deref(), &bytes))
         .await
-        .unwrap_or_else(|_| reply(StatusCode::INTERNAL_SERVER_ERROR, "internal_error"))
+        .unwrap_or_else(|_| reply(StatusCode::INTERNAL_SERVER_ERROR, EventReason::InternalError))
 }
 
 /// The token check on this task, when the store is free and the token
@@ -178,20 +178,20 @@ struct Sent {
     text: Option<String>,
 }
 
-fn parse(bytes: &[u8]) -> Result<Sent, &'static str> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|_| "invalid_json")?;
-    let object = value.as_object().ok_or("invalid_json")?;
-    let event = object.get("event").and_then(|e| e.as_str()).ok_or("missing_event")?.to_owned();
+fn parse(bytes: &[u8]) -> Result<Sent, EventReason> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|_| EventReason::InvalidJson)?;
+    let object = value.as_object().ok_or(EventReason::InvalidJson)?;
+    let event = object.get("event").and_then(|e| e.as_str()).ok_or(EventReason::MissingEvent)?.to_owned();
     let text = match object.get("text") {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::String(t)) => {
             if t.chars().count() > MAX_TEXT {
-                return Err("text_too_long");
+                return Err(EventReason::TextTooLong);
             }
             let clean = dcp_format::text::hidden_to_spaces(t).trim().to_owned();
             (!clean.is_empty()).then_some(clean)
         }
-        Some(_) => return Err("invalid_json"),
+        Some(_) => return Err(EventReason::InvalidJson),
     };
     Ok(Sent { event, text })
 }
@@ -204,15 +204,15 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
         drop(store);
         // After the answer: journal only for an installed plugin.
         bad_token_later(shared, slug);
-        return reply(StatusCode::UNAUTHORIZED, "bad_token");
+        return reply(StatusCode::UNAUTHORIZED, EventReason::BadToken);
     }
-    let refuse = |event: Option<&str>, status: StatusCode, reason: &'static str| {
+    let refuse = |event: Option<&str>, status: StatusCode, reason: EventReason| {
         refuse_journal(&store, shared, slug, event, reason);
         reply(status, reason)
     };
     let prefs = match store.prefs() {
         Ok(p) => p,
-        Err(_) => return reply(StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
+        Err(_) => return reply(StatusCode::INTERNAL_SERVER_ERROR, EventReason::InternalError),
     };
     let plugin = match plugin_state(&prefs, store.call_context(slug).ok().flatten()) {
         Ok(plugin) => plugin,
@@ -220,7 +220,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
     };
     let sent = match parse(bytes) {
         Ok(sent) => sent,
-        Err("text_too_long") => {
+        Err(EventReason::TextTooLong) => {
             // Checked after the event, as the table's order says.
             let event = serde_json::from_slice::<serde_json::Value>(bytes)
                 .ok()
@@ -229,7 +229,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
             if let Some(r) = event_refusal(&store, shared, slug, &plugin, &event) {
                 return r;
             }
-            return refuse(Some(&event), StatusCode::BAD_REQUEST, "text_too_long");
+            return refuse(Some(&event), StatusCode::BAD_REQUEST, EventReason::TextTooLong);
         }
         Err(reason) => return refuse(None, StatusCode::BAD_REQUEST, reason),
     };
@@ -238,8 +238,12 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
     }
     let now = shared.clock.now();
     if let Err(secs) = lock(&shared.limits).entry(slug.to_owned()).or_default().try_accept(now) {
-        refuse_journal(&store, shared, slug, Some(&sent.event), "rate_limited");
-        return Reply { status: StatusCode::TOO_MANY_REQUESTS, reason: "rate_limited", retry_after: Some(secs) };
+        refuse_journal(&store, shared, slug, Some(&sent.event), EventReason::RateLimited);
+        return Reply {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            reason: EventReason::RateLimited,
+            retry_after: Some(secs),
+        };
     }
     let _ = store.journal_write(&NewEntry {
         plugin: slug,
@@ -258,14 +262,14 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
     let dropped =
         lock(&shared.queue).push(Waiting { plugin: slug.to_owned(), event: sent.event, text: sent.text, at: now });
     for d in &dropped {
-        drop_event(&store, shared, d, "event_expired");
+        drop_event(&store, shared, d, EventReason::EventExpired);
     }
-    reply(StatusCode::ACCEPTED, "accepted")
+    reply(StatusCode::ACCEPTED, EventReason::Accepted)
 }
 
 fn event_refusal(store: &Store, shared: &Arc<Shared>, slug: &str, plugin: &Plugin, event: &str) -> Option<Reply> {
     let reason = event_state(store, slug, plugin, event).err()?;
-    if reason == "unknown_event" {
+    if reason == EventReason::UnknownEvent {
         let shown = dcp_format::names::is_event_name(event).then_some(event);
         refuse_journal(store, shared, slug, shown, reason);
         return Some(reply(StatusCode::NOT_FOUND, reason));

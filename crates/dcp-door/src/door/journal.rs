@@ -6,6 +6,7 @@
 
 use super::ticker::Notice;
 use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
+use dcp_format::codes::{EventReason, SpecCode};
 use dcp_store::journal::{NewEntry, Outcome};
 use dcp_store::Store;
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use std::sync::Arc;
 /// the minute, costs a flood no task and no store read; the plugin is
 /// looked up again before its line is written.
 pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
-    if !lock(&shared.installed).contains(slug) || recently_journaled(shared, slug, "bad_token") {
+    if !lock(&shared.installed).contains(slug) || recently_journaled(shared, slug, EventReason::BadToken) {
         return;
     }
     let slug = slug.to_owned();
@@ -25,7 +26,7 @@ pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
         let _ = tokio::task::spawn_blocking(move || {
             let store = lock(&shared.store);
             if matches!(store.call_context(&slug), Ok(Some(_))) {
-                refuse_journal(&store, &shared, &slug, None, "bad_token");
+                refuse_journal(&store, &shared, &slug, None, EventReason::BadToken);
             }
         })
         .await;
@@ -34,20 +35,20 @@ pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
 
 /// Whether a refusal of this kind was journaled for this plugin within the
 /// last minute.
-fn recently_journaled(shared: &Shared, slug: &str, reason: &str) -> bool {
+fn recently_journaled(shared: &Shared, slug: &str, reason: EventReason) -> bool {
     let now = shared.clock.now();
     lock(&shared.journaled)
-        .get(&(slug.to_owned(), reason.to_owned()))
+        .get(&(slug.to_owned(), reason))
         .is_some_and(|&at| now.saturating_sub(at) < JOURNAL_REFUSAL_EVERY)
 }
 
 /// Journals (and reports) a refusal, at most once a minute per plugin and
 /// reason.
-pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: Option<&str>, reason: &str) {
+pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: Option<&str>, reason: EventReason) {
     let now = shared.clock.now();
     {
         let mut journaled = lock(&shared.journaled);
-        let key = (slug.to_owned(), reason.to_owned());
+        let key = (slug.to_owned(), reason);
         if journaled.get(&key).is_some_and(|&at| now.saturating_sub(at) < JOURNAL_REFUSAL_EVERY) {
             return;
         }
@@ -58,13 +59,9 @@ pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: 
         action: event.unwrap_or("-"),
         who: "event",
         outcome: Outcome::Refused,
-        code: Some(reason),
+        code: Some(SpecCode::Event(reason)),
         subject: None,
         error: None,
     });
-    let _ = shared.notices.send(Notice::Refused {
-        plugin: slug.to_owned(),
-        event: event.map(str::to_owned),
-        reason: reason.to_owned(),
-    });
+    let _ = shared.notices.send(Notice::Refused { plugin: slug.to_owned(), event: event.map(str::to_owned), reason });
 }

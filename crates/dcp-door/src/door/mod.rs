@@ -34,6 +34,7 @@ pub use ticker::Notice;
 use crate::clock::Clock;
 use crate::limits::RateLimit;
 use crate::queue::{CompanionState, EventQueue};
+use dcp_format::codes::EventReason;
 use dcp_store::Store;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -109,7 +110,7 @@ struct Shared {
     notices: UnboundedSender<Notice>,
     limits: Mutex<HashMap<String, RateLimit>>,
     queue: Mutex<EventQueue>,
-    journaled: Mutex<HashMap<(String, String), Duration>>,
+    journaled: Mutex<HashMap<(String, EventReason), Duration>>,
     /// The installed plugins' slugs at the last poll.
     installed: Mutex<HashSet<String>>,
     tokens: token::Tokens,

@@ -3,6 +3,7 @@
 //! received and said now (asked for each request and again before an
 //! event waiting in the queue is said).
 
+use dcp_format::codes::EventReason;
 use dcp_format::model::Plugin;
 use dcp_store::{CallContext, Prefs, Status, Store};
 use serde::Serialize;
@@ -70,23 +71,23 @@ pub(super) fn survey(store: &Store) -> (Wanted, HashSet<String>) {
 
 /// The plugin, when its events may be received and said now; else the
 /// §22 reason (developer mode first, then the plugin's own state).
-pub(super) fn plugin_state(prefs: &Prefs, context: Option<Arc<CallContext>>) -> Result<Arc<Plugin>, &'static str> {
+pub(super) fn plugin_state(prefs: &Prefs, context: Option<Arc<CallContext>>) -> Result<Arc<Plugin>, EventReason> {
     if !prefs.dev_mode || context.as_ref().is_some_and(|c| c.status == Status::DevModeOff) {
-        return Err("dev_mode_off");
+        return Err(EventReason::DevModeOff);
     }
     match context {
-        Some(c) if runs(c.status) && prefs.plugins_enabled => c.plugin.clone().ok_or("plugin_off"),
-        _ => Err("plugin_off"),
+        Some(c) if runs(c.status) && prefs.plugins_enabled => c.plugin.clone().ok_or(EventReason::PluginOff),
+        _ => Err(EventReason::PluginOff),
     }
 }
 
 /// Whether `event` is declared and switched on; else the §22 reason.
-pub(super) fn event_state(store: &Store, slug: &str, plugin: &Plugin, event: &str) -> Result<(), &'static str> {
+pub(super) fn event_state(store: &Store, slug: &str, plugin: &Plugin, event: &str) -> Result<(), EventReason> {
     if !plugin.events.iter().any(|e| e.name == event) {
-        return Err("unknown_event");
+        return Err(EventReason::UnknownEvent);
     }
     if !store.event_switches(slug).unwrap_or_default().iter().any(|e| e == event) {
-        return Err("event_off");
+        return Err(EventReason::EventOff);
     }
     Ok(())
 }

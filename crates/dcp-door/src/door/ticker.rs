@@ -8,6 +8,7 @@ use super::switches::{event_state, plugin_state};
 use super::{lock, DoorState, Shared};
 use crate::message::{turn_message, EventLine};
 use crate::queue::Waiting;
+use dcp_format::codes::{EventReason, SpecCode};
 use dcp_format::model::Plugin;
 use dcp_store::journal::{NewEntry, Outcome};
 use dcp_store::Store;
@@ -41,7 +42,7 @@ pub enum Notice {
         /// Event name when known.
         event: Option<String>,
         /// The reason (journal code).
-        reason: String,
+        reason: EventReason,
     },
     /// An accepted event dropped (`event_expired`).
     Dropped {
@@ -50,7 +51,7 @@ pub enum Notice {
         /// Event name.
         event: String,
         /// `event_expired`, or why it can no longer be said (`plugin_off`, `dev_mode_off`, `event_off`, `unknown_event`).
-        reason: String,
+        reason: EventReason,
     },
     /// An event turn: what the AI gets. It offers no tool: the courtier
     /// refuses any call in it as `not_requested` (§16). The companion keeps
@@ -75,7 +76,7 @@ pub(super) fn tick_queue(shared: &Arc<Shared>) {
     }
     let store = lock(&shared.store);
     for d in &dropped {
-        drop_event(&store, shared, d, "event_expired");
+        drop_event(&store, shared, d, EventReason::EventExpired);
     }
     if turn.is_empty() {
         return;
@@ -84,7 +85,7 @@ pub(super) fn tick_queue(shared: &Arc<Shared>) {
     // The player may have switched the plugin or the event off, or
     // developer mode, while the event waited: it is dropped then, with the
     // reason, rather than said.
-    let mut plugins: HashMap<String, Result<Arc<Plugin>, &'static str>> = HashMap::new();
+    let mut plugins: HashMap<String, Result<Arc<Plugin>, EventReason>> = HashMap::new();
     let mut said = Vec::new();
     for w in &turn {
         let plugin = plugins
@@ -114,19 +115,15 @@ pub(super) fn tick_queue(shared: &Arc<Shared>) {
 }
 
 /// Journals a waiting event that will not be said, and tells `serve`.
-pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: &'static str) {
+pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: EventReason) {
     let _ = store.journal_write(&NewEntry {
         plugin: &w.plugin,
         action: &w.event,
         who: "event",
         outcome: Outcome::Dropped,
-        code: Some(reason),
+        code: Some(SpecCode::Event(reason)),
         subject: w.text.as_deref(),
         error: None,
     });
-    let _ = shared.notices.send(Notice::Dropped {
-        plugin: w.plugin.clone(),
-        event: w.event.clone(),
-        reason: reason.into(),
-    });
+    let _ = shared.notices.send(Notice::Dropped { plugin: w.plugin.clone(), event: w.event.clone(), reason });
 }

@@ -27,7 +27,6 @@ mod schema;
 mod settings;
 mod tools;
 mod top;
-mod url;
 
 use crate::model::Plugin;
 use crate::package::Package;

@@ -5,12 +5,12 @@ use super::auth::Auth;
 use super::json::Value;
 use super::network::Network;
 use super::settings::Settings;
-use super::url::split;
 use super::{type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::{Method, Request, Target};
 use crate::problem::{Code, Problems};
 use crate::template::{Piece, Template, ValueTemplate};
+use crate::url_parts::split;
 
 /// Why `name` cannot be a header a plugin sets (§8), or `None` when it can.
 pub(super) fn header_name_problem(name: &str) -> Option<String> {

@@ -1,13 +1,13 @@
 //! Settings (`user_config`, §10) and their translations (`ui`, §10).
 
 use super::json::{Map, Value};
-use super::url::split;
 use super::{chars, type_name, unknown_keys, Path};
 use crate::hosts::check_public_domain;
 use crate::limits;
 use crate::model::{Setting, SettingKind, LANGUAGES};
 use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
+use crate::url_parts::split;
 use std::collections::BTreeMap;
 
 /// Words that make a setting name look like a secret (§10). They are matched

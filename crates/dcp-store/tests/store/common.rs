@@ -112,8 +112,8 @@ pub fn options(settings: &[(&str, Value)], secrets: &[(&str, &str)], cloud: Opti
 }
 
 /// The first §22 code of an error.
-pub fn code(error: &StoreError) -> &'static str {
-    error.code().unwrap_or("<none>")
+pub fn code(error: &StoreError) -> String {
+    error.code().map_or("<none>".into(), |c| c.to_string())
 }
 
 /// Installs my-tasks with its token and the cloud answer.

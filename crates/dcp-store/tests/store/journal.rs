@@ -1,6 +1,7 @@
 //! The action journal (§3, §19): newest first, per plugin, short subjects,
 //! bounded retention, and the last failures for the Developer section.
 
+use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
 use dcp_store::journal::{NewEntry, Outcome, KEPT_ENTRIES, SUBJECT_CHARS};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
@@ -10,17 +11,26 @@ fn store(dir: &std::path::Path) -> Store {
     Store::open(Profile::at(dir).expect("profile"), Arc::new(MemoryKeyStore::new())).expect("store")
 }
 
-fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<&'a str>, subject: Option<&'a str>) -> NewEntry<'a> {
-    NewEntry { plugin, action: "convert", who: "voice", outcome, code, subject, error: code }
+fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<SpecCode>, subject: Option<&'a str>) -> NewEntry<'a> {
+    NewEntry { plugin, action: "convert", who: "voice", outcome, code, subject, error: None }
 }
+
+const HTTP_500: SpecCode = SpecCode::Tool(ToolCode::Http(500));
 
 #[test]
 fn s3_entries_come_back_newest_first_with_a_short_subject() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
     s.journal_write(&entry("fx", Outcome::Done, None, Some(&"s".repeat(200)))).expect("write");
-    s.journal_write(&entry("todo", Outcome::Refused, Some("stream_private"), None)).expect("write");
-    s.journal_write(&entry("fx", Outcome::Failed, Some("TIMEOUT"), Some("100 USD"))).expect("write");
+    s.journal_write(&entry("todo", Outcome::Refused, Some(SpecCode::Refusal(Refusal::StreamPrivate)), None))
+        .expect("write");
+    s.journal_write(&entry(
+        "fx",
+        Outcome::Failed,
+        Some(SpecCode::Tool(ToolCode::Call(CallCode::Timeout))),
+        Some("100 USD"),
+    ))
+    .expect("write");
     let all = s.journal(10, None).expect("list");
     let outcomes: Vec<(&str, &str)> = all.iter().map(|e| (e.plugin.as_str(), e.outcome.as_str())).collect();
     assert_eq!(outcomes, vec![("fx", "failed"), ("todo", "refused"), ("fx", "done")]);
@@ -37,7 +47,7 @@ fn s19_last_failed_calls_keep_the_error_apart_from_the_journal_bounded_and_unins
     crate::common::install_my_tasks(&f);
     for i in 0..25 {
         let error = format!("HTTP_500: the service answered: server-text-{i}");
-        let e = NewEntry { error: Some(&error), ..entry("mytasks", Outcome::Failed, Some("HTTP_500"), None) };
+        let e = NewEntry { error: Some(&error), ..entry("mytasks", Outcome::Failed, Some(HTTP_500), None) };
         if i % 2 == 0 {
             f.store.journal_queue(&e).expect("queue");
         } else {
@@ -52,13 +62,13 @@ fn s19_last_failed_calls_keep_the_error_apart_from_the_journal_bounded_and_unins
     assert_eq!(f.store.last_failures("mytasks", 3).expect("failures").len(), 3);
     let journal = f.store.journal(100, Some("mytasks")).expect("journal");
     assert_eq!(journal.len(), 25);
-    assert!(journal.iter().all(|e| e.detail.is_none() && e.code.as_deref() == Some("HTTP_500")));
+    assert!(journal.iter().all(|e| e.detail.is_none() && e.code == Some(HTTP_500)));
     assert_eq!(f.count("SELECT COUNT(*) FROM journal WHERE subject LIKE '%server-text%'"), 0);
     let columns = f.count("SELECT COUNT(*) FROM pragma_table_info('journal') WHERE name = 'detail'");
     assert_eq!(columns, 0, "the journal has no column for content");
     // A plugin not installed keeps no failure.
     f.store
-        .journal_write(&NewEntry { error: Some("x"), ..entry("gone", Outcome::Failed, Some("X"), None) })
+        .journal_write(&NewEntry { error: Some("x"), ..entry("gone", Outcome::Failed, Some(HTTP_500), None) })
         .expect("write");
     assert!(f.store.last_failures("gone", 5).expect("failures").is_empty());
     f.store.uninstall("mytasks").expect("uninstall");
@@ -71,31 +81,33 @@ fn s19_retention_keeps_the_newest_entries_only() {
     let s = store(dir.path());
     let total = KEPT_ENTRIES + 2_000;
     for i in 0..total {
-        let code = i.to_string();
-        s.journal_write(&entry("fx", Outcome::Done, Some(&code), None)).expect("write");
+        let subject = i.to_string();
+        s.journal_write(&entry("fx", Outcome::Done, None, Some(&subject))).expect("write");
     }
     let conn = rusqlite::Connection::open(dir.path().join("host.sqlite")).expect("db");
     let count: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).expect("count");
     assert!(count <= KEPT_ENTRIES + 1_000, "{count} rows kept");
     assert!(count >= KEPT_ENTRIES, "{count} rows kept");
     let newest = s.journal(1, None).expect("list");
-    assert_eq!(newest[0].code.as_deref(), Some((total - 1).to_string().as_str()), "the newest entry is never pruned");
+    assert_eq!(newest[0].subject, Some((total - 1).to_string()), "the newest entry is never pruned");
 }
 
-fn codes(entries: &[dcp_store::journal::Entry]) -> Vec<&str> {
-    entries.iter().map(|e| e.code.as_deref().unwrap_or("")).collect()
+fn subjects(entries: &[dcp_store::journal::Entry]) -> Vec<&str> {
+    entries.iter().map(|e| e.subject.as_deref().unwrap_or("")).collect()
 }
 
 #[test]
 fn s3_kept_entries_keep_their_order_with_direct_writes_and_are_read_back() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
-    s.journal_queue(&entry("fx", Outcome::Done, Some("q1"), None)).expect("queue");
-    s.journal_queue(&entry("fx", Outcome::Done, Some("q2"), None)).expect("queue");
-    s.journal_write(&entry("fx", Outcome::Failed, Some("w3"), None)).expect("write");
-    s.journal_queue(&entry("fx", Outcome::Done, Some("q4"), Some(&"s".repeat(200)))).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("q1"))).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("q2"))).expect("queue");
+    s.journal_write(&entry("fx", Outcome::Failed, Some(HTTP_500), Some("w3"))).expect("write");
+    let long = format!("q4{}", "s".repeat(200));
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some(&long))).expect("queue");
     let all = s.journal(10, None).expect("list");
-    assert_eq!(codes(&all), vec!["q4", "w3", "q2", "q1"], "newest first, in the order written");
+    assert_eq!(subjects(&all)[1..], ["w3", "q2", "q1"], "newest first, in the order written");
+    assert!(subjects(&all)[0].starts_with("q4"));
     assert_eq!(all[0].subject.as_ref().map(|s| s.chars().count()), Some(SUBJECT_CHARS), "cut like a direct write");
 }
 
@@ -104,7 +116,7 @@ fn s3_a_kept_entry_is_committed_when_the_store_closes() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
     for i in 0..500 {
-        s.journal_queue(&entry("fx", Outcome::Done, Some(&i.to_string()), None)).expect("queue");
+        s.journal_queue(&entry("fx", Outcome::Done, None, Some(&i.to_string()))).expect("queue");
     }
     drop(s);
     // Read with a plain connection: nothing of the first store is left to flush.
@@ -112,7 +124,7 @@ fn s3_a_kept_entry_is_committed_when_the_store_closes() {
     let count: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).expect("count");
     assert_eq!(count, 500);
     let last: String =
-        conn.query_row("SELECT code FROM journal ORDER BY id DESC LIMIT 1", [], |r| r.get(0)).expect("last");
+        conn.query_row("SELECT subject FROM journal ORDER BY id DESC LIMIT 1", [], |r| r.get(0)).expect("last");
     assert_eq!(last, "499");
 }
 
@@ -120,23 +132,23 @@ fn s3_a_kept_entry_is_committed_when_the_store_closes() {
 fn s3_a_kept_entry_that_cannot_be_committed_is_reported_by_the_flush() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
-    s.journal_queue(&entry("fx", Outcome::Done, Some("kept"), None)).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("kept"))).expect("queue");
     s.journal_flush().expect("flushed");
     let conn = rusqlite::Connection::open(dir.path().join("host.sqlite")).expect("db");
     conn.execute_batch("ALTER TABLE journal RENAME TO journal_away").expect("rename");
-    s.journal_queue(&entry("fx", Outcome::Done, Some("lost"), None)).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("lost"))).expect("queue");
     let err = s.journal_flush().expect_err("the lost entry is reported");
     assert!(err.to_string().contains("a call's entry could not be written"), "{err}");
     s.journal_flush().expect("reported once");
-    s.journal_queue(&entry("fx", Outcome::Done, Some("lost too"), None)).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("lost too"))).expect("queue");
     conn.execute_batch("ALTER TABLE journal_away RENAME TO journal").expect("rename back");
-    s.journal_queue(&entry("fx", Outcome::Done, Some("after"), None)).expect("queue");
-    assert_eq!(codes(&s.journal(10, None).expect("list")), vec!["after", "lost too", "kept"]);
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("after"))).expect("queue");
+    assert_eq!(subjects(&s.journal(10, None).expect("list")), vec!["after", "lost too", "kept"]);
     // A failed commit of the entry kept before does not cost the next one.
-    s.journal_queue(&entry("fx", Outcome::Done, Some("lost again"), None)).expect("queue");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("lost again"))).expect("queue");
     conn.execute_batch("ALTER TABLE journal RENAME TO journal_away").expect("rename");
-    s.journal_queue(&entry("fx", Outcome::Done, Some("next"), None)).expect_err("the earlier loss is reported");
+    s.journal_queue(&entry("fx", Outcome::Done, None, Some("next"))).expect_err("the earlier loss is reported");
     conn.execute_batch("ALTER TABLE journal_away RENAME TO journal").expect("rename back");
-    s.journal_write(&entry("fx", Outcome::Done, Some("direct"), None)).expect("written");
-    assert_eq!(codes(&s.journal(3, None).expect("list")), vec!["direct", "next", "after"]);
+    s.journal_write(&entry("fx", Outcome::Done, None, Some("direct"))).expect("written");
+    assert_eq!(subjects(&s.journal(3, None).expect("list")), vec!["direct", "next", "after"]);
 }

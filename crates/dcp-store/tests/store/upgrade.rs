@@ -94,14 +94,15 @@ fn check_kept(store: &Store, version: u32) {
     let opened: Vec<(&str, &str)> = secrets.iter().map(|(k, s)| (k.as_str(), s.expose())).collect();
     assert_eq!(opened, [("api_token", SECRET)], "v{version}: the sealed secret opens");
     let journal = store.journal(10, Some("mytasks")).expect("journal");
-    let lines: Vec<(&str, Option<&str>)> = journal.iter().map(|e| (e.outcome.as_str(), e.code.as_deref())).collect();
-    let expected: &[(&str, Option<&str>)] =
-        if version >= 2 { &[("failed", Some("HTTP_500")), ("done", None)] } else { &[] };
+    let lines: Vec<(&str, Option<String>)> =
+        journal.iter().map(|e| (e.outcome.as_str(), e.code.map(|c| c.to_string()))).collect();
+    let expected: Vec<(&str, Option<String>)> =
+        if version >= 2 { vec![("failed", Some("HTTP_500".into())), ("done", None)] } else { vec![] };
     assert_eq!(lines, expected, "v{version}: journal kept");
     assert!(journal.iter().all(|e| e.detail.is_none()), "v{version}: the journal keeps no content (§3)");
     let failures = store.last_failures("mytasks", 20).expect("failures");
-    let kept: Vec<(&str, &str)> = failures.iter().map(|c| (c.action.as_str(), c.code.as_str())).collect();
-    let expected: &[(&str, &str)] = if version >= 2 { &[("add_task", "HTTP_500")] } else { &[] };
+    let kept: Vec<(&str, String)> = failures.iter().map(|c| (c.action.as_str(), c.code.to_string())).collect();
+    let expected: Vec<(&str, String)> = if version >= 2 { vec![("add_task", "HTTP_500".into())] } else { vec![] };
     assert_eq!(kept, expected, "v{version}: the failed call's error moved to the Developer section (§19)");
     assert!(failures.iter().all(|c| c.error.contains("database down")), "v{version}: {failures:?}");
 }

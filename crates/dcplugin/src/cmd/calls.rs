@@ -3,7 +3,8 @@
 use super::host::{fail, run as act};
 use crate::TurnArgs;
 use dcp_host::events::HostEvent;
-use dcp_host::{Host, JournalQuery, Model, Source, Status, Turn};
+use dcp_host::format::Refusal;
+use dcp_host::{Host, JournalOutcome, JournalQuery, Model, Source, Status, Turn};
 use std::process::ExitCode;
 
 /// The turn described on the command line.
@@ -59,14 +60,14 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
     };
     let hint = match (outcome.outcome, outcome.reason) {
         // plugin_off also covers a file that is Invalid, Modified or Missing: its status says which fix.
-        ("refused", Some("plugin_off")) => {
+        (JournalOutcome::Refused, Some(Refusal::PluginOff)) => {
             let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
             let card = host.block_on(host.card(slug)).ok();
             card.filter(|c| !matches!(c.status, Status::Off | Status::Active))
                 .and_then(|c| super::hints::status_fix(&c))
-                .or_else(|| super::hints::fix_for_refusal("plugin_off", tool))
+                .or_else(|| super::hints::fix_for_refusal(Refusal::PluginOff, tool))
         }
-        ("refused", Some(reason)) => super::hints::fix_for_refusal(reason, tool),
+        (JournalOutcome::Refused, Some(reason)) => super::hints::fix_for_refusal(reason, tool),
         _ => None,
     };
     if json {
@@ -90,7 +91,7 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
             eprintln!("warning: {message}");
         }
     }
-    Ok(if outcome.outcome == "done" { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
+    Ok(if outcome.outcome == JournalOutcome::Done { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
 }
 
 /// `dcplugin journal`.
@@ -99,10 +100,10 @@ pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
         let lines = entries
             .iter()
             .map(|e| {
-                let code = e.code.as_deref().map_or(String::new(), |c| format!(" {c}"));
+                let code = e.code.map_or(String::new(), |c| format!(" {c}"));
                 let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{s}\""));
                 let when = crate::localtime::format_ms(e.at);
-                format!("{when}  {}__{}  {}  {}{code}{subject}", e.plugin, e.action, e.who, e.outcome)
+                format!("{when}  {}__{}  {}  {}{code}{subject}", e.plugin, e.action, e.who, e.outcome.as_str())
             })
             .collect::<Vec<_>>()
             .join("\n");

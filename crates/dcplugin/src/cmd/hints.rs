@@ -4,24 +4,32 @@
 
 use super::shell_word;
 use crate::me;
-use dcp_host::format::Code;
+use dcp_host::format::{Code, Refusal, SettingsCode};
 use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, Origin, Review, Status};
 
 /// The command or flag that fixes a refused command, when there is one.
 pub fn fix_for(error: &ApiError) -> Option<String> {
     let me = me();
     Some(match error.code {
-        ErrorCode::MissingSettings => "give every required setting: --set KEY=VALUE for a setting, --secrets-stdin \
+        ErrorCode::Settings(SettingsCode::MissingSettings) => {
+            "give every required setting: --set KEY=VALUE for a setting, --secrets-stdin \
              with one KEY=VALUE line per secret on standard input (for an installed plugin: \
              dcplugin set SLUG KEY=VALUE, dcplugin secret SLUG KEY)"
-            .to_owned(),
-        ErrorCode::BadSettings => "fix the value: --set KEY=VALUE (for an installed plugin: dcplugin set SLUG \
+                .to_owned()
+        }
+        ErrorCode::Settings(SettingsCode::BadSettings) => {
+            "fix the value: --set KEY=VALUE (for an installed plugin: dcplugin set SLUG \
              KEY=VALUE; dcplugin show SLUG lists its settings)"
-            .to_owned(),
-        ErrorCode::CloudChoiceRequired => "answer the online-AI question: --cloud allow or --cloud local".to_owned(),
-        ErrorCode::VaultUnavailable => "no credential store can protect a secret on this PC: start a Secret Service \
+                .to_owned()
+        }
+        ErrorCode::Settings(SettingsCode::CloudChoiceRequired) => {
+            "answer the online-AI question: --cloud allow or --cloud local".to_owned()
+        }
+        ErrorCode::Settings(SettingsCode::VaultUnavailable) => {
+            "no credential store can protect a secret on this PC: start a Secret Service \
              (GNOME Keyring, KWallet) or give the plugin no secret for now"
-            .to_owned(),
+                .to_owned()
+        }
         ErrorCode::Import(Code::DevModeRequired) => format!("turn developer mode on first: {me} dev-mode on"),
         ErrorCode::Import(Code::BadFolder) => {
             format!("load a folder outside the app's plugins folder ({me} plugins-folder prints where it is)")
@@ -44,33 +52,34 @@ pub fn fix_for(error: &ApiError) -> Option<String> {
 }
 
 /// The fix for a call the courtier refused, by §22 reason.
-pub fn fix_for_refusal(reason: &str, tool: &str) -> Option<String> {
+pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
     let me = me();
     let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
     let action = tool.split_once("__").map_or("TOOL", |(_, action)| action);
     Some(match reason {
-        "tools_off" => format!("turn tools on: {me} prefs tools_enabled=true"),
-        "plugin_off" => format!(
+        Refusal::ToolsOff => format!("turn tools on: {me} prefs tools_enabled=true"),
+        Refusal::PluginOff => format!(
             "switch it on: {me} enable {slug} (one action: {me} enable {slug} --action {action}; all plugins: \
              {me} prefs plugins_enabled=true); a Modified plugin is imported again"
         ),
-        "needs_setup" => format!(
+        Refusal::NeedsSetup => format!(
             "fill in its settings: {me} set {slug} KEY=VALUE, or a secret: {me} secret {slug} KEY \
              ({me} show {slug} lists them)"
         ),
-        "cloud_blocked" => {
+        Refusal::CloudBlocked => {
             format!("allow it with online AI models: {me} cloud {slug} allow (or call with --model local)")
         }
-        "needs_confirmation" => "R3 actions need a confirmation window that is not available yet".to_owned(),
-        "twitch_level" | "twitch_quota" => {
+        Refusal::NeedsConfirmation => "R3 actions need a confirmation window that is not available yet".to_owned(),
+        Refusal::TwitchLevel | Refusal::TwitchQuota => {
             "the Twitch chat may only use R0 tools, one call per turn: call with --source voice or keyboard".to_owned()
         }
-        "not_requested" => "only the player's turns run tools: call with --source voice or keyboard".to_owned(),
-        "unknown_tool" => format!("{me} tools lists the tools offered (names are SLUG__TOOL)"),
-        "dev_mode_off" => format!("turn developer mode on: {me} dev-mode on"),
-        "stream_private" => format!("allow it while live on Twitch: {me} twitch {slug} allow (or call without --live)"),
-        "step_limit" => "a turn has 5 tool steps: start another turn (another --turn ID)".to_owned(),
-        _ => return None,
+        Refusal::NotRequested => "only the player's turns run tools: call with --source voice or keyboard".to_owned(),
+        Refusal::UnknownTool => format!("{me} tools lists the tools offered (names are SLUG__TOOL)"),
+        Refusal::DevModeOff => format!("turn developer mode on: {me} dev-mode on"),
+        Refusal::StreamPrivate => {
+            format!("allow it while live on Twitch: {me} twitch {slug} allow (or call without --live)")
+        }
+        Refusal::StepLimit => "a turn has 5 tool steps: start another turn (another --turn ID)".to_owned(),
     })
 }
 

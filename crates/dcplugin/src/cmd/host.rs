@@ -18,7 +18,7 @@ pub fn open(profile: Option<PathBuf>, door_port: Option<u16>) -> anyhow::Result<
 #[derive(Serialize)]
 struct ErrorJson<'a> {
     ok: bool,
-    code: Option<&'a str>,
+    code: Option<dcp_host::format::SpecCode>,
     message: &'a str,
     errors: &'a [dcp_host::format::Problem],
     #[serde(skip_serializing_if = "Option::is_none")]

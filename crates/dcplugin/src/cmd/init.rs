@@ -444,9 +444,17 @@ def main():
     parser = argparse.ArgumentParser(description='Server of the {{NAME}} plugin.')
     parser.add_argument('--port', type=int, default={{PORT}}, help='port on 127.0.0.1 (the plugin declares {{PORT}})')
     args = parser.parse_args()
-    server = ThreadingHTTPServer(('127.0.0.1', args.port), Handler)
+    token = load_or_create_token()
+    try:
+        server = ThreadingHTTPServer(('127.0.0.1', args.port), Handler)
+    except OSError as error:
+        # Most often another program (or another copy of this one) has the port.
+        print(f'Cannot listen on 127.0.0.1:{args.port}: {error.strerror}.', file=sys.stderr)
+        print('Stop the program that uses this port, or change the port in manifest.json and start this with --port.',
+              file=sys.stderr)
+        sys.exit(1)
     server.daemon_threads = True
-    server.token = load_or_create_token()
+    server.token = token
     print(f'Listening on http://127.0.0.1:{args.port}')
     print(f'Token (saved in {TOKEN_FILE}):')
     print(f'    {server.token}')

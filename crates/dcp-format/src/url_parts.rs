@@ -1,5 +1,7 @@
-//! Splitting a URL written in a manifest (request URLs of §8, help links of
-//! §10) into scheme, host, port and the rest, strictly on the raw text.
+//! Splitting a URL into scheme, host, port and the rest, strictly on the
+//! raw text: the one splitter for a manifest's URLs (request URLs of §8,
+//! help links of §10), the network filter's judge (§14) and the help
+//! button's domain.
 //!
 //! A general URL parser normalises (case, dots, percent-escapes, `\`) and
 //! would let a reviewer see one host while the app reaches another; here
@@ -7,16 +9,22 @@
 
 /// The parts of a manifest URL.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Parts<'a> {
+pub struct Parts<'a> {
+    /// As written, before `://`.
     pub scheme: &'a str,
+    /// As written: a name, an IPv4 address, or `[v6]` with its brackets.
     pub host: &'a str,
+    /// Digits only, 1 to 65535, when written.
     pub port: Option<&'a str>,
+    /// A user or password before `@`.
     pub has_credentials: bool,
     /// Everything from the first `/`, `?` or `#` after the host.
     pub rest: &'a str,
 }
 
-pub(super) fn split(raw: &str) -> Result<Parts<'_>, String> {
+/// Splits `raw`; refuses whitespace, control characters, backslashes, a
+/// relative URL, no host and a bad port, naming the URL.
+pub fn split(raw: &str) -> Result<Parts<'_>, String> {
     if let Some(c) = raw.chars().find(|c| c.is_whitespace() || c.is_control() || *c == '\\') {
         return Err(format!("the URL contains {c:?}; spaces, control characters and backslashes are not allowed"));
     }

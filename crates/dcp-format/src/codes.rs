@@ -1,0 +1,351 @@
+//! Every code of §22 as one type, [`SpecCode`], and its families: import
+//! problems ([`Code`], in `problem`), settings ([`SettingsCode`]), tool
+//! results ([`ToolCode`]), the courtier's refusals ([`Refusal`]) and the
+//! event door's answers and reasons ([`EventReason`]).
+//!
+//! Each code is written once, here, in its spec spelling; JSON, the journal
+//! and the CLI all use that spelling, and no crate matches a code as text.
+//! A refusal's two texts, the AI's and the player's, live beside it.
+
+use crate::limits::STEPS_PER_TURN;
+use crate::problem::Code;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Declares a fieldless code enum with its spellings: `as_str`, `parse`,
+/// `ALL`, `Display`, and serde as the spelling.
+macro_rules! spelled {
+    ($(#[$meta:meta])* pub enum $name:ident { $($variant:ident => $text:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)] // each variant is the spec's code of the same name
+        pub enum $name { $($variant,)* }
+
+        impl $name {
+            /// Every code, in the order of §22.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The code as §22 spells it.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text,)* }
+            }
+
+            /// The code spelled `text`, if it is one.
+            pub fn parse(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)* _ => None }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <::std::borrow::Cow<str> as ::serde::Deserialize>::deserialize(deserializer)?;
+                $name::parse(&text).ok_or_else(|| <D::Error as ::serde::de::Error>::custom(format!("unknown code {text}")))
+            }
+        }
+    };
+}
+pub(crate) use spelled;
+
+spelled! {
+    /// §22 "When installing or saving settings".
+    pub enum SettingsCode {
+        MissingSettings => "missing_settings",
+        BadSettings => "bad_settings",
+        VaultUnavailable => "vault_unavailable",
+        CloudChoiceRequired => "cloud_choice_required",
+    }
+}
+
+spelled! {
+    /// §22 "In a tool result", but `HTTP_<status>` (see [`ToolCode`]).
+    pub enum CallCode {
+        InvalidArguments => "INVALID_ARGUMENTS",
+        BadRequest => "BAD_REQUEST",
+        NeedsSetup => "NEEDS_SETUP",
+        NotHttps => "NOT_HTTPS",
+        BadPort => "BAD_PORT",
+        BadUrl => "BAD_URL",
+        HostNotAllowed => "HOST_NOT_ALLOWED",
+        DnsFailed => "DNS_FAILED",
+        LocalPortNotAllowed => "LOCAL_PORT_NOT_ALLOWED",
+        PrivateAddress => "PRIVATE_ADDRESS",
+        TooLarge => "TOO_LARGE",
+        Timeout => "TIMEOUT",
+        Network => "NETWORK",
+        TooManyRedirects => "TOO_MANY_REDIRECTS",
+        BadResponse => "BAD_RESPONSE",
+        UnsupportedContent => "UNSUPPORTED_CONTENT",
+        Busy => "BUSY",
+        UnknownTool => "UNKNOWN_TOOL",
+        ExecutionError => "EXECUTION_ERROR",
+        PolicyDenied => "POLICY_DENIED",
+    }
+}
+
+/// A code of §22 "In a tool result": one of [`CallCode`], or the status of
+/// a service's error answer, spelled `HTTP_<status>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolCode {
+    /// A fixed code.
+    Call(CallCode),
+    /// `HTTP_<status>`: the service answered with an error.
+    Http(u16),
+}
+
+impl ToolCode {
+    /// The code as §22 spells it.
+    pub fn as_str(self) -> Cow<'static, str> {
+        match self {
+            ToolCode::Call(code) => Cow::Borrowed(code.as_str()),
+            ToolCode::Http(status) => Cow::Owned(format!("HTTP_{status}")),
+        }
+    }
+
+    /// The code spelled `text`, if it is one.
+    pub fn parse(text: &str) -> Option<ToolCode> {
+        match text.strip_prefix("HTTP_") {
+            Some(status) if status.len() == 3 => status.parse().ok().map(ToolCode::Http),
+            Some(_) => None,
+            None => CallCode::parse(text).map(ToolCode::Call),
+        }
+    }
+
+    /// §22 marks TIMEOUT, NETWORK, 5xx and 429 as worth retrying.
+    pub fn retryable(self) -> bool {
+        match self {
+            ToolCode::Call(code) => matches!(code, CallCode::Timeout | CallCode::Network),
+            ToolCode::Http(status) => status == 429 || status >= 500,
+        }
+    }
+}
+
+impl From<CallCode> for ToolCode {
+    fn from(code: CallCode) -> ToolCode {
+        ToolCode::Call(code)
+    }
+}
+
+spelled! {
+    /// §22 "Refusals": why the courtier said no (the AI receives
+    /// POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
+    /// steps are used (§3, §21).
+    pub enum Refusal {
+        ToolsOff => "tools_off",
+        PluginOff => "plugin_off",
+        NeedsSetup => "needs_setup",
+        CloudBlocked => "cloud_blocked",
+        NeedsConfirmation => "needs_confirmation",
+        TwitchLevel => "twitch_level",
+        TwitchQuota => "twitch_quota",
+        NotRequested => "not_requested",
+        UnknownTool => "unknown_tool",
+        DevModeOff => "dev_mode_off",
+        StreamPrivate => "stream_private",
+        StepLimit => "step_limit",
+    }
+}
+
+impl Refusal {
+    /// What the AI is told, to pass on to the player.
+    pub fn for_ai(self) -> String {
+        match self {
+            Refusal::ToolsOff => "Tools are turned off: the player can turn on Enable tools in the Tools tab.".into(),
+            Refusal::PluginOff => "This plugin or action is switched off, or its file changed or no longer passes the checks: the player can turn it on in Plugins; an imported plugin whose file changed is imported again, and a plugin loaded from a folder is fixed and saved.".into(),
+            Refusal::NeedsSetup => "This plugin needs setup: the player must fill in its settings (Options on its card).".into(),
+            Refusal::CloudBlocked => "The player keeps this plugin on this PC: it is not used with online AI models. They can allow it in the plugin's details.".into(),
+            Refusal::NeedsConfirmation => "This is a serious action that needs a confirmation window, which is not available yet.".into(),
+            Refusal::TwitchLevel => "The Twitch chat may only use actions that read public data.".into(),
+            Refusal::TwitchQuota => "The Twitch chat already used its one action for this message.".into(),
+            Refusal::NotRequested => "No action runs on a turn the player did not ask for.".into(),
+            Refusal::UnknownTool => "There is no installed action with this name.".into(),
+            Refusal::DevModeOff => "This plugin needs developer mode, which is off.".into(),
+            Refusal::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.".into(),
+            Refusal::StepLimit => format!("This turn already used its {STEPS_PER_TURN} tool steps: answer the user with what you have."),
+        }
+    }
+
+    /// How the reason is worded for the player where an action is left out
+    /// (§12, §13, §18 labels).
+    pub fn for_player(self) -> String {
+        match self {
+            Refusal::NeedsSetup => "Needs setup".into(),
+            Refusal::CloudBlocked => "Kept on this PC: not used with online AI models".into(),
+            Refusal::StreamPrivate => "Live on Twitch: reading your data is paused".into(),
+            Refusal::NeedsConfirmation => "needs a confirmation (coming soon)".into(),
+            Refusal::PluginOff | Refusal::ToolsOff => "off".into(),
+            Refusal::DevModeOff => "Developer mode off".into(),
+            Refusal::TwitchLevel => "not for the Twitch chat (only actions that read public data)".into(),
+            Refusal::NotRequested => "no actions on a turn the player did not ask for".into(),
+            Refusal::StepLimit => format!("this turn already used its {STEPS_PER_TURN} tool steps"),
+            Refusal::TwitchQuota | Refusal::UnknownTool => self.for_ai(),
+        }
+    }
+}
+
+spelled! {
+    /// The event door (§16): the reasons of §22 "Events" that the Actions
+    /// tab shows, then the reasons of its other answers (§16 "Answers").
+    pub enum EventReason {
+        UnknownEvent => "unknown_event",
+        EventOff => "event_off",
+        PluginOff => "plugin_off",
+        DevModeOff => "dev_mode_off",
+        RateLimited => "rate_limited",
+        EventExpired => "event_expired",
+        Accepted => "accepted",
+        BadToken => "bad_token",
+        InvalidJson => "invalid_json",
+        MissingEvent => "missing_event",
+        TextTooLong => "text_too_long",
+        BrowserRequest => "browser_request",
+        WrongHost => "wrong_host",
+        MethodNotAllowed => "method_not_allowed",
+        NotFound => "not_found",
+        UnsupportedMediaType => "unsupported_media_type",
+        BodyTooLarge => "body_too_large",
+        UnreadableBody => "unreadable_body",
+        InternalError => "internal_error",
+    }
+}
+
+/// Any code of §22. Its JSON form is the code's spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpecCode {
+    /// At import (and the `superlative` warning).
+    Import(Code),
+    /// When installing or saving settings.
+    Settings(SettingsCode),
+    /// In a tool result.
+    Tool(ToolCode),
+    /// A refusal's reason.
+    Refusal(Refusal),
+    /// An event's answer or reason.
+    Event(EventReason),
+}
+
+/// Which family a spelling is read in: `plugin_off` and `dev_mode_off` are
+/// both a refusal and an event reason, `bad_request` and `BAD_REQUEST`
+/// differ only in case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// A tool call's line: a tool-result code or a refusal.
+    Call,
+    /// An event's line.
+    Event,
+}
+
+impl SpecCode {
+    /// The code as §22 spells it.
+    pub fn as_str(self) -> Cow<'static, str> {
+        match self {
+            SpecCode::Import(code) => Cow::Borrowed(code.as_str()),
+            SpecCode::Settings(code) => Cow::Borrowed(code.as_str()),
+            SpecCode::Tool(code) => code.as_str(),
+            SpecCode::Refusal(code) => Cow::Borrowed(code.as_str()),
+            SpecCode::Event(code) => Cow::Borrowed(code.as_str()),
+        }
+    }
+
+    /// A journal line's code, read in its family.
+    pub fn parse(text: &str, family: Family) -> Option<SpecCode> {
+        match family {
+            Family::Event => EventReason::parse(text).map(SpecCode::Event),
+            Family::Call => {
+                ToolCode::parse(text).map(SpecCode::Tool).or_else(|| Refusal::parse(text).map(SpecCode::Refusal))
+            }
+        }
+    }
+}
+
+impl fmt::Display for SpecCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.as_str())
+    }
+}
+
+impl fmt::Display for ToolCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.as_str())
+    }
+}
+
+impl Serialize for SpecCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.as_str())
+    }
+}
+
+impl Serialize for ToolCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolCode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = Cow::<str>::deserialize(deserializer)?;
+        ToolCode::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("unknown code {text}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// §22: every spelling reads back as the code that wrote it.
+    #[test]
+    fn s22_every_spelling_reads_back() {
+        for code in CallCode::ALL {
+            assert_eq!(ToolCode::parse(code.as_str()), Some(ToolCode::Call(*code)));
+        }
+        for code in Refusal::ALL {
+            assert_eq!(SpecCode::parse(code.as_str(), Family::Call), Some(SpecCode::Refusal(*code)));
+        }
+        for code in EventReason::ALL {
+            assert_eq!(SpecCode::parse(code.as_str(), Family::Event), Some(SpecCode::Event(*code)));
+        }
+        for code in SettingsCode::ALL {
+            assert_eq!(SettingsCode::parse(code.as_str()), Some(*code));
+        }
+        assert_eq!(ToolCode::parse("HTTP_404"), Some(ToolCode::Http(404)));
+        assert_eq!(ToolCode::parse("HTTP_4040"), None);
+        assert_eq!(ToolCode::parse("HTTP_"), None);
+    }
+
+    /// §22: `plugin_off` read in an event's line is the event reason.
+    #[test]
+    fn s22_shared_spellings_read_in_their_family() {
+        assert_eq!(SpecCode::parse("plugin_off", Family::Event), Some(SpecCode::Event(EventReason::PluginOff)));
+        assert_eq!(SpecCode::parse("plugin_off", Family::Call), Some(SpecCode::Refusal(Refusal::PluginOff)));
+        assert_eq!(SpecCode::parse("bad_token", Family::Call), None);
+    }
+
+    /// §22: TIMEOUT, NETWORK, 5xx and 429 are worth retrying, and nothing else.
+    #[test]
+    fn s22_retryable_codes() {
+        let retryable: Vec<_> = CallCode::ALL.iter().filter(|c| ToolCode::Call(**c).retryable()).collect();
+        assert_eq!(retryable, [&CallCode::Timeout, &CallCode::Network]);
+        assert!(ToolCode::Http(429).retryable() && ToolCode::Http(503).retryable());
+        assert!(!ToolCode::Http(404).retryable() && !ToolCode::Http(401).retryable());
+    }
+
+    #[test]
+    fn codes_serialize_as_their_spelling() {
+        let json =
+            serde_json::to_string(&[SpecCode::Tool(ToolCode::Http(502)), SpecCode::Refusal(Refusal::TwitchQuota)]);
+        assert_eq!(json.expect("json"), r#"["HTTP_502","twitch_quota"]"#);
+    }
+}
