@@ -18,6 +18,8 @@ use std::fmt;
 macro_rules! spelled {
     ($(#[$meta:meta])* pub enum $name:ident { $($variant:ident => $text:literal,)* }) => {
         $(#[$meta])*
+        // Serialized by its spelling (below), so a plain string in TypeScript.
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         #[allow(missing_docs)] // each variant is the spec's code of the same name
         pub enum $name { $($variant,)* }
@@ -97,6 +99,7 @@ spelled! {
 
 /// A code of §22 "In a tool result": one of [`CallCode`], or the status of
 /// a service's error answer, spelled `HTTP_<status>`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ToolCode {
     /// A fixed code.
@@ -222,6 +225,7 @@ spelled! {
 }
 
 /// Any code of §22. Its JSON form is the code's spelling.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SpecCode {
     /// At import (and the `superlative` warning).

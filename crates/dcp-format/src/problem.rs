@@ -77,8 +77,6 @@ impl Code {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
     /// The spec's code.
-    // Serialized by its spec spelling (the impl above), so a plain string in TypeScript.
-    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub code: Code,
     /// Where in the manifest (or package) the problem is.
     pub path: String,

@@ -309,7 +309,7 @@ pub struct PluginTest {
     /// The call went through: "Connected".
     pub ok: bool,
     /// The §22 code of a failure, or the courtier's reason of a refusal.
-    pub code: Option<String>,
+    pub code: Option<dcp_format::codes::SpecCode>,
     /// What to tell the player, in plain words.
     pub message: String,
 }

@@ -7,8 +7,11 @@
 use crate::dto::PluginTest;
 use crate::{ApiResult, Host, Model, Source, Turn};
 use dcp_call::pipeline::Outcome;
+use dcp_format::codes::{SpecCode, ToolCode};
+use dcp_format::limits::CALL_SECONDS;
 use dcp_format::model::Plugin;
 use dcp_format::risk::Level;
+use dcp_store::journal::Outcome as JournalOutcome;
 use dcp_store::StoreError;
 
 impl Host {
@@ -49,32 +52,43 @@ fn action_to_test(plugin: &Plugin, tools_off: &[String]) -> Option<String> {
 
 /// The player's verdict of a test call.
 fn verdict(action: String, outcome: &Outcome) -> PluginTest {
-    if outcome.outcome == "done" {
+    if outcome.outcome == JournalOutcome::Done {
         return PluginTest { action: Some(action), ok: true, code: None, message: "Connected".into() };
     }
     // A refusal's reason says more than POLICY_DENIED.
-    let code = outcome.reason.map(str::to_owned).or_else(|| outcome.code.clone());
-    let message = plain_words(code.as_deref().unwrap_or(""));
+    let code = outcome.reason.map(SpecCode::Refusal).or(outcome.code.map(SpecCode::Tool));
+    let message = code.map_or_else(|| OTHER.to_owned(), plain_words);
     PluginTest { action: Some(action), ok: false, code, message }
 }
 
+const OTHER: &str = "The test failed. Open Details for the error code.";
+
 /// A failure code (§22) in plain words for the player.
-fn plain_words(code: &str) -> String {
+fn plain_words(code: SpecCode) -> String {
+    use dcp_format::codes::{CallCode as C, Refusal as R};
     let text = match code {
-        "HTTP_401" | "HTTP_403" => "The service refused the key: it is probably wrong or revoked. Check it in Options.",
-        "HTTP_429" => "The service says it gets too many requests. Try again in a minute.",
-        c if c.starts_with("HTTP_5") => "The service has a problem right now. Try again later.",
-        c if c.starts_with("HTTP_") => "The service answered with an error. Check the settings.",
-        "TIMEOUT" => "The service did not answer within 20 seconds. Try again later.",
-        "NETWORK" | "DNS_FAILED" => {
+        SpecCode::Tool(ToolCode::Http(401 | 403)) => {
+            "The service refused the key: it is probably wrong or revoked. Check it in Options."
+        }
+        SpecCode::Tool(ToolCode::Http(429)) => "The service says it gets too many requests. Try again in a minute.",
+        SpecCode::Tool(ToolCode::Http(500..)) => "The service has a problem right now. Try again later.",
+        SpecCode::Tool(ToolCode::Http(_)) => "The service answered with an error. Check the settings.",
+        SpecCode::Tool(ToolCode::Call(C::Timeout)) => {
+            return format!("The service did not answer within {CALL_SECONDS} seconds. Try again later.")
+        }
+        SpecCode::Tool(ToolCode::Call(C::Network | C::DnsFailed)) => {
             "The service could not be reached. Check the internet connection, or that the program on this PC is running."
         }
-        "NEEDS_SETUP" | "needs_setup" => "A required setting or secret is missing. Fill it in and save.",
-        "tools_off" => "Enable tools is off in the Tools tab.",
-        "plugin_off" => "The plugin, this action or all plugins are switched off.",
-        "dev_mode_off" => "Developer mode is off: this plugin is paused.",
-        "BAD_RESPONSE" | "UNSUPPORTED_CONTENT" => "The service answered with something the plugin cannot read.",
-        _ => "The test failed. Open Details for the error code.",
+        SpecCode::Tool(ToolCode::Call(C::NeedsSetup)) | SpecCode::Refusal(R::NeedsSetup) => {
+            "A required setting or secret is missing. Fill it in and save."
+        }
+        SpecCode::Refusal(R::ToolsOff) => "Enable tools is off in the Tools tab.",
+        SpecCode::Refusal(R::PluginOff) => "The plugin, this action or all plugins are switched off.",
+        SpecCode::Refusal(R::DevModeOff) => "Developer mode is off: this plugin is paused.",
+        SpecCode::Tool(ToolCode::Call(C::BadResponse | C::UnsupportedContent)) => {
+            "The service answered with something the plugin cannot read."
+        }
+        _ => OTHER,
     };
     text.to_owned()
 }
@@ -83,38 +97,43 @@ fn plain_words(code: &str) -> String {
 mod tests {
     use super::verdict;
     use dcp_call::pipeline::Outcome;
+    use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
+    use dcp_store::journal::Outcome as JournalOutcome;
 
-    fn ended(outcome: &'static str, code: Option<&str>, reason: Option<&'static str>) -> Outcome {
-        Outcome { outcome, code: code.map(str::to_owned), reason, retryable: false, for_ai: String::new() }
+    fn ended(outcome: JournalOutcome, code: Option<ToolCode>, reason: Option<Refusal>) -> Outcome {
+        Outcome { outcome, code, reason, retryable: false, for_ai: String::new() }
     }
 
     #[test]
     fn a_call_that_went_through_is_connected() {
-        let test = verdict("p__list".into(), &ended("done", None, None));
+        let test = verdict("p__list".into(), &ended(JournalOutcome::Done, None, None));
         assert_eq!((test.ok, test.code, test.message.as_str()), (true, None, "Connected"));
     }
 
     /// The spec: on 401 and 403 the saved key may be wrong or revoked.
     #[test]
     fn a_401_or_403_says_the_key_is_probably_wrong() {
-        for code in ["HTTP_401", "HTTP_403"] {
-            let test = verdict("p__list".into(), &ended("failed", Some(code), None));
-            assert_eq!(test.code.as_deref(), Some(code));
+        for status in [401, 403] {
+            let code = ToolCode::Http(status);
+            let test = verdict("p__list".into(), &ended(JournalOutcome::Failed, Some(code), None));
+            assert_eq!(test.code, Some(SpecCode::Tool(code)));
             assert!(!test.ok && test.message.contains("probably wrong"), "{}", test.message);
         }
     }
 
     #[test]
     fn a_refusal_gives_the_courtiers_reason_not_policy_denied() {
-        let test = verdict("p__list".into(), &ended("refused", Some("POLICY_DENIED"), Some("needs_setup")));
-        assert_eq!(test.code.as_deref(), Some("needs_setup"));
+        let denied = Some(ToolCode::Call(CallCode::PolicyDenied));
+        let test = verdict("p__list".into(), &ended(JournalOutcome::Refused, denied, Some(Refusal::NeedsSetup)));
+        assert_eq!(test.code, Some(SpecCode::Refusal(Refusal::NeedsSetup)));
         assert_eq!(test.message, "A required setting or secret is missing. Fill it in and save.");
     }
 
     #[test]
     fn other_failures_keep_their_code() {
-        let test = verdict("p__list".into(), &ended("failed", Some("TIMEOUT"), None));
-        assert_eq!(test.code.as_deref(), Some("TIMEOUT"));
+        let timeout = ToolCode::Call(CallCode::Timeout);
+        let test = verdict("p__list".into(), &ended(JournalOutcome::Failed, Some(timeout), None));
+        assert_eq!(test.code, Some(SpecCode::Tool(timeout)));
         assert_eq!(test.message, "The service did not answer within 20 seconds. Try again later.");
     }
 }

@@ -3,7 +3,9 @@ import type { AppSwitches } from "./AppSwitches";
 import type { Card } from "./Card";
 import type { Change } from "./Change";
 import type { JournalLine } from "./JournalLine";
+import type { JournalOutcome } from "./JournalOutcome";
 import type { Notice } from "./Notice";
+import type { ToolCode } from "./ToolCode";
 
 /**
  * One thing that happened in the host.
@@ -40,11 +42,11 @@ tool: string,
 /**
  * done, failed or refused.
  */
-outcome: string, 
+outcome: JournalOutcome, 
 /**
  * Its code.
  */
-code: string | null, } | { "kind": "journal_lost", 
+code: ToolCode | null, } | { "kind": "journal_lost", 
 /**
  * Why.
  */
