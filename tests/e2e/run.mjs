@@ -26,6 +26,27 @@ const T = {
   T: 'Try an action: get_time answers from the local server',
 };
 
+/**
+ * The UI finished its first load (it sets body.dataset.startupMs after My
+ * plugins is drawn). When it never does, says what the page shows and the
+ * likely cause, instead of timing out on the next selector.
+ */
+async function uiAlive(ms = 15_000) {
+  try {
+    await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), ms);
+  } catch {
+    const [text, frozen] = await driver().executeScript(
+      'return [document.body.innerText.replace(/\\s+/g, " ").slice(0, 200), Object.isFrozen(Object.prototype)]',
+    );
+    throw new Error(
+      `the UI never finished loading (no body.dataset.startupMs after ${ms} ms; page: "${text}")` +
+        (frozen
+          ? '; Object.prototype is frozen (tauri.conf.json app.security.freezePrototype): Preact copies vnodes with a for-in assign that writes `constructor` and throws on a frozen prototype, so no state update ever renders'
+          : ''),
+    );
+  }
+}
+
 /** Plugins tab, then its sub-tab. */
 async function goPlugins(sub = 'My plugins') {
   await tab('Plugins');
@@ -44,6 +65,7 @@ async function setSwitch(css, on, root = null) {
 test('app opens with a plugin file as argument: consent screen', async () => {
   fs.rmSync(profile, { recursive: true, force: true });
   await launch(profile, [path.join(ex('exchange-rates'), 'manifest.json')], 'main');
+  await uiAlive();
   const consent = await waitFor(tid('consent'), 20_000);
   const t = await consent.getText();
   if (!/Exchange rates/.test(t)) throw new Error(`consent does not name the plugin: ${t.slice(0, 200)}`);
@@ -96,6 +118,13 @@ test('Catalog lists the official plugins', async () => {
   await goPlugins('Catalog');
   await waitFor(tid('import-file'));
   await shot('catalog');
+});
+
+test('Tools tab: the master switch for tools', async () => {
+  await tab('Tools');
+  await waitFor(tid('tools-enabled'));
+  await shot('tools');
+  await tab('Plugins');
 });
 
 test('a broken file given to the running app is refused with technical details', async () => {
