@@ -200,7 +200,9 @@ export async function launch(profile, args = [], name = 'app') {
       stdio: ['ignore', out, out],
     }),
   );
+  // tauri-driver answers before the WebKitWebDriver it starts does.
   await waitPort(port, 15_000);
+  await waitPort(nativePort, 15_000);
   const caps = new Capabilities();
   caps.setBrowserName('wry');
   caps.set('tauri:options', { application: env.app, args });

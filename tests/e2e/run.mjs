@@ -265,24 +265,34 @@ test('start-up with 100 installed plugins', async () => {
   const listed = (await dcplugin(big, ['list'])).split('\n').filter((l) => /^fx\d{3}\s/.test(l)).length;
   if (listed !== 100) throw new Error(`dcplugin list shows ${listed} plugins, not 100`);
 
-  const { launchedAt, sessionMs } = await launch(big, [], 'startup');
-  // The first card drawn, polled in the page so the wait costs no round trips.
-  await driver().executeAsyncScript(
-    `const done = arguments[arguments.length - 1];
-     const t0 = Date.now();
-     (function poll() {
-       const c = document.querySelector('[data-testid^="card-fx"]');
-       if (c && c.getClientRects().length) return done(true);
-       if (Date.now() - t0 > 12000) return done(false);
-       requestAnimationFrame(poll);
-     })();`,
-  );
-  const wallMs = Date.now() - launchedAt;
-  const startupMs = await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), 10_000);
-  const shown = (await cardSlugs()).length;
-  console.log(`startup with 100 plugins: ${startupMs} ms (target < 1000 ms); wall time from launch request to first card visible: ${wallMs} ms (WebDriver session ready after ${sessionMs} ms); cards drawn: ${shown}`);
-  await shot('startup-100');
-  await quit();
+  // Three launches; the median is printed (a busy 2-core machine makes any
+  // single one noisy), with each run's numbers.
+  const runs = [];
+  let shown = 0;
+  for (let i = 0; i < 3; i++) {
+    const { launchedAt, sessionMs } = await launch(big, [], 'startup');
+    // The first card drawn, polled in the page so the wait costs no round trips.
+    await driver().executeAsyncScript(
+      `const done = arguments[arguments.length - 1];
+       const t0 = Date.now();
+       (function poll() {
+         const c = document.querySelector('[data-testid^="card-fx"]');
+         if (c && c.getClientRects().length) return done(true);
+         if (Date.now() - t0 > 12000) return done(false);
+         requestAnimationFrame(poll);
+       })();`,
+    );
+    const wallMs = Date.now() - launchedAt;
+    const startupMs = Number(await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), 10_000));
+    shown = (await cardSlugs()).length;
+    runs.push({ startupMs, wallMs, sessionMs });
+    if (i === 0) await shot('startup-100');
+    await quit();
+  }
+  const median = (k) => runs.map((r) => r[k]).sort((x, y) => x - y)[1];
+  const startupMs = median('startupMs');
+  console.log(`     runs: ${runs.map((r) => `ui_ready ${r.startupMs} ms, first card ${r.wallMs} ms (session ${r.sessionMs} ms)`).join('; ')}`);
+  console.log(`startup with 100 plugins: ${startupMs} ms (target < 1000 ms); wall time from launch request to first card visible: ${median('wallMs')} ms (medians of 3 launches); cards drawn: ${shown}`);
   if (shown !== 100) throw new Error(`${shown} cards drawn, not 100`);
   // The target is printed, not enforced: on a busy 2-core machine (builds
   // running beside) a debug build can miss it by chance.
@@ -298,5 +308,6 @@ try {
   await quit().catch(() => {});
   killChildren();
 }
+if (result.failed) console.log(`(screens at failure here, logs too once e2e.sh ends: ${env.fails})`);
 console.log(`${result.passed} passed, ${result.failed} failed`);
 process.exit(result.failed ? 1 : 0);
