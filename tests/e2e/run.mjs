@@ -47,6 +47,19 @@ async function uiAlive(ms = 15_000) {
   }
 }
 
+/** Picks the first option of a <select> whose value or text matches `re`, as a person would. */
+async function selectOption(select, re) {
+  const options = await select.findElements(By.css('option'));
+  for (const o of options) {
+    if (re.test(await o.getAttribute('value')) || re.test(await o.getText())) {
+      await o.click();
+      await until(`option ${re} selected`, async () => re.test(await select.getAttribute('value')) || o.isSelected(), 3_000);
+      return;
+    }
+  }
+  throw new Error(`no option matching ${re}`);
+}
+
 /** Plugins tab, then its sub-tab. */
 async function goPlugins(sub = 'My plugins') {
   await tab('Plugins');
@@ -206,13 +219,7 @@ test('Try an action: get_time answers from the local server', async () => {
   const d = await waitFor(tid('details'));
   const dev = await waitFor(tid('dev-section'), 10_000, d);
   const select = await waitFor(tid('try-tool'), 5_000, dev);
-  await driver().executeScript(
-    `const s = arguments[0];
-     const o = [...s.options].find(o => /get_time/.test(o.value) || /get_time/.test(o.text));
-     if (!o) throw new Error('no get_time option: ' + [...s.options].map(o => o.value).join(','));
-     s.value = o.value; s.dispatchEvent(new Event('input', {bubbles: true})); s.dispatchEvent(new Event('change', {bubbles: true}));`,
-    select,
-  );
+  await selectOption(select, /get_time/);
   await click(tid('try-run'), dev);
   const result = await until('a result with the time', async () => {
     const r = await waitFor(tid('try-result'), 1_000, dev);
@@ -222,6 +229,24 @@ test('Try an action: get_time answers from the local server', async () => {
   await driver().executeScript('arguments[0].scrollIntoView({block: "center"})', await waitFor(tid('try-result'), 1_000, dev));
   await shot('try-action');
   console.log(`     result: ${result.replace(/\s+/g, ' ').slice(0, 160)}`);
+  await click(tid('close'), d);
+  await waitGone(tid('details'));
+}, { needs: [T.L] });
+
+test('Try an action: add_note writes a note through the local server', async () => {
+  await click(tid('card-details'), await card('mypc'));
+  const d = await waitFor(tid('details'));
+  const dev = await waitFor(tid('dev-section'), 10_000, d);
+  await selectOption(await waitFor(tid('try-tool'), 5_000, dev), /add_note/);
+  const note = `written by the e2e test ${Date.now()}`;
+  const field = await dev.findElements(By.css(tid('try-arg-text')));
+  if (field.length) await type(tid('try-arg-text'), note, dev);
+  else await type(tid('try-args'), JSON.stringify({ text: note }), dev);
+  await click(tid('try-run'), dev);
+  await until('a result saying saved', async () => /saved/.test(await (await waitFor(tid('try-result'), 1_000, dev)).getText()), 20_000);
+  const notes = path.join(env.localServerDir, 'notes.txt');
+  await until('the note in notes.txt', async () => fs.existsSync(notes) && fs.readFileSync(notes, 'utf8').includes(note), 5_000);
+  if (!field.length) console.log('     note: no try-arg-text field (the details carry no input schema): arguments typed as JSON');
   await click(tid('close'), d);
   await waitGone(tid('details'));
 }, { needs: [T.L] });
