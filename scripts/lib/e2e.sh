@@ -180,6 +180,13 @@ wait "$RUN_PID"
 status=$?
 RUN_PID_DONE=$RUN_PID
 set -e
+if [ "$status" -ne 0 ]; then
+  # Kept for a look after the scratch folder is gone: the run's stderr (the
+  # app's and WebKit's messages), tauri-driver's and the local server's logs.
+  mkdir -p "$TARGET_DIR/e2e-failures"
+  cp "$SCRATCH/stderr.log" "$SCRATCH/local-server.log" "$TARGET_DIR/e2e-failures/" 2>/dev/null || true
+  cp "$SCRATCH"/tmp/tauri-driver-*.log "$TARGET_DIR/e2e-failures/" 2>/dev/null || true
+fi
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
   echo "--- last lines of the run's stderr ---" >&2
   tail -n 30 "$SCRATCH/stderr.log" >&2
@@ -187,6 +194,7 @@ fi
 # The suite printed its own `N passed, N failed` (exit 0 or 1); anything else
 # (a crash, the 15-minute timeout) did not.
 if [ "$status" -eq 0 ] || [ "$status" -eq 1 ]; then SUMMARY_PRINTED=1; fi
-[ -n "$RUN_PID_DONE" ] && kill -KILL -- "-$RUN_PID_DONE" 2>/dev/null
+# Whatever is left of the run's process group (nothing, normally).
+kill -KILL -- "-$RUN_PID_DONE" 2>/dev/null || true
 RUN_PID=""
 exit "$status"

@@ -200,14 +200,16 @@ export async function launch(profile, args = [], name = 'app') {
       stdio: ['ignore', out, out],
     }),
   );
+  // tauri-driver answers before the WebKitWebDriver it starts does.
   await waitPort(port, 15_000);
+  await waitPort(nativePort, 15_000);
   const caps = new Capabilities();
   caps.setBrowserName('wry');
   caps.set('tauri:options', { application: env.app, args });
   const launchedAt = Date.now();
   const driver = await withTimeout(
     new Builder().withCapabilities(caps).usingServer(`http://127.0.0.1:${port}/`).build(),
-    30_000,
+    60_000,
     'new WebDriver session (app launch)',
   );
   const sessionMs = Date.now() - launchedAt;
@@ -224,19 +226,56 @@ export function currentProfile() {
   return current?.profile;
 }
 
-/** Ends the session (the app closes) and its tauri-driver. */
+/** The processes under `pid` (children, grandchildren...), from /proc. */
+function descendants(pid) {
+  const parent = new Map();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parent.set(Number(e), ppid);
+    } catch {
+      /* gone */
+    }
+  }
+  const out = [];
+  const walk = (p) => {
+    for (const [c, pp] of parent) if (pp === p) { out.push(c); walk(c); }
+  };
+  walk(pid);
+  return out;
+}
+const alive = (pid) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+/**
+ * Ends the session (the app closes) and its tauri-driver, and waits until
+ * WebKitWebDriver and the app have exited: a next launch must not find the
+ * old window still holding the single-instance name.
+ */
 export async function quit() {
   if (!current) return;
   const { driver: d, tauriDriver } = current;
   current = null;
+  const under = descendants(tauriDriver.pid);
   try {
     await withTimeout(d.quit(), 10_000, 'session quit');
   } catch {
     /* killed below */
   }
   tauriDriver.kill('SIGTERM');
-  await sleep(300);
-  tauriDriver.kill('SIGKILL');
+  const end = Date.now() + 5_000;
+  while (Date.now() < end && [tauriDriver.pid, ...under].some((p) => { try { return alive(p); } catch { return false; } })) {
+    await sleep(100);
+  }
+  for (const p of [...under, tauriDriver.pid]) {
+    try {
+      if (alive(p)) process.kill(p, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 /**

@@ -26,6 +26,40 @@ const T = {
   T: 'Try an action: get_time answers from the local server',
 };
 
+/**
+ * The UI finished its first load (it sets body.dataset.startupMs after My
+ * plugins is drawn). When it never does, says what the page shows and the
+ * likely cause, instead of timing out on the next selector.
+ */
+async function uiAlive(ms = 15_000) {
+  try {
+    await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), ms);
+  } catch {
+    const [text, frozen] = await driver().executeScript(
+      'return [document.body.innerText.replace(/\\s+/g, " ").slice(0, 200), Object.isFrozen(Object.prototype)]',
+    );
+    throw new Error(
+      `the UI never finished loading (no body.dataset.startupMs after ${ms} ms; page: "${text}")` +
+        (frozen
+          ? '; Object.prototype is frozen (tauri.conf.json app.security.freezePrototype): Preact copies vnodes with a for-in assign that writes `constructor` and throws on a frozen prototype, so no state update ever renders'
+          : ''),
+    );
+  }
+}
+
+/** Picks the first option of a <select> whose value or text matches `re`, as a person would. */
+async function selectOption(select, re) {
+  const options = await select.findElements(By.css('option'));
+  for (const o of options) {
+    if (re.test(await o.getAttribute('value')) || re.test(await o.getText())) {
+      await o.click();
+      await until(`option ${re} selected`, async () => re.test(await select.getAttribute('value')) || o.isSelected(), 3_000);
+      return;
+    }
+  }
+  throw new Error(`no option matching ${re}`);
+}
+
 /** Plugins tab, then its sub-tab. */
 async function goPlugins(sub = 'My plugins') {
   await tab('Plugins');
@@ -44,6 +78,7 @@ async function setSwitch(css, on, root = null) {
 test('app opens with a plugin file as argument: consent screen', async () => {
   fs.rmSync(profile, { recursive: true, force: true });
   await launch(profile, [path.join(ex('exchange-rates'), 'manifest.json')], 'main');
+  await uiAlive();
   const consent = await waitFor(tid('consent'), 20_000);
   const t = await consent.getText();
   if (!/Exchange rates/.test(t)) throw new Error(`consent does not name the plugin: ${t.slice(0, 200)}`);
@@ -96,6 +131,13 @@ test('Catalog lists the official plugins', async () => {
   await goPlugins('Catalog');
   await waitFor(tid('import-file'));
   await shot('catalog');
+});
+
+test('Tools tab: the master switch for tools', async () => {
+  await tab('Tools');
+  await waitFor(tid('tools-enabled'));
+  await shot('tools');
+  await tab('Plugins');
 });
 
 test('a broken file given to the running app is refused with technical details', async () => {
@@ -177,13 +219,7 @@ test('Try an action: get_time answers from the local server', async () => {
   const d = await waitFor(tid('details'));
   const dev = await waitFor(tid('dev-section'), 10_000, d);
   const select = await waitFor(tid('try-tool'), 5_000, dev);
-  await driver().executeScript(
-    `const s = arguments[0];
-     const o = [...s.options].find(o => /get_time/.test(o.value) || /get_time/.test(o.text));
-     if (!o) throw new Error('no get_time option: ' + [...s.options].map(o => o.value).join(','));
-     s.value = o.value; s.dispatchEvent(new Event('input', {bubbles: true})); s.dispatchEvent(new Event('change', {bubbles: true}));`,
-    select,
-  );
+  await selectOption(select, /get_time/);
   await click(tid('try-run'), dev);
   const result = await until('a result with the time', async () => {
     const r = await waitFor(tid('try-result'), 1_000, dev);
@@ -193,6 +229,24 @@ test('Try an action: get_time answers from the local server', async () => {
   await driver().executeScript('arguments[0].scrollIntoView({block: "center"})', await waitFor(tid('try-result'), 1_000, dev));
   await shot('try-action');
   console.log(`     result: ${result.replace(/\s+/g, ' ').slice(0, 160)}`);
+  await click(tid('close'), d);
+  await waitGone(tid('details'));
+}, { needs: [T.L] });
+
+test('Try an action: add_note writes a note through the local server', async () => {
+  await click(tid('card-details'), await card('mypc'));
+  const d = await waitFor(tid('details'));
+  const dev = await waitFor(tid('dev-section'), 10_000, d);
+  await selectOption(await waitFor(tid('try-tool'), 5_000, dev), /add_note/);
+  const note = `written by the e2e test ${Date.now()}`;
+  const field = await dev.findElements(By.css(tid('try-arg-text')));
+  if (field.length) await type(tid('try-arg-text'), note, dev);
+  else await type(tid('try-args'), JSON.stringify({ text: note }), dev);
+  await click(tid('try-run'), dev);
+  await until('a result saying saved', async () => /saved/.test(await (await waitFor(tid('try-result'), 1_000, dev)).getText()), 20_000);
+  const notes = path.join(env.localServerDir, 'notes.txt');
+  await until('the note in notes.txt', async () => fs.existsSync(notes) && fs.readFileSync(notes, 'utf8').includes(note), 5_000);
+  if (!field.length) console.log('     note: no try-arg-text field (the details carry no input schema): arguments typed as JSON');
   await click(tid('close'), d);
   await waitGone(tid('details'));
 }, { needs: [T.L] });
@@ -236,24 +290,34 @@ test('start-up with 100 installed plugins', async () => {
   const listed = (await dcplugin(big, ['list'])).split('\n').filter((l) => /^fx\d{3}\s/.test(l)).length;
   if (listed !== 100) throw new Error(`dcplugin list shows ${listed} plugins, not 100`);
 
-  const { launchedAt, sessionMs } = await launch(big, [], 'startup');
-  // The first card drawn, polled in the page so the wait costs no round trips.
-  await driver().executeAsyncScript(
-    `const done = arguments[arguments.length - 1];
-     const t0 = Date.now();
-     (function poll() {
-       const c = document.querySelector('[data-testid^="card-fx"]');
-       if (c && c.getClientRects().length) return done(true);
-       if (Date.now() - t0 > 12000) return done(false);
-       requestAnimationFrame(poll);
-     })();`,
-  );
-  const wallMs = Date.now() - launchedAt;
-  const startupMs = await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), 10_000);
-  const shown = (await cardSlugs()).length;
-  console.log(`startup with 100 plugins: ${startupMs} ms (target < 1000 ms); wall time from launch request to first card visible: ${wallMs} ms (WebDriver session ready after ${sessionMs} ms); cards drawn: ${shown}`);
-  await shot('startup-100');
-  await quit();
+  // Three launches; the median is printed (a busy 2-core machine makes any
+  // single one noisy), with each run's numbers.
+  const runs = [];
+  let shown = 0;
+  for (let i = 0; i < 3; i++) {
+    const { launchedAt, sessionMs } = await launch(big, [], 'startup');
+    // The first card drawn, polled in the page so the wait costs no round trips.
+    await driver().executeAsyncScript(
+      `const done = arguments[arguments.length - 1];
+       const t0 = Date.now();
+       (function poll() {
+         const c = document.querySelector('[data-testid^="card-fx"]');
+         if (c && c.getClientRects().length) return done(true);
+         if (Date.now() - t0 > 12000) return done(false);
+         requestAnimationFrame(poll);
+       })();`,
+    );
+    const wallMs = Date.now() - launchedAt;
+    const startupMs = Number(await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), 10_000));
+    shown = (await cardSlugs()).length;
+    runs.push({ startupMs, wallMs, sessionMs });
+    if (i === 0) await shot('startup-100');
+    await quit();
+  }
+  const median = (k) => runs.map((r) => r[k]).sort((x, y) => x - y)[1];
+  const startupMs = median('startupMs');
+  console.log(`     runs: ${runs.map((r) => `ui_ready ${r.startupMs} ms, first card ${r.wallMs} ms (session ${r.sessionMs} ms)`).join('; ')}`);
+  console.log(`startup with 100 plugins: ${startupMs} ms (target < 1000 ms); wall time from launch request to first card visible: ${median('wallMs')} ms (medians of 3 launches); cards drawn: ${shown}`);
   if (shown !== 100) throw new Error(`${shown} cards drawn, not 100`);
   // The target is printed, not enforced: on a busy 2-core machine (builds
   // running beside) a debug build can miss it by chance.
@@ -269,5 +333,6 @@ try {
   await quit().catch(() => {});
   killChildren();
 }
+if (result.failed) console.log(`(screens at failure here, logs too once e2e.sh ends: ${env.fails})`);
 console.log(`${result.passed} passed, ${result.failed} failed`);
 process.exit(result.failed ? 1 : 0);

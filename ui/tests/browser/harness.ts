@@ -67,6 +67,8 @@ export async function open(scenario: Record<string, unknown> = {}, wait = true):
   await page.addInitScript(`window.__SCENARIO__ = ${JSON.stringify(scenario)};
     document.addEventListener('securitypolicyviolation', (e) => { (window.__csp = window.__csp || []).push(e.violatedDirective + ' ' + e.blockedURI); });`);
   await page.addInitScript(mockScript);
+  // tauri.conf.json sets freezePrototype: the app must work with Object.prototype frozen.
+  await page.addInitScript('Object.freeze(Object.prototype);');
   await page.goto(base);
   if (wait) await page.waitForSelector('body[data-startup-ms]');
   return { page, context, problems };
