@@ -360,6 +360,7 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="try-arg-from"]').fill('USD');
     await page.locator('[data-testid="try-arg-to"]').fill('EUR');
     await page.locator('[data-testid="try-arg-amount"]').fill('100');
+    expect(await page.locator('[data-testid="try-source"] option').allInnerTexts()).toEqual(['Voice', 'Typed', 'Twitch chat', 'On its own', 'An event']);
     await page.locator('[data-testid="try-source"]').selectOption('voice');
     await page.locator('[data-testid="try-run"]').click();
     const result = page.locator('[data-testid="try-result"]');
@@ -407,12 +408,12 @@ describe('Actions (journal)', () => {
     await expect.poll(() => rows.count()).toBe(100);
     const first = await rows.first().locator('td').allInnerTexts();
     // id 1,000,000: outcome done (id % 5 = 0), plugin todo (id % 3 = 1), who keyboard.
-    expect(first.slice(1)).toEqual(['My Tasks', 'convert', 'text', 'done', '100 USD #1000000']);
+    expect(first.slice(1)).toEqual(['My Tasks', 'convert', 'Typed', 'done', '100 USD #1000000']);
     expect(first[0]).toMatch(/^\d\d:\d\d:\d\d$|^\d{1,2} \w{3}( \d{4})? \d\d:\d\d:\d\d$/);
     // Then ids 999,999 to 999,996: dropped event, received event, refused call, failed call.
     expect(await rows.nth(1).locator('td').nth(4).innerText()).toBe('dropped: waited too long');
     expect(await rows.nth(2).locator('td').nth(2).innerText()).toBe('event: focus_done');
-    expect(await rows.nth(2).locator('td').nth(3).innerText()).toBe('event');
+    expect(await rows.nth(2).locator('td').nth(3).innerText()).toBe('An event');
     expect(await rows.nth(2).locator('td').nth(4).innerText()).toBe('received');
     expect(await rows.nth(3).locator('td').nth(4).innerText()).toBe('refused: paused while live on Twitch');
     expect(await rows.nth(4).locator('td').nth(4).innerText()).toBe('failed (HTTP_404)');

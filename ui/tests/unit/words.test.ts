@@ -108,7 +108,9 @@ describe('call outcomes and the journal', () => {
   });
   test('who asked', () => {
     expect(['voice', 'keyboard', 'twitch', 'auto', 'event'].map((w) => whoText(t, w)))
-      .toEqual(['voice', 'text', 'Twitch chat', 'companion on its own', 'event']);
+      .toEqual(['Voice', 'Typed', 'Twitch chat', 'On its own', 'An event']);
+    expect(['voice', 'keyboard', 'twitch', 'auto', 'event'].map((w) => whoText(tf, w)))
+      .toEqual(['Voix', 'Écrit', 'Chat Twitch', 'De lui-même', 'Un événement']);
   });
   test('an event line says it is an event', () => {
     expect(journalAction(t, { action: 'focus_done', who: 'event' })).toBe('event: focus_done');
