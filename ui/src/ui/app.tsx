@@ -39,7 +39,8 @@ export function App() {
   const [versions, setVersions] = useState<Record<string, number>>({});
   const [lastTurns, setLastTurns] = useState<Record<string, string>>({});
   const [doorTick, setDoorTick] = useState(0);
-  const [message, setMessage] = useState('');
+  const [toast, setToast] = useState<{ text: string; n: number }>({ text: '', n: 0 });
+  const message = toast.text;
   const [error, setError] = useState<string | null>(null);
   const [devNote, setDevNote] = useState<string | null>(null);
   const [journalLost, setJournalLost] = useState<string | null>(null);
@@ -67,6 +68,13 @@ export function App() {
     setVersions((v) => Object.fromEntries(list.map((c) => [c.slug, (v[c.slug] ?? 0) + 1])));
   };
 
+  const setMessage = useCallback((text: string) => setToast((o) => ({ text, n: o.n + 1 })), []);
+  /** The player goes somewhere else (another tab or dialog): toasts about what came before go. */
+  const dismissToasts = useCallback(() => {
+    setToast((o) => (o.text ? { text: '', n: o.n + 1 } : o));
+    setError(null);
+  }, []);
+
   const showError = useCallback((e: ApiError) => setError(errorWords(translator(switchesRef.current.language), e)), []);
   const switchesRef = useRef(switches);
   switchesRef.current = switches;
@@ -75,6 +83,7 @@ export function App() {
     try {
       const review = await make();
       setRefusal(null);
+      dismissToasts();
       setReviews((q) => [...q, review]);
     } catch (e) {
       const a = asApiError(e);
@@ -153,12 +162,13 @@ export function App() {
   }, [loaded]);
 
   useEffect(() => { document.documentElement.lang = switches.language; document.title = t('app.title'); }, [switches.language]);
-  // A confirmation shows for a few seconds, then goes.
+  // A confirmation shows for a few seconds, then goes (each new one gets its full few seconds).
   useEffect(() => {
-    if (!message) return;
-    const timer = setTimeout(() => setMessage(''), 6000);
+    if (!toast.text) return;
+    const n = toast.n;
+    const timer = setTimeout(() => setToast((o) => (o.n === n ? { text: '', n } : o)), 6000);
     return () => clearTimeout(timer);
-  }, [message]);
+  }, [toast.n]);
 
   const patch = async (p: Partial<AppSwitches>) => {
     try {
@@ -182,9 +192,9 @@ export function App() {
 
   const ctx: AppApi = useMemo(() => ({
     t, language: switches.language, switches, startReview, cards, versions, lastTurns, doorTick, showError,
-    openDetails: (slug) => { setOptions(null); setDetails(slug); },
-    openOptions: (slug) => { setDetails(null); setOptions(slug); },
-    askUninstall: (card) => setConfirm(card),
+    openDetails: (slug) => { dismissToasts(); setOptions(null); setDetails(slug); },
+    openOptions: (slug) => { dismissToasts(); setDetails(null); setOptions(slug); },
+    askUninstall: (card) => { dismissToasts(); setConfirm(card); },
     announce: setMessage,
   }), [t, switches, cards, versions, lastTurns, doorTick]);
 
@@ -229,7 +239,7 @@ export function App() {
             </select>
           </div>
         </header>
-        <Tabs label={t('app.tabs')} idPrefix="top" selected={top} onSelect={setTop}
+        <Tabs label={t('app.tabs')} idPrefix="top" selected={top} onSelect={(v) => { if (v !== top) dismissToasts(); setTop(v); }}
           tabs={[['tools', t('tab.tools')], ['plugins', t('tab.plugins')]]} />
         {top === 'tools' && (
           <TabPanel idPrefix="top" id="tools">
@@ -258,7 +268,7 @@ export function App() {
               </div>
             )}
             {switches.dev_mode && devNote && <p class="banner error" role="alert" data-testid="reload-failed">{t('dev.reload_failed', { message: devNote })}</p>}
-            <Tabs label={t('tab.plugins_sections')} idPrefix="sub" selected={sub} onSelect={setSub} class="tabs sub"
+            <Tabs label={t('tab.plugins_sections')} idPrefix="sub" selected={sub} onSelect={(v) => { if (v !== sub) dismissToasts(); setSub(v); }} class="tabs sub"
               tabs={[['mine', t('tab.mine')], ['catalog', t('tab.catalog')], ['actions', t('tab.actions')]]} />
             <TabPanel idPrefix="sub" id={sub}>
               {sub === 'mine' && (loaded ? <MyPlugins order={order} updates={updates} secretsWarning={secretsWarning} /> : <p role="status">{t('app.loading')}</p>)}

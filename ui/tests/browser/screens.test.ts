@@ -203,6 +203,9 @@ describe('Consent screen', () => {
     expect(await calls(page, 'set_event_enabled')).toEqual([{ slug: 'weather', event: 'storm', on: true }]);
     await expect.poll(() => page.locator('[data-testid="card-weather"]').count()).toBe(1);
     expect(await text(page, '[data-testid="announce"]')).toBe('Weather is installed.');
+    // Opening another tab dismisses the toast; and a dialog too.
+    await tab(page, 'Actions').click();
+    await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('');
   });
 
   test('an update says "Update this plugin?" and exactly what changed', async () => {
@@ -347,10 +350,16 @@ describe('Developer mode', () => {
     await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Plugins reloaded.');
     await page.locator('[data-testid="open-plugins-folder"]').click();
     await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Opened /home/p/plugins');
+    // A toast goes by itself after its few seconds.
+    await expect.poll(() => text(page, '[data-testid="announce"]'), { timeout: 9000 }).toBe('');
+    await page.locator('[data-testid="reload-plugins"]').click();
+    await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Plugins reloaded.');
+    // Opening a dialog dismisses it.
     await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: '(Not a message from the user. The Exchange rates plugin reports: Rates updated.)', events: ['fx/rates'], tools: [] } });
     await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
     const dev = page.locator('[data-testid="dev-section"]');
     await dev.waitFor();
+    expect(await text(page, '[data-testid="announce"]')).toBe('');
     const body = await dev.innerText();
     for (const s of ['sha256:1111aaaa', 'sha256:2222bbbb', '/home/p/plugins/fx', 'fx__convert', 'GET',
       'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', 'HTTP_404',
