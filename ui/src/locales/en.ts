@@ -44,6 +44,7 @@ export const en = {
   'mine.count': '{shown} of {total} plugins',
   'card.by': 'by {author}',
   'card.version': 'Version {version}',
+  'card.version_small': 'version {version}',
   'card.switch': 'Use {name}',
   'card.details': 'Details',
   'card.options': 'Options',

@@ -46,6 +46,7 @@ export const fr: Record<keyof typeof en, string> = {
   'mine.count': '{shown} plugins sur {total}',
   'card.by': 'par {author}',
   'card.version': 'Version {version}',
+  'card.version_small': 'version {version}',
   'card.switch': 'Utiliser {name}',
   'card.details': 'Détails',
   'card.options': 'Options',

@@ -78,7 +78,10 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version }: 
           <h3 id={nameId} class="card-name">{card.name}</h3>
           <span class={`badge badge-${card.origin}`}>{badgeText(t, card.origin)}</span>
         </div>
-        {card.author && <p class="by">{t('card.by', { author: card.author })}</p>}
+        <p class="by">
+          {card.author && <>{t('card.by', { author: card.author })} · </>}
+          <span class="card-version" data-testid="card-version">{t('card.version_small', { version: card.version })}</span>
+        </p>
         <p class="status-line">
           <span class={`status status-${card.status}`} data-testid="card-status" title={statusHelp(t, card.status)}>
             {statusText(t, card.status)}

@@ -43,6 +43,8 @@ describe('My plugins', () => {
     expect(await todo.locator('.badge').innerText()).toBe('Official');
     expect(await todo.locator('[data-testid="card-line"]').innerText()).toBe('Kept on this PC: not used with online AI models');
     expect(await todo.innerText()).toContain('Update available: version 1.1.0');
+    expect(await text(page, '[data-testid="card-todo"] .by')).toBe('by Desktop Companion · version 1.0.0');
+    expect(await text(page, '[data-testid="card-fx"] [data-testid="card-version"]')).toBe('version 1.0.0');
     const timer = page.locator('[data-testid="card-timer"]');
     expect(await timer.locator('.badge').innerText()).toBe('Folder (dev)');
     expect(await timer.locator('[data-testid="card-status"]').innerText()).toBe('Developer mode off');
@@ -75,6 +77,9 @@ describe('My plugins', () => {
     await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-status"]')).toBe('Modified');
     expect(await page.locator('[data-testid="card-fx"]').innerText()).toContain('The installed file changed on this PC. It stays off until you import it again.');
     expect(await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').isChecked()).toBe(false);
+    // A reload with a new version shows on the card.
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'folder_saved', card: { ...card, version: '1.2.0' } });
+    await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-version"]')).toBe('version 1.2.0');
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'broken', change: 'removed', card: null });
     await expect.poll(() => page.locator('[data-testid="card-broken"]').count()).toBe(0);
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'zeta', change: 'installed', card: { ...card, slug: 'zeta', name: 'Zeta', has_icon: false } });
