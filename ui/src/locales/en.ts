@@ -236,6 +236,8 @@ export const en = {
   'dev.try_args': 'Arguments (JSON)',
   'dev.try_more_args': 'Other arguments (JSON, optional)',
   'dev.try_args_note': 'The details don\'t describe this action\'s arguments: type them as a JSON object.',
+  'dev.try_args_optional': 'Arguments (JSON, optional)',
+  'dev.try_no_args_note': 'This action needs no arguments. To add some anyway, type them as a JSON object.',
   'dev.try_bad_json': 'The arguments must be a JSON object.',
   'dev.try_who': 'Who asks',
   'dev.try_model': 'Which AI',

@@ -238,6 +238,8 @@ export const fr: Record<keyof typeof en, string> = {
   'dev.try_args': 'Arguments (JSON)',
   'dev.try_more_args': 'Autres arguments (JSON, facultatif)',
   'dev.try_args_note': 'Les détails ne décrivent pas les arguments de cette action : saisissez-les sous forme d\'objet JSON.',
+  'dev.try_args_optional': 'Arguments (JSON, facultatif)',
+  'dev.try_no_args_note': 'Cette action n\'a besoin d\'aucun argument. Pour en ajouter quand même, saisissez-les sous forme d\'objet JSON.',
   'dev.try_bad_json': 'Les arguments doivent être un objet JSON.',
   'dev.try_who': 'Qui demande',
   'dev.try_model': 'Quelle IA',

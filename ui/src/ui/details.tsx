@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
 import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
@@ -244,6 +244,9 @@ function TryAction(props: { d: PluginDetails }) {
   const action = actions.find((a) => a.full_name === tool);
   const fields = action ? argumentsOf(action) : [];
   const hasSchema = !!action && !!(action as ActionView & { input_schema?: unknown }).input_schema;
+  const resultRef = useRef<HTMLDivElement>(null);
+  // When a result arrives, bring it into view with its heading at the top.
+  useEffect(() => { if (result) resultRef.current?.scrollIntoView({ block: 'start' }); }, [result]);
   if (!actions.length) return null;
   const runIt = async () => {
     setProblem('');
@@ -282,10 +285,10 @@ function TryAction(props: { d: PluginDetails }) {
         ))}
         {!hasSchema && (
           <div class="field">
-            <label for={extraId}>{fields.length ? t('dev.try_more_args') : t('dev.try_args')}</label>
+            <label for={extraId}>{fields.length ? t('dev.try_more_args') : t('dev.try_args_optional')}</label>
             <textarea id={extraId} data-testid="try-args" rows={2} value={extra} spellcheck={false} aria-describedby={`${extraId}-n`}
               onInput={(e) => setExtra((e.currentTarget as HTMLTextAreaElement).value)} />
-            <p id={`${extraId}-n`} class="help">{t('dev.try_args_note')}</p>
+            <p id={`${extraId}-n`} class="help" data-testid="try-args-note">{fields.length ? t('dev.try_args_note') : t('dev.try_no_args_note')}</p>
           </div>
         )}
         <div class="row">
@@ -306,7 +309,7 @@ function TryAction(props: { d: PluginDetails }) {
       </form>
       {problem && <p class="field-error" role="alert">{problem}</p>}
       {result && (
-        <div class="try-result" data-testid="try-result" aria-live="polite">
+        <div class="try-result" data-testid="try-result" aria-live="polite" ref={resultRef}>
           <h5>{t('dev.try_request')}</h5>
           {result.sent ? (
             <div data-testid="try-request">

@@ -22,6 +22,15 @@ afterEach(async () => {
 
 const text = (page: Page, sel: string) => page.locator(sel).innerText();
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+/** Whether the first element matching sel is on screen and not covered (its centre hits it). */
+const onScreen = (page: Page, sel: string) => page.evaluate((s) => {
+  const el = document.querySelector(s);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight || r.height === 0) return false;
+  const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + r.height / 2);
+  return !!hit && (hit === el || el.contains(hit));
+}, sel);
 
 async function noSeriousA11y(page: Page) {
   expect(await axe(page)).toEqual([]);
@@ -379,6 +388,7 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="try-run"]').click();
     const result = page.locator('[data-testid="try-result"]');
     await result.waitFor();
+    await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
     expect(await calls(page, 'try_action')).toEqual([{ tool: 'fx__convert', args: { from: 'USD', to: 'EUR', amount: 100 }, source: 'voice', model: 'local' }]);
     expect(await result.innerText()).toContain('GET https://api.frankfurter.dev/v1/latest?base=USD&symbols=EUR&amount=100');
     expect(await result.innerText()).toContain('Authorization: Bearer [secret]');
@@ -389,6 +399,25 @@ describe('Developer mode', () => {
     await noSeriousA11y(page);
     await result.scrollIntoViewIfNeeded();
     await shot(page, 'developer');
+  });
+
+  test('Try an action: an action without arguments says it needs none (JSON optional); the result scrolls into view', async () => {
+    const page = await app({ devMode: true });
+    await page.locator('[data-testid="card-todo"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="dev-section"]').waitFor();
+    expect(await page.locator('[data-testid="try-tool"]').inputValue()).toBe('todo__list');
+    expect(await text(page, '[data-testid="try-args-note"]')).toBe('This action needs no arguments. To add some anyway, type them as a JSON object.');
+    expect(await page.getByLabel('Arguments (JSON, optional)').count()).toBe(1);
+    expect(await text(page, '[data-testid="dev-section"]')).not.toContain("The details don't describe this action's arguments");
+    await page.locator('[data-testid="try-run"]').click();
+    await page.locator('[data-testid="try-result"]').waitFor();
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'todo__list', args: {}, source: 'keyboard', model: 'local' }]);
+    await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
+    // With placeholders in the URL (fx), the other note stays.
+    await page.locator('[data-testid="close"]').click();
+    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="dev-section"]').waitFor();
+    expect(await text(page, '[data-testid="try-args-note"]')).toBe("The details don't describe this action's arguments: type them as a JSON object.");
   });
 
   test('a folder plugin saved with an error shows Invalid and its errors; Load a folder opens the consent screen', async () => {
