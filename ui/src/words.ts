@@ -68,12 +68,17 @@ export function categoryOf(code: string): Category {
   return CATEGORY_OF[code] ?? 'other';
 }
 
+/** A problem's category: by its code, except a bad request URL, which is about network access. */
+export function problemCategory(p: Pick<Problem, 'code' | 'path'>): Category {
+  if (p.code === 'bad_request' && /(^|\.)request\.url$/.test(p.path)) return 'network';
+  return categoryOf(p.code);
+}
+
 /** The categories of a refusal, each once, in the order they first appear. */
 export function refusalCategories(problems: Problem[], fallbackCode?: string): Category[] {
-  const codes = problems.length ? problems.map((p) => p.code) : fallbackCode ? [fallbackCode] : [];
+  const cats = problems.length ? problems.map(problemCategory) : fallbackCode ? [categoryOf(fallbackCode)] : [];
   const out: Category[] = [];
-  for (const code of codes) {
-    const c = categoryOf(code);
+  for (const c of cats) {
     if (!out.includes(c)) out.push(c);
   }
   return out;

@@ -122,6 +122,9 @@ function newReview(extra: Partial<Review>): Review {
 
 function importPath(path: string): Review {
   if (path.includes('bad')) throw refusal;
+  if (path.includes('http-only')) {
+    throw { code: 'bad_request', message: 'the plugin is refused: 1 error', problems: [{ code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' }] };
+  }
   if (path.includes('devonly')) {
     throw { code: 'dev_mode_required', message: 'the plugin is refused', problems: [{ code: 'dev_mode_required', path: 'permissions.network.local', message: 'this plugin talks to a server on the PC: turn on developer mode first' }] };
   }

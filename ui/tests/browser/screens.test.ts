@@ -153,6 +153,19 @@ describe('Catalog and import', () => {
     await shot(page, 'catalog-refusal');
   });
 
+  test('a refused import whose request URL is wrong says it is about network access', async () => {
+    const page = await app();
+    await tab(page, 'Catalog').click();
+    await page.evaluate(() => { (window as any).__nextPick = '/home/p/http-only.json'; });
+    await page.locator('[data-testid="import-file"]').click();
+    const refusal = page.locator('[data-testid="import-refusal"]');
+    await refusal.waitFor();
+    expect(await refusal.locator('[data-testid="refusal-categories"] li').allInnerTexts()).toEqual(["Network access that isn't allowed"]);
+    const details = refusal.locator('details[data-testid="technical-details"]');
+    await details.locator('summary').click();
+    expect(await details.locator('tr').innerText()).toBe('bad_request\ttools.get_rates.request.url\tthe URL must use https');
+  });
+
   test('a plugin that needs developer mode says what to do next', async () => {
     const page = await app();
     await tab(page, 'Catalog').click();

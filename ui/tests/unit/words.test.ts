@@ -60,6 +60,19 @@ describe('import refusals in plain words', () => {
       "Network access that isn't allowed", 'Suspicious text', 'The file is not a valid plugin',
     ]);
   });
+  test('a bad request URL is about network access; other bad requests stay invalid', () => {
+    const problems = [
+      { code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' },
+      { code: 'bad_request', path: 'tools.get_rates.request.method', message: 'unknown method' },
+    ];
+    expect(refusalCategories(problems).map((c) => t(`cat.${c}` as never))).toEqual([
+      "Network access that isn't allowed", 'The file is not a valid plugin',
+    ]);
+    expect(refusalCategories(problems.slice(0, 1)).map((c) => tf(`cat.${c}` as never))).toEqual(['Un accès réseau non autorisé']);
+    expect(refusalCategories(problems.slice(1))).toEqual(['invalid']);
+    expect(errorWords(t, { code: 'bad_request', message: 'x', problems: problems.slice(0, 1) }))
+      .toBe("Network access that isn't allowed. Ask the plugin's author for a corrected file.");
+  });
   test('the next step: developer mode, folder, or ask the author', () => {
     expect(refusalNextStep(t, ['dev_mode'])).toBe('Turn on Developer mode (Plugins tab, top right), then import it again.');
     expect(refusalNextStep(t, ['invalid', 'text'])).toBe("Ask the plugin's author for a corrected file.");
