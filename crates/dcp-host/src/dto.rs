@@ -111,6 +111,34 @@ pub struct ActionView {
     pub enabled: bool,
     /// R3: "needs a confirmation (coming soon)".
     pub needs_confirmation: bool,
+    /// Its arguments as a JSON Schema object (`properties` with `type`,
+    /// `description`, `enum`; `required`), for Try an action's form (§19).
+    #[cfg_attr(
+        feature = "ts",
+        ts(type = "{ type: \"object\", properties: Record<string, { type: string, description?: string, \
+                   enum?: Array<string | number> }>, required: Array<string> }")
+    )]
+    pub input_schema: serde_json::Value,
+}
+
+/// The validated arguments of a tool, written back as the inputSchema
+/// shape of §7 (only what a form needs).
+fn input_schema(arguments: &[dcp_format::model::Argument]) -> serde_json::Value {
+    let properties: serde_json::Map<String, serde_json::Value> = arguments
+        .iter()
+        .map(|a| {
+            let mut property = serde_json::json!({ "type": a.kind });
+            if let Some(description) = &a.description {
+                property["description"] = description.clone().into();
+            }
+            if let Some(values) = &a.enum_values {
+                property["enum"] = values.clone().into();
+            }
+            (a.name.clone(), property)
+        })
+        .collect();
+    let required: Vec<&str> = arguments.iter().filter(|a| a.required).map(|a| a.name.as_str()).collect();
+    serde_json::json!({ "type": "object", "properties": properties, "required": required })
 }
 
 /// An event in the Events section (§16).
@@ -190,6 +218,7 @@ impl PluginDetails {
                     url: a.url.clone(),
                     enabled: a.enabled,
                     needs_confirmation: a.level.needs_confirmation(),
+                    input_schema: input_schema(&tool.arguments),
                 })
             })
             .collect();

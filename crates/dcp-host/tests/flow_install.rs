@@ -58,6 +58,15 @@ async fn s3_import_consent_install_call_and_journal() {
     assert_eq!(details.actions.len(), 2);
     assert!(details.actions.iter().all(|a| a.level >= dcp_format::risk::Level::R2), "§15: R2 at least");
     assert!(!serde_json::to_string(&details).expect("JSON").contains(TOKEN), "no secret crosses the boundary");
+    // §19 Try an action: each action's arguments, for its form.
+    let note = details.actions.iter().find(|a| a.name == "add_note").expect("add_note");
+    assert_eq!(
+        note.input_schema,
+        serde_json::json!({"type": "object", "required": ["text"],
+            "properties": {"text": {"type": "string", "description": "Text of the note"}}})
+    );
+    let time = details.actions.iter().find(|a| a.name == "get_time").expect("get_time");
+    assert_eq!(time.input_schema, serde_json::json!({"type": "object", "properties": {}, "required": []}));
 
     // The call reaches the program and the AI reads the picked fields only.
     let done = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");

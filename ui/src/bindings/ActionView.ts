@@ -36,4 +36,9 @@ enabled: boolean,
 /**
  * R3: "needs a confirmation (coming soon)".
  */
-needs_confirmation: boolean, };
+needs_confirmation: boolean, 
+/**
+ * Its arguments as a JSON Schema object (`properties` with `type`,
+ * `description`, `enum`; `required`), for Try an action's form (§19).
+ */
+input_schema: { type: "object", properties: Record<string, { type: string, description?: string, enum?: Array<string | number> }>, required: Array<string> }, };

@@ -50,7 +50,8 @@ const details: Record<string, Omit<PluginDetails, keyof Card>> = {
       { key: 'api_token', kind: 'string', label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', required: true, secret: true, set: true, value: null },
     ],
     actions: [
-      { full_name: 'fx__convert', name: 'convert', level: 'R0', hint: 'convert money between currencies', method: 'GET', url: 'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', enabled: true, needs_confirmation: false },
+      { full_name: 'fx__convert', name: 'convert', level: 'R0', hint: 'convert money between currencies', method: 'GET', url: 'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', enabled: true, needs_confirmation: false,
+        input_schema: { type: 'object', properties: { amount: { type: 'number', description: 'Amount of money to convert.' }, from: { type: 'string' }, to: { type: 'string' } }, required: ['amount', 'from', 'to'] } },
       { full_name: 'fx__delete_alert', name: 'delete_alert', level: 'R3', hint: 'delete a rate alert', method: 'DELETE', url: 'https://api.frankfurter.dev/v1/alerts/{{id}}', enabled: true, needs_confirmation: true },
     ],
     events: [], sites: ['api.frankfurter.dev'], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: true,

@@ -426,11 +426,12 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="try-result"]').waitFor();
     expect(await calls(page, 'try_action')).toEqual([{ tool: 'todo__list', args: {}, source: 'keyboard', model: 'local' }]);
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
-    // With placeholders in the URL (fx), the other note stays.
+    // With the action's input schema (fx), one field per argument and no JSON box.
     await page.locator('[data-testid="close"]').click();
     await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
     await page.locator('[data-testid="dev-section"]').waitFor();
-    expect(await text(page, '[data-testid="try-args-note"]')).toBe("The details don't describe this action's arguments: type them as a JSON object.");
+    for (const name of ['amount', 'from', 'to']) expect(await page.locator(`[data-testid="try-arg-${name}"]`).count()).toBe(1);
+    expect(await page.locator('[data-testid="try-args"]').count()).toBe(0);
   });
 
   test('a folder plugin saved with an error shows Invalid and its errors; Load a folder opens the consent screen', async () => {
