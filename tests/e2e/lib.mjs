@@ -427,9 +427,8 @@ export async function shot(name) {
 /** The installed cards' slugs, in page order. */
 export async function cardSlugs() {
   return driver().executeScript(
-    `const inner = new Set(['card-status','card-switch','card-details','card-options','card-uninstall','card-line','card-dev']);
-     return [...document.querySelectorAll('[data-testid^="card-"]')]
-       .map(e => e.dataset.testid).filter(t => !inner.has(t)).map(t => t.slice(5));`,
+    // The cards themselves (li.card), not the card-* parts inside them.
+    `return [...document.querySelectorAll('li.card[data-testid^="card-"]')].map(e => e.dataset.testid.slice(5));`,
   );
 }
 
