@@ -233,7 +233,6 @@ export const en = {
   'dev.no_failures': 'No failed call.',
   'dev.try': 'Try an action',
   'dev.try_tool': 'Action',
-  'dev.try_args': 'Arguments (JSON)',
   'dev.try_more_args': 'Other arguments (JSON, optional)',
   'dev.try_args_note': 'The details don\'t describe this action\'s arguments: type them as a JSON object.',
   'dev.try_args_optional': 'Arguments (JSON, optional)',

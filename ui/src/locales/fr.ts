@@ -235,7 +235,6 @@ export const fr: Record<keyof typeof en, string> = {
   'dev.no_failures': 'Aucun appel échoué.',
   'dev.try': 'Essayer une action',
   'dev.try_tool': 'Action',
-  'dev.try_args': 'Arguments (JSON)',
   'dev.try_more_args': 'Autres arguments (JSON, facultatif)',
   'dev.try_args_note': 'Les détails ne décrivent pas les arguments de cette action : saisissez-les sous forme d\'objet JSON.',
   'dev.try_args_optional': 'Arguments (JSON, facultatif)',
