@@ -2,7 +2,8 @@
 //! programs. Over real TCP on loopback: 300 connections drip a request
 //! head that never ends (a byte every 500 ms) and reconnect as soon as the
 //! door closes them, while a program sends a valid event every 11 s; each
-//! of its 4 events must be answered (202) within 5 s. Bounded: 300 tasks,
+//! of its 4 events must be answered (202) within 5 s, none of them after
+//! the kernel dropped its connection request. Bounded: 300 tasks,
 //! each stopping at the end or after a fixed number of connections; the
 //! whole test lasts about 35 s.
 
@@ -23,6 +24,10 @@ const SLOW: usize = 300;
 const EVENTS: usize = 4;
 const EVERY: Duration = Duration::from_secs(11);
 const LIMIT: Duration = Duration::from_secs(5);
+/// The kernel's first retry of a dropped connection request. A program's
+/// connection waits behind at most 300 others, accepted at 64 per 50 ms
+/// (`MIN_AGE`): about 0.2 s, well under this.
+const RETRY: Duration = Duration::from_secs(1);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_program_is_answered_while_300_slow_connections_drip_their_headers() {
@@ -56,10 +61,11 @@ async fn a_program_is_answered_while_300_slow_connections_drip_their_headers() {
         report.connections, report.open_at_end
     );
     door.stop().await;
-    // The old door answered none of the 4. On this 2-core machine the new one
-    // answers 4 of 4 in nearly every run, and 3 of 4 in a rare one (seen once
-    // in a clean-clone run: one connect waited behind the slow clients'
-    // reconnections past the 5 s), so the test holds the door to 3 and
-    // `cargo bench -p dcp-door --bench load` prints the exact figure.
-    assert!(answered + 1 >= EVENTS, "at most one event of the program late: {events:?}");
+    // The old door answered none of the 4. A door that lets the kernel drop
+    // a program's connection request (a listen backlog below the slow
+    // clients' 300, as `TcpListener::bind`'s 128 was: issue 11's flake)
+    // answers late, after the kernel's 1 s retry, or not within the 5 s.
+    assert_eq!(answered, EVENTS, "every event of the program answered within {LIMIT:?}: {events:?}");
+    let retried = events.iter().filter(|e| e.latency >= RETRY).count();
+    assert_eq!(retried, 0, "no connection request of the program dropped (a retry costs {RETRY:?}): {events:?}");
 }

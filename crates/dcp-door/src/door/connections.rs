@@ -21,7 +21,7 @@
 //! waiting one is younger, the loop waits until it is not, so that a new
 //! connection always has that long to send its head, however fast others
 //! reconnect (the connections behind it wait in the kernel's queue, in
-//! order). Only when every open connection is being answered is a new one
+//! order; the supervisor makes that queue long enough for them). Only when every open connection is being answered is a new one
 //! closed at once, past [`HARD_LIMIT`]. A program sends its whole request
 //! at once, so it is answered within a few [`MIN_AGE`]s, however many
 //! slow connections wait.

@@ -8,9 +8,29 @@ use super::connections::accept;
 use super::switches::{survey, Wanted};
 use super::ticker::{tick_queue, Notice};
 use super::{lock, DoorState, Shared};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::task::JoinHandle;
+
+/// Connections the kernel holds for the door before it accepts them. The
+/// default of `TcpListener::bind` is 128 here, fewer than the slow clients
+/// of issue 11's test: the kernel then drops a program's connection
+/// request and its connect waits a second or more for the retry. The
+/// kernel caps it at `net.core.somaxconn` (4096 on current Linux).
+const BACKLOG: u32 = 1024;
+
+/// The door's socket on `127.0.0.1:port`.
+fn listen(port: u16) -> std::io::Result<TcpListener> {
+    let socket = TcpSocket::new_v4()?;
+    // As `TcpListener::bind` does: on Unix it only lets the door reopen
+    // while closed connections linger; on Windows it would let another
+    // program take the port too, so it is left off there.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))?;
+    socket.listen(BACKLOG)
+}
 
 /// The accept loop's task, aborted when dropped (also when the supervisor
 /// itself is aborted), so the socket never outlives the door.
@@ -42,7 +62,7 @@ pub(super) async fn supervise(shared: Arc<Shared>) {
         let state = match wanted {
             Wanted::Open => {
                 if listener.is_none() {
-                    if let Ok(l) = TcpListener::bind(("127.0.0.1", shared.config.port)).await {
+                    if let Ok(l) = listen(shared.config.port) {
                         listener = Some(Listening(tokio::spawn(accept(shared.clone(), l))));
                     }
                 }
