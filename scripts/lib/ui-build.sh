@@ -4,7 +4,12 @@
 #
 # Node and npm come from the distribution's packages when missing. `npm ci`
 # runs only when ui/node_modules is missing or older than package-lock.json,
-# so a second build starts at once.
+# so a second build starts at once; `npm run build` runs only when a source
+# changed since the last build (ui-fresh.sh), so the app is not compiled again
+# for nothing.
+
+# shellcheck source=scripts/lib/ui-fresh.sh
+source "$(dirname "${BASH_SOURCE[0]}")/ui-fresh.sh"
 
 ensure_node() {
   if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
@@ -25,7 +30,12 @@ ui_build() {
     # npm ci may leave the folder's date alone: mark it as up to date with the lock file.
     touch "$ui/node_modules"
   fi
+  if ui_dist_fresh "$ui"; then
+    say "The UI is up to date (no source changed since ui/dist was built): not built again"
+    return 0
+  fi
   say "Building the UI: npm run build (in ui/)"
   (cd "$ui" && npm run build)
   [ -f "$ui/dist/index.html" ] || die "npm run build made no ui/dist/index.html."
+  ui_mark_built "$ui"
 }

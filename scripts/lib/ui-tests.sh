@@ -12,6 +12,8 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "ui-tests: could not install chromium"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
+# shellcheck source=scripts/lib/ui-fresh.sh
+source scripts/lib/ui-fresh.sh
 cd ui || exit 1
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
@@ -22,7 +24,7 @@ rm -f test-results/unit.json test-results/browser.json
 
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=1
-if npm run build; then
+if ui_dist_fresh . || { npm run build && ui_mark_built .; }; then
   npx vitest run --config vitest.browser.config.ts --reporter=default --reporter=json --outputFile.json=test-results/browser.json || status=1
 else
   echo "ui-tests: npm run build failed"
