@@ -8,7 +8,7 @@ import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
 import { Dialog, Switch, useId } from './common';
 import { Consent } from './consent';
-import { Ctx, type AppApi } from './context';
+import { Ctx, TCtx, type AppApi, type CardActions } from './context';
 import { Details } from './details';
 import { Journal } from './journal';
 import { MyPlugins } from './mine';
@@ -190,13 +190,16 @@ export function App() {
     return m;
   }, [catalog, cards]);
 
-  const ctx: AppApi = useMemo(() => ({
-    t, language: switches.language, switches, startReview, cards, versions, lastTurns, doorTick, showError,
+  const cardActions: CardActions = useMemo(() => ({
     openDetails: (slug) => { dismissToasts(); setOptions(null); setDetails(slug); },
     openOptions: (slug) => { dismissToasts(); setDetails(null); setOptions(slug); },
     askUninstall: (card) => { dismissToasts(); setConfirm(card); },
-    announce: setMessage,
-  }), [t, switches, cards, versions, lastTurns, doorTick]);
+    showError,
+  }), [dismissToasts, showError]);
+  const ctx: AppApi = useMemo(() => ({
+    t, language: switches.language, switches, startReview, cards, versions, lastTurns, doorTick,
+    ...cardActions, cardActions, announce: setMessage,
+  }), [t, switches, cards, versions, lastTurns, doorTick, cardActions]);
 
   const doImport = async () => {
     setImporting(true);
@@ -228,7 +231,7 @@ export function App() {
 
   const review = reviews[0];
   return (
-    <Ctx.Provider value={ctx}>
+    <Ctx.Provider value={ctx}><TCtx.Provider value={t}>
       <div class="app">
         <header class="app-head">
           <h1>{t('app.title')}</h1>
@@ -308,6 +311,6 @@ export function App() {
           </div>
         </Dialog>
       )}
-    </Ctx.Provider>
+    </TCtx.Provider></Ctx.Provider>
   );
 }

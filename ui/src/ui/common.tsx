@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { tileClass } from '../words';
-import { useApp } from './context';
+import { useApp, useT } from './context';
 
 let ids = 0;
 export function useId(prefix: string): string {
@@ -58,7 +58,7 @@ export function Dialog(props: {
 }
 
 export function CloseButton(props: { onClose: () => void }) {
-  const { t } = useApp();
+  const t = useT();
   return (
     <button type="button" class="close" data-testid="close" aria-label={t('app.close')} onClick={props.onClose}>
       <span aria-hidden="true">×</span>
@@ -70,7 +70,7 @@ const icons = new Map<string, string | null>();
 
 /** The plugin's icon, else its first letter on a coloured tile. */
 export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean; version?: number }) {
-  const { t } = useApp();
+  const t = useT();
   const key = `${props.slug}#${props.version ?? 0}`;
   const [src, setSrc] = useState<string | null>(icons.get(key) ?? null);
   useEffect(() => {

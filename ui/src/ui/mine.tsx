@@ -4,7 +4,8 @@ import { api, asApiError } from '../api';
 import type { Card, Problem } from '../types';
 import { badgeText, cardLines, filterCards, statusHelp, statusText, type Filter } from '../words';
 import { PluginIcon, Switch, useId } from './common';
-import { useApp } from './context';
+import { useApp, type CardActions } from './context';
+import type { Translate } from '../i18n';
 
 export function MyPlugins(props: { order: string[]; updates: Map<string, string>; secretsWarning: string | null }) {
   const app = useApp();
@@ -49,7 +50,7 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
             {shown.map((c) => (
               <PluginCard
                 key={c.slug} card={c} devMode={app.switches.dev_mode} update={props.updates.get(c.slug) ?? null}
-                version={app.versions[c.slug] ?? 0} language={app.language}
+                version={app.versions[c.slug] ?? 0} t={t} actions={app.cardActions}
               />
             ))}
           </ul>
@@ -59,16 +60,18 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
   );
 }
 
-type CardProps = { card: Card; devMode: boolean; update: string | null; version: number; language: string };
+/**
+ * Everything a card shows and does comes in its props, none from the app context (which
+ * changes with every card): with 200 plugins, a change redraws one card, not 200.
+ */
+type CardProps = { card: Card; devMode: boolean; update: string | null; version: number; t: Translate; actions: CardActions };
 
-const PluginCard = memo(function PluginCard({ card, devMode, update, version }: CardProps) {
-  const app = useApp();
-  const { t } = app;
+const PluginCard = memo(function PluginCard({ card, devMode, update, version, t, actions }: CardProps) {
   const lines = cardLines(t, card);
   const errors = (card as Card & { recent_errors?: number }).recent_errors;
   const nameId = `card-name-${card.slug}`;
   const toggle = async (on: boolean) => {
-    try { await api.setEnabled(card.slug, on); } catch (e) { app.showError(asApiError(e)); }
+    try { await api.setEnabled(card.slug, on); } catch (e) { actions.showError(asApiError(e)); }
   };
   return (
     <li class={`card status-${card.status}`} data-testid={`card-${card.slug}`} aria-labelledby={nameId}>
@@ -98,9 +101,9 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version }: 
           </div>
         )}
         <div class="card-buttons">
-          <button type="button" data-testid="card-details" aria-describedby={nameId} onClick={() => app.openDetails(card.slug)}>{t('card.details')}</button>
-          <button type="button" data-testid="card-options" aria-describedby={nameId} onClick={() => app.openOptions(card.slug)}>{t('card.options')}</button>
-          <button type="button" class="danger-link" data-testid="card-uninstall" aria-describedby={nameId} onClick={() => app.askUninstall(card)}>{t('card.uninstall')}</button>
+          <button type="button" data-testid="card-details" aria-describedby={nameId} onClick={() => actions.openDetails(card.slug)}>{t('card.details')}</button>
+          <button type="button" data-testid="card-options" aria-describedby={nameId} onClick={() => actions.openOptions(card.slug)}>{t('card.options')}</button>
+          <button type="button" class="danger-link" data-testid="card-uninstall" aria-describedby={nameId} onClick={() => actions.askUninstall(card)}>{t('card.uninstall')}</button>
         </div>
       </div>
       <div class="card-switch">
