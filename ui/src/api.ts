@@ -55,11 +55,14 @@ export const api = {
 export function asApiError(e: unknown): ApiError {
   if (e && typeof e === 'object' && 'code' in e && 'message' in e) {
     const o = e as ApiError;
-    return { code: String(o.code), message: String(o.message), problems: Array.isArray(o.problems) ? o.problems : [] };
+    return {
+      code: String(o.code), message: String(o.message),
+      problems: Array.isArray(o.problems) ? o.problems : [], fields: Array.isArray(o.fields) ? o.fields : [],
+    };
   }
   if (typeof e === 'string') {
     try { return asApiError(JSON.parse(e)); } catch { /* plain text */ }
-    return { code: 'internal', message: e, problems: [] };
+    return { code: 'internal', message: e, problems: [], fields: [] };
   }
-  return { code: 'internal', message: String(e), problems: [] };
+  return { code: 'internal', message: String(e), problems: [], fields: [] };
 }

@@ -1,10 +1,10 @@
 // Plain words for what the host reports: statuses, badges, levels, import
 // refusals, errors, journal lines, door states; and the My plugins filters.
 import type { Key, Translate } from './i18n';
-import type { ApiError, Card, DoorState, DoorView, JournalLine, Problem, Status } from './types';
+import type { ApiError, Card, DataReach, DoorState, DoorView, FieldProblem, JournalLine, PermissionChange, Problem, Status } from './types';
 
-/** An error as it arrives: the host leaves `problems` out when there are none. */
-export type WireError = Omit<ApiError, 'problems'> & { problems?: Problem[] };
+/** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
+export type WireError = Omit<ApiError, 'problems' | 'fields'> & { problems?: Problem[]; fields?: FieldProblem[] };
 /** The door as it arrives: the host leaves `state` out when this process runs no door. */
 export type WireDoor = Omit<DoorView, 'state'> & { state?: DoorState | null };
 
@@ -109,25 +109,11 @@ export function errorWords(t: Translate, e: WireError): string {
 
 // ---------------------------------------------------------------- settings errors
 
-/** The problem of each setting field, from a failed install or save. */
+/** The problem of each setting field, from a failed install or save: the
+ * host lists them in `fields`, each with its key and §22 code. */
 export function fieldProblems(t: Translate, e: WireError): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const p of e.problems ?? []) {
-    const key = p.path.replace(/^user_config\./, '').replace(/^settings\./, '').split('.')[0];
-    if (!key) continue;
-    out[key] = settingReason(t, p.code, p.message);
-  }
-  if (Object.keys(out).length) return out;
-  if (e.code === 'missing_settings') {
-    const m = /fill in (.+)$/.exec(e.message);
-    for (const key of m ? m[1].split(',').map((s) => s.trim()).filter(Boolean) : []) out[key] = t('field.missing');
-  } else if (e.code === 'bad_settings') {
-    const body = e.message.replace(/^bad_settings:\s*/, '');
-    for (const part of body.split(';')) {
-      const m = /^\s*([A-Za-z][A-Za-z0-9_]*):\s*([a-z_]+)/.exec(part);
-      if (m) out[m[1]] = settingReason(t, m[2], '');
-    }
-  }
+  for (const f of e.fields ?? []) out[f.key] = settingReason(t, f.code, f.message);
   return out;
 }
 
@@ -136,6 +122,36 @@ function settingReason(t: Translate, code: string, message: string): string {
   const key = `field.${code}` as Key;
   const known = t(key);
   return known === key ? message || t('err.bad_input') : known;
+}
+
+// ---------------------------------------------------------------- update changes
+
+/** One permission change of an update (§18) in the player's language. `action`
+ * words an action by its hint when the review has it, else by its name. */
+export function changeWords(t: Translate, c: PermissionChange, action: (name: string) => string = (n) => n): string {
+  const reach = (r: DataReach) => t(`reach.${r}` as Key);
+  switch (c.kind) {
+    case 'site_added': return t('change.site_added', { site: c.site });
+    case 'site_removed': return t('change.site_removed', { site: c.site });
+    case 'port_added': return t('change.port_added', { port: c.port });
+    case 'port_removed': return t('change.port_removed', { port: c.port });
+    case 'action_added': return t('change.action_added', { action: action(c.action), level: levelText(t, c.level) });
+    case 'action_removed': return t('change.action_removed', { action: action(c.action) });
+    case 'level_changed':
+      return t('change.level_changed', { action: action(c.action), old: levelText(t, c.old), new: levelText(t, c.new) });
+    case 'method_changed': return t('change.method_changed', { action: action(c.action), old: c.old, new: c.new });
+    case 'url_changed': return t('change.url_changed', { action: action(c.action), old: c.old, new: c.new });
+    case 'secrets_sent_added':
+    case 'secrets_sent_removed': {
+      const where = t(c.location === 'query' ? 'change.where_query' : 'change.where_header');
+      const key = c.kind === 'secrets_sent_added' ? 'change.secrets_added' : 'change.secrets_removed';
+      return t(key, { where, name: c.name, secrets: c.secrets.join(', ') });
+    }
+    case 'event_added': return t('change.event_added', { event: c.event });
+    case 'event_removed': return t('change.event_removed', { event: c.event });
+    case 'cloud_changed': return t('change.cloud_changed', { old: reach(c.old), new: reach(c.new) });
+    default: return t('change.other', { kind: (c as { kind: string }).kind });
+  }
 }
 
 // ---------------------------------------------------------------- call outcomes

@@ -15,7 +15,7 @@
 //!   update that only rewords a description does not ask for consent again.
 //!   Two manifests have the same permissions fingerprint exactly when their
 //!   [`Permissions`] are equal, which is what the review's list of changes
-//!   is computed from (§18).
+//!   is computed from (§18, `crate::changes`).
 
 use crate::model::{AuthIn, CloudModels, Fingerprints, Plugin};
 use crate::risk::Level;
@@ -121,47 +121,6 @@ impl Permissions {
         cloud_reach(self.cloud_models) > cloud_reach(old.cloud_models)
     }
 
-    /// What changed from `old` to `self`, one line each, for the review of
-    /// an update (§18); empty when the permissions are the same.
-    pub fn changes_from(&self, old: &Permissions) -> Vec<String> {
-        let mut out = Vec::new();
-        diff_sets(&mut out, "site", &old.hosts, &self.hosts);
-        let ports = |s: &BTreeSet<u16>| s.iter().map(|p| format!("this PC · port {p}")).collect::<BTreeSet<_>>();
-        diff_sets(&mut out, "local server", &ports(&old.local_ports), &ports(&self.local_ports));
-        for (name, new) in &self.tools {
-            match old.tools.get(name) {
-                None => out.push(format!("new action {name}: {:?}, {} {}", new.level, new.method, new.url)),
-                Some(was) if was != new => {
-                    if was.level != new.level {
-                        out.push(format!("action {name}: level {:?} → {:?}", was.level, new.level));
-                    }
-                    if was.method != new.method {
-                        out.push(format!("action {name}: method {} → {}", was.method, new.method));
-                    }
-                    if was.url != new.url {
-                        out.push(format!("action {name}: URL {} → {}", was.url, new.url));
-                    }
-                }
-                Some(_) => {}
-            }
-        }
-        out.extend(old.tools.keys().filter(|n| !self.tools.contains_key(*n)).map(|n| format!("action removed: {n}")));
-        let dest = |s: &BTreeSet<SecretDestination>| -> BTreeSet<String> {
-            s.iter()
-                .map(|d| {
-                    format!("{} {} ({})", d.location, d.name, d.secrets.iter().cloned().collect::<Vec<_>>().join(", "))
-                })
-                .collect()
-        };
-        diff_sets(&mut out, "secrets sent in", &dest(&old.secrets_sent), &dest(&self.secrets_sent));
-        diff_sets(&mut out, "event", &old.events, &self.events);
-        if old.cloud_models != self.cloud_models {
-            let (was, now) = (cloud_label(old.cloud_models), cloud_label(self.cloud_models));
-            out.push(format!("your data with online AI models: {was} → {now}"));
-        }
-        out
-    }
-
     /// The permissions fingerprint.
     pub fn fingerprint(&self) -> String {
         // Serializing plain strings, numbers and ordered maps cannot fail.
@@ -177,21 +136,6 @@ fn cloud_reach(cloud: Option<CloudModels>) -> u8 {
         Some(CloudModels::Ask) => 1,
         Some(CloudModels::Allowed) => 2,
     }
-}
-
-/// A line of the review's list of changes.
-fn cloud_label(cloud: Option<CloudModels>) -> &'static str {
-    match cloud {
-        None => "no private data read",
-        Some(CloudModels::Never) => "never",
-        Some(CloudModels::Ask) => "asked",
-        Some(CloudModels::Allowed) => "allowed",
-    }
-}
-
-fn diff_sets(out: &mut Vec<String>, what: &str, old: &BTreeSet<String>, new: &BTreeSet<String>) {
-    out.extend(new.difference(old).map(|x| format!("new {what}: {x}")));
-    out.extend(old.difference(new).map(|x| format!("{what} removed: {x}")));
 }
 
 /// Lowercase hex SHA-256.

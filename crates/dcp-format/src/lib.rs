@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+pub mod changes;
 pub mod codes;
 pub mod fingerprint;
 pub mod headers;

@@ -101,8 +101,9 @@ impl Drop for Background {
     }
 }
 
-/// Reports every card whose status, switch or version changed since the
-/// last look, whoever changed it.
+/// Reports every card whose status, switch, version or number of recent
+/// errors changed since the last look, whoever changed it (a failed call
+/// raises the count on the card at once; a day later it falls by itself).
 async fn poll_statuses(host: Host) {
     let mut seen: HashMap<String, Card> = HashMap::new();
     let mut first = true;
@@ -121,9 +122,12 @@ async fn poll_statuses(host: Host) {
 
 fn report_differences(host: &Host, seen: &HashMap<String, Card>, now: &HashMap<String, Card>) {
     for (slug, card) in now {
-        let same = seen
-            .get(slug)
-            .is_some_and(|old| old.status == card.status && old.enabled == card.enabled && old.version == card.version);
+        let same = seen.get(slug).is_some_and(|old| {
+            old.status == card.status
+                && old.enabled == card.enabled
+                && old.version == card.version
+                && old.recent_errors == card.recent_errors
+        });
         if !same {
             host.emit(HostEvent::PluginChanged {
                 slug: slug.clone(),

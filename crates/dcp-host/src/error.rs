@@ -1,8 +1,11 @@
-//! The one error shape at the API boundary: `{code, message}` with a typed
-//! code, so a shell classifies a failure without matching strings (as
-//! GitButler's `but-error` does). The §22 codes keep their spec spelling.
+//! The one error shape at the API boundary: `{code, message, problems,
+//! fields}` with a typed code, so a shell classifies a failure without
+//! matching strings (as GitButler's `but-error` does). The §22 codes keep
+//! their spec spelling. `fields` puts each setting's problem next to its
+//! field (§18) without a window parsing the message.
 
 use dcp_format::codes::{SettingsCode, SpecCode};
+use dcp_format::setting_value::RefusedValue;
 use dcp_store::StoreError;
 use serde::{Serialize, Serializer};
 
@@ -70,12 +73,44 @@ pub struct ApiError {
     /// For an import refusal: every problem with its code, place and message (Technical details, §19).
     /// Always sent, empty when none: a window reads `problems` without checking it is there.
     pub problems: Vec<dcp_format::Problem>,
+    /// For `missing_settings` and `bad_settings`: every setting concerned,
+    /// each with its own code, so a window shows each problem next to its
+    /// field. Always sent, empty when none.
+    pub fields: Vec<FieldProblem>,
+}
+
+/// One setting's problem in a failed install or save (§10, §18, §22).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldProblem {
+    /// The setting's key.
+    pub key: String,
+    /// `missing_settings` for an empty required setting, else the reason of
+    /// `bad_settings`: `bad_type`, `out_of_bounds`, `bad_text`,
+    /// `bad_format`, `empty` or `unknown_setting`.
+    pub code: &'static str,
+    /// A sentence for the player (never a secret's value).
+    pub message: String,
+}
+
+impl FieldProblem {
+    fn missing(key: &str) -> FieldProblem {
+        FieldProblem {
+            key: key.to_owned(),
+            code: SettingsCode::MissingSettings.as_str(),
+            message: format!("{key} is required: fill it in"),
+        }
+    }
+
+    fn refused(key: &str, refused: &RefusedValue) -> FieldProblem {
+        FieldProblem { key: key.to_owned(), code: refused.reason.as_str(), message: refused.message.clone() }
+    }
 }
 
 impl ApiError {
     /// An error with no problem list.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
-        ApiError { code, message: message.into(), problems: Vec::new() }
+        ApiError { code, message: message.into(), problems: Vec::new(), fields: Vec::new() }
     }
 
     /// The spec's §22 code, where the failure has one (what `dcplugin --json` prints as `code`).
@@ -94,10 +129,19 @@ impl From<StoreError> for ApiError {
         let code = match &e {
             StoreError::Refused(problems) => {
                 let code = problems.errors.first().map_or(ErrorCode::Internal, |p| ErrorCode::Import(p.code));
-                return ApiError { code, message, problems: problems.errors.clone() };
+                return ApiError { problems: problems.errors.clone(), ..ApiError::new(code, message) };
             }
-            StoreError::MissingSettings(_) => ErrorCode::Settings(SettingsCode::MissingSettings),
-            StoreError::BadSettings(_) => ErrorCode::Settings(SettingsCode::BadSettings),
+            StoreError::MissingSettings(keys) => {
+                let fields = keys.iter().map(|k| FieldProblem::missing(k)).collect();
+                return ApiError {
+                    fields,
+                    ..ApiError::new(ErrorCode::Settings(SettingsCode::MissingSettings), message)
+                };
+            }
+            StoreError::BadSettings(refused) => {
+                let fields = refused.iter().map(|(k, r)| FieldProblem::refused(k, r)).collect();
+                return ApiError { fields, ..ApiError::new(ErrorCode::Settings(SettingsCode::BadSettings), message) };
+            }
             StoreError::CloudChoiceRequired => ErrorCode::Settings(SettingsCode::CloudChoiceRequired),
             StoreError::VaultUnavailable(_) => ErrorCode::Settings(SettingsCode::VaultUnavailable),
             StoreError::UnknownPlugin(_) => ErrorCode::UnknownPlugin,

@@ -197,12 +197,12 @@ impl Host {
     /// A plugin's details, Options and Developer section, in the player's language.
     pub async fn details(&self, slug: &str) -> ApiResult<PluginDetails> {
         let slug = slug.to_owned();
+        // One store call, one snapshot: the plugin's kept context gives its
+        // state, manifest, settings and switches (as its card and a call see
+        // them), so an unchanged plugin costs a `stat` and a few small reads.
         self.read(move |s| {
-            let language = s.prefs()?.language;
-            let context = s.call_context(&slug)?;
-            let plugin = context.as_ref().and_then(|c| c.plugin.clone());
-            let failures = s.last_failures(&slug, LAST_FAILURES)?;
-            Ok(PluginDetails::new(s.show(&slug)?, plugin.as_deref(), &language, failures))
+            let page = s.details_page(&slug, LAST_FAILURES)?;
+            Ok(PluginDetails::new(page.details, page.plugin.as_deref(), &page.prefs.language, page.last_failures))
         })
         .await
     }

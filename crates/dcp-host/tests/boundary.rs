@@ -25,12 +25,13 @@ fn try_an_actions_source_and_model_come_in_by_their_names() {
     assert_eq!((source, model), (Source::Keyboard, Model::Online));
 }
 
-/// Every command rejects with `{code, message, problems}`, problems empty when none.
+/// Every command rejects with `{code, message, problems, fields}`, the
+/// lists empty when none (a window reads them without checking they are there).
 #[test]
 fn an_error_always_carries_its_problem_list() {
     let error = ApiError::new(ErrorCode::BadInput, "only https links open from the app");
     assert_eq!(
         serde_json::to_value(&error).expect("JSON"),
-        json!({"code": "bad_input", "message": "only https links open from the app", "problems": []})
+        json!({"code": "bad_input", "message": "only https links open from the app", "problems": [], "fields": []})
     );
 }

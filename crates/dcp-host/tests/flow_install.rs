@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use dcp_host::events::{Change, HostEvent};
 use dcp_host::format::{Refusal, SpecCode};
-use dcp_host::{ErrorCode, Model, Source, Status, Turn};
+use dcp_host::{ErrorCode, InstallOptions, Model, Sensitive, Source, Status, Turn};
 use dcp_host::{JournalKind, JournalOutcome, JournalQuery};
 use std::time::Duration;
 
@@ -147,4 +147,65 @@ async fn s18_a_dropped_file_imports_from_its_bytes() {
     assert_eq!(review.slug, "fx");
     let refused = f.host.import_bytes("notes.txt".into(), b"hello".to_vec()).await.expect_err("not a plugin");
     assert_eq!(refused.code, ErrorCode::Import(dcp_format::Code::UnsupportedPackage));
+}
+
+/// §19 "on each card: the plugin's ID and its number of recent errors":
+/// failed calls raise the count, on the cards and the details page alike;
+/// a refused or successful call does not; a failure older than a day
+/// (`RECENT_ERRORS_MS`) or from before the plugin was installed again is
+/// not counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s19_a_card_counts_its_recent_errors() {
+    let f = fixture();
+    let port = free_port();
+    let server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
+    dev_mode(&f.host, true).await;
+    // A wrong token: the program answers 401, so every call fails (HTTP_401).
+    let wrong =
+        || InstallOptions { secrets: vec![("token".into(), Sensitive::new("wrong".into()))], ..Default::default() };
+    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), wrong()).await;
+    let errors = |cards: Vec<dcp_host::Card>| cards.iter().find(|c| c.slug == "mypc").map(|c| c.recent_errors);
+    assert_eq!(errors(f.host.cards().await.expect("cards")), Some(0));
+
+    for _ in 0..2 {
+        let failed = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
+        assert_eq!(failed.outcome, JournalOutcome::Failed, "{}", failed.for_ai);
+    }
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 2);
+    assert_eq!(errors(f.host.cards().await.expect("cards")), Some(2), "§19: two failed calls");
+    let details = f.host.details("mypc").await.expect("details");
+    assert_eq!((details.card.recent_errors, details.last_failures.len()), (2, 2), "the same count on the details page");
+
+    // A refused call is not an error of the plugin.
+    f.host.set_enabled("mypc", false).await.expect("off");
+    let refused = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call");
+    assert_eq!(refused.outcome, JournalOutcome::Refused);
+    assert_eq!(f.host.card("mypc").await.expect("card").recent_errors, 2);
+    f.host.set_enabled("mypc", true).await.expect("on");
+
+    // The first failure a day and an hour ago, as the journal of yesterday
+    // would hold it (the journal's times come from the clock; no API sets one).
+    age_oldest_failure(&f, 25 * 3600 * 1000);
+    assert_eq!(errors(f.host.cards().await.expect("cards")), Some(1), "§19: an old failure is not recent");
+    assert_eq!(f.host.details("mypc").await.expect("details").card.recent_errors, 1);
+
+    // Installed again: its earlier failures went with it (as its last failed
+    // calls did). The install time is kept to the second: wait for the next.
+    f.host.uninstall("mypc").await.expect("uninstall");
+    std::thread::sleep(Duration::from_millis(1100));
+    install_manifest(&f.host, f.dir.path(), "mypc2", &example_on_port("local-server", port), wrong()).await;
+    assert_eq!(errors(f.host.cards().await.expect("cards")), Some(0), "a new install starts at 0");
+}
+
+/// Moves the plugin's oldest failed journal line `by` milliseconds back.
+fn age_oldest_failure(f: &Fixture, by: i64) {
+    let conn = rusqlite::Connection::open(f.host.profile_dir().join("host.sqlite")).expect("the profile's database");
+    conn.busy_timeout(Duration::from_secs(10)).expect("busy timeout");
+    let moved = conn
+        .execute(
+            "UPDATE journal SET at = at - ?1 WHERE id = (SELECT MIN(id) FROM journal WHERE outcome = 'failed')",
+            [by],
+        )
+        .expect("update");
+    assert_eq!(moved, 1);
 }

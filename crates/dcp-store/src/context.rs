@@ -38,7 +38,13 @@ struct Made {
     manifest: PathBuf,
     stamp: FileStamp,
     context: Arc<CallContext>,
+    /// The row it was made from: the cards and the details page read it
+    /// from here, since the generation covers the `plugins` table too.
+    row: Arc<Row>,
 }
+
+/// A plugin's context with the row it was made from.
+pub(crate) type Current = (Arc<CallContext>, Arc<Row>);
 
 /// One plugin as a call sees it.
 #[derive(Debug, Clone)]
@@ -71,6 +77,13 @@ pub struct CallContext {
 #[derive(Clone, Default)]
 pub struct SealedSecrets(Vec<(String, Vec<u8>)>);
 
+impl SealedSecrets {
+    /// A secret is stored under `key` (set, whether or not this PC can open it).
+    pub(crate) fn has(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| k == key)
+    }
+}
+
 impl std::fmt::Debug for SealedSecrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.0.iter().map(|(key, _)| key)).finish()
@@ -89,8 +102,15 @@ impl Store {
     /// One plugin as calls see it; `None` when it is not installed. Shared
     /// with the store's kept copy: a call costs no copy of it.
     pub fn call_context(&self, slug: &str) -> Result<Option<Arc<CallContext>>, StoreError> {
-        if let Some(context) = self.kept_context(slug, self.generation()?) {
-            return Ok(Some(context));
+        Ok(self.context_and_row(slug, self.generation()?)?.map(|(context, _)| context))
+    }
+
+    /// One plugin's context and row as of `generation` (read in the caller's
+    /// snapshot, or just before): the kept ones while nothing they were made
+    /// from changed, else read again in one read transaction.
+    pub(crate) fn context_and_row(&self, slug: &str, generation: i64) -> Result<Option<Current>, StoreError> {
+        if let Some(kept) = self.kept(slug, generation) {
+            return Ok(Some(kept));
         }
         self.contexts.0.borrow_mut().remove(slug);
         self.snapshot(|| {
@@ -100,11 +120,12 @@ impl Store {
             // Stamped before the file is read: a write after this shows.
             let stamp = manifest.as_deref().and_then(FileStamp::settled);
             let context = Arc::new(self.context_of(&row, &self.prefs()?)?);
+            let row = Arc::new(row);
             if let (Some(manifest), Some(stamp)) = (manifest, stamp) {
-                let made = Made { generation, manifest, stamp, context: Arc::clone(&context) };
+                let made = Made { generation, manifest, stamp, context: Arc::clone(&context), row: Arc::clone(&row) };
                 self.contexts.0.borrow_mut().insert(row.slug.clone(), made);
             }
-            Ok(Some(context))
+            Ok(Some((context, row)))
         })
     }
 
@@ -116,12 +137,12 @@ impl Store {
         sealed.filter_map(|(key, bytes)| Some((key.clone(), self.unseal(&context.slug, key, bytes)?))).collect()
     }
 
-    /// The kept context of `slug`, if nothing it was made from changed.
-    pub(crate) fn kept_context(&self, slug: &str, generation: i64) -> Option<Arc<CallContext>> {
+    /// The kept context and row of `slug`, if nothing they were made from changed.
+    fn kept(&self, slug: &str, generation: i64) -> Option<Current> {
         let kept = self.contexts.0.borrow();
         let made = kept.get(slug)?;
         let current = made.generation == generation && FileStamp::of(&made.manifest) == Some(made.stamp);
-        current.then(|| Arc::clone(&made.context))
+        current.then(|| (Arc::clone(&made.context), Arc::clone(&made.row)))
     }
 
     /// The database's generation: changes with every write to a table a

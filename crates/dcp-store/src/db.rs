@@ -144,6 +144,12 @@ const MIGRATIONS: &[M<'static>] = &[
         WHERE newer > 20);
     ALTER TABLE journal DROP COLUMN detail;",
     ),
+    // Migration 8: each card's number of recent errors (§19) counts the
+    // failed calls of the last day; this partial index holds failed lines
+    // only, by time, so the count reads the recent failures and never walks
+    // the journal (up to 100,000 lines) on every look at My plugins.
+    // `outcome` is a column too, so the count reads the index alone.
+    M::up("CREATE INDEX journal_failures ON journal (at, slug, outcome) WHERE outcome = 'failed';"),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

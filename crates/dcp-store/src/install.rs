@@ -65,8 +65,10 @@ impl Store {
         let tx = self.write_tx()?;
         let (plugin, origin, (dir, package)) = self.pending(review)?;
         let old = self.entry_row(&plugin.slug)?;
-        let settings = self.final_settings(&plugin, old.is_some(), &options.settings)?;
-        let secrets = self.final_secrets(&plugin, old.is_some(), options.secrets)?;
+        let (settings, secrets) = both(
+            self.final_settings(&plugin, old.is_some(), &options.settings),
+            self.final_secrets(&plugin, old.is_some(), options.secrets),
+        )?;
         self.check_required(&plugin, &settings, &secrets)?;
         let permissions = Permissions::of(&plugin);
         let cloud = cloud_choice(&plugin, &permissions, options.cloud, old.as_ref())?;
@@ -358,6 +360,20 @@ pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Resu
         Ok(checked)
     } else {
         Err(StoreError::BadSettings(refused))
+    }
+}
+
+/// Both results, or one failure. Two `bad_settings` become one listing the
+/// refusals of both: the consent screen shows every field's problem at
+/// once (§18), a bad secret beside a bad setting.
+fn both<A, B>(a: Result<A, StoreError>, b: Result<B, StoreError>) -> Result<(A, B), StoreError> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(StoreError::BadSettings(mut first)), Err(StoreError::BadSettings(second))) => {
+            first.extend(second);
+            Err(StoreError::BadSettings(first))
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
     }
 }
 

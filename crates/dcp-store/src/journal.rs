@@ -25,6 +25,7 @@ use crate::Store;
 use dcp_format::codes::{Family, SpecCode, ToolCode};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// Entries kept.
 pub const KEPT_ENTRIES: i64 = 100_000;
@@ -35,6 +36,12 @@ pub const SUBJECT_CHARS: usize = 60;
 pub const FAILURES_KEPT: i64 = 20;
 /// Longest failure error kept.
 const ERROR_CHARS: usize = 1_000;
+/// How far back a card's "number of recent errors" looks, in milliseconds
+/// (§19 asks for the count on each card in developer mode but does not say
+/// how recent). A day: a developer who comes back the next morning still
+/// sees yesterday's failures, and a plugin fixed since drops back to 0 by
+/// itself, with no button to clear it and nothing deleted from the journal.
+pub const RECENT_ERRORS_MS: i64 = 24 * 3600 * 1000;
 
 /// What happened.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalOutcome"))]
@@ -217,6 +224,15 @@ impl Line {
     }
 }
 
+/// Recent failed calls by plugin (see [`Store::recent_errors`]). The index
+/// is named: without statistics SQLite prefers walking `journal_by_plugin`
+/// (already in slug order) over the whole journal. `installed_at` is in
+/// seconds, `at` in milliseconds.
+const RECENT_ERRORS_SQL: &str = "SELECT j.slug, COUNT(*) FROM journal j INDEXED BY journal_failures
+     JOIN plugins p ON p.slug = j.slug
+     WHERE j.outcome = 'failed' AND j.at >= ?1 AND j.at >= p.installed_at * 1000 AND (?2 IS NULL OR j.slug = ?2)
+     GROUP BY j.slug";
+
 /// Inserts one entry made at `at`, its subject cut to what is kept,
 /// pruning the oldest entries every [`PRUNE_EVERY`] writes (retention, see
 /// the module doc); a failed call's error goes to its plugin's last failed
@@ -368,6 +384,34 @@ impl Store {
         };
         let failures = stmt.query_map(params![slug, limit as i64], row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(failures)
+    }
+
+    /// Each plugin's number of recent errors (§19, on its card in developer
+    /// mode): its failed calls of the last [`RECENT_ERRORS_MS`], counted
+    /// from the journal (not from the last failed calls, which keep only
+    /// the newest [`FAILURES_KEPT`]), and only since it was installed, as
+    /// its last failed calls are (those go with the plugin, journal lines
+    /// stay). `only` narrows it to one plugin. A plugin with none is absent.
+    ///
+    /// A range of the partial index `journal_failures` (migration 8): the
+    /// cost follows the recent failures, not the length of the journal.
+    /// Entries kept for their commit are not counted: [`Store::list`] and
+    /// [`Store::show`] commit them first.
+    pub(crate) fn recent_errors(&self, only: Option<&str>) -> Result<HashMap<String, u32>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(RECENT_ERRORS_SQL)?;
+        let since = now_ms() - RECENT_ERRORS_MS;
+        let counts = stmt.query_map(params![since, only], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(counts.collect::<Result<_, _>>()?)
+    }
+
+    /// Commits a kept entry before the journal is read, unless a
+    /// transaction is open (a write there could not be made from a read
+    /// snapshot without risking `SQLITE_BUSY`; its caller flushes).
+    pub(crate) fn flush_before_reading(&self) -> Result<(), StoreError> {
+        if self.conn.is_autocommit() {
+            self.journal_flush()?;
+        }
+        Ok(())
     }
 
     /// Counts one Twitch chat call for a turn and returns how many the turn

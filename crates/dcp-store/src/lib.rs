@@ -39,7 +39,7 @@ pub use event_tokens::TOKEN_BYTES;
 pub use install::{InstallOptions, Installed};
 pub use prefs::Prefs;
 pub use profile::Profile;
-pub use registry::{Card, Details, SettingState};
+pub use registry::{Card, Details, DetailsPage, SettingState};
 pub use review::{Origin, Review};
 pub use status::Status;
 

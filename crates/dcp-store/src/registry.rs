@@ -2,7 +2,9 @@
 //! fingerprint lock (§3, §18), their statuses, and what `list` and `show`
 //! present. Secrets are only ever reported as set or not set.
 
+use crate::context::CallContext;
 use crate::error::StoreError;
+use crate::journal::FailedCall;
 use crate::prefs::Prefs;
 use crate::review::Origin;
 use crate::status::{self, Facts, Status};
@@ -81,6 +83,9 @@ pub struct Card {
     pub description: Option<String>,
     /// The plugin has a usable icon.png ([`Store::icon`]); otherwise the card shows a letter tile (§4).
     pub has_icon: bool,
+    /// Its failed calls of the last day, since it was installed (§19: shown
+    /// on the card in developer mode; see [`crate::journal::RECENT_ERRORS_MS`]).
+    pub recent_errors: u32,
 }
 
 /// One plugin in full, as `show` and the details page present it.
@@ -113,6 +118,19 @@ pub struct Details {
     pub errors: Vec<Problem>,
     /// The review banner (§18): unsigned plugins show it until Keep.
     pub review_banner: bool,
+}
+
+/// What [`Store::details_page`] reads in one snapshot.
+#[derive(Debug, Clone)]
+pub struct DetailsPage {
+    /// The plugin in full.
+    pub details: Details,
+    /// Its validated manifest, when it can be read (for texts in the player's language).
+    pub plugin: Option<Arc<Plugin>>,
+    /// The app switches, read with the rest.
+    pub prefs: Prefs,
+    /// Its last failed calls, newest first (Developer section, §19).
+    pub last_failures: Vec<FailedCall>,
 }
 
 /// A setting in the details page.
@@ -251,22 +269,30 @@ fn validated(row: &Row, bytes: &[u8], official: bool) -> Loaded {
 impl Store {
     /// Every installed plugin with its status, by slug.
     pub fn list(&self) -> Result<Vec<Card>, StoreError> {
-        // One snapshot, and each plugin through its kept call context: a
-        // plugin nothing changed in costs a `stat`, not a hash of its
-        // manifest (the same context every call and the door use).
+        self.flush_before_reading()?;
+        // One snapshot, and each plugin through its kept call context and
+        // row: a plugin nothing changed in costs a `stat`, not a hash of its
+        // manifest nor a parse of its row (the same context every call and
+        // the door use). The recent errors are one range of an index.
         self.snapshot(|| {
-            let rows = self.rows()?;
             let generation = self.generation()?;
-            let mut cards = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let kept = self.kept_context(&row.slug, generation);
-                let Some(context) = kept.map_or_else(|| self.call_context(&row.slug), |c| Ok(Some(c)))? else {
-                    continue;
-                };
-                cards.push(self.card(row, context.plugin.as_deref(), context.status, context.kept_on_pc));
+            let slugs = self.slugs()?;
+            let errors = self.recent_errors(None)?;
+            let mut cards = Vec::with_capacity(slugs.len());
+            for slug in &slugs {
+                let Some((context, row)) = self.context_and_row(slug, generation)? else { continue };
+                let recent = errors.get(slug).copied().unwrap_or(0);
+                cards.push(self.card(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent));
             }
             Ok(cards)
         })
+    }
+
+    /// Every installed slug, in order.
+    fn slugs(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare_cached("SELECT slug FROM plugins ORDER BY slug")?;
+        let slugs = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        Ok(slugs)
     }
 
     /// The bytes of a plugin's icon.png when it is a real PNG (§4), else
@@ -278,17 +304,38 @@ impl Store {
 
     /// One plugin in full.
     pub fn show(&self, slug: &str) -> Result<Details, StoreError> {
-        let row = self.row(slug)?;
-        // A readable plugin comes from its kept call context (no hash of
-        // its manifest when nothing changed); only one that cannot be
-        // read is read again, for its errors.
-        let kept = self.call_context(slug)?.and_then(|c| c.plugin.clone());
-        let loaded = kept.map_or_else(|| self.load(&row), Loaded::Ready);
-        let (entry, plugin) = self.entry(&row, &loaded)?;
-        let stored = self.stored_settings(slug)?;
-        let secrets = self.stored_keys_secret(slug)?;
-        let tools_off = self.tools_off(slug)?;
-        let events_on = self.events_on(slug)?;
+        Ok(self.details_page(slug, 0)?.details)
+    }
+
+    /// Everything the details page shows (§18, §19), read in one snapshot:
+    /// the plugin in full, its manifest, the app switches and its last
+    /// `failures` failed calls.
+    pub fn details_page(&self, slug: &str, failures: usize) -> Result<DetailsPage, StoreError> {
+        self.flush_before_reading()?;
+        self.snapshot(|| {
+            let (context, row) = self
+                .context_and_row(slug, self.generation()?)?
+                .ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
+            let last_failures = if failures == 0 { Vec::new() } else { self.last_failures(slug, failures)? };
+            Ok(DetailsPage {
+                details: self.details_of(&context, &row)?,
+                plugin: context.plugin.clone(),
+                prefs: context.prefs.clone(),
+                last_failures,
+            })
+        })
+    }
+
+    /// The details of a plugin from its current context and row. Status,
+    /// settings, secrets set and switches are the context's, as a card and
+    /// a call see them: one plugin has one state whoever reads it. Only a
+    /// plugin that cannot be read is read again, for its errors.
+    fn details_of(&self, context: &CallContext, row: &Row) -> Result<Details, StoreError> {
+        let loaded = context.plugin.clone().map_or_else(|| self.load(row), Loaded::Ready);
+        let plugin = context.plugin.as_deref();
+        let recent = self.recent_errors(Some(&row.slug))?.get(&row.slug).copied().unwrap_or(0);
+        let card = self.card(row, plugin, context.status, context.kept_on_pc, recent);
+        let events_on = self.events_on(&row.slug)?;
         let settings = plugin.map(|p| {
             p.settings
                 .iter()
@@ -297,8 +344,9 @@ impl Store {
                     title: s.title.clone(),
                     secret: s.is_secret(),
                     required: s.required,
-                    value: if s.is_secret() { None } else { value_or_default(&stored, s) },
-                    set: s.is_secret() && secrets.contains(&s.key),
+                    // The context's values: stored, else the default.
+                    value: if s.is_secret() { None } else { context.settings.get(&s.key).cloned() },
+                    set: s.is_secret() && context.sealed.has(&s.key),
                 })
                 .collect()
         });
@@ -310,7 +358,7 @@ impl Store {
                     level: t.level,
                     method: t.request.method.as_str(),
                     url: t.request.url.clone(),
-                    enabled: !tools_off.contains(&t.name),
+                    enabled: !context.tools_off.contains(&t.name),
                 })
                 .collect()
         });
@@ -331,7 +379,7 @@ impl Store {
             // What the file declares now, which is what calls use (a saved
             // folder's new sites apply at once, §19); the row's otherwise.
             sites: plugin.map_or_else(|| row.permissions.hosts.iter().cloned().collect(), |p| p.hosts.clone()),
-            local_ports: local_ports(&row, plugin),
+            local_ports: local_ports(row, plugin),
             cloud_choice: row.cloud_choice.clone(),
             twitch_allowed: row.twitch_allowed,
             manifest_fingerprint: row.manifest_fingerprint.clone(),
@@ -339,22 +387,13 @@ impl Store {
             folder: self.resolve(&row.dir),
             errors,
             review_banner: row.origin == Origin::Import && !row.review_kept,
-            card: entry,
+            card,
         })
     }
 
-    /// The card of one plugin, and its validated manifest when readable.
-    fn entry<'a>(&self, row: &Row, loaded: &'a Loaded) -> Result<(Card, Option<&'a Plugin>), StoreError> {
-        let plugin = match loaded {
-            Loaded::Ready(p) => Some(p.as_ref()),
-            _ => None,
-        };
-        let status = self.status_of(row, loaded, &self.prefs()?)?;
-        Ok((self.card(row, plugin, status, self.kept_on_pc(row, plugin)), plugin))
-    }
-
-    /// The card of a plugin from its row, its manifest when readable and its status.
-    fn card(&self, row: &Row, plugin: Option<&Plugin>, status: Status, kept_on_pc: bool) -> Card {
+    /// The card of a plugin from its row, its manifest when readable, its
+    /// status and its number of recent errors.
+    fn card(&self, row: &Row, plugin: Option<&Plugin>, status: Status, kept_on_pc: bool, recent_errors: u32) -> Card {
         let mut badges = vec![row.origin.badge().to_owned()];
         if plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc {
             badges.push("Kept on this PC".into());
@@ -375,6 +414,7 @@ impl Store {
             author: plugin.and_then(|p| p.author.clone()),
             description: plugin.and_then(|p| p.description.clone()),
             has_icon: self.resolve(&row.dir).join(package::ICON_FILE).is_file(),
+            recent_errors,
         }
     }
 

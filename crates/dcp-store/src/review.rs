@@ -4,6 +4,7 @@
 
 pub use crate::cloud::CloudQuestion;
 use crate::cloud::{cloud_question, kept_cloud_choice, CloudChoice};
+use dcp_format::changes::PermissionChange;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::{Plugin, SettingKind, Texts};
 use dcp_format::risk::Level;
@@ -82,8 +83,12 @@ pub struct Review {
     pub old_version: Option<String>,
     /// True when an update changes permissions (§18).
     pub permissions_changed: bool,
-    /// What changed, one line each.
+    /// What changed, one English line each: the words `dcplugin` prints
+    /// (and the strings its `--json` has always carried).
     pub changes: Vec<String>,
+    /// The same changes, each a kind and its parameters, for a window to
+    /// word in the player's language (§10, §18).
+    pub permission_changes: Vec<PermissionChange>,
     /// The actions.
     pub actions: Vec<ReviewAction>,
     /// "Connects to".
@@ -124,6 +129,9 @@ pub struct ReviewAction {
     pub url: String,
     /// R3: installs, but is not offered yet (§12 note 1).
     pub needs_confirmation: bool,
+    /// The arguments the action cannot be called without (`required` of its
+    /// inputSchema, §7), in schema order: empty for an action that needs none.
+    pub required_args: Vec<String>,
 }
 
 /// "This PC · port N" (§15).
@@ -202,6 +210,7 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
             method: t.request.method.as_str(),
             url: t.request.url.clone(),
             needs_confirmation: t.level.needs_confirmation(),
+            required_args: t.arguments.iter().filter(|a| a.required).map(|a| a.name.clone()).collect(),
         })
         .collect();
     let kept_keys = old.as_ref().map(|o| o.setting_keys).unwrap_or_default();
@@ -232,7 +241,7 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         .map(|e| ReviewEvent { name: e.name.clone(), title: in_language(&e.title), on: events_on.contains(&e.name) })
         .collect();
     let permissions = Permissions::of(plugin);
-    let changes = old.as_ref().map(|o| permissions.changes_from(&o.permissions)).unwrap_or_default();
+    let permission_changes = old.as_ref().map(|o| permissions.changes_from(&o.permissions)).unwrap_or_default();
     let cloud = cloud_question(plugin, &permissions, old.as_ref().map(|o| &o.permissions));
     let cloud_kept = old.as_ref().and_then(|o| kept_cloud_choice(o.cloud_choice, &o.permissions, &permissions));
     Review {
@@ -246,8 +255,9 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         origin,
         update: old.is_some(),
         old_version: old.as_ref().map(|o| o.version.clone()),
-        permissions_changed: !changes.is_empty(),
-        changes,
+        permissions_changed: !permission_changes.is_empty(),
+        changes: permission_changes.iter().map(ToString::to_string).collect(),
+        permission_changes,
         actions,
         sites: plugin.hosts.clone(),
         local_ports: plugin.local_ports.iter().map(|&port| LocalPort { port, warning: LOCAL_PORT_WARNING }).collect(),

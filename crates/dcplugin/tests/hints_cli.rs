@@ -80,11 +80,30 @@ fn import_ends_with_the_install_line_this_plugin_needs_and_it_installs() {
     assert_eq!(p.status("trelloperso"), "Active");
     // After the install: how to try it.
     assert!(text(&ran.stdout).contains("next: try it: dcplugin --profile"), "{}", text(&ran.stdout));
-    assert!(text(&ran.stdout).contains("call trelloperso__read_board --args"), "{}", text(&ran.stdout));
+    let tried = line_with(text(&ran.stdout).as_str(), "next: try it:").to_owned();
+    assert!(tried.contains("call trelloperso__read_board   ("), "read_board takes no argument: no --args: {tried}");
     // An optional setting is named as optional; an update names what is kept.
     let out = p.ok(&["import", &example("my-tasks")], None);
     assert!(out.contains("optional: --set KEY=VALUE for max_tasks"), "{out}");
     assert!(!line_with(&out, "printf ").contains("--set"), "{out}");
+}
+
+/// The first call a hint suggests: `--args` names the required arguments
+/// (from the action's inputSchema), and is left out when none is required.
+#[test]
+fn the_try_it_hint_names_the_required_arguments_or_none() {
+    let p = Profile::new();
+    let out = p.ok(&["import", &example("exchange-rates"), "--yes"], None);
+    let line = line_with(&out, "next: try it:");
+    assert!(
+        line.contains(r#"call fx__convert --args '{"amount": …, "from": …, "to": …}'   ("#),
+        "convert requires amount, from and to: {line}"
+    );
+    let args = ["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "local"];
+    let out = p.ok(&args, Some("api_token=t0k3n\n"));
+    let line = line_with(&out, "next: try it:");
+    assert!(line.contains("call mytasks__list_tasks   ("), "list_tasks takes no argument: {line}");
+    assert!(!line.contains("--args"), "{line}");
 }
 
 #[test]

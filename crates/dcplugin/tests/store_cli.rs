@@ -610,6 +610,13 @@ fn s18_cli_update_review_says_update_this_plugin_and_lists_the_changes() {
         out.contains("Permissions change:\n  action convert: level R0 → R2\n  action convert: method GET → POST"),
         "{out}"
     );
+    // --json keeps `changes` as the English lines, with the structured list beside them.
+    let v = p.ok(&["import", &changed, "--json"]);
+    assert_eq!(v["changes"], serde_json::json!(["action convert: level R0 → R2", "action convert: method GET → POST"]));
+    assert_eq!(
+        v["permission_changes"][1],
+        serde_json::json!({ "kind": "method_changed", "action": "convert", "old": "GET", "new": "POST" })
+    );
 }
 
 /// §11: where no keyring keeps the vault key past a restart (no Secret

@@ -106,4 +106,9 @@ description: string | null,
 /**
  * The plugin has a usable icon.png ([`Store::icon`]); otherwise the card shows a letter tile (§4).
  */
-has_icon: boolean, };
+has_icon: boolean, 
+/**
+ * Its failed calls of the last day, since it was installed (§19: shown
+ * on the card in developer mode; see [`crate::journal::RECENT_ERRORS_MS`]).
+ */
+recent_errors: number, };

@@ -3,6 +3,7 @@ import type { CloudChoice } from "./CloudChoice";
 import type { CloudQuestion } from "./CloudQuestion";
 import type { LocalPort } from "./LocalPort";
 import type { Origin } from "./Origin";
+import type { PermissionChange } from "./PermissionChange";
 import type { Problem } from "./Problem";
 import type { ReviewAction } from "./ReviewAction";
 import type { ReviewEvent } from "./ReviewEvent";
@@ -57,9 +58,15 @@ old_version: string | null,
  */
 permissions_changed: boolean, 
 /**
- * What changed, one line each.
+ * What changed, one English line each: the words `dcplugin` prints
+ * (and the strings its `--json` has always carried).
  */
 changes: Array<string>, 
+/**
+ * The same changes, each a kind and its parameters, for a window to
+ * word in the player's language (§10, §18).
+ */
+permission_changes: Array<PermissionChange>, 
 /**
  * The actions.
  */

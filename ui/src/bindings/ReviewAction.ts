@@ -32,4 +32,9 @@ url: string,
 /**
  * R3: installs, but is not offered yet (§12 note 1).
  */
-needs_confirmation: boolean, };
+needs_confirmation: boolean, 
+/**
+ * The arguments the action cannot be called without (`required` of its
+ * inputSchema, §7), in schema order: empty for an action that needs none.
+ */
+required_args: Array<string>, };

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ApiError, CloudChoice, Review } from '../types';
-import { errorWords, fieldProblems, levelText } from '../words';
+import { changeWords, errorWords, fieldProblems, levelText } from '../words';
 import { Dialog, Switch } from './common';
 import { useApp } from './context';
 import { SettingField, hostValue } from './settings-fields';
@@ -52,6 +52,8 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
       setBusy(false);
     }
   };
+  // An action in a change is named by its hint, as in the list of actions.
+  const actionWords = (name: string) => r.actions.find((a) => a.full_name === `${r.slug}__${name}`)?.hint || name;
   const title = r.update ? t('consent.update_title') : t('consent.title');
   const general = error ? errorWords(t, error) : null;
   return (
@@ -76,7 +78,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
             {r.permissions_changed ? (
               <>
                 <p>{t('consent.permissions_changed')}</p>
-                <ul>{r.changes.map((c) => <li key={c}>{c}</li>)}</ul>
+                <ul>{(r.permission_changes ?? []).map((c, i) => <li key={i}>{changeWords(t, c, actionWords)}</li>)}</ul>
               </>
             ) : <p>{t('consent.permissions_same')}</p>}
           </section>

@@ -4,7 +4,7 @@
 // window.__mock exposes the calls made, the state, and emit().
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
-  AppSwitches, Card, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError,
+  AppSwitches, Card, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, FieldProblem,
 } from '../../src/types';
 
 interface Scenario {
@@ -87,10 +87,10 @@ const catalog: CatalogEntry[] = [
 function review(id: string, extra: Partial<Review>): Review {
   return {
     review: id, slug: 'weather', name: 'Weather', version: '2.0.0', author: 'Meteo Friends', description: 'Tells the weather for a city.',
-    badge: 'Not signed', origin: 'import', update: false, old_version: null, permissions_changed: false, changes: [],
+    badge: 'Not signed', origin: 'import', update: false, old_version: null, permissions_changed: false, changes: [], permission_changes: [],
     actions: [
-      { full_name: 'weather__today', level: 'R0', label: 'reads public data', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false },
-      { full_name: 'weather__my_places', level: 'R1', label: 'reads your data', hint: 'read your saved places', method: 'GET', url: 'https://api.weather.example/places', needs_confirmation: false },
+      { full_name: 'weather__today', level: 'R0', label: 'reads public data', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false, required_args: ['city'] },
+      { full_name: 'weather__my_places', level: 'R1', label: 'reads your data', hint: 'read your saved places', method: 'GET', url: 'https://api.weather.example/places', needs_confirmation: false, required_args: [] },
     ],
     sites: ['api.weather.example'], local_ports: [{ port: 8420, warning: 'install it only if you started this program yourself' }],
     settings: [
@@ -113,6 +113,16 @@ const refusal: ApiError = {
   ],
 };
 
+/** Every refused value at once, as the host lists them in `fields` (§18). */
+function badFields(values: Map<string, unknown>): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const board = values.get('board');
+  if (typeof board === 'string' && board.includes('/')) out.push({ key: 'board', code: 'bad_format', message: 'a full address was pasted; copy only the id' });
+  const max = values.get('max_items');
+  if (typeof max === 'number' && max > 50) out.push({ key: 'max_items', code: 'out_of_bounds', message: '50 at most' });
+  return out;
+}
+
 const reviews = new Map<string, Review>();
 let reviewN = 0;
 function newReview(extra: Partial<Review>): Review {
@@ -132,7 +142,18 @@ function importPath(path: string): Review {
   if (path.includes('fx-update')) {
     return newReview({
       slug: 'fx', name: 'Exchange rates', version: '1.1.0', update: true, old_version: '1.0.0', permissions_changed: true,
-      changes: ['New site: api.exchangerate.host', 'New action: fx__history (reads public data)'],
+      // The host sends the English lines (for dcplugin) and the structured changes the window words.
+      changes: ['new site: api.exchangerate.host', 'new action history: R0, GET https://api.exchangerate.host/history', 'action convert: level R0 → R2', 'your data with online AI models: no private data read → asked'],
+      permission_changes: [
+        { kind: 'site_added', site: 'api.exchangerate.host' },
+        { kind: 'action_added', action: 'history', level: 'R0', method: 'GET', url: 'https://api.exchangerate.host/history' },
+        { kind: 'level_changed', action: 'convert', old: 'R0', new: 'R2' },
+        { kind: 'cloud_changed', old: 'no_private_data', new: 'asked' },
+      ],
+      actions: [
+        { full_name: 'fx__convert', level: 'R2', label: 'reversible action', hint: sc.language === 'fr' ? 'convertir un montant' : 'convert an amount', method: 'POST', url: 'https://api.frankfurter.dev/latest', needs_confirmation: false, required_args: ['amount'] },
+        { full_name: 'fx__history', level: 'R0', label: 'reads public data', hint: sc.language === 'fr' ? 'lire les anciens taux' : 'read past rates', method: 'GET', url: 'https://api.exchangerate.host/history', needs_confirmation: false, required_args: [] },
+      ],
       settings: [{ key: 'board', title: 'Board', description: null, kind: 'string', required: true, secret: false, default: null, help_url: null, help_domain: null, kept: true }],
       local_ports: [], events: [], events_door: null, cloud: 'not_asked', sites: ['api.frankfurter.dev', 'api.exchangerate.host'],
     });
@@ -202,11 +223,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'install': {
       const r = reviews.get(a.review);
       if (!r) throw { code: 'unknown_review', message: 'no pending review' };
-      const settings = new Map<string, unknown>(a.options.settings);
-      const board = settings.get('board');
-      if (typeof board === 'string' && board.includes('/')) {
-        throw { code: 'bad_settings', message: 'bad_settings: board: bad_format (a full address was pasted; copy only the id)' };
-      }
+      const refused = badFields(new Map<string, unknown>(a.options.settings));
+      if (refused.length) throw { code: 'bad_settings', message: 'bad_settings: …', problems: [], fields: refused };
       cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
       reviews.delete(a.review);
       return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed };
@@ -222,8 +240,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     }
     case 'save_settings': {
       const values = new Map<string, unknown>(a.values);
-      const max = values.get('max_items');
-      if (typeof max === 'number' && max > 50) throw { code: 'bad_settings', message: 'bad_settings: max_items: out_of_bounds (50 at most)' };
+      const refused = badFields(values);
+      if (refused.length) throw { code: 'bad_settings', message: 'bad_settings: …', problems: [], fields: refused };
       for (const s of details[a.slug]?.settings ?? []) if (values.has(s.key)) s.value = values.get(s.key);
       return cards.get(a.slug);
     }

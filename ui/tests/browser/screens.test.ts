@@ -32,6 +32,13 @@ const onScreen = (page: Page, sel: string) => page.evaluate((s) => {
   return !!hit && (hit === el || el.contains(hit));
 }, sel);
 
+/** The problem shown inside the field of setting `key` (its own `.field` box), or null. */
+async function fieldError(page: Page, key: string): Promise<string | null> {
+  const field = page.locator('.field', { has: page.locator(`[data-testid="setting-${key}"]`) });
+  const err = field.locator('.field-error');
+  return (await err.count()) ? err.innerText() : null;
+}
+
 async function noSeriousA11y(page: Page) {
   expect(await axe(page)).toEqual([]);
 }
@@ -213,16 +220,21 @@ describe('Consent screen', () => {
     expect(await calls(page, 'open_help')).toEqual([{ url: 'https://www.example.com/help/key' }]);
     await page.locator('[data-testid="setting-api_key"]').fill('k-123');
     await page.locator('[data-testid="setting-board"]').fill('https://trello.com/b/abc');
+    await page.locator('[data-testid="setting-max_items"]').fill('99');
     await page.locator('[data-testid="consent-cloud-local"]').check();
     await page.locator('[data-testid="consent-event-storm"]').check();
     expect(await install.isDisabled()).toBe(false);
     await install.click();
-    const err = page.locator('[data-testid="consent"] .field-error');
-    await err.waitFor();
-    expect(await err.innerText()).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
+    // §18: the screen stays open, each problem next to the field it concerns (from the host's `fields`).
+    await page.locator('[data-testid="consent"] .field-error').first().waitFor();
+    expect(await fieldError(page, 'board')).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
+    expect(await fieldError(page, 'max_items')).toBe('This value is out of the allowed range.');
+    expect(await fieldError(page, 'api_key')).toBe(null);
     expect(await page.locator('[data-testid="setting-board"]').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[data-testid="setting-max_items"]').getAttribute('aria-invalid')).toBe('true');
     await shot(page, 'consent-error');
     await page.locator('[data-testid="setting-board"]').fill('abc');
+    await page.locator('[data-testid="setting-max_items"]').fill('10');
     await install.click();
     await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
     const installs = await calls(page, 'install');
@@ -244,7 +256,8 @@ describe('Consent screen', () => {
     expect(body).toContain('Update this plugin?');
     expect(body).toContain('Version 1.0.0 → 1.1.0');
     expect(await consent.locator('[data-testid="consent-changes"] li').allInnerTexts()).toEqual([
-      'New site: api.exchangerate.host', 'New action: fx__history (reads public data)',
+      'New site: api.exchangerate.host', 'New action: “read past rates” (reads public data)',
+      'Action “convert an amount”: reads public data → reversible action', 'Your data with online AI models: no private data read → asked at install',
     ]);
     expect(body).toContain('Kept from the installed version');
     expect(await page.locator('[data-testid="setting-board"]').getAttribute('placeholder')).toBe('Leave empty to keep the current value');
@@ -256,6 +269,20 @@ describe('Consent screen', () => {
     await consent.locator('[data-testid="consent-cancel"]').click();
     expect(await calls(page, 'cancel_review')).toEqual([{ review: 'r1' }]);
     await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+  });
+
+  test('an update\'s changes are in the player\'s language (French), from the structured changes', async () => {
+    const page = await app({ language: 'fr' });
+    await emit(page, 'open-files', ['/home/p/fx-update.json']);
+    const consent = page.locator('[data-testid="consent"]');
+    await consent.waitFor();
+    expect(await consent.innerText()).toContain('Mettre à jour ce plugin ?');
+    expect(await consent.locator('[data-testid="consent-changes"] li').allInnerTexts()).toEqual([
+      'Nouveau site : api.exchangerate.host', 'Nouvelle action : « lire les anciens taux » (lit des données publiques)',
+      'Action « convertir un montant » : lit des données publiques → action réversible',
+      'Vos données avec les modèles d\'IA en ligne : aucune donnée privée lue → demandé à l\'installation',
+    ]);
+    expect(await consent.locator('[data-testid="consent-changes"]').innerText()).not.toContain('new site');
   });
 
   test('a file dropped on the window that is refused shows the refusal in the Catalog', async () => {
@@ -340,10 +367,13 @@ describe('Details and Options', () => {
     expect(await text(page, '[data-testid="secret-api_token"] [data-testid="secret-state"]')).toBe('Set');
     expect(await o.locator('input[type="password"]').count()).toBe(0);
     await page.locator('[data-testid="setting-max_items"]').fill('99');
+    await page.locator('[data-testid="setting-board"]').fill('https://trello.com/b/abc');
     await o.locator('[data-testid="options-save"]').click();
-    await o.locator('.field-error').waitFor();
-    expect(await o.locator('.field-error').innerText()).toBe('This value is out of the allowed range.');
+    await o.locator('.field-error').first().waitFor();
+    expect(await fieldError(page, 'max_items')).toBe('This value is out of the allowed range.');
+    expect(await fieldError(page, 'board')).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
     await page.locator('[data-testid="setting-max_items"]').fill('20');
+    await page.locator('[data-testid="setting-board"]').fill('abc');
     await page.locator('[data-testid="setting-include_done"]').check();
     await o.locator('[data-testid="options-save"]').click();
     await expect.poll(() => text(page, '[data-testid="options-note"]')).toBe('Saved');

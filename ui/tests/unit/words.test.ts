@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import type { Card } from '../../src/types';
+import type { Card, PermissionChange } from '../../src/types';
 import {
-  IMPORT_CODES, cardLines, categoryOf, compareVersions, doorWords, errorWords, fieldProblems, filterCards, formatTime,
+  IMPORT_CODES, cardLines, categoryOf, changeWords, compareVersions, doorWords, errorWords, fieldProblems, filterCards, formatTime,
   isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
   statusText, STATUSES, tileClass, timeLocale, whoText, badgeText,
 } from '../../src/words';
@@ -87,15 +87,58 @@ describe('import refusals in plain words', () => {
 });
 
 describe('setting problems go next to their field', () => {
-  test('from the problems list', () => {
-    expect(fieldProblems(t, { code: 'bad_settings', message: '', problems: [{ code: 'out_of_bounds', path: 'user_config.max_items', message: '' }] }))
-      .toEqual({ max_items: 'This value is out of the allowed range.' });
+  test('from the fields the host lists, every one at once', () => {
+    expect(fieldProblems(t, {
+      code: 'bad_settings', message: 'bad_settings: …',
+      fields: [{ key: 'board', code: 'bad_format', message: 'a full address' }, { key: 'max_items', code: 'out_of_bounds', message: '50 at most' }],
+    })).toEqual({ board: 'This should be an identifier (letters, digits, - and _), not a full address.', max_items: 'This value is out of the allowed range.' });
+    expect(fieldProblems(t, {
+      code: 'missing_settings', message: '',
+      fields: [{ key: 'api_token', code: 'missing_settings', message: '' }, { key: 'board', code: 'missing_settings', message: '' }],
+    })).toEqual({ api_token: 'Fill this in to continue.', board: 'Fill this in to continue.' });
   });
-  test('from the message when the problems list is empty', () => {
-    expect(fieldProblems(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' }))
-      .toEqual({ api_token: 'Fill this in to continue.', board: 'Fill this in to continue.' });
-    expect(fieldProblems(t, { code: 'bad_settings', message: 'bad_settings: board: bad_format (a full address); max_items: out_of_bounds (50 at most)' }))
-      .toEqual({ board: 'This should be an identifier (letters, digits, - and _), not a full address.', max_items: 'This value is out of the allowed range.' });
+  test('the message is never parsed for fields', () => {
+    expect(fieldProblems(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' })).toEqual({});
+  });
+  test('a reason the tables do not know shows the host message', () => {
+    expect(fieldProblems(t, { code: 'bad_settings', message: '', fields: [{ key: 'x', code: 'new_reason', message: 'Too odd.' }] }))
+      .toEqual({ x: 'Too odd.' });
+  });
+});
+
+describe('an update\'s permission changes in the player\'s language', () => {
+  const every: PermissionChange[] = [
+    { kind: 'site_added', site: 'a.example' }, { kind: 'site_removed', site: 'b.example' },
+    { kind: 'port_added', port: 8420 }, { kind: 'port_removed', port: 8421 },
+    { kind: 'action_added', action: 'history', level: 'R0', method: 'GET', url: 'https://a.example/h' },
+    { kind: 'action_removed', action: 'old' },
+    { kind: 'level_changed', action: 'convert', old: 'R0', new: 'R2' },
+    { kind: 'method_changed', action: 'convert', old: 'GET', new: 'POST' },
+    { kind: 'url_changed', action: 'convert', old: 'https://a.example/1', new: 'https://a.example/2' },
+    { kind: 'secrets_sent_added', location: 'header', name: 'x-api-key', secrets: ['api_key'] },
+    { kind: 'secrets_sent_removed', location: 'query', name: 'key', secrets: ['api_key', 'token'] },
+    { kind: 'event_added', event: 'storm' }, { kind: 'event_removed', event: 'rain' },
+    { kind: 'cloud_changed', old: 'never', new: 'allowed' },
+  ];
+  test('every kind has English words with its parameters', () => {
+    expect(every.map((c) => changeWords(t, c))).toEqual([
+      'New site: a.example', 'Site removed: b.example',
+      'New program on this PC: port 8420', 'No longer talks to this PC on port 8421',
+      'New action: “history” (reads public data)', 'Action removed: “old”',
+      'Action “convert”: reads public data → reversible action', 'Action “convert”: method GET → POST',
+      'Action “convert”: address https://a.example/1 → https://a.example/2',
+      'Secrets now sent in the header x-api-key: api_key', 'Secrets no longer sent in the address parameter key: api_key, token',
+      'New event: storm', 'Event removed: rain', 'Your data with online AI models: never → allowed',
+    ]);
+  });
+  test('and French words, never the English line or a raw key', () => {
+    const words = every.map((c) => changeWords(tf, c));
+    expect(words[0]).toBe('Nouveau site : a.example');
+    expect(words[13]).toBe('Vos données avec les modèles d\'IA en ligne : jamais → autorisé');
+    for (const w of words) expect(w).not.toMatch(/change\.|reach\.|New |removed/);
+  });
+  test('an action is worded by its hint when the review has one', () => {
+    expect(changeWords(t, every[4], (n) => (n === 'history' ? 'read past rates' : n))).toBe('New action: “read past rates” (reads public data)');
   });
 });
 

@@ -967,7 +967,9 @@ fn s22_every_import_code_is_produced() {
 
 #[test]
 fn s18_changes_between_permissions_are_listed() {
+    use dcp_format::changes::{DataReach, PermissionChange::*};
     use dcp_format::fingerprint::Permissions;
+    use dcp_format::risk::Level;
     let permissions = |doc: &Value| Permissions::of(&check(doc).plugin.expect("valid"));
     let old = base();
     let mut new = base();
@@ -975,15 +977,32 @@ fn s18_changes_between_permissions_are_listed() {
     edit(&mut new, "@/tools/add_card/risk", Some(json!("R3")));
     edit(&mut new, "@/events/card_due2", Some(json!({ "title": { "en": "Due" } })));
     let changes = permissions(&new).changes_from(&permissions(&old));
-    for expected in [
-        "new site: cdn2.example.com",
-        "site removed: cdn.example.com",
-        "action add_card: level R2 → R3",
-        "new event: card_due2",
-    ] {
-        assert!(changes.iter().any(|c| c == expected), "{expected} missing from {changes:?}");
-    }
+    // Structured, for a window to word in the player's language (§10).
+    assert_eq!(
+        changes,
+        [
+            SiteAdded { site: "cdn2.example.com".into() },
+            SiteRemoved { site: "cdn.example.com".into() },
+            LevelChanged { action: "add_card".into(), old: Level::R2, new: Level::R3 },
+            EventAdded { event: "card_due2".into() },
+        ]
+    );
+    // The one English rendering, as dcplugin prints it.
+    let lines: Vec<String> = changes.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "new site: cdn2.example.com",
+            "site removed: cdn.example.com",
+            "action add_card: level R2 → R3",
+            "new event: card_due2"
+        ]
+    );
+    let json = serde_json::to_value(&changes[2]).expect("JSON");
+    assert_eq!(json, json!({ "kind": "level_changed", "action": "add_card", "old": "R2", "new": "R3" }));
     assert!(permissions(&old).changes_from(&permissions(&old)).is_empty());
+    let reach = serde_json::to_value(CloudChanged { old: DataReach::Asked, new: DataReach::Allowed }).expect("JSON");
+    assert_eq!(reach, json!({ "kind": "cloud_changed", "old": "asked", "new": "allowed" }));
 }
 
 /// §8 bad_placeholder: the message names what the template may use instead.

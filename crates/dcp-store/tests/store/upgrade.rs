@@ -33,7 +33,8 @@
 //! of `db.rs`) and the columns that version had; the store has written
 //! these rows in the same shape since version 1. Version 7 is version 6
 //! with migration 7 applied: the failure's error moved from the journal's
-//! `detail` to `failed_calls`, as the code of version 7 writes it. Never edit a fixture:
+//! `detail` to `failed_calls`, as the code of version 7 writes it. Version 8
+//! is version 7 with migration 8 applied (an index, no row changes). Never edit a fixture:
 //! a profile saved by a released version does not change.
 
 use crate::common::SECRET;
@@ -44,7 +45,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 7] = [1, 2, 3, 4, 5, 6, 7];
+const VERSIONS: [u32; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.
@@ -105,6 +106,24 @@ fn check_kept(store: &Store, version: u32) {
     let expected: Vec<(&str, String)> = if version >= 2 { vec![("add_task", "HTTP_500".into())] } else { vec![] };
     assert_eq!(kept, expected, "v{version}: the failed call's error moved to the Developer section (§19)");
     assert!(failures.iter().all(|c| c.error.contains("database down")), "v{version}: {failures:?}");
+    check_recent_errors(store, version);
+}
+
+/// §19: the card's number of recent errors counts the fixture's failed
+/// line (saved at [`FAILED_AT`]) only while it is recent, so the expected
+/// count follows the clock, not the day the fixture was made.
+fn check_recent_errors(store: &Store, version: u32) {
+    let card = store.list().expect("list").into_iter().find(|c| c.slug == "mytasks").expect("card");
+    let age = now_ms() - FAILED_AT;
+    let expected = u32::from(version >= 2 && age <= dcp_store::journal::RECENT_ERRORS_MS);
+    assert_eq!(card.recent_errors, expected, "v{version}: the failure is {age} ms old");
+}
+
+/// When the fixtures' failed call was journaled (milliseconds).
+const FAILED_AT: i64 = 1_796_077_570_001;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("clock").as_millis() as i64
 }
 
 #[test]
@@ -120,6 +139,10 @@ fn s3_a_profile_saved_at_any_earlier_schema_version_upgrades_and_keeps_everythin
         let conn = rusqlite::Connection::open(root.join("host.sqlite")).expect("db");
         let now: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
         assert_eq!(now, latest, "v{version} lands at the latest version");
+        let index: String = conn
+            .query_row("SELECT sql FROM sqlite_master WHERE name = 'journal_failures'", [], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("v{version}: the recent errors' index (migration 8) is there: {e}"));
+        assert!(index.contains("WHERE outcome = 'failed'"), "v{version}: {index}");
         drop(store);
         // Opened again (the next start of the app): nothing left to migrate.
         check_kept(&Store::open(Profile::at(&root).expect("profile"), keys()).expect("reopens"), version);

@@ -150,8 +150,9 @@ pub fn after_install(r: &Review) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(action) = r.actions.iter().find(|a| !a.needs_confirmation) {
         lines.push(format!(
-            "next: try it: {me} call {} --args '{{…}}'   ({me} tools shows what the AI is offered)",
-            action.full_name
+            "next: try it: {me} call {}{}   ({me} tools shows what the AI is offered)",
+            action.full_name,
+            args_flag(&action.required_args)
         ));
     }
     if !r.local_ports.is_empty() {
@@ -169,6 +170,18 @@ pub fn after_install(r: &Review) -> Vec<String> {
         lines.push(format!("  each save of manifest.json reloads it while `{me} serve` (or the app) runs"));
     }
     lines
+}
+
+/// The `--args` of a first call: none for an action that needs no argument
+/// (a call without `--args` sends `{}`), else one placeholder per required
+/// argument, so the hint names what to fill in.
+fn args_flag(required: &[String]) -> String {
+    if required.is_empty() {
+        return String::new();
+    }
+    let fields =
+        required.iter().map(|name| format!("{}: …", serde_json::Value::from(name.as_str()))).collect::<Vec<_>>();
+    format!(" --args '{{{}}}'", fields.join(", "))
 }
 
 /// The command that fixes a status other than Active.

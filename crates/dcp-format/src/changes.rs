@@ -1,0 +1,246 @@
+//! What an update changes in a plugin's permissions (§18), one
+//! [`PermissionChange`] each: a kind and its parameters, so a window words
+//! it in the player's language (§10) and `dcplugin` prints the one English
+//! rendering ([`std::fmt::Display`]).
+
+use crate::fingerprint::{Permissions, SecretDestination};
+use crate::model::CloudModels;
+use crate::risk::Level;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// One difference between the installed permissions and an update's.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PermissionChange {
+    /// A declared site is new.
+    SiteAdded {
+        /// The host.
+        site: String,
+    },
+    /// A declared site is gone.
+    SiteRemoved {
+        /// The host.
+        site: String,
+    },
+    /// A program on the PC is reached on a new port (§15).
+    PortAdded {
+        /// The loopback port.
+        port: u16,
+    },
+    /// A port on the PC is no longer reached.
+    PortRemoved {
+        /// The loopback port.
+        port: u16,
+    },
+    /// A new action.
+    ActionAdded {
+        /// Its short name.
+        action: String,
+        /// Its computed level.
+        level: Level,
+        /// HTTP method.
+        method: String,
+        /// URL template.
+        url: String,
+    },
+    /// An action is gone.
+    ActionRemoved {
+        /// Its short name.
+        action: String,
+    },
+    /// An action's computed level changed.
+    LevelChanged {
+        /// Its short name.
+        action: String,
+        /// The installed level.
+        old: Level,
+        /// The update's level.
+        new: Level,
+    },
+    /// An action's HTTP method changed.
+    MethodChanged {
+        /// Its short name.
+        action: String,
+        /// The installed method.
+        old: String,
+        /// The update's method.
+        new: String,
+    },
+    /// An action's URL template changed.
+    UrlChanged {
+        /// Its short name.
+        action: String,
+        /// The installed template.
+        old: String,
+        /// The update's template.
+        new: String,
+    },
+    /// Secrets are sent to a new place (an auth entry, §11).
+    SecretsSentAdded {
+        /// `header` or `query`.
+        location: String,
+        /// The header (lowercased) or parameter name.
+        name: String,
+        /// The secret settings sent there.
+        secrets: Vec<String>,
+    },
+    /// Secrets are no longer sent to a place.
+    SecretsSentRemoved {
+        /// `header` or `query`.
+        location: String,
+        /// The header (lowercased) or parameter name.
+        name: String,
+        /// The secret settings that were sent there.
+        secrets: Vec<String>,
+    },
+    /// A new event (§16).
+    EventAdded {
+        /// Its name.
+        event: String,
+    },
+    /// An event is gone.
+    EventRemoved {
+        /// Its name.
+        event: String,
+    },
+    /// Where the plugin's private data may go changed (§13).
+    CloudChanged {
+        /// Under the installed version.
+        old: DataReach,
+        /// Under the update.
+        new: DataReach,
+    },
+}
+
+/// How far a plugin's private data may go (§13), for [`PermissionChange::CloudChanged`].
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataReach {
+    /// The plugin reads no private data.
+    NoPrivateData,
+    /// Only with an AI running on the PC (`never`).
+    Never,
+    /// The player is asked (`ask`).
+    Asked,
+    /// Any AI (`allowed`).
+    Allowed,
+}
+
+impl DataReach {
+    fn of(cloud: Option<CloudModels>) -> DataReach {
+        match cloud {
+            None => DataReach::NoPrivateData,
+            Some(CloudModels::Never) => DataReach::Never,
+            Some(CloudModels::Ask) => DataReach::Asked,
+            Some(CloudModels::Allowed) => DataReach::Allowed,
+        }
+    }
+
+    /// The English words of the CLI's line.
+    fn label(self) -> &'static str {
+        match self {
+            DataReach::NoPrivateData => "no private data read",
+            DataReach::Never => "never",
+            DataReach::Asked => "asked",
+            DataReach::Allowed => "allowed",
+        }
+    }
+}
+
+impl fmt::Display for PermissionChange {
+    /// The English line `dcplugin` prints (the words it printed before the
+    /// changes were structured).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PermissionChange::*;
+        match self {
+            SiteAdded { site } => write!(f, "new site: {site}"),
+            SiteRemoved { site } => write!(f, "site removed: {site}"),
+            PortAdded { port } => write!(f, "new local server: this PC · port {port}"),
+            PortRemoved { port } => write!(f, "local server removed: this PC · port {port}"),
+            ActionAdded { action, level, method, url } => write!(f, "new action {action}: {level:?}, {method} {url}"),
+            ActionRemoved { action } => write!(f, "action removed: {action}"),
+            LevelChanged { action, old, new } => write!(f, "action {action}: level {old:?} → {new:?}"),
+            MethodChanged { action, old, new } => write!(f, "action {action}: method {old} → {new}"),
+            UrlChanged { action, old, new } => write!(f, "action {action}: URL {old} → {new}"),
+            SecretsSentAdded { location, name, secrets } => {
+                write!(f, "new secrets sent in: {location} {name} ({})", secrets.join(", "))
+            }
+            SecretsSentRemoved { location, name, secrets } => {
+                write!(f, "secrets sent in removed: {location} {name} ({})", secrets.join(", "))
+            }
+            EventAdded { event } => write!(f, "new event: {event}"),
+            EventRemoved { event } => write!(f, "event removed: {event}"),
+            CloudChanged { old, new } => {
+                write!(f, "your data with online AI models: {} → {}", old.label(), new.label())
+            }
+        }
+    }
+}
+
+impl Permissions {
+    /// What changed from `old` to `self`, for the review of an update
+    /// (§18); empty when the permissions are the same. In a fixed order:
+    /// sites, ports, actions, where secrets are sent, events, online AI.
+    pub fn changes_from(&self, old: &Permissions) -> Vec<PermissionChange> {
+        use PermissionChange::*;
+        let mut out = Vec::new();
+        out.extend(added(&old.hosts, &self.hosts).map(|s| SiteAdded { site: s.clone() }));
+        out.extend(added(&self.hosts, &old.hosts).map(|s| SiteRemoved { site: s.clone() }));
+        out.extend(added(&old.local_ports, &self.local_ports).map(|&port| PortAdded { port }));
+        out.extend(added(&self.local_ports, &old.local_ports).map(|&port| PortRemoved { port }));
+        action_changes(&mut out, old, self);
+        out.extend(added(&old.secrets_sent, &self.secrets_sent).map(|d| secrets(d, true)));
+        out.extend(added(&self.secrets_sent, &old.secrets_sent).map(|d| secrets(d, false)));
+        out.extend(added(&old.events, &self.events).map(|e| EventAdded { event: e.clone() }));
+        out.extend(added(&self.events, &old.events).map(|e| EventRemoved { event: e.clone() }));
+        if old.cloud_models != self.cloud_models {
+            out.push(CloudChanged { old: DataReach::of(old.cloud_models), new: DataReach::of(self.cloud_models) });
+        }
+        out
+    }
+}
+
+/// New actions and changed ones in the update's order, then removed ones.
+fn action_changes(out: &mut Vec<PermissionChange>, old: &Permissions, new: &Permissions) {
+    use PermissionChange::*;
+    for (name, now) in &new.tools {
+        let action = || name.clone();
+        let Some(was) = old.tools.get(name) else {
+            out.push(ActionAdded {
+                action: action(),
+                level: now.level,
+                method: now.method.clone(),
+                url: now.url.clone(),
+            });
+            continue;
+        };
+        if was.level != now.level {
+            out.push(LevelChanged { action: action(), old: was.level, new: now.level });
+        }
+        if was.method != now.method {
+            out.push(MethodChanged { action: action(), old: was.method.clone(), new: now.method.clone() });
+        }
+        if was.url != now.url {
+            out.push(UrlChanged { action: action(), old: was.url.clone(), new: now.url.clone() });
+        }
+    }
+    out.extend(old.tools.keys().filter(|n| !new.tools.contains_key(*n)).map(|n| ActionRemoved { action: n.clone() }));
+}
+
+fn secrets(d: &SecretDestination, added: bool) -> PermissionChange {
+    let (location, name, secrets) = (d.location.clone(), d.name.clone(), d.secrets.iter().cloned().collect());
+    if added {
+        PermissionChange::SecretsSentAdded { location, name, secrets }
+    } else {
+        PermissionChange::SecretsSentRemoved { location, name, secrets }
+    }
+}
+
+/// What `new` has that `old` has not, in order.
+fn added<'a, T: Ord>(old: &'a BTreeSet<T>, new: &'a BTreeSet<T>) -> impl Iterator<Item = &'a T> {
+    new.difference(old)
+}

@@ -1,0 +1,71 @@
+//! §18 "A failed install keeps the screen open with the problem next to
+//! the field it concerns": a refused install or Save carries every field's
+//! problem at once in `fields` (key, §22 code, message), so a window puts
+//! each next to its field without reading the message.
+
+mod common;
+
+use common::*;
+use dcp_host::format::SettingsCode;
+use dcp_host::{ApiError, CloudChoice, ErrorCode, InstallOptions, Sensitive};
+use serde_json::{json, Value};
+
+/// The `(key, code)` of each field problem, sorted.
+fn fields(e: &ApiError) -> Vec<(String, &'static str)> {
+    let mut out: Vec<_> = e.fields.iter().map(|f| (f.key.clone(), f.code)).collect();
+    out.sort();
+    out
+}
+
+fn secret(key: &str, value: &str) -> (String, Sensitive) {
+    (key.to_owned(), Sensitive::new(value.to_owned()))
+}
+
+fn setting(key: &str, value: Value) -> (String, Value) {
+    (key.to_owned(), value)
+}
+
+/// A bad setting and a bad secret at once: both are named, each with its own reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s18_install_names_every_bad_field_with_its_code() {
+    let f = fixture();
+    let file = folder(f.dir.path(), "trello", &example("trello-perso")).join("manifest.json");
+    let review = f.host.import_path(file).await.expect("review");
+    let options = InstallOptions {
+        settings: vec![setting("board", json!("https://trello.com/b/abcd1234/home"))],
+        secrets: vec![secret("api_key", "key\u{7}with a bell"), secret("token", "t0k3n")],
+        cloud: None,
+    };
+    let refused = f.host.install(&review.review, options).await.expect_err("two bad values");
+    assert_eq!(refused.code, ErrorCode::Settings(SettingsCode::BadSettings));
+    assert_eq!(fields(&refused), [("api_key".to_owned(), "bad_text"), ("board".to_owned(), "bad_format")]);
+    assert!(refused.fields.iter().all(|p| !p.message.is_empty()), "{:?}", refused.fields);
+    assert!(!serde_json::to_string(&refused).expect("JSON").contains("with a bell"), "no secret crosses");
+
+    // Two required fields left empty: both named as missing_settings.
+    let options = InstallOptions { secrets: vec![secret("api_key", "k3y")], ..Default::default() };
+    let missing = f.host.install(&review.review, options).await.expect_err("two empty fields");
+    assert_eq!(missing.code, ErrorCode::Settings(SettingsCode::MissingSettings));
+    assert_eq!(fields(&missing), [("board".to_owned(), "missing_settings"), ("token".to_owned(), "missing_settings")]);
+}
+
+/// Save: an id pasted as an address and a setting the plugin does not have.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s10_save_names_every_bad_field_with_its_code() {
+    let f = fixture();
+    let options = InstallOptions {
+        settings: vec![setting("board", json!("abcd1234"))],
+        secrets: vec![secret("api_key", "k3y"), secret("token", "t0k3n")],
+        cloud: Some(CloudChoice::Local),
+    };
+    install_manifest(&f.host, f.dir.path(), "trello", &example("trello-perso"), options).await;
+    let values = vec![setting("board", json!("https://trello.com/b/abcd1234/home")), setting("colour", json!("red"))];
+    let refused = f.host.save_settings("trelloperso", values).await.expect_err("two bad values");
+    assert_eq!(refused.code, ErrorCode::Settings(SettingsCode::BadSettings));
+    assert_eq!(fields(&refused), [("board".to_owned(), "bad_format"), ("colour".to_owned(), "unknown_setting")]);
+    let sent = serde_json::to_value(&refused).expect("JSON");
+    assert_eq!(sent["fields"][0]["key"], "board", "fields cross the boundary: {sent}");
+    let details = f.host.details("trelloperso").await.expect("details");
+    let board = details.settings.iter().find(|s| s.key == "board").expect("board");
+    assert_eq!(board.value, Some(json!("abcd1234")), "nothing is saved unless every value passes");
+}
