@@ -1,12 +1,13 @@
 //! Help links come from plugin manifests: the shell opens only https pages
 //! with them, never a file, a program or another scheme the OS would run.
 
-use dcp_host::{ApiError, ErrorCode};
+use dcp_host::{ApiError, ErrorCode, HostCode};
 use url::Url;
 
 /// The link, when it is an https URL with a host; else `bad_input`.
 pub fn https_url(text: &str) -> Result<Url, ApiError> {
-    let refused = || ApiError::new(ErrorCode::BadInput, format!("only https links open from the app: {text}"));
+    let refused =
+        || ApiError::new(ErrorCode::Host(HostCode::BadInput), format!("only https links open from the app: {text}"));
     let url = Url::parse(text).map_err(|_| refused())?;
     if url.scheme() != "https" || url.host_str().is_none_or(str::is_empty) {
         return Err(refused());

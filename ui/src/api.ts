@@ -4,7 +4,7 @@
 import { invoke } from '@tauri-apps/api/core';
 import type {
   AppSwitches, SwitchesPatch, Card, PluginDetails, CatalogEntry, ImportCheck, Review, InstallRequest, Installed,
-  EventsPage, PluginTest, TriedAction, JournalQuery, JournalLine, CloudChoice, Source, Model, ApiError,
+  EventsPage, PluginTest, TriedAction, JournalQuery, JournalLine, CloudChoice, Source, Model, ApiError, ErrorCode,
 } from './types';
 
 export const api = {
@@ -56,7 +56,8 @@ export function asApiError(e: unknown): ApiError {
   if (e && typeof e === 'object' && 'code' in e && 'message' in e) {
     const o = e as ApiError;
     return {
-      code: String(o.code), message: String(o.message),
+      // A code this UI does not know yet (a newer host) stays as it came: the words fall back.
+      code: String(o.code) as ErrorCode, message: String(o.message),
       problems: Array.isArray(o.problems) ? o.problems : [], fields: Array.isArray(o.fields) ? o.fields : [],
     };
   }

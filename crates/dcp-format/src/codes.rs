@@ -14,15 +14,19 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// Declares a fieldless code enum with its spellings: `as_str`, `parse`,
-/// `ALL`, `Display`, and serde as the spelling.
+/// `ALL`, `Display`, serde as the spelling and, with the `ts` feature of
+/// the crate that uses it, the union of the spellings in TypeScript. Used
+/// for every code of §22 here, and for the host's own codes in `dcp-host`.
+#[macro_export]
 macro_rules! spelled {
-    ($(#[$meta:meta])* pub enum $name:ident { $($variant:ident => $text:literal,)* }) => {
+    ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal,)* }) => {
         $(#[$meta])*
-        // Serialized by its spelling (below), so a plain string in TypeScript.
-        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
+        // Serialized by its spelling (below): in TypeScript, the union of
+        // the spellings, so the UI cannot compare with a code that does not exist.
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)] // each variant is the spec's code of the same name
-        pub enum $name { $($variant,)* }
+        #[allow(missing_docs)] // each variant is the code of the same name
+        pub enum $name { $($(#[$vmeta])* #[cfg_attr(feature = "ts", ts(rename = $text))] $variant,)* }
 
         impl $name {
             /// Every code, in the order of §22.
@@ -59,9 +63,8 @@ macro_rules! spelled {
         }
     };
 }
-pub(crate) use spelled;
 
-spelled! {
+crate::spelled! {
     /// §22 "When installing or saving settings".
     pub enum SettingsCode {
         MissingSettings => "missing_settings",
@@ -71,7 +74,7 @@ spelled! {
     }
 }
 
-spelled! {
+crate::spelled! {
     /// §22 "In a tool result", but `HTTP_<status>` (see [`ToolCode`]).
     pub enum CallCode {
         InvalidArguments => "INVALID_ARGUMENTS",
@@ -99,13 +102,13 @@ spelled! {
 
 /// A code of §22 "In a tool result": one of [`CallCode`], or the status of
 /// a service's error answer, spelled `HTTP_<status>`.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ToolCode {
     /// A fixed code.
     Call(CallCode),
     /// `HTTP_<status>`: the service answered with an error.
-    Http(u16),
+    Http(#[cfg_attr(feature = "ts", ts(type = "`HTTP_${number}`"))] u16),
 }
 
 impl ToolCode {
@@ -141,7 +144,7 @@ impl From<CallCode> for ToolCode {
     }
 }
 
-spelled! {
+crate::spelled! {
     /// §22 "Refusals": why the courtier said no (the AI receives
     /// POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
     /// steps are used (§3, §21).
@@ -198,7 +201,7 @@ impl Refusal {
     }
 }
 
-spelled! {
+crate::spelled! {
     /// The event door (§16): the reasons of §22 "Events" that the Actions
     /// tab shows, then the reasons of its other answers (§16 "Answers").
     pub enum EventReason {
@@ -225,7 +228,7 @@ spelled! {
 }
 
 /// Any code of §22. Its JSON form is the code's spelling.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SpecCode {
     /// At import (and the `superlative` warning).

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use std::fmt;
 
-crate::codes::spelled! {
+crate::spelled! {
     /// A code of §22 "At import" (plus `dev_mode_required` and
     /// `bad_folder`, which the host adds), and the `superlative` warning.
     ///

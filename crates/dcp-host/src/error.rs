@@ -9,8 +9,9 @@ use dcp_format::setting_value::RefusedValue;
 use dcp_store::StoreError;
 use serde::{Serialize, Serializer};
 
-/// What went wrong, as a shell sees it.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
+/// What went wrong, as a shell sees it. In TypeScript, the union of every
+/// spelling, like the spec's codes.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     /// A package or manifest refused at import, with the §22 code of its first problem.
@@ -19,22 +20,30 @@ pub enum ErrorCode {
     /// empty, a value is invalid, the online-AI question has no answer, a
     /// secret cannot be saved on this PC.
     Settings(SettingsCode),
-    /// No installed plugin has this slug.
-    UnknownPlugin,
-    /// No pending review has this id.
-    UnknownReview,
-    /// A setting, action, event or switch the plugin or the app does not have, or a bad value for it.
-    BadInput,
-    /// The plugin's files cannot be read now (Missing, Invalid, Modified).
-    PluginUnreadable,
-    /// The package changed since its review: review it again.
-    ReviewOutdated,
-    /// A call's journal entry could not be committed.
-    JournalLost,
-    /// The profile's database or files failed.
-    Storage,
-    /// Unexpected failure inside the host.
-    Internal,
+    /// A failure the spec has no code for.
+    Host(HostCode),
+}
+
+dcp_format::spelled! {
+    /// The host's own codes, for failures the spec has no code for.
+    pub enum HostCode {
+        /// No installed plugin has this slug.
+        UnknownPlugin => "unknown_plugin",
+        /// No pending review has this id.
+        UnknownReview => "unknown_review",
+        /// A setting, action, event or switch the plugin or the app does not have, or a bad value for it.
+        BadInput => "bad_input",
+        /// The plugin's files cannot be read now (Missing, Invalid, Modified).
+        PluginUnreadable => "plugin_unreadable",
+        /// The package changed since its review: review it again.
+        ReviewOutdated => "review_outdated",
+        /// A call's journal entry could not be committed.
+        JournalLost => "journal_lost",
+        /// The profile's database or files failed.
+        Storage => "storage",
+        /// Unexpected failure inside the host.
+        Internal => "internal",
+    }
 }
 
 impl ErrorCode {
@@ -43,14 +52,7 @@ impl ErrorCode {
         match self {
             ErrorCode::Import(code) => code.as_str(),
             ErrorCode::Settings(code) => code.as_str(),
-            ErrorCode::UnknownPlugin => "unknown_plugin",
-            ErrorCode::UnknownReview => "unknown_review",
-            ErrorCode::BadInput => "bad_input",
-            ErrorCode::PluginUnreadable => "plugin_unreadable",
-            ErrorCode::ReviewOutdated => "review_outdated",
-            ErrorCode::JournalLost => "journal_lost",
-            ErrorCode::Storage => "storage",
-            ErrorCode::Internal => "internal",
+            ErrorCode::Host(code) => code.as_str(),
         }
     }
 }
@@ -128,7 +130,8 @@ impl From<StoreError> for ApiError {
         let message = e.to_string();
         let code = match &e {
             StoreError::Refused(problems) => {
-                let code = problems.errors.first().map_or(ErrorCode::Internal, |p| ErrorCode::Import(p.code));
+                let code =
+                    problems.errors.first().map_or(ErrorCode::Host(HostCode::Internal), |p| ErrorCode::Import(p.code));
                 return ApiError { problems: problems.errors.clone(), ..ApiError::new(code, message) };
             }
             StoreError::MissingSettings(keys) => {
@@ -144,14 +147,14 @@ impl From<StoreError> for ApiError {
             }
             StoreError::CloudChoiceRequired => ErrorCode::Settings(SettingsCode::CloudChoiceRequired),
             StoreError::VaultUnavailable(_) => ErrorCode::Settings(SettingsCode::VaultUnavailable),
-            StoreError::UnknownPlugin(_) => ErrorCode::UnknownPlugin,
-            StoreError::UnknownReview(_) => ErrorCode::UnknownReview,
-            StoreError::NoSuchName(_) | StoreError::BadValue(_) => ErrorCode::BadInput,
-            StoreError::NotReadable(_) => ErrorCode::PluginUnreadable,
-            StoreError::ReviewOutdated(_) => ErrorCode::ReviewOutdated,
-            StoreError::Internal(_) => ErrorCode::Internal,
-            StoreError::JournalLost(_) => ErrorCode::JournalLost,
-            StoreError::Db(_) | StoreError::Io(_) => ErrorCode::Storage,
+            StoreError::UnknownPlugin(_) => ErrorCode::Host(HostCode::UnknownPlugin),
+            StoreError::UnknownReview(_) => ErrorCode::Host(HostCode::UnknownReview),
+            StoreError::NoSuchName(_) | StoreError::BadValue(_) => ErrorCode::Host(HostCode::BadInput),
+            StoreError::NotReadable(_) => ErrorCode::Host(HostCode::PluginUnreadable),
+            StoreError::ReviewOutdated(_) => ErrorCode::Host(HostCode::ReviewOutdated),
+            StoreError::Internal(_) => ErrorCode::Host(HostCode::Internal),
+            StoreError::JournalLost(_) => ErrorCode::Host(HostCode::JournalLost),
+            StoreError::Db(_) | StoreError::Io(_) => ErrorCode::Host(HostCode::Storage),
         };
         ApiError::new(code, message)
     }

@@ -40,7 +40,7 @@ pub use dcp_store::journal::Entry as JournalLine;
 pub use dcp_store::review::{CloudQuestion, Review};
 pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};
-pub use error::{ApiError, ApiResult, ErrorCode};
+pub use error::{ApiError, ApiResult, ErrorCode, FieldProblem, HostCode};
 
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
@@ -110,7 +110,9 @@ impl Host {
             .thread_name("dcp-host")
             .enable_all()
             .build()
-            .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the host's runtime cannot start: {e}")))?;
+            .map_err(|e| {
+                ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's runtime cannot start: {e}"))
+            })?;
         Ok(Host {
             inner: Arc::new(Inner {
                 profile,
@@ -442,7 +444,8 @@ impl Host {
             inner.checkin(store);
             out
         });
-        task.await.map_err(|e| ApiError::new(ErrorCode::Internal, format!("the host's task failed: {e}")))?
+        task.await
+            .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
     }
 
     /// A change to one plugin, reported with its new card.

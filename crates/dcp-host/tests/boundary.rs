@@ -1,7 +1,7 @@
 //! The JSON shapes a window sends and receives, as the app contract fixes
 //! them: what comes in deserializes, a secret never goes back out.
 
-use dcp_host::{ApiError, CloudChoice, ErrorCode, InstallOptions, Model, Source};
+use dcp_host::{ApiError, CloudChoice, ErrorCode, HostCode, InstallOptions, Model, Source};
 use serde_json::json;
 
 /// The consent screen's Install: settings as [key, value], secrets as
@@ -29,7 +29,7 @@ fn try_an_actions_source_and_model_come_in_by_their_names() {
 /// lists empty when none (a window reads them without checking they are there).
 #[test]
 fn an_error_always_carries_its_problem_list() {
-    let error = ApiError::new(ErrorCode::BadInput, "only https links open from the app");
+    let error = ApiError::new(ErrorCode::Host(HostCode::BadInput), "only https links open from the app");
     assert_eq!(
         serde_json::to_value(&error).expect("JSON"),
         json!({"code": "bad_input", "message": "only https links open from the app", "problems": [], "fields": []})

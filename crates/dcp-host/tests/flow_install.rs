@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use dcp_host::events::{Change, HostEvent};
 use dcp_host::format::{Refusal, SpecCode};
-use dcp_host::{ErrorCode, InstallOptions, Model, Sensitive, Source, Status, Turn};
+use dcp_host::{ErrorCode, HostCode, InstallOptions, Model, Sensitive, Source, Status, Turn};
 use dcp_host::{JournalKind, JournalOutcome, JournalQuery};
 use std::time::Duration;
 
@@ -116,7 +116,7 @@ async fn s3_import_consent_install_call_and_journal() {
     f.host.uninstall("mypc").await.expect("uninstall");
     assert!(f.host.cards().await.expect("cards").is_empty());
     let gone = f.host.details("mypc").await.expect_err("gone");
-    assert_eq!(gone.code, ErrorCode::UnknownPlugin);
+    assert_eq!(gone.code, ErrorCode::Host(HostCode::UnknownPlugin));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

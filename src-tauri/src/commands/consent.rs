@@ -2,7 +2,7 @@
 //! and its Install or Cancel (§18, §19). The pickers are native dialogs
 //! opened from Rust: the webview has no file access of its own.
 
-use dcp_host::{ApiError, CatalogEntry, ErrorCode, Host, ImportCheck, InstallOptions, Installed, Review};
+use dcp_host::{ApiError, CatalogEntry, ErrorCode, Host, HostCode, ImportCheck, InstallOptions, Installed, Review};
 use std::path::PathBuf;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::{DialogExt, FileDialogBuilder, FilePath};
@@ -85,6 +85,6 @@ async fn picked(
 ) -> Result<Option<String>, ApiError> {
     let picked = tauri::async_runtime::spawn_blocking(move || pick(dialog))
         .await
-        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the picker failed: {e}")))?;
+        .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the picker failed: {e}")))?;
     Ok(picked.and_then(|p| p.into_path().ok()).map(|p| p.display().to_string()))
 }

@@ -2,7 +2,7 @@
 //! Open the plugins folder.
 
 use super::open_in_file_manager;
-use dcp_host::{ApiError, ErrorCode, Host, JournalLine, JournalQuery, Model, Source, TriedAction, Turn};
+use dcp_host::{ApiError, ErrorCode, Host, HostCode, JournalLine, JournalQuery, Model, Source, TriedAction, Turn};
 use serde_json::Value;
 use tauri::State;
 
@@ -30,8 +30,9 @@ pub async fn journal(host: State<'_, Host>, query: JournalQuery) -> Result<Vec<J
 #[tauri::command]
 pub async fn open_plugins_folder(host: State<'_, Host>) -> Result<String, ApiError> {
     let folder = host.plugins_folder();
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| ApiError::new(ErrorCode::Storage, format!("{} cannot be made: {e}", folder.display())))?;
+    std::fs::create_dir_all(&folder).map_err(|e| {
+        ApiError::new(ErrorCode::Host(HostCode::Storage), format!("{} cannot be made: {e}", folder.display()))
+    })?;
     open_in_file_manager(&folder)?;
     Ok(folder.display().to_string())
 }

@@ -1,7 +1,7 @@
 //! A plugin's Events section (§16). The event token goes from the host
 //! straight to the clipboard: it never reaches the webview.
 
-use dcp_host::{ApiError, Card, ErrorCode, EventsPage, Host, Sensitive};
+use dcp_host::{ApiError, Card, ErrorCode, EventsPage, Host, HostCode, Sensitive};
 use tauri::{AppHandle, State};
 use tauri_plugin_clipboard_manager::ClipboardExt;
 
@@ -30,7 +30,7 @@ pub async fn new_event_token(app: AppHandle, host: State<'_, Host>, slug: String
 }
 
 fn to_clipboard(app: &AppHandle, token: Sensitive) -> Result<(), ApiError> {
-    app.clipboard()
-        .write_text(token.expose())
-        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the clipboard could not be written: {e}")))
+    app.clipboard().write_text(token.expose()).map_err(|e| {
+        ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the clipboard could not be written: {e}"))
+    })
 }

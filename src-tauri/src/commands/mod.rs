@@ -9,11 +9,12 @@ pub mod events;
 pub mod options;
 pub mod plugins;
 
-use dcp_host::{ApiError, ErrorCode};
+use dcp_host::{ApiError, ErrorCode, HostCode};
 use std::path::Path;
 
 /// Opens a folder in the OS file manager.
 fn open_in_file_manager(folder: &Path) -> Result<(), ApiError> {
-    open::that_detached(folder)
-        .map_err(|e| ApiError::new(ErrorCode::Internal, format!("{} could not be opened: {e}", folder.display())))
+    open::that_detached(folder).map_err(|e| {
+        ApiError::new(ErrorCode::Host(HostCode::Internal), format!("{} could not be opened: {e}", folder.display()))
+    })
 }

@@ -50,6 +50,10 @@ pub async fn test_plugin(host: State<'_, Host>, slug: String) -> Result<PluginTe
 #[tauri::command]
 pub fn open_help(url: String) -> Result<(), ApiError> {
     let url = help::https_url(&url)?;
-    open::that_detached(url.as_str())
-        .map_err(|e| ApiError::new(dcp_host::ErrorCode::Internal, format!("{url} could not be opened: {e}")))
+    open::that_detached(url.as_str()).map_err(|e| {
+        ApiError::new(
+            dcp_host::ErrorCode::Host(dcp_host::HostCode::Internal),
+            format!("{url} could not be opened: {e}"),
+        )
+    })
 }

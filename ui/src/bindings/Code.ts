@@ -7,4 +7,4 @@
  * The serialized form is the spec's snake_case code and is part of
  * the public `dcplugin validate --json` contract.
  */
-export type Code = string;
+export type Code = "too_large" | "unsupported_package" | "bad_zip" | "no_manifest" | "read_failed" | "not_json" | "bad_format" | "bad_api_version" | "unsupported_kind" | "bad_version" | "app_too_old" | "bad_slug" | "reserved_slug" | "bad_text" | "invisible_chars" | "instructions" | "url_in_text" | "mentions_tool" | "bad_hosts" | "bad_local_ports" | "local_port_not_declared" | "dev_mode_required" | "bad_folder" | "lan_unsupported" | "host_permissions_unsupported" | "no_tools" | "too_many_tools" | "bad_tool_name" | "bad_hint" | "bad_risk" | "risk_forbidden" | "bad_schema" | "bad_request" | "host_not_declared" | "bad_placeholder" | "bad_header" | "bad_response" | "bad_user_config" | "secret_not_sensitive" | "bad_auth" | "bad_events" | "superlative";

@@ -5,4 +5,4 @@
  * POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
  * steps are used (§3, §21).
  */
-export type Refusal = string;
+export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit";

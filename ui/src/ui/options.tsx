@@ -25,6 +25,8 @@ export function Options(props: { slug: string; onClose: () => void }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [note, setNote] = useState('');
   const [test, setTest] = useState<PluginTest | null>(null);
+  /** The host could not run Test at all (not a failed call): its error in words. */
+  const [testError, setTestError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   useEffect(() => { if (d && values === null) setValues(initial(d.settings)); }, [d]);
   const problems = useMemo(() => (error ? fieldProblems(t, error) : {}), [error, t]);
@@ -45,8 +47,9 @@ export function Options(props: { slug: string; onClose: () => void }) {
   const runTest = async () => {
     setTesting(true);
     setTest(null);
+    setTestError(null);
     try { setTest(await api.testPlugin(props.slug)); }
-    catch (e) { const a = asApiError(e); setTest({ action: null, ok: false, code: a.code, message: errorWords(t, a) }); }
+    catch (e) { setTestError(t('options.test_failed', { words: errorWords(t, asApiError(e)) })); }
     setTesting(false);
   };
   return (
@@ -77,7 +80,8 @@ export function Options(props: { slug: string; onClose: () => void }) {
             <section class="section">
               <div class="row">
                 <button type="button" data-testid="options-test" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
-                <p role="status" data-testid="options-test-result" class={test ? (test.ok ? 'ok' : 'field-error') : ''}>
+                <p role="status" data-testid="options-test-result" class={test ? (test.ok ? 'ok' : 'field-error') : testError ? 'field-error' : ''}>
+                  {testError}
                   {test && (test.ok ? t('options.connected') : !test.action && !test.code ? t('run.no_action') : t('options.test_failed', { words: test.code ? runWords(t, test.code, test.code) : test.message }))}
                 </p>
               </div>

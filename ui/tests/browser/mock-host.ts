@@ -9,7 +9,7 @@ import type {
 
 interface Scenario {
   devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
-  secretsWarning?: string | null; journalSize?: number; testFails?: boolean; missing?: boolean;
+  secretsWarning?: string | null; journalSize?: number; testFails?: boolean; testRejects?: boolean; missing?: boolean;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -264,6 +264,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'copy_event_token': return null;
     case 'new_event_token': return null;
     case 'test_plugin':
+      if (sc.testRejects) throw { code: 'plugin_unreadable', message: 'the installed file changed', problems: [], fields: [] };
       return sc.testFails
         ? { action: `${a.slug}__convert`, ok: false, code: 'HTTP_401', message: 'The service refused the key.' }
         : { action: `${a.slug}__convert`, ok: true, code: null, message: 'Connected' };

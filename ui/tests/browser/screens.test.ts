@@ -397,6 +397,14 @@ describe('Details and Options', () => {
     await expect.poll(() => text(page, '[data-testid="options-test-result"]'))
       .toBe('The test did not work: the service refused the key. Check it in Options.');
   });
+
+  test('Test that the host cannot run says why in words, not as a refused call', async () => {
+    const page = await app({ testRejects: true });
+    await page.locator('[data-testid="card-fx"] [data-testid="card-options"]').click();
+    await page.locator('[data-testid="options-test"]').click();
+    await expect.poll(() => text(page, '[data-testid="options-test-result"]'))
+      .toBe("The test did not work: The plugin's files can't be read right now.");
+  });
 });
 
 describe('Developer mode', () => {

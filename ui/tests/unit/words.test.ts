@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import type { Card, PermissionChange } from '../../src/types';
+import type { Card, ErrorCode, PermissionChange, Problem } from '../../src/types';
 import {
   IMPORT_CODES, cardLines, categoryOf, changeWords, compareVersions, doorWords, errorWords, fieldProblems, filterCards, formatTime,
   isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
@@ -50,7 +50,7 @@ describe('import refusals in plain words', () => {
     expect(IMPORT_CODES.sort()).toEqual([...s22].sort());
   });
   test('categories are listed once each, in order of appearance', () => {
-    const problems = [
+    const problems: Problem[] = [
       { code: 'host_not_declared', path: 'tools.a.request.url', message: '' },
       { code: 'instructions', path: 'tools.a.description', message: '' },
       { code: 'bad_hosts', path: 'permissions.network.hosts', message: '' },
@@ -61,7 +61,7 @@ describe('import refusals in plain words', () => {
     ]);
   });
   test('a bad request URL is about network access; other bad requests stay invalid', () => {
-    const problems = [
+    const problems: Problem[] = [
       { code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' },
       { code: 'bad_request', path: 'tools.get_rates.request.method', message: 'unknown method' },
     ];
@@ -82,7 +82,7 @@ describe('import refusals in plain words', () => {
   test('other host errors have plain words, never their code', () => {
     expect(isImportRefusal({ code: 'unknown_review', message: '' })).toBe(false);
     expect(errorWords(t, { code: 'review_outdated', message: 'review_outdated: …' })).toBe('The file changed since it was checked. Import it again.');
-    expect(errorWords(t, { code: 'something_new', message: 'x' })).toBe('Something unexpected went wrong.');
+    expect(errorWords(t, { code: 'something_new' as ErrorCode, message: 'x' })).toBe('Something unexpected went wrong.');
   });
 });
 

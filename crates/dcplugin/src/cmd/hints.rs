@@ -5,7 +5,7 @@
 use super::shell_word;
 use crate::me;
 use dcp_host::format::{Code, Refusal, SettingsCode};
-use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, Origin, Review, Status};
+use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status};
 
 /// The command or flag that fixes a refused command, when there is one.
 pub fn fix_for(error: &ApiError) -> Option<String> {
@@ -40,14 +40,20 @@ pub fn fix_for(error: &ApiError) -> Option<String> {
         ErrorCode::Import(_) => "dcplugin validate PATH lists every problem with its place; docs/errors.md gives \
              the usual fix of each code"
             .to_owned(),
-        ErrorCode::UnknownPlugin => format!("{me} list shows the installed plugins' slugs"),
-        ErrorCode::UnknownReview => format!("import the file again for a new review: {me} import PATH"),
-        ErrorCode::BadInput => "dcplugin show SLUG lists a plugin's settings, actions and events".to_owned(),
-        ErrorCode::PluginUnreadable => {
+        ErrorCode::Host(HostCode::UnknownPlugin) => format!("{me} list shows the installed plugins' slugs"),
+        ErrorCode::Host(HostCode::UnknownReview) => format!("import the file again for a new review: {me} import PATH"),
+        ErrorCode::Host(HostCode::BadInput) => {
+            "dcplugin show SLUG lists a plugin's settings, actions and events".to_owned()
+        }
+        ErrorCode::Host(HostCode::PluginUnreadable) => {
             format!("{me} show SLUG gives its status and errors; {me} reload reads it again")
         }
-        ErrorCode::ReviewOutdated => format!("the file changed since its review: {me} import PATH to review it again"),
-        ErrorCode::JournalLost | ErrorCode::Storage | ErrorCode::Internal => return None,
+        ErrorCode::Host(HostCode::ReviewOutdated) => {
+            format!("the file changed since its review: {me} import PATH to review it again")
+        }
+        ErrorCode::Host(HostCode::JournalLost)
+        | ErrorCode::Host(HostCode::Storage)
+        | ErrorCode::Host(HostCode::Internal) => return None,
     })
 }
 

@@ -497,7 +497,9 @@ fn edited(
 fn prefs(host: &Host, values: &[String], json: bool) -> anyhow::Result<ExitCode> {
     let patch = match switches_patch(pairs(values)?) {
         Ok(patch) => patch,
-        Err(message) => return Ok(fail(&ApiError::new(dcp_host::ErrorCode::BadInput, message), json)),
+        Err(message) => {
+            return Ok(fail(&ApiError::new(dcp_host::ErrorCode::Host(dcp_host::HostCode::BadInput), message), json))
+        }
     };
     Ok(act(host, json, host.set_switches(patch), |p| {
         format!(
