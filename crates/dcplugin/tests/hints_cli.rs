@@ -120,6 +120,15 @@ fn refusals_name_the_command_or_flag_that_fixes_them() {
     let v = json_of(&p.run_with(&["import", &trello, "--yes", "--cloud", "allow", "--json"], Some(""), &[]));
     assert_eq!(v["code"], "missing_settings");
     assert!(v["hint"].as_str().expect("hint").contains("--secrets-stdin"), "{v}");
+    // Each empty required setting, by key (§18: the problem next to its field).
+    let fields: Vec<(&str, &str)> = v["fields"]
+        .as_array()
+        .expect("fields")
+        .iter()
+        .map(|f| (f["key"].as_str().expect("key"), f["code"].as_str().expect("code")))
+        .collect();
+    // In the manifest's order, the order of the fields on screen.
+    assert_eq!(fields, [("api_key", "missing_settings"), ("token", "missing_settings"), ("board", "missing_settings")]);
     // cloud_choice_required.
     let v = json_of(&p.run_with(
         &["import", &trello, "--yes", "--secrets-stdin", "--set", "board=AbC123", "--json"],

@@ -14,7 +14,8 @@ pub fn open(profile: Option<PathBuf>, door_port: Option<u16>) -> anyhow::Result<
 }
 
 /// The JSON shape of a failure: `{"ok": false, "code", "message", "errors"}`,
-/// and `hint`, the command or flag that fixes it, when there is one.
+/// `hint`, the command or flag that fixes it, when there is one, and
+/// `fields`, each setting's own problem, for a settings failure.
 #[derive(Serialize)]
 struct ErrorJson<'a> {
     ok: bool,
@@ -23,6 +24,8 @@ struct ErrorJson<'a> {
     errors: &'a [dcp_host::format::Problem],
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    fields: &'a [dcp_host::FieldProblem],
     /// A review still pending after a failed `--yes` install: install or cancel it.
     #[serde(skip_serializing_if = "Option::is_none")]
     review: Option<&'a str>,
@@ -40,7 +43,15 @@ pub fn fail_pending(error: &ApiError, json: bool, review: Option<&str>) -> ExitC
     let hint = super::hints::fix_for(error);
     if json {
         let hint = hint.as_deref();
-        print_json(&ErrorJson { ok: false, code: error.spec_code(), message: &error.message, errors, hint, review });
+        print_json(&ErrorJson {
+            ok: false,
+            code: error.spec_code(),
+            message: &error.message,
+            errors,
+            hint,
+            fields: &error.fields,
+            review,
+        });
         return ExitCode::from(super::REFUSED);
     }
     if errors.is_empty() {
