@@ -547,7 +547,7 @@ impl Drop for WaitingCaller {
 }
 
 fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {
-    s.list()?.into_iter().find(|c| c.slug == slug).ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()).into())
+    Ok(s.card(slug)?)
 }
 
 fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> ApiResult<EventsPage> {
