@@ -22,7 +22,8 @@ pub enum Change {
     /// A loaded folder was saved and reloaded (§19).
     FolderSaved,
     /// Its status changed for another reason: a file modified or missing,
-    /// developer mode, another process.
+    /// developer mode, another process; or its number of recent errors
+    /// (§19) changed.
     Status,
     /// Uninstalled: no card.
     Removed,

@@ -282,9 +282,21 @@ impl Store {
             for slug in &slugs {
                 let Some((context, row)) = self.context_and_row(slug, generation)? else { continue };
                 let recent = errors.get(slug).copied().unwrap_or(0);
-                cards.push(self.card(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent));
+                cards.push(self.card_from(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent));
             }
             Ok(cards)
+        })
+    }
+
+    /// One plugin's card, as [`Store::list`] shows it, without the others.
+    pub fn card(&self, slug: &str) -> Result<Card, StoreError> {
+        self.flush_before_reading()?;
+        self.snapshot(|| {
+            let (context, row) = self
+                .context_and_row(slug, self.generation()?)?
+                .ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
+            let recent = self.recent_errors(Some(slug))?.get(slug).copied().unwrap_or(0);
+            Ok(self.card_from(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent))
         })
     }
 
@@ -334,7 +346,7 @@ impl Store {
         let loaded = context.plugin.clone().map_or_else(|| self.load(row), Loaded::Ready);
         let plugin = context.plugin.as_deref();
         let recent = self.recent_errors(Some(&row.slug))?.get(&row.slug).copied().unwrap_or(0);
-        let card = self.card(row, plugin, context.status, context.kept_on_pc, recent);
+        let card = self.card_from(row, plugin, context.status, context.kept_on_pc, recent);
         let events_on = self.events_on(&row.slug)?;
         let settings = plugin.map(|p| {
             p.settings
@@ -393,7 +405,14 @@ impl Store {
 
     /// The card of a plugin from its row, its manifest when readable, its
     /// status and its number of recent errors.
-    fn card(&self, row: &Row, plugin: Option<&Plugin>, status: Status, kept_on_pc: bool, recent_errors: u32) -> Card {
+    fn card_from(
+        &self,
+        row: &Row,
+        plugin: Option<&Plugin>,
+        status: Status,
+        kept_on_pc: bool,
+        recent_errors: u32,
+    ) -> Card {
         let mut badges = vec![row.origin.badge().to_owned()];
         if plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc {
             badges.push("Kept on this PC".into());

@@ -68,7 +68,6 @@ type CardProps = { card: Card; devMode: boolean; update: string | null; version:
 
 const PluginCard = memo(function PluginCard({ card, devMode, update, version, t, actions }: CardProps) {
   const lines = cardLines(t, card);
-  const errors = (card as Card & { recent_errors?: number }).recent_errors;
   const nameId = `card-name-${card.slug}`;
   const toggle = async (on: boolean) => {
     try { await api.setEnabled(card.slug, on); } catch (e) { actions.showError(asApiError(e)); }
@@ -93,10 +92,11 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version, t,
         </p>
         {lines.map((l) => <p class="card-line" key={l} data-testid="card-line">{l}</p>)}
         {update && <p class="card-line update">{t('card.update_available', { version: update })}</p>}
+        {/* §19: developer mode adds the plugin's ID and its number of recent errors. */}
         {devMode && (
           <div class="dev-line" data-testid="card-dev">
             <span>{t('card.id', { slug: card.slug })}</span>
-            {typeof errors === 'number' && <span> · {t('card.recent_errors', { count: errors })}</span>}
+            <span data-testid="card-recent-errors"> · {t('card.recent_errors', { count: card.recent_errors })}</span>
             {card.status === 'invalid' && <ManifestErrors slug={card.slug} version={version} />}
           </div>
         )}

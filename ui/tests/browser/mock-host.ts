@@ -20,13 +20,13 @@ const switches: AppSwitches = {
 function card(slug: string, name: string, extra: Partial<Card>): Card {
   return {
     slug, name, version: '1.0.0', status: 'active', status_label: 'Active', enabled: true, origin: 'import',
-    badges: ['Not signed'], author: 'Ada Lovelace', description: null, has_icon: false, ...extra,
+    badges: ['Not signed'], author: 'Ada Lovelace', description: null, has_icon: false, recent_errors: 0, ...extra,
   };
 }
 
 const cards = new Map<string, Card>();
 const add = (c: Card) => cards.set(c.slug, c);
-add(card('fx', 'Exchange rates', { description: 'Converts money between currencies.', has_icon: true }));
+add(card('fx', 'Exchange rates', { description: 'Converts money between currencies.', has_icon: true, recent_errors: 3 }));
 add(card('todo', 'My Tasks', { origin: 'official', badges: ['Official', 'Kept on this PC'], status: 'needs_setup', status_label: 'Needs setup', author: 'Desktop Companion', version: '1.0.0' }));
 add(card('timer', 'Pomodoro timer', {
   origin: 'folder', badges: ['Folder (dev)', 'Talks to a program on this PC (port 8420)'],

@@ -408,9 +408,29 @@ describe('Details and Options', () => {
 });
 
 describe('Developer mode', () => {
+  test('§19: outside developer mode no card shows its ID or its number of recent errors', async () => {
+    const page = await app();
+    expect(await page.locator('[data-testid="card-recent-errors"]').count()).toBe(0);
+    expect(await text(page, '[data-testid="card-fx"]')).not.toContain('Recent errors');
+  });
+
+  test('§19: in developer mode each card shows the plugin\'s ID and its number of recent errors', async () => {
+    const page = await app({ devMode: true });
+    expect(await text(page, '[data-testid="card-fx"] [data-testid="card-dev"]')).toBe('ID: fx · Recent errors: 3');
+    expect(await text(page, '[data-testid="card-todo"] [data-testid="card-dev"]')).toBe('ID: todo · Recent errors: 0');
+    // A failed call raises the count: the host sends the card again.
+    const fx = { slug: 'fx', name: 'Exchange rates', version: '1.0.0', status: 'active', status_label: 'Active', enabled: true,
+      origin: 'import', badges: ['Not signed'], author: 'Ada Lovelace', description: null, has_icon: true, recent_errors: 4 };
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: fx });
+    await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-recent-errors"]')).toContain('Recent errors: 4');
+    // Developer mode turned off: the count goes with the rest of it.
+    await emit(page, 'host-event', { kind: 'switches', switches: { plugins_enabled: true, tools_enabled: true, dev_mode: false, language: 'en' } });
+    await expect.poll(() => page.locator('[data-testid="card-recent-errors"]').count()).toBe(0);
+  });
+
   test('toolbar, card ID, developer section, Try an action and the last event turn', async () => {
     const page = await app({ devMode: true });
-    expect(await text(page, '[data-testid="card-fx"] [data-testid="card-dev"]')).toBe('ID: fx');
+    expect(await text(page, '[data-testid="card-fx"] [data-testid="card-dev"]')).toBe('ID: fx · Recent errors: 3');
     await page.locator('[data-testid="reload-plugins"]').click();
     await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Plugins reloaded.');
     await page.locator('[data-testid="open-plugins-folder"]').click();

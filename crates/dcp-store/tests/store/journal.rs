@@ -152,3 +152,33 @@ fn s3_a_kept_entry_that_cannot_be_committed_is_reported_by_the_flush() {
     s.journal_write(&entry("fx", Outcome::Done, None, Some("direct"))).expect("written");
     assert_eq!(subjects(&s.journal(3, None).expect("list")), vec!["direct", "next", "after"]);
 }
+
+/// §19: a card's number of recent errors counts the plugin's failed calls
+/// of the last day (a kept entry included: reading the cards commits it
+/// first), not its refused or done calls, nor another plugin's, nor one
+/// older than `RECENT_ERRORS_MS`; the details page shows the same count.
+#[test]
+fn s19_recent_errors_count_failed_calls_of_the_last_day() {
+    let f = crate::common::Fixture::new();
+    crate::common::install_my_tasks(&f);
+    let failed = NewEntry { error: Some("HTTP_500"), ..entry("mytasks", Outcome::Failed, Some(HTTP_500), None) };
+    let recent = |f: &crate::common::Fixture| {
+        let card = f.store.list().expect("list").into_iter().find(|c| c.slug == "mytasks").expect("card");
+        assert_eq!(card.recent_errors, f.store.show("mytasks").expect("show").card.recent_errors, "one count");
+        card.recent_errors
+    };
+    assert_eq!(recent(&f), 0);
+    f.store.journal_write(&failed).expect("write");
+    f.store.journal_queue(&failed).expect("kept for its commit");
+    f.store
+        .journal_write(&entry("mytasks", Outcome::Refused, Some(SpecCode::Refusal(Refusal::PluginOff)), None))
+        .expect("write");
+    f.store.journal_write(&entry("mytasks", Outcome::Done, None, None)).expect("write");
+    f.store.journal_write(&NewEntry { plugin: "other", ..failed.clone() }).expect("write");
+    assert_eq!(recent(&f), 2);
+    let day = dcp_store::journal::RECENT_ERRORS_MS;
+    f.sql()
+        .execute("UPDATE journal SET at = at - ?1 WHERE id = (SELECT MIN(id) FROM journal)", [day + 1000])
+        .expect("a day and a second older");
+    assert_eq!(recent(&f), 1);
+}
