@@ -141,8 +141,9 @@ impl From<StoreError> for ApiError {
                     ..ApiError::new(ErrorCode::Settings(SettingsCode::MissingSettings), message)
                 };
             }
-            StoreError::BadSettings(refused) => {
-                let fields = refused.iter().map(|(k, r)| FieldProblem::refused(k, r)).collect();
+            StoreError::BadSettings { refused, missing } => {
+                let refused = refused.iter().map(|(k, r)| FieldProblem::refused(k, r));
+                let fields = refused.chain(missing.iter().map(|k| FieldProblem::missing(k))).collect();
                 return ApiError { fields, ..ApiError::new(ErrorCode::Settings(SettingsCode::BadSettings), message) };
             }
             StoreError::CloudChoiceRequired => ErrorCode::Settings(SettingsCode::CloudChoiceRequired),

@@ -47,6 +47,17 @@ async fn s18_install_names_every_bad_field_with_its_code() {
     let missing = f.host.install(&review.review, options).await.expect_err("two empty fields");
     assert_eq!(missing.code, ErrorCode::Settings(SettingsCode::MissingSettings));
     assert_eq!(fields(&missing), [("board".to_owned(), "missing_settings"), ("token".to_owned(), "missing_settings")]);
+
+    // A bad value and an empty required field at once: bad_settings names both.
+    let options = InstallOptions {
+        settings: vec![setting("board", json!("https://trello.com/b/abcd1234/home"))],
+        secrets: vec![secret("api_key", "k3y")],
+        cloud: None,
+    };
+    let both = f.host.install(&review.review, options).await.expect_err("a bad value and an empty field");
+    assert_eq!(both.code, ErrorCode::Settings(SettingsCode::BadSettings));
+    assert_eq!(fields(&both), [("board".to_owned(), "bad_format"), ("token".to_owned(), "missing_settings")]);
+    assert!(both.message.contains("also fill in token"), "{}", both.message);
 }
 
 /// Save: an id pasted as an address and a setting the plugin does not have.

@@ -14,9 +14,15 @@ pub enum StoreError {
     /// Required settings are empty (`missing_settings`).
     #[error("missing_settings: fill in {}", .0.join(", "))]
     MissingSettings(Vec<String>),
-    /// Values were refused (`bad_settings`), by setting.
-    #[error("bad_settings: {}", .0.iter().map(|(k, r)| format!("{k}: {} ({})", r.reason.as_str(), r.message)).collect::<Vec<_>>().join("; "))]
-    BadSettings(Vec<(String, RefusedValue)>),
+    /// Values were refused (`bad_settings`), by setting, with the required
+    /// settings left empty beside them: every problem at once.
+    #[error("bad_settings: {}", bad_settings(refused, missing))]
+    BadSettings {
+        /// The refused values, by setting.
+        refused: Vec<(String, RefusedValue)>,
+        /// Required settings given no value (and with none kept or by default).
+        missing: Vec<String>,
+    },
     /// The online-AI question has no answer (`cloud_choice_required`).
     #[error("cloud_choice_required: this plugin reads your data; choose whether online AI models may use it (allow or local)")]
     CloudChoiceRequired,
@@ -63,7 +69,7 @@ impl StoreError {
         let settings = match self {
             StoreError::Refused(problems) => return problems.errors.first().map(|p| SpecCode::Import(p.code)),
             StoreError::MissingSettings(_) => SettingsCode::MissingSettings,
-            StoreError::BadSettings(_) => SettingsCode::BadSettings,
+            StoreError::BadSettings { .. } => SettingsCode::BadSettings,
             StoreError::CloudChoiceRequired => SettingsCode::CloudChoiceRequired,
             StoreError::VaultUnavailable(_) => SettingsCode::VaultUnavailable,
             _ => return None,
@@ -80,4 +86,14 @@ impl StoreError {
 
 fn summary(problems: &Problems) -> String {
     problems.errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+/// The text of `bad_settings`: each refused value, then what is still empty.
+fn bad_settings(refused: &[(String, RefusedValue)], missing: &[String]) -> String {
+    let mut parts: Vec<String> =
+        refused.iter().map(|(k, r)| format!("{k}: {} ({})", r.reason.as_str(), r.message)).collect();
+    if !missing.is_empty() {
+        parts.push(format!("also fill in {}", missing.join(", ")));
+    }
+    parts.join("; ")
 }

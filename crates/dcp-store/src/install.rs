@@ -65,11 +65,24 @@ impl Store {
         let tx = self.write_tx()?;
         let (plugin, origin, (dir, package)) = self.pending(review)?;
         let old = self.entry_row(&plugin.slug)?;
-        let (settings, secrets) = both(
+        let given: Vec<String> =
+            options.settings.iter().map(|(k, _)| k).chain(options.secrets.iter().map(|(k, _)| k)).cloned().collect();
+        let (settings, secrets) = match both(
             self.final_settings(&plugin, old.is_some(), &options.settings),
             self.final_secrets(&plugin, old.is_some(), options.secrets),
-        )?;
-        self.check_required(&plugin, &settings, &secrets)?;
+        ) {
+            // The empty required settings too, so that one answer names every problem.
+            Err(StoreError::BadSettings { refused, .. }) => {
+                let kept = if old.is_some() { self.stored_keys(&plugin.slug)? } else { Vec::new() };
+                let missing = missing_required(&plugin, |key| given.iter().chain(&kept).any(|k| k == key));
+                return Err(StoreError::BadSettings { refused, missing });
+            }
+            other => other?,
+        };
+        let missing = missing_required(&plugin, |key| settings.contains_key(key) || secrets.contains_key(key));
+        if !missing.is_empty() {
+            return Err(StoreError::MissingSettings(missing));
+        }
         let permissions = Permissions::of(&plugin);
         let cloud = cloud_choice(&plugin, &permissions, options.cloud, old.as_ref())?;
         let sealed = self.seal_new(&plugin.slug, &secrets)?;
@@ -184,33 +197,7 @@ impl Store {
         if refused.is_empty() {
             Ok(plan)
         } else {
-            Err(StoreError::BadSettings(refused))
-        }
-    }
-
-    fn check_required(
-        &self,
-        plugin: &Plugin,
-        settings: &BTreeMap<String, Value>,
-        secrets: &BTreeMap<String, SecretPlan>,
-    ) -> Result<(), StoreError> {
-        let missing: Vec<String> = plugin
-            .settings
-            .iter()
-            .filter(|s| s.required)
-            .filter(|s| {
-                if s.is_secret() {
-                    !secrets.contains_key(&s.key)
-                } else {
-                    !settings.contains_key(&s.key) && default_of(&s.kind).is_none()
-                }
-            })
-            .map(|s| s.key.clone())
-            .collect();
-        if missing.is_empty() {
-            Ok(())
-        } else {
-            Err(StoreError::MissingSettings(missing))
+            Err(StoreError::BadSettings { refused, missing: Vec::new() })
         }
     }
 
@@ -359,8 +346,15 @@ pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Resu
     if refused.is_empty() {
         Ok(checked)
     } else {
-        Err(StoreError::BadSettings(refused))
+        Err(StoreError::BadSettings { refused, missing: Vec::new() })
     }
+}
+
+/// The required settings with no value: `has` says whether a key has one;
+/// a setting (not a secret) with a default always has one.
+fn missing_required(plugin: &Plugin, has: impl Fn(&str) -> bool) -> Vec<String> {
+    let filled = |s: &&dcp_format::model::Setting| has(&s.key) || (!s.is_secret() && default_of(&s.kind).is_some());
+    plugin.settings.iter().filter(|s| s.required).filter(|s| !filled(s)).map(|s| s.key.clone()).collect()
 }
 
 /// Both results, or one failure. Two `bad_settings` become one listing the
@@ -369,9 +363,12 @@ pub(crate) fn check_settings(plugin: &Plugin, given: &[(String, Value)]) -> Resu
 fn both<A, B>(a: Result<A, StoreError>, b: Result<B, StoreError>) -> Result<(A, B), StoreError> {
     match (a, b) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(StoreError::BadSettings(mut first)), Err(StoreError::BadSettings(second))) => {
+        (
+            Err(StoreError::BadSettings { refused: mut first, .. }),
+            Err(StoreError::BadSettings { refused: second, .. }),
+        ) => {
             first.extend(second);
-            Err(StoreError::BadSettings(first))
+            Err(StoreError::BadSettings { refused: first, missing: Vec::new() })
         }
         (Err(e), _) | (_, Err(e)) => Err(e),
     }

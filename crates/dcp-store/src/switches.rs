@@ -83,7 +83,7 @@ impl Store {
             return Err(StoreError::NoSuchName(format!("{slug} has no secret {key}")));
         };
         setting_value::check(setting, &Value::String(value.expose().to_owned()))
-            .map_err(|r| StoreError::BadSettings(vec![(key.to_owned(), r)]))?;
+            .map_err(|r| StoreError::BadSettings { refused: vec![(key.to_owned(), r)], missing: Vec::new() })?;
         let sealed = self.vault.seal(slug, key, &value).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
         self.conn.execute(
             "INSERT INTO secrets (slug, key, sealed) VALUES (?1, ?2, ?3) ON CONFLICT(slug, key) DO UPDATE SET sealed = ?3",

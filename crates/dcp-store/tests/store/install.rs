@@ -212,7 +212,7 @@ fn s22_missing_settings_and_cloud_choice_required() {
 }
 
 fn bad_reason(e: &StoreError, key: &str) -> &'static str {
-    let StoreError::BadSettings(list) = e else { panic!("expected bad_settings, got {e:?}") };
+    let StoreError::BadSettings { refused: list, .. } = e else { panic!("expected bad_settings, got {e:?}") };
     list.iter().find(|(k, _)| k == key).map(|(_, r)| r.reason.as_str()).unwrap_or("<no refusal for key>")
 }
 
