@@ -130,7 +130,6 @@ impl Host {
     /// Runs a future to its end on the host's runtime, for a shell with no
     /// runtime of its own (the command line). Not from inside a runtime.
     pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
-        let _waiting = WaitingCaller::enter();
         self.runtime().block_on(future)
     }
 
@@ -445,19 +444,22 @@ impl Host {
     }
 
     /// A short read (a screen's cards, details, switches, journal page), as
-    /// [`Host::read`], except for a caller waiting in [`Host::block_on`]
-    /// (the command line, a bench): its thread is blocked on the answer
-    /// anyway, so the read runs there, sparing the two thread switches of
-    /// the hop (measured at 20 to 40 µs on two cores, about what the
-    /// details page's own reads cost). Only reads that take milliseconds at
-    /// most: anything else awaited beside them in that `block_on` waits
-    /// meanwhile. A panic is still reported as a failed task.
+    /// [`Host::read`], but run on the caller's own thread when it runs a
+    /// future of a multi-thread runtime (the command line in
+    /// [`Host::block_on`], a window's async command): `block_in_place`
+    /// hands that thread's other tasks to another worker meanwhile, and the
+    /// read spares the two thread switches of the hop (measured at 20 to
+    /// 50 µs on two cores, more than the details page's own reads cost). A
+    /// current-thread runtime cannot lend its thread, so its caller hops.
+    /// Only reads that take a millisecond or so: anything else awaited
+    /// beside them in a `block_on` waits meanwhile. A panic is still
+    /// reported as a failed task.
     async fn quick<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
         F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
     {
-        if !WaitingCaller::here() {
+        if !may_lend_thread() {
             return self.read(f).await;
         }
         // Outside the runtime's context while it runs, as on a blocking thread.
@@ -524,29 +526,11 @@ impl Inner {
     }
 }
 
-thread_local! {
-    /// True while this thread is inside [`Host::block_on`].
-    static WAITING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Marks the thread as waiting in [`Host::block_on`] until dropped (and
-/// restores what it was, for a nested `block_on`).
-struct WaitingCaller(bool);
-
-impl WaitingCaller {
-    fn enter() -> WaitingCaller {
-        WaitingCaller(WAITING.with(|w| w.replace(true)))
-    }
-
-    fn here() -> bool {
-        WAITING.with(std::cell::Cell::get)
-    }
-}
-
-impl Drop for WaitingCaller {
-    fn drop(&mut self) {
-        WAITING.with(|w| w.set(self.0));
-    }
+/// Whether the calling thread runs a future of a multi-thread runtime,
+/// where `block_in_place` may run blocking work on it.
+fn may_lend_thread() -> bool {
+    tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
 }
 
 fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {
