@@ -17,8 +17,8 @@
 //! the host's runtime) are timed beside them and printed as a split. The
 //! host is driven with `Host::block_on`, as the command line drives it
 //! (its short reads run on the waiting thread); the same two reads awaited
-//! from another runtime, as the window awaits them (with the hop to the
-//! host's blocking thread), are printed last.
+//! from another multi-thread runtime, as the window awaits them (they run
+//! on that runtime's thread too), are printed last.
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
@@ -202,8 +202,8 @@ fn bench(c: &mut Criterion) {
     let mut details_pair = Vec::new();
     let mut store_pair = Vec::new();
     let mut window_pair = Vec::new();
-    // The window awaits the host from a runtime of its own (Tauri's): the
-    // read then hops to the host's blocking thread and back.
+    // The window awaits the host from a multi-thread runtime of its own
+    // (Tauri's): a short read runs on that runtime's thread, as here.
     let window = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().expect("runtime");
     for _ in 0..2 {
         window_pair.push((
@@ -247,7 +247,7 @@ fn bench(c: &mut Criterion) {
         store_show.as_secs_f64() / details_bare.as_secs_f64()
     );
     println!(
-        "  awaited from another runtime (the window's path, with the hop): cards {window_cards:?} ({:.1}x bare), \
+        "  awaited from another runtime (the window's path): cards {window_cards:?} ({:.1}x bare), \
          details {window_details:?} ({:.1}x bare)",
         window_cards.as_secs_f64() / cards_bare.as_secs_f64(),
         window_details.as_secs_f64() / details_bare.as_secs_f64()
