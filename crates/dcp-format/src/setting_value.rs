@@ -6,35 +6,21 @@ use crate::model::{Setting, SettingKind};
 use serde::Serialize;
 use serde_json::Value;
 
-/// Why a value is refused: the reasons `bad_settings` carries (§22).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BadSetting {
-    /// Not of the setting's type.
-    BadType,
-    /// A number outside min and max.
-    OutOfBounds,
-    /// Text too long or holding control or invisible characters.
-    BadText,
-    /// Not an id (`format: "id"`).
-    BadFormat,
-    /// Empty.
-    Empty,
-    /// No such setting.
-    UnknownSetting,
-}
-
-impl BadSetting {
-    /// The reason as written in §22.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BadSetting::BadType => "bad_type",
-            BadSetting::OutOfBounds => "out_of_bounds",
-            BadSetting::BadText => "bad_text",
-            BadSetting::BadFormat => "bad_format",
-            BadSetting::Empty => "empty",
-            BadSetting::UnknownSetting => "unknown_setting",
-        }
+crate::spelled! {
+    /// Why a value is refused: the reasons `bad_settings` carries (§22).
+    pub enum BadSetting {
+        /// Not of the setting's type.
+        BadType => "bad_type",
+        /// A number outside min and max.
+        OutOfBounds => "out_of_bounds",
+        /// Text too long or holding control or invisible characters.
+        BadText => "bad_text",
+        /// Not an id (`format: "id"`).
+        BadFormat => "bad_format",
+        /// Empty.
+        Empty => "empty",
+        /// No such setting.
+        UnknownSetting => "unknown_setting",
     }
 }
 

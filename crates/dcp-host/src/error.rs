@@ -5,7 +5,7 @@
 //! field (§18) without a window parsing the message.
 
 use dcp_format::codes::{SettingsCode, SpecCode};
-use dcp_format::setting_value::RefusedValue;
+use dcp_format::setting_value::{BadSetting, RefusedValue};
 use dcp_store::StoreError;
 use serde::{Serialize, Serializer};
 
@@ -90,22 +90,44 @@ pub struct FieldProblem {
     /// `missing_settings` for an empty required setting, else the reason of
     /// `bad_settings`: `bad_type`, `out_of_bounds`, `bad_text`,
     /// `bad_format`, `empty` or `unknown_setting`.
-    pub code: &'static str,
+    pub code: FieldCode,
     /// A sentence for the player (never a secret's value).
     pub message: String,
+}
+
+/// A field problem's code: a §22 settings code, or the reason `bad_settings`
+/// gives for this field. Serialized as its spelling.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum FieldCode {
+    /// `missing_settings`.
+    Settings(SettingsCode),
+    /// A reason of `bad_settings`.
+    Refused(BadSetting),
+}
+
+impl FieldCode {
+    /// The code as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldCode::Settings(code) => code.as_str(),
+            FieldCode::Refused(reason) => reason.as_str(),
+        }
+    }
 }
 
 impl FieldProblem {
     fn missing(key: &str) -> FieldProblem {
         FieldProblem {
             key: key.to_owned(),
-            code: SettingsCode::MissingSettings.as_str(),
+            code: FieldCode::Settings(SettingsCode::MissingSettings),
             message: format!("{key} is required: fill it in"),
         }
     }
 
     fn refused(key: &str, refused: &RefusedValue) -> FieldProblem {
-        FieldProblem { key: key.to_owned(), code: refused.reason.as_str(), message: refused.message.clone() }
+        FieldProblem { key: key.to_owned(), code: FieldCode::Refused(refused.reason), message: refused.message.clone() }
     }
 }
 

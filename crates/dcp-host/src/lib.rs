@@ -40,7 +40,7 @@ pub use dcp_store::journal::Entry as JournalLine;
 pub use dcp_store::review::{CloudQuestion, Review};
 pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};
-pub use error::{ApiError, ApiResult, ErrorCode, FieldProblem, HostCode};
+pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
 
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 /// The `(key, code)` of each field problem, sorted.
 fn fields(e: &ApiError) -> Vec<(String, &'static str)> {
-    let mut out: Vec<_> = e.fields.iter().map(|f| (f.key.clone(), f.code)).collect();
+    let mut out: Vec<_> = e.fields.iter().map(|f| (f.key.clone(), f.code.as_str())).collect();
     out.sort();
     out
 }

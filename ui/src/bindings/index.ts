@@ -2,6 +2,7 @@
 export type { ActionView } from "./ActionView";
 export type { ApiError } from "./ApiError";
 export type { AppSwitches } from "./AppSwitches";
+export type { BadSetting } from "./BadSetting";
 export type { CallCode } from "./CallCode";
 export type { CallOutcome } from "./CallOutcome";
 export type { Card } from "./Card";
@@ -18,6 +19,7 @@ export type { EventReason } from "./EventReason";
 export type { EventView } from "./EventView";
 export type { EventsPage } from "./EventsPage";
 export type { FailedCall } from "./FailedCall";
+export type { FieldCode } from "./FieldCode";
 export type { FieldProblem } from "./FieldProblem";
 export type { HostCode } from "./HostCode";
 export type { HostEvent } from "./HostEvent";

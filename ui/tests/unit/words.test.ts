@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import type { Card, ErrorCode, PermissionChange, Problem } from '../../src/types';
+import type { Card, ErrorCode, FieldCode, PermissionChange, Problem } from '../../src/types';
 import {
   IMPORT_CODES, cardLines, categoryOf, changeWords, compareVersions, doorWords, errorWords, fieldProblems, filterCards, formatTime,
   isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
@@ -101,7 +101,7 @@ describe('setting problems go next to their field', () => {
     expect(fieldProblems(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' })).toEqual({});
   });
   test('a reason the tables do not know shows the host message', () => {
-    expect(fieldProblems(t, { code: 'bad_settings', message: '', fields: [{ key: 'x', code: 'new_reason', message: 'Too odd.' }] }))
+    expect(fieldProblems(t, { code: 'bad_settings', message: '', fields: [{ key: 'x', code: 'new_reason' as FieldCode, message: 'Too odd.' }] }))
       .toEqual({ x: 'Too odd.' });
   });
 });
