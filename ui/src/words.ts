@@ -109,12 +109,28 @@ export function errorWords(t: Translate, e: WireError): string {
 
 // ---------------------------------------------------------------- settings errors
 
+/** A number setting's range (§10 `min`/`max`), as the host sends it. */
+export interface Bounds { key: string; min: number | null; max: number | null }
+
 /** The problem of each setting field, from a failed install or save: the
- * host lists them in `fields`, each with its key and §22 code. */
-export function fieldProblems(t: Translate, e: WireError): Record<string, string> {
+ * host lists them in `fields`, each with its key and §22 code. A value out
+ * of range is told the range its setting allows, from `bounds`. */
+export function fieldProblems(t: Translate, e: WireError, bounds: Bounds[] = []): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of e.fields ?? []) out[f.key] = settingReason(t, f.code, f.message);
+  for (const f of e.fields ?? []) {
+    const b = bounds.find((s) => s.key === f.key);
+    const range = f.code === 'out_of_bounds' && b ? rangeWords(t, b) : null;
+    out[f.key] = range ?? settingReason(t, f.code, f.message);
+  }
   return out;
+}
+
+/** "Enter a number from 1 to 50." or one side of it; null without a range. */
+export function rangeWords(t: Translate, b: Bounds): string | null {
+  if (b.min !== null && b.max !== null) return t('field.range', { min: b.min, max: b.max });
+  if (b.min !== null) return t('field.range_min', { min: b.min });
+  if (b.max !== null) return t('field.range_max', { max: b.max });
+  return null;
 }
 
 function settingReason(t: Translate, code: string, message: string): string {

@@ -159,6 +159,25 @@ pub enum SettingKind {
     },
 }
 
+impl SettingKind {
+    /// The manifest's `type` word: "string", "number" or "boolean".
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            SettingKind::Text { .. } => "string",
+            SettingKind::Number { .. } => "number",
+            SettingKind::Boolean { .. } => "boolean",
+        }
+    }
+
+    /// A number's `min` and `max`; none for other kinds.
+    pub fn bounds(&self) -> (Option<f64>, Option<f64>) {
+        match self {
+            SettingKind::Number { min, max, .. } => (*min, *max),
+            _ => (None, None),
+        }
+    }
+}
+
 /// One auth entry (§11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AuthEntry {

@@ -2,7 +2,7 @@
 //! command line, serialized with serde, never holding a secret or an event
 //! token (a secret is only ever reported as set or not set).
 
-use dcp_format::model::{in_language, Plugin, Setting, SettingKind};
+use dcp_format::model::{in_language, Plugin, Setting};
 use dcp_store::{Details, Prefs};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -74,6 +74,10 @@ pub struct SettingView {
     pub key: String,
     /// string, number or boolean.
     pub kind: &'static str,
+    /// For a number: the smallest value allowed.
+    pub min: Option<f64>,
+    /// For a number: the largest value allowed.
+    pub max: Option<f64>,
     /// The title in the player's language, else the title.
     pub label: String,
     /// The help text in the player's language, else the description.
@@ -253,11 +257,9 @@ impl PluginDetails {
 fn setting_view(setting: &Setting, state: &dcp_store::SettingState, language: &str) -> SettingView {
     SettingView {
         key: setting.key.clone(),
-        kind: match setting.kind {
-            SettingKind::Text { .. } => "string",
-            SettingKind::Number { .. } => "number",
-            SettingKind::Boolean { .. } => "boolean",
-        },
+        kind: setting.kind.type_name(),
+        min: setting.kind.bounds().0,
+        max: setting.kind.bounds().1,
         label: setting.labels.get(language).cloned().unwrap_or_else(|| setting.title.clone()),
         description: setting.descriptions.get(language).cloned().or_else(|| setting.description.clone()),
         help_url: setting.help_url.clone(),

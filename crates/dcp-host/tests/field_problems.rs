@@ -80,3 +80,38 @@ async fn s10_save_names_every_bad_field_with_its_code() {
     let board = details.settings.iter().find(|s| s.key == "board").expect("board");
     assert_eq!(board.value, Some(json!("abcd1234")), "nothing is saved unless every value passes");
 }
+
+/// §10 `min`/`max`: the consent screen and Options both carry a number's
+/// range so the window can say it before Save, and a value outside it is
+/// refused as out_of_bounds with nothing saved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s10_a_number_setting_carries_its_range_and_a_value_out_of_it_is_refused() {
+    let f = fixture();
+    let file = folder(f.dir.path(), "tasks", &example("my-tasks")).join("manifest.json");
+    let review = f.host.import_path(file).await.expect("review");
+    let range = |key: &str| {
+        let s = review.settings.iter().find(|s| s.key == key).expect("setting");
+        (s.min, s.max)
+    };
+    assert_eq!(range("max_tasks"), (Some(1.0), Some(50.0)));
+    assert_eq!(range("api_token"), (None, None), "a text has no range");
+
+    let options = InstallOptions {
+        secrets: vec![secret("api_token", "t0k3n")],
+        cloud: Some(CloudChoice::Local),
+        ..Default::default()
+    };
+    install_manifest(&f.host, f.dir.path(), "tasks2", &example("my-tasks"), options).await;
+    let details = f.host.details("mytasks").await.expect("details");
+    let max_tasks = details.settings.iter().find(|s| s.key == "max_tasks").expect("max_tasks");
+    assert_eq!((max_tasks.min, max_tasks.max), (Some(1.0), Some(50.0)));
+    let sent = serde_json::to_value(max_tasks).expect("JSON");
+    assert_eq!((sent["min"].clone(), sent["max"].clone()), (json!(1.0), json!(50.0)), "{sent}");
+
+    let refused = f.host.save_settings("mytasks", vec![setting("max_tasks", json!(51))]).await.expect_err("51 > 50");
+    assert_eq!(refused.code, ErrorCode::Settings(SettingsCode::BadSettings));
+    assert_eq!(fields(&refused), [("max_tasks".to_owned(), "out_of_bounds")]);
+    let details = f.host.details("mytasks").await.expect("details");
+    let max_tasks = details.settings.iter().find(|s| s.key == "max_tasks").expect("max_tasks");
+    assert_eq!(max_tasks.value, Some(json!(10)), "the default stays");
+}

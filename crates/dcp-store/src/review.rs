@@ -6,7 +6,7 @@ pub use crate::cloud::CloudQuestion;
 use crate::cloud::{cloud_question, kept_cloud_choice, CloudChoice};
 use dcp_format::changes::PermissionChange;
 use dcp_format::fingerprint::Permissions;
-use dcp_format::model::{Plugin, SettingKind, Texts};
+use dcp_format::model::{Plugin, Texts};
 use dcp_format::risk::Level;
 use dcp_format::Problem;
 use serde::Serialize;
@@ -156,6 +156,10 @@ pub struct ReviewSetting {
     pub description: Option<String>,
     /// "string", "number" or "boolean".
     pub kind: &'static str,
+    /// For a number: the smallest value allowed.
+    pub min: Option<f64>,
+    /// For a number: the largest value allowed.
+    pub max: Option<f64>,
     /// Required to install.
     pub required: bool,
     /// A secret: typed, never shown again.
@@ -221,11 +225,9 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
             key: s.key.clone(),
             title: s.labels.get(language).cloned().unwrap_or_else(|| s.title.clone()),
             description: s.descriptions.get(language).cloned().or_else(|| s.description.clone()),
-            kind: match s.kind {
-                SettingKind::Text { .. } => "string",
-                SettingKind::Number { .. } => "number",
-                SettingKind::Boolean { .. } => "boolean",
-            },
+            kind: s.kind.type_name(),
+            min: s.kind.bounds().0,
+            max: s.kind.bounds().1,
             required: s.required,
             secret: s.is_secret(),
             default: crate::registry::default_of(&s.kind),

@@ -21,6 +21,14 @@ description: string | null,
  */
 kind: string, 
 /**
+ * For a number: the smallest value allowed.
+ */
+min: number | null, 
+/**
+ * For a number: the largest value allowed.
+ */
+max: number | null, 
+/**
  * Required to install.
  */
 required: boolean, 

@@ -13,6 +13,14 @@ key: string,
  */
 kind: string, 
 /**
+ * For a number: the smallest value allowed.
+ */
+min: number | null, 
+/**
+ * For a number: the largest value allowed.
+ */
+max: number | null, 
+/**
  * The title in the player's language, else the title.
  */
 label: string, 

@@ -22,7 +22,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
   const [cloud, setCloud] = useState<CloudChoice>(r.cloud_kept ?? 'allow');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const problems = useMemo(() => (error ? fieldProblems(t, error) : {}), [error, t]);
+  const problems = useMemo(() => (error ? fieldProblems(t, error, r.settings) : {}), [error, t, r]);
   const missing = r.settings.filter((s) => s.required && !s.kept && s.kind !== 'boolean' && String(values[s.key] ?? '').trim() === '');
 
   const cancel = async () => {
@@ -58,7 +58,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
   const general = error ? errorWords(t, error) : null;
   return (
     <Dialog label={title} onClose={cancel} testid="consent" wide>
-      <form method="dialog" class="dialog-body" onSubmit={(e) => { e.preventDefault(); if (!missing.length && !busy) install(); }}>
+      <form method="dialog" class="dialog-body" noValidate onSubmit={(e) => { e.preventDefault(); if (!missing.length && !busy) install(); }}>
         <header class="dialog-head">
           <div>
             <p class="eyebrow">{title}</p>
@@ -114,7 +114,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
             {r.settings.map((s) => (
               <SettingField
                 key={s.key}
-                spec={{ key: s.key, label: s.title, description: s.description, kind: s.kind, required: s.required && !s.kept, secret: s.secret, helpUrl: s.help_url, helpDomain: s.help_domain }}
+                spec={{ key: s.key, label: s.title, description: s.description, kind: s.kind, required: s.required && !s.kept, secret: s.secret, helpUrl: s.help_url, helpDomain: s.help_domain, min: s.min, max: s.max }}
                 value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })}
                 error={problems[s.key]}
                 note={s.kept ? t('consent.kept') : s.secret ? t('consent.secret_note') : undefined}

@@ -29,7 +29,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
   const [testError, setTestError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   useEffect(() => { if (d && values === null) setValues(initial(d.settings)); }, [d]);
-  const problems = useMemo(() => (error ? fieldProblems(t, error) : {}), [error, t]);
+  const problems = useMemo(() => (error ? fieldProblems(t, error, d?.settings) : {}), [error, t, d]);
   const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
   const plain = d?.settings.filter((s) => !s.secret) ?? [];
   const secrets = d?.settings.filter((s) => s.secret) ?? [];
@@ -49,7 +49,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
     setTest(null);
     setTestError(null);
     try { setTest(await api.testPlugin(props.slug)); }
-    catch (e) { setTestError(t('options.test_failed', { words: errorWords(t, asApiError(e)) })); }
+    catch (e) { setTestError(t('options.test_error', { words: errorWords(t, asApiError(e)) })); }
     setTesting(false);
   };
   return (
@@ -63,10 +63,10 @@ export function Options(props: { slug: string; onClose: () => void }) {
           <>
             {d.settings.length === 0 && <p class="muted">{t('options.none')}</p>}
             {plain.length > 0 && (
-              <form class="section" onSubmit={(e) => { e.preventDefault(); save(); }}>
+              <form class="section" noValidate onSubmit={(e) => { e.preventDefault(); save(); }}>
                 {plain.map((s) => (
                   <SettingField key={s.key}
-                    spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required, secret: false, helpUrl: s.help_url, helpDomain: helpDomainOf(s.help_url) }}
+                    spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required, secret: false, helpUrl: s.help_url, helpDomain: helpDomainOf(s.help_url), min: s.min, max: s.max }}
                     value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })} error={problems[s.key]} />
                 ))}
                 {error && <p class="banner error" role="alert" data-testid="options-error">{errorWords(t, error)}</p>}
@@ -79,12 +79,13 @@ export function Options(props: { slug: string; onClose: () => void }) {
             {secrets.map((s) => <SecretRow key={s.key} slug={d.slug} s={s} onChanged={reload} />)}
             <section class="section">
               <div class="row">
-                <button type="button" data-testid="options-test" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
+                <button type="button" data-testid="options-test" aria-describedby="options-test-help" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
                 <p role="status" data-testid="options-test-result" class={test ? (test.ok ? 'ok' : 'field-error') : testError ? 'field-error' : ''}>
                   {testError}
                   {test && (test.ok ? t('options.connected') : !test.action && !test.code ? t('run.no_action') : t('options.test_failed', { words: test.code ? runWords(t, test.code, test.code) : test.message }))}
                 </p>
               </div>
+              <p id="options-test-help" class="help">{t('options.test_help')}</p>
             </section>
           </>
         )}

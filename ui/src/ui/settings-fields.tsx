@@ -5,7 +5,7 @@ import { useApp } from './context';
 
 export interface FieldSpec {
   key: string; label: string; description: string | null; kind: string; required: boolean; secret: boolean;
-  helpUrl: string | null; helpDomain: string | null;
+  helpUrl: string | null; helpDomain: string | null; min: number | null; max: number | null;
 }
 
 export function helpDomainOf(url: string | null): string | null {
@@ -13,6 +13,10 @@ export function helpDomainOf(url: string | null): string | null {
   try { return new URL(url).hostname.replace(/^www\./, ''); } catch { return null; }
 }
 
+// A number's min/max go on its input for the spin buttons and assistive
+// tech; the forms holding these fields are noValidate, so a value out of
+// range reaches the host and its reason shows next to the field instead of
+// the browser's own bubble.
 export function SettingField(props: {
   spec: FieldSpec; value: string | boolean; onChange: (v: string | boolean) => void; error?: string; note?: string;
   placeholder?: string;
@@ -54,6 +58,7 @@ export function SettingField(props: {
         id={id} data-testid={`setting-${spec.key}`}
         type={spec.secret ? 'password' : spec.kind === 'number' ? 'number' : 'text'}
         inputMode={spec.kind === 'number' ? 'decimal' : undefined}
+        min={spec.min ?? undefined} max={spec.max ?? undefined}
         autoComplete={spec.secret ? 'new-password' : 'off'} spellcheck={false}
         value={String(props.value)} required={spec.required} placeholder={props.placeholder}
         aria-invalid={props.error ? true : undefined} aria-describedby={describedBy}

@@ -44,10 +44,10 @@ const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0k
 const details: Record<string, Omit<PluginDetails, keyof Card>> = {
   fx: {
     settings: [
-      { key: 'board', kind: 'string', label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', required: true, secret: false, set: false, value: 'abc' },
-      { key: 'max_items', kind: 'number', label: 'Items read at once', description: null, help_url: null, required: false, secret: false, set: false, value: 10 },
-      { key: 'include_done', kind: 'boolean', label: 'Include finished items', description: null, help_url: null, required: false, secret: false, set: false, value: false },
-      { key: 'api_token', kind: 'string', label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', required: true, secret: true, set: true, value: null },
+      { key: 'board', kind: 'string', min: null, max: null, label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', required: true, secret: false, set: false, value: 'abc' },
+      { key: 'max_items', kind: 'number', min: 1, max: 50, label: 'Items read at once', description: null, help_url: null, required: false, secret: false, set: false, value: 10 },
+      { key: 'include_done', kind: 'boolean', min: null, max: null, label: 'Include finished items', description: null, help_url: null, required: false, secret: false, set: false, value: false },
+      { key: 'api_token', kind: 'string', min: null, max: null, label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', required: true, secret: true, set: true, value: null },
     ],
     actions: [
       { full_name: 'fx__convert', name: 'convert', level: 'R0', hint: 'convert money between currencies', method: 'GET', url: 'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', enabled: true, needs_confirmation: false,
@@ -59,7 +59,7 @@ const details: Record<string, Omit<PluginDetails, keyof Card>> = {
     last_failures: [{ at: Date.now() - 60000, action: 'fx__convert', code: 'HTTP_404', error: 'The service answered 404 Not Found.' }],
   },
   todo: {
-    settings: [{ key: 'token', kind: 'string', label: 'Token', description: null, help_url: null, required: true, secret: true, set: false, value: null }],
+    settings: [{ key: 'token', kind: 'string', min: null, max: null, label: 'Token', description: null, help_url: null, required: true, secret: true, set: false, value: null }],
     actions: [{ full_name: 'todo__list', name: 'list', level: 'R1', hint: 'list your tasks', method: 'GET', url: 'https://api.todoist.com/rest/v2/tasks', enabled: true, needs_confirmation: false }],
     events: [], sites: ['api.todoist.com'], local_ports: [], cloud_choice: 'local', twitch_allowed: false, review_banner: false,
     errors: [], manifest_fingerprint: 'sha256:3333', permissions_fingerprint: 'sha256:4444', folder: '/home/p/plugins/todo', last_failures: [],
@@ -94,9 +94,9 @@ function review(id: string, extra: Partial<Review>): Review {
     ],
     sites: ['api.weather.example'], local_ports: [{ port: 8420, warning: 'install it only if you started this program yourself' }],
     settings: [
-      { key: 'api_key', title: 'API key', description: 'Your key from the weather service.', kind: 'string', required: true, secret: true, default: null, help_url: 'https://www.example.com/help/key', help_domain: 'example.com', kept: false },
-      { key: 'board', title: 'Board', description: 'Copy the id after /b/ in the board\'s address.', kind: 'string', required: true, secret: false, default: null, help_url: null, help_domain: null, kept: false },
-      { key: 'max_items', title: 'Items read at once', description: null, kind: 'number', required: false, secret: false, default: 10, help_url: null, help_domain: null, kept: false },
+      { key: 'api_key', title: 'API key', description: 'Your key from the weather service.', kind: 'string', min: null, max: null, required: true, secret: true, default: null, help_url: 'https://www.example.com/help/key', help_domain: 'example.com', kept: false },
+      { key: 'board', title: 'Board', description: 'Copy the id after /b/ in the board\'s address.', kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: false },
+      { key: 'max_items', title: 'Items read at once', description: null, kind: 'number', min: 1, max: 50, required: false, secret: false, default: 10, help_url: null, help_domain: null, kept: false },
     ],
     events: [{ name: 'storm', title: 'Storm warning', on: false }],
     events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' },
@@ -154,7 +154,7 @@ function importPath(path: string): Review {
         { full_name: 'fx__convert', level: 'R2', label: 'reversible action', hint: sc.language === 'fr' ? 'convertir un montant' : 'convert an amount', method: 'POST', url: 'https://api.frankfurter.dev/latest', needs_confirmation: false, required_args: ['amount'] },
         { full_name: 'fx__history', level: 'R0', label: 'reads public data', hint: sc.language === 'fr' ? 'lire les anciens taux' : 'read past rates', method: 'GET', url: 'https://api.exchangerate.host/history', needs_confirmation: false, required_args: [] },
       ],
-      settings: [{ key: 'board', title: 'Board', description: null, kind: 'string', required: true, secret: false, default: null, help_url: null, help_domain: null, kept: true }],
+      settings: [{ key: 'board', title: 'Board', description: null, kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: true }],
       local_ports: [], events: [], events_door: null, cloud: 'not_asked', sites: ['api.frankfurter.dev', 'api.exchangerate.host'],
     });
   }

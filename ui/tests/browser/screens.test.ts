@@ -228,7 +228,7 @@ describe('Consent screen', () => {
     // §18: the screen stays open, each problem next to the field it concerns (from the host's `fields`).
     await page.locator('[data-testid="consent"] .field-error').first().waitFor();
     expect(await fieldError(page, 'board')).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
-    expect(await fieldError(page, 'max_items')).toBe('This value is out of the allowed range.');
+    expect(await fieldError(page, 'max_items')).toBe('Enter a number from 1 to 50.');
     expect(await fieldError(page, 'api_key')).toBe(null);
     expect(await page.locator('[data-testid="setting-board"]').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('[data-testid="setting-max_items"]').getAttribute('aria-invalid')).toBe('true');
@@ -370,7 +370,7 @@ describe('Details and Options', () => {
     await page.locator('[data-testid="setting-board"]').fill('https://trello.com/b/abc');
     await o.locator('[data-testid="options-save"]').click();
     await o.locator('.field-error').first().waitFor();
-    expect(await fieldError(page, 'max_items')).toBe('This value is out of the allowed range.');
+    expect(await fieldError(page, 'max_items')).toBe('Enter a number from 1 to 50.');
     expect(await fieldError(page, 'board')).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
     await page.locator('[data-testid="setting-max_items"]').fill('20');
     await page.locator('[data-testid="setting-board"]').fill('abc');
@@ -403,7 +403,7 @@ describe('Details and Options', () => {
     await page.locator('[data-testid="card-fx"] [data-testid="card-options"]').click();
     await page.locator('[data-testid="options-test"]').click();
     await expect.poll(() => text(page, '[data-testid="options-test-result"]'))
-      .toBe("The test did not work: The plugin's files can't be read right now.");
+      .toBe("The test did not work. The plugin's files can't be read right now.");
   });
 });
 

@@ -97,6 +97,14 @@ describe('setting problems go next to their field', () => {
       fields: [{ key: 'api_token', code: 'missing_settings', message: '' }, { key: 'board', code: 'missing_settings', message: '' }],
     })).toEqual({ api_token: 'Fill this in to continue.', board: 'Fill this in to continue.' });
   });
+  test('a value out of range is told the range the setting allows', () => {
+    const e = { code: 'bad_settings' as const, message: '', fields: [{ key: 'max_items', code: 'out_of_bounds' as const, message: '' }] };
+    expect(fieldProblems(t, e, [{ key: 'max_items', min: 1, max: 50 }])).toEqual({ max_items: 'Enter a number from 1 to 50.' });
+    expect(fieldProblems(t, e, [{ key: 'max_items', min: 0, max: null }])).toEqual({ max_items: 'Enter a number of at least 0.' });
+    expect(fieldProblems(t, e, [{ key: 'max_items', min: null, max: 9 }])).toEqual({ max_items: 'Enter a number of at most 9.' });
+    expect(fieldProblems(t, e, [{ key: 'max_items', min: null, max: null }])).toEqual({ max_items: 'This value is out of the allowed range.' });
+    expect(fieldProblems(t, e, [{ key: 'other', min: 1, max: 2 }])).toEqual({ max_items: 'This value is out of the allowed range.' });
+  });
   test('the message is never parsed for fields', () => {
     expect(fieldProblems(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' })).toEqual({});
   });
