@@ -8,7 +8,8 @@
 # the user's own profile, keyrings or desktop is read or touched.
 #
 # On a fresh Debian machine it installs what it needs: the Debian packages
-# (Xvfb, webkit2gtk-driver, D-Bus, GNOME Keyring), tauri-driver (cargo install
+# (Xvfb, webkit2gtk-driver, D-Bus, GNOME Keyring; xdotool and Python's GTK
+# for the drag-and-drop test's pointer and file source), tauri-driver (cargo install
 # from crates.io into ~/.cargo/bin) and the test's npm packages (npm ci in
 # tests/e2e). Then it builds the UI, the app and dcplugin (skipped with
 # --no-build: the binaries in target/debug are used as they are), starts the
@@ -39,7 +40,7 @@ fail_early() {
 }
 
 # ------------------------------------------------------------ what it needs
-E2E_PACKAGES=(xvfb xauth webkit2gtk-driver dbus-daemon dbus-bin dbus-x11 gnome-keyring python3)
+E2E_PACKAGES=(xvfb xauth webkit2gtk-driver dbus-daemon dbus-bin dbus-x11 gnome-keyring python3 xdotool python3-gi gir1.2-gtk-3.0)
 ensure_packages "${E2E_PACKAGES[@]}" || fail_early "could not install ${E2E_PACKAGES[*]}"
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 \
   || ensure_packages nodejs npm || fail_early "could not install nodejs and npm"

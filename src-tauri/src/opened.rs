@@ -2,7 +2,9 @@
 //! "open with" or a file association), handed over by a second launch, or
 //! dropped on the window. Each lands in one queue and is announced as the
 //! Tauri event [`OPEN_FILES`]; the UI imports them, then drains the queue
-//! with `take_opened_files` (at start too, for the command line's).
+//! with `take_opened_files` (at start too, for the command line's). While
+//! files are dragged over the window, [`DROP_HOVER`] says so, so the UI can
+//! show where to drop them.
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -10,6 +12,10 @@ use tauri::{AppHandle, DragDropEvent, Emitter, Manager, Window, WindowEvent};
 
 /// The Tauri event carrying the newly opened paths (`string[]`).
 pub const OPEN_FILES: &str = "open-files";
+
+/// The Tauri event saying files are being dragged over the window (`true`)
+/// or no longer are (`false`: dropped, or the drag left).
+pub const DROP_HOVER: &str = "drop-hover";
 
 /// Paths opened and not yet taken by the UI, in order, each once.
 #[derive(Default)]
@@ -54,10 +60,22 @@ pub fn open_files(app: &AppHandle, paths: Vec<String>) {
     }
 }
 
-/// Files dropped on the window are opened like the command line's.
+/// Files dropped on the window are opened like the command line's; a drag
+/// entering or leaving is told to the UI.
 pub fn on_drop(window: &Window, event: &WindowEvent) {
-    if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
-        open_files(window.app_handle(), paths.iter().map(|p| p.display().to_string()).collect());
+    let WindowEvent::DragDrop(drag) = event else { return };
+    match drag {
+        DragDropEvent::Enter { .. } => {
+            let _ = window.emit(DROP_HOVER, true);
+        }
+        DragDropEvent::Leave => {
+            let _ = window.emit(DROP_HOVER, false);
+        }
+        DragDropEvent::Drop { paths, .. } => {
+            let _ = window.emit(DROP_HOVER, false);
+            open_files(window.app_handle(), paths.iter().map(|p| p.display().to_string()).collect());
+        }
+        _ => {}
     }
 }
 

@@ -3,7 +3,7 @@
 // sequential test runner, and waits/clicks/screenshots on the contract's
 // selectors (data-testid). Run through scripts/lib/e2e.sh, never alone: it
 // provides Xvfb, the private D-Bus session and the environment below.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -493,4 +493,85 @@ export function dcplugin(profile, args, input = '') {
     c.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`dcplugin ${args.join(' ')}: ${code}: ${err.trim()}`))));
     c.stdin.end(input);
   });
+}
+
+// ------------------------------------------------------- drag and drop
+
+const xdo = (...args) => new Promise((resolve, reject) => {
+  execFile('xdotool', args.map(String), { timeout: 10_000 }, (e, out) => (e ? reject(new Error(`xdotool ${args.join(' ')}: ${e.message}`)) : resolve(out)));
+});
+
+/** The app window's place on the screen (x, y, width, height), from X. */
+export async function appWindowRect(title) {
+  const ids = (await xdo('search', '--onlyvisible', '--name', `^${title}$`)).trim().split('\n').filter(Boolean);
+  if (!ids.length) throw new Error(`no visible X window named "${title}"`);
+  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', ids[0])).trim().split('\n').map((l) => l.split('=')));
+  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
+}
+
+/**
+ * Drags `file` with the real pointer from a small GTK window (drag-source.py,
+ * a file manager's stand-in at `from`) to the screen point `to`, over the X
+ * drag-and-drop protocol. While the button is still held over `to`,
+ * `hover()` runs (to look at the window mid-drag); then the button is
+ * released at `release` (default: `to`). Resolves with the source's report
+ * lines (DRAG-BEGIN, DRAG-DATA-GET, DRAG-END, DRAG-FAILED reason...).
+ *
+ * The pauses are what a hand gives: GTK starts a drag only after the
+ * pointer moved with the button down, and the target answers XdndPosition
+ * asynchronously; a pointer that jumps and releases at once is dropped
+ * nowhere.
+ */
+export async function dragFile(file, { from = { x: 1060, y: 760 }, to, release = to, hover = async () => {} }) {
+  const source = track(spawn('/usr/bin/python3', [path.join(env.repo, 'tests/e2e/drag-source.py'), file, from.x, from.y], {
+    env: { ...process.env, GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
+  const lines = [];
+  let errors = '';
+  source.stdout.on('data', (d) => lines.push(...String(d).split('\n').filter(Boolean)));
+  source.stderr.on('data', (d) => (errors += d));
+  try {
+    const ready = await until('the drag source window', async () => {
+      if (source.exitCode !== null) throw new Error(`drag-source.py ended: ${errors.trim().slice(0, 300)}`);
+      return lines.find((l) => l.startsWith('READY '));
+    }, 10_000);
+    const [sx, sy, sw, sh] = ready.split(' ').slice(1).map(Number);
+    const start = { x: sx + Math.floor(sw / 2), y: sy + Math.floor(sh / 2) };
+    await xdo('mousemove', '--sync', start.x, start.y);
+    await sleep(100);
+    await xdo('mousedown', 1);
+    await sleep(100);
+    for (let i = 1; i <= 5; i++) {
+      await xdo('mousemove', start.x + 4 * i, start.y + 2 * i);
+      await sleep(20);
+    }
+    const at = { x: start.x + 20, y: start.y + 10 };
+    for (let i = 1; i <= 10; i++) {
+      await xdo('mousemove', Math.round(at.x + ((to.x - at.x) * i) / 10), Math.round(at.y + ((to.y - at.y) * i) / 10));
+      await sleep(20);
+    }
+    const jiggle = async (ms) => {
+      for (let t = 0; t < ms; t += 100) {
+        await xdo('mousemove', to.x + ((t / 100) % 2 ? 1 : -1), to.y);
+        await sleep(100);
+      }
+    };
+    await jiggle(800);
+    await hover();
+    await jiggle(200);
+    if (release !== to) {
+      for (let i = 1; i <= 5; i++) {
+        await xdo('mousemove', Math.round(to.x + ((release.x - to.x) * i) / 5), Math.round(to.y + ((release.y - to.y) * i) / 5));
+        await sleep(40);
+      }
+    }
+    await xdo('mousemove', release.x, release.y);
+    await sleep(200);
+    await xdo('mouseup', 1);
+    await until('the drag to end', async () => lines.some((l) => l === 'DRAG-END'), 5_000);
+    return lines;
+  } finally {
+    source.kill('SIGTERM');
+  }
 }

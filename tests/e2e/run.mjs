@@ -1,8 +1,9 @@
 // The end-to-end suite of the real app window (run by scripts/lib/e2e.sh).
 // One profile walks a player's path: open a plugin file given on the command
-// line, consent, install, switch off and on, details, options, catalog,
-// developer mode with a live-reloaded folder, Try an action against the
-// local-server example, the actions journal, uninstall. A second profile
+// line, consent, install, switch off and on, details, options, catalog, a
+// refused file, a file dragged onto the window, developer mode with a
+// live-reloaded folder, Try an action against the local-server example, the
+// actions journal, uninstall. A second profile
 // holds 100 installed plugins and times the start-up.
 // Screenshots of each screen go to docs/screenshots/.
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { By } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
   tab, shot, tid, consentInstall, card, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
+  appWindowRect, dragFile,
 } from './lib.mjs';
 
 const ex = (name) => path.join(env.repo, 'plugins-examples', name);
@@ -155,6 +157,34 @@ test('a broken file given to the running app is refused with technical details',
   const close = await r.findElements(By.css(tid('close')));
   if (close.length) await click(close[0]);
 });
+
+test('a plugin file dragged from a file manager onto the window: a drop hint, then its consent screen', async () => {
+  await goPlugins('My plugins');
+  const r = await appWindowRect('Desktop Companion Plugins');
+  const to = { x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) };
+  const file = path.join(ex('my-tasks'), 'manifest.json');
+  const hint = async () => {
+    const overlay = await waitFor(tid('drop-overlay'), 5_000);
+    const words = await overlay.getText();
+    if (words !== 'Drop a plugin file to import it') throw new Error(`drop hint reads "${words}"`);
+  };
+  const dropped = await dragFile(file, { to, hover: async () => { await hint(); await shot('drop'); } });
+  if (!dropped.includes('DRAG-DATA-GET')) throw new Error(`the window never asked for the file: ${dropped}`);
+  const consent = await waitFor(tid('consent'), 15_000);
+  if (!(await consent.getText()).includes('My tasks')) throw new Error('the consent screen is not the dropped file\'s');
+  await waitGone(tid('drop-overlay'), 5_000);
+  await click(tid('consent-cancel'), consent);
+  await waitGone(tid('consent'));
+
+  // Released outside the window: the hint goes when the drag leaves, and
+  // nothing is imported (the drop above shows a consent screen within 15 s;
+  // here none comes in 3 s).
+  const missed = await dragFile(file, { to, release: { x: r.x + r.width + 100, y: r.y + 50 }, hover: hint });
+  if (!missed.includes('DRAG-FAILED no-target')) throw new Error(`the drag did not end outside the window: ${missed}`);
+  await waitGone(tid('drop-overlay'), 5_000);
+  await sleep(3_000);
+  if ((await driver().findElements(By.css(tid('consent')))).length) throw new Error('a drop outside the window opened a consent screen');
+}, { needs: [T.C] });
 
 // ------------------------------------------- (2) developer mode, live reload
 

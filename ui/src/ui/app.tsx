@@ -33,6 +33,8 @@ export function App() {
   const [reviews, setReviews] = useState<Review[]>([]);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [importing, setImporting] = useState(false);
+  /** Files are being dragged over the window. */
+  const [dropping, setDropping] = useState(false);
   const [details, setDetails] = useState<string | null>(null);
   const [options, setOptions] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Card | null>(null);
@@ -119,6 +121,7 @@ export function App() {
       await openFiles(e.payload ?? []);
       api.takeOpenedFiles().catch(() => undefined);
     }).then((u) => (live ? stop.push(u) : u()));
+    listen<boolean>('drop-hover', (e) => setDropping(e.payload === true)).then((u) => (live ? stop.push(u) : u()));
     return () => { live = false; stop.forEach((u) => u()); stop = []; };
   }, []);
 
@@ -284,6 +287,7 @@ export function App() {
           </TabPanel>
         )}
         <div class="live" role="status" aria-live="polite" data-testid="announce">{message}</div>
+        {dropping && <div class="drop-overlay" data-testid="drop-overlay"><p>{t('drop.hint')}</p></div>}
         {error && (
           <div class="toast" role="alert" data-testid="error">
             <p>{error}</p>

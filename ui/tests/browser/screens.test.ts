@@ -285,6 +285,25 @@ describe('Consent screen', () => {
     expect(await consent.locator('[data-testid="consent-changes"]').innerText()).not.toContain('new site');
   });
 
+  test('files dragged over the window show where to drop them, until the drag ends', async () => {
+    const page = await app();
+    const overlay = page.locator('[data-testid="drop-overlay"]');
+    expect(await overlay.count()).toBe(0);
+    await emit(page, 'drop-hover', true);
+    await overlay.waitFor();
+    expect(await overlay.innerText()).toBe('Drop a plugin file to import it');
+    // It covers the whole window (and lets the drop through: pointer-events none).
+    expect(await overlay.boundingBox()).toEqual({ x: 0, y: 0, ...page.viewportSize() });
+    expect(await overlay.locator('p').isVisible()).toBe(true);
+    await noSeriousA11y(page);
+    await shot(page, 'drop');
+    await emit(page, 'drop-hover', false);
+    await expect.poll(() => overlay.count()).toBe(0);
+    // The drop itself arrives as open-files, like a file given on the command line.
+    await emit(page, 'open-files', ['/home/p/weather.json']);
+    await page.locator('[data-testid="consent"]').waitFor();
+  });
+
   test('a file dropped on the window that is refused shows the refusal in the Catalog', async () => {
     const page = await app();
     await emit(page, 'open-files', ['/tmp/bad.zip']);
