@@ -495,6 +495,17 @@ export function dcplugin(profile, args, input = '') {
   });
 }
 
+// ------------------------------------------------------- clipboard
+
+/** The X clipboard's text, as a program the player pastes into gets it. */
+export function readClipboard() {
+  return new Promise((resolve, reject) => {
+    execFile('/usr/bin/python3', [path.join(env.repo, 'tests/e2e/read-clipboard.py')],
+      { timeout: 10_000, env: { ...process.env, GDK_BACKEND: 'x11', NO_AT_BRIDGE: '1' } },
+      (e, out, err) => (e ? reject(new Error(`read-clipboard.py: ${err.trim() || e.message}`)) : resolve(out)));
+  });
+}
+
 // ------------------------------------------------------- drag and drop
 
 const xdo = (...args) => new Promise((resolve, reject) => {

@@ -2,17 +2,18 @@
 // One profile walks a player's path: open a plugin file given on the command
 // line, consent, install, switch off and on, details, options, catalog, a
 // refused file, a file dragged onto the window, developer mode with a
-// live-reloaded folder, Try an action against the local-server example, the
-// actions journal, uninstall. A second profile
-// holds 100 installed plugins and times the start-up.
+// live-reloaded folder, an event posted through the door, Try an action
+// against the local-server example, the actions journal, uninstall. A
+// second profile holds 100 installed plugins and times the start-up.
 // Screenshots of each screen go to docs/screenshots/.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { By } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
   tab, shot, tid, consentInstall, card, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
-  appWindowRect, dragFile,
+  appWindowRect, dragFile, readClipboard,
 } from './lib.mjs';
 
 const ex = (name) => path.join(env.repo, 'plugins-examples', name);
@@ -47,6 +48,24 @@ async function uiAlive(ms = 15_000) {
           : ''),
     );
   }
+}
+
+/** POSTs an event to pomodoro's door on 127.0.0.1:8440; resolves { status, body }. */
+function postEvent(token, event) {
+  const body = JSON.stringify(event);
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1', port: 8440, path: '/v1/events/pomodoro', method: 'POST', timeout: 5_000,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, body: text }));
+    });
+    req.on('timeout', () => req.destroy(new Error('the door did not answer in 5 s')));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Picks the first option of a <select> whose value or text matches `re`, as a person would. */
@@ -225,6 +244,48 @@ test('saving the folder manifest reloads the card live', async () => {
   await click(tid('card-details'), await card('pomodoro'));
   const d = await waitFor(tid('details'));
   await until('Details showing version 1.0.1', async () => (await d.getText()).includes('1.0.1'), 5_000);
+  await click(tid('close'), d);
+  await waitGone(tid('details'));
+}, { needs: [T.P] });
+
+test('Events (§16): an event switched on opens the door, Copy gives the token, a program posts an event and the AI\'s message shows', async () => {
+  await goPlugins('My plugins');
+  await click(tid('card-details'), await card('pomodoro'));
+  const d = await waitFor(tid('details'));
+  const events = await waitFor(tid('events-section'), 5_000, d);
+  const door = async () => (await (await waitFor(tid('door-state'), 2_000, events)).getText()).trim();
+  await until('the door closed: no event on', async () => (await door()) === 'Off: no event is switched on', 5_000);
+  await setSwitch(tid('event-switch-focus_done'), true, events);
+  const open = await until('the door open', async () => {
+    const words = await door();
+    if (/used by another program/.test(words)) throw new Error(`port 8440 is taken on this machine: "${words}"`);
+    return words === 'Waiting for events' ? words : false;
+  }, 10_000);
+  await driver().executeScript('arguments[0].scrollIntoView({block: "start"})', events);
+  await shot('events');
+
+  // Copy puts the token on the clipboard from Rust; the window never shows it.
+  await click(tid('token-copy'), events);
+  await until('"Token copied"', async () => (await events.getText()).includes('Token copied to the clipboard.'), 5_000);
+  const token = await readClipboard();
+  if (!/^[0-9a-f]{64}$/.test(token)) throw new Error(`the clipboard holds no event token: "${token.slice(0, 80)}"`);
+  const page = await driver().executeScript('return document.documentElement.outerHTML');
+  if (page.includes(token)) throw new Error('the event token is in the page');
+
+  // A program on this PC posts an event with it (docs/events.md). Plain
+  // HTTP as curl or urllib send it: Node's fetch adds the Sec-Fetch-*
+  // headers of a browser, which the door refuses (browser_request).
+  const answer = await postEvent(token, { event: 'focus_done', text: 'Session 1 of 4 done.' });
+  if (answer.status !== 202) throw new Error(`the door answered ${answer.status}: ${answer.body}`);
+  const said = await until('the last event message in the Developer section', async () => {
+    const turns = await d.findElements(By.css(tid('last-turn')));
+    const t = turns.length ? await turns[0].getText() : '';
+    return t.includes('Session 1 of 4 done.') ? t : false;
+  }, 10_000);
+  console.log(`     door: "${open}"; the AI read: ${said.replace(/\s+/g, ' ').slice(0, 160)}`);
+
+  await setSwitch(tid('event-switch-focus_done'), false, events);
+  await until('the door closed again', async () => (await door()) === 'Off: no event is switched on', 10_000);
   await click(tid('close'), d);
   await waitGone(tid('details'));
 }, { needs: [T.P] });

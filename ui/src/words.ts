@@ -243,14 +243,12 @@ export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | '
 // ---------------------------------------------------------------- door
 
 export function doorWords(t: Translate, door: WireDoor): string {
-  const port = Number(door.address.split(':').pop()) || 8440;
   const state = door.state;
   if (state?.state === 'port_taken') return t('door.port_taken', { port: state.port });
   if (state?.state === 'listening') return t('door.listening');
   const why = state?.state === 'closed' ? state.why : door.wanted;
   if (why === 'dev_mode_off') return t('door.dev_mode_off');
   if (why === 'no_event_on') return t('door.no_event_on');
-  void port;
   return t('door.listening');
 }
 
