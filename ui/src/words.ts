@@ -126,7 +126,7 @@ export function fieldProblems(t: Translate, e: WireError, bounds: Bounds[] = [])
 }
 
 /** "Enter a number from 1 to 50." or one side of it; null without a range. */
-export function rangeWords(t: Translate, b: Bounds): string | null {
+function rangeWords(t: Translate, b: Bounds): string | null {
   if (b.min !== null && b.max !== null) return t('field.range', { min: b.min, max: b.max });
   if (b.min !== null) return t('field.range_min', { min: b.min });
   if (b.max !== null) return t('field.range_max', { max: b.max });

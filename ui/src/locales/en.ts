@@ -215,7 +215,7 @@ export const en = {
   'door.listening': 'Waiting for events',
   'door.dev_mode_off': 'Off: developer mode is off',
   'door.no_event_on': 'Off: no event is switched on',
-  'door.port_taken': 'Port {port} is used by another program',
+  'door.port_taken': 'Port {port} is used by another program. Close that program: the app tries again by itself.',
   'events.token': 'Token',
   'events.token_explain': 'Give the token to your program. It is never shown here: Copy puts it on the clipboard.',
   'events.copy': 'Copy',

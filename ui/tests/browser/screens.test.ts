@@ -361,7 +361,7 @@ describe('Details and Options', () => {
     const ev = page.locator('[data-testid="events-section"]');
     await ev.waitFor();
     expect(await text(page, '[data-testid="door-port"]')).toBe('8440');
-    expect(await text(page, '[data-testid="door-state"]')).toBe('Port 8440 is used by another program');
+    expect(await text(page, '[data-testid="door-state"]')).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
     expect(await page.locator('[data-testid="event-switch-focus_done"]').isChecked()).toBe(false);
     expect(await page.locator('[data-testid="event-switch-break_done"]').isChecked()).toBe(true);
     await page.locator('[data-testid="event-switch-break_done"]').click();

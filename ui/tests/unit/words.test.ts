@@ -199,7 +199,7 @@ describe('the door in words', () => {
     expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'listening', port: 8440 } })).toBe('Waiting for events');
     expect(doorWords(t, { wanted: 'dev_mode_off', address: '127.0.0.1:8440' })).toBe('Off: developer mode is off');
     expect(doorWords(t, { wanted: 'no_event_on', address: '127.0.0.1:8440' })).toBe('Off: no event is switched on');
-    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } })).toBe('Port 8440 is used by another program');
+    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
   });
 });
 
