@@ -50,6 +50,7 @@ export XDG_DATA_HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_DATA_DIRS="
 export PATH="$work/root/usr/bin:$PATH"
 update-desktop-database "$work/root/usr/share/applications"
 for mime in application/json application/zip; do
-  gio mime "$mime" | grep -qxF "	$(basename "$entry")" || fail "not offered for $mime: $(gio mime "$mime")"
+  offered=$(gio mime "$mime")
+  grep -qxF "	$(basename "$entry")" <<<"$offered" || fail "not offered for $mime: $offered"
 done
 echo "deb: $(basename "$deb") ($(du -h "$deb" | cut -f1)): depends on $depends; /usr/bin/dcp-app is this build; its entry is valid, runs it with the chosen files and is offered for application/json and application/zip"

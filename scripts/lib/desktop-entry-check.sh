@@ -18,14 +18,18 @@ mkdir -p "$work/my apps"
 ln -s "$binary" "$work/my apps/dcp-app"
 
 fail() { echo "desktop entry: $*" >&2; exit 1; }
+# The programs GLib offers for JSON files, the default first. Read whole,
+# then matched: a reader that stops early would kill gio with SIGPIPE.
+json_apps() { gio mime application/json; }
+editor_default='Default application for “application/json”: editor.desktop'
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_DATA_DIRS=/usr/share
 # An editor that opens JSON files now, with no default written down.
 mkdir -p "$XDG_DATA_HOME/applications" "$XDG_CONFIG_HOME"
 printf '[Desktop Entry]\nType=Application\nName=Editor\nExec=editor %%F\nMimeType=application/json;\n' \
   > "$XDG_DATA_HOME/applications/editor.desktop"
 update-desktop-database "$XDG_DATA_HOME/applications"
-[ "$(gio mime application/json | head -1)" = 'Default application for “application/json”: editor.desktop' ] \
-  || fail "the editor does not open JSON files before the install: $(gio mime application/json)"
+apps=$(json_apps)
+[ "${apps%%$'\n'*}" = "$editor_default" ] || fail "the editor does not open JSON files before the install: $apps"
 scripts/install-desktop-entry "$work/my apps/dcp-app"
 entry="$work/data/applications/com.desktopaicompanion.plugins.desktop"
 [ -f "$entry" ] || fail "no entry at $entry"
@@ -34,9 +38,9 @@ grep -qx "Exec=\"$work/my apps/dcp-app\" %F" "$entry" || fail "Exec is not the q
 grep -qx 'MimeType=application/json;application/zip;' "$entry" || fail "MimeType is not the declared types: $(grep ^MimeType= "$entry")"
 [ -f "$work/data/icons/hicolor/128x128/apps/com.desktopaicompanion.plugins.png" ] || fail "no icon"
 # Offered for JSON files, and the editor still opens them (for GLib as for xdg-mime).
-gio mime application/json | grep -q "^	com.desktopaicompanion.plugins.desktop$" || fail "not offered for JSON: $(gio mime application/json)"
-[ "$(gio mime application/json | head -1)" = 'Default application for “application/json”: editor.desktop' ] \
-  || fail "the app took JSON files from the editor: $(gio mime application/json)"
+apps=$(json_apps)
+grep -qx "	com.desktopaicompanion.plugins.desktop" <<<"$apps" || fail "not offered for JSON: $apps"
+[ "${apps%%$'\n'*}" = "$editor_default" ] || fail "the app took JSON files from the editor: $apps"
 scripts/install-desktop-entry --remove
 [ ! -e "$entry" ] || fail "--remove left $entry"
 if scripts/install-desktop-entry "$work/none" 2>"$work/err"; then

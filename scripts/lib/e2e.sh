@@ -101,7 +101,8 @@ cleanup() {
   # gnome-keyring-daemon --daemonize leaves the group; find it by its
   # environment's scratch folder, never by name alone.
   for pid in $(pgrep -f gnome-keyring-daemon 2>/dev/null); do
-    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q "^XDG_RUNTIME_DIR=$SCRATCH/"; then
+    environ=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null || true)
+    if grep -q "^XDG_RUNTIME_DIR=$SCRATCH/" <<<"$environ"; then
       kill -KILL "$pid" 2>/dev/null
     fi
   done
@@ -155,8 +156,9 @@ cat >"$SCRATCH/inner.sh" <<'EOF'
 set -u
 printf '%s' "dcp-e2e-only" | gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>&1
 for _ in $(seq 50); do
-  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true' && break
+  owner=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null || true)
+  case "$owner" in *'boolean true'*) break ;; esac
   sleep 0.1
 done
 cd "$E2E_REPO/tests/e2e"

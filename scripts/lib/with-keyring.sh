@@ -38,8 +38,9 @@ printf '%s' "dcp-test-only" \
 
 # Wait until the Secret Service owns its bus name (a few seconds at most).
 for _ in $(seq 50); do
-  if dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; then
+  owner=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null || true)
+  if [[ "$owner" == *'boolean true'* ]]; then
     export DCP_TEST_SECRET_SERVICE=1
     exec "$@"
   fi

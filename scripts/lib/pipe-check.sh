@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Refuses the pipelines that fail at random under `set -o pipefail`: a
+# producer piped into a reader that stops early (`grep -q`, `grep -m`,
+# `head`). The reader exits at its first match or line, the producer is
+# killed by SIGPIPE if it is still writing, and the pipeline fails although
+# the match was found (7 runs in 30 of `gio mime … | grep -q …` did).
+# Capture the output first, then match it: `out=$(producer)`, then
+# `grep -q … <<<"$out"` or a `case`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+# Shell files of the repository: by extension, or by a shell's #! line.
+files=()
+while IFS= read -r -d '' file; do
+  case "$file" in
+    *.sh) files+=("$file") ;;
+    *)
+      first=$(head -c 64 -- "$file" 2>/dev/null | tr -d '\0')
+      case "$first" in '#!'*sh*) files+=("$file") ;; esac
+      ;;
+  esac
+done < <(git ls-files -z -- scripts tests .ci)
+
+early='\|[[:space:]]*(grep[[:space:]]+(-[[:alnum:]]*[qm]|--quiet|--max-count)|head([[:space:]]|$))'
+found=$(grep -nHE -- "$early" "${files[@]}" || true)
+if [ -n "$found" ]; then
+  printf 'These pipelines fail at random under set -o pipefail (the reader exits early, the producer dies of SIGPIPE); capture the output first, then match it:\n%s\n' "$found" >&2
+  exit 1
+fi
+echo "pipe-check: ${#files[@]} shell files, no producer piped into a reader that exits early"
