@@ -16,9 +16,9 @@ DCP_SYSTEM_PACKAGES=(
   libayatana-appindicator3-dev
   # The event tests run the Python client of §16 and the pomodoro example server.
   python3
-  # The vault reaches the Secret Service through libdbus; its tests run GNOME
-  # Keyring on a private session bus (scripts/lib/with-keyring.sh).
-  libdbus-1-dev
+  # The vault reaches the Secret Service through libdbus (built from source by
+  # its crate: no -dev package); its tests run GNOME Keyring on a private
+  # session bus (scripts/lib/with-keyring.sh).
   dbus-daemon
   dbus-bin
   gnome-keyring
