@@ -12,7 +12,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-use support::{binary, free_port, json_of, run, text, Running};
+use support::{binary, free_port, json_of, run, text, unreserved_listener, Running};
 
 fn dcplugin(args: &[&str], stdin: Option<&str>) -> Output {
     let mut command = binary();
@@ -267,7 +267,9 @@ fn init_pc_server_checks_its_token_and_the_whole_loop_calls_it() {
 fn init_pc_server_on_a_busy_port_says_what_to_do() {
     let tmp = tempfile::tempdir().expect("dir");
     let dir = tmp.path().join("mypc");
-    let holder = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    // Any port the OS hands out could be one §15 reserves (45000–45999 lie in Linux's ephemeral
+    // range), which `init` refuses: 1 run in 30 or so failed here with "port 45149 is reserved".
+    let holder = unreserved_listener();
     let port = holder.local_addr().expect("addr").port();
     init(&dir, &["--kind", "pc", "--port", &port.to_string(), "--name", "Busy", "--action", "get_status"]);
     let out = Command::new("python3").arg(dir.join("server.py")).output().expect("python3 server.py");
