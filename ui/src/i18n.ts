@@ -2,6 +2,7 @@
 // the other languages of §10 fall back to English key by key.
 import { en } from './locales/en';
 import { fr } from './locales/fr';
+import { own } from './own';
 
 export type Key = keyof typeof en;
 export type Params = Record<string, string | number>;
@@ -17,16 +18,16 @@ const TABLES: Record<string, Partial<Record<Key, string>>> = { en, fr };
 
 /** The texts of a language: its own, else English. */
 export function table(language: string): Partial<Record<Key, string>> {
-  return TABLES[language] ?? {};
+  return own(TABLES, language) ?? {};
 }
 
 export function format(text: string, params?: Params): string {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
 
 /** A translate function for `language`, falling back to English. */
 export function translator(language: string): Translate {
-  const own = table(language);
-  return (key, params) => format(own[key] ?? en[key] ?? key, params);
+  const texts = table(language);
+  return (key, params) => format(own(texts, key) ?? own(en, key) ?? key, params);
 }

@@ -1,6 +1,7 @@
 // Plain words for what the host reports: statuses, badges, levels, import
 // refusals, errors, journal lines, door states; and the My plugins filters.
 import type { Key, Translate } from './i18n';
+import { own } from './own';
 import type { ApiError, Card, DataReach, DoorState, DoorView, FieldProblem, JournalLine, PermissionChange, Problem, Status } from './types';
 
 /** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
@@ -65,7 +66,7 @@ const CATEGORY_OF: Record<string, Category> = {
 export const IMPORT_CODES = Object.keys(CATEGORY_OF);
 
 export function categoryOf(code: string): Category {
-  return CATEGORY_OF[code] ?? 'other';
+  return own(CATEGORY_OF, code) ?? 'other';
 }
 
 /** A problem's category: by its code, except a bad request URL, which is about network access. */
@@ -93,7 +94,8 @@ export function refusalNextStep(t: Translate, categories: Category[]): string {
 }
 
 export function isImportRefusal(e: WireError): boolean {
-  return e.code in CATEGORY_OF || (e.problems ?? []).some((p) => p.code in CATEGORY_OF);
+  const known = (code: string) => own(CATEGORY_OF, code) !== undefined;
+  return known(e.code) || (e.problems ?? []).some((p) => known(p.code));
 }
 
 /** A host error in plain words (codes stay in Technical details). */
@@ -112,15 +114,16 @@ export function errorWords(t: Translate, e: WireError): string {
 /** A number setting's range (§10 `min`/`max`), as the host sends it. */
 export interface Bounds { key: string; min: number | null; max: number | null }
 
-/** The problem of each setting field, from a failed install or save: the
- * host lists them in `fields`, each with its key and §22 code. A value out
- * of range is told the range its setting allows, from `bounds`. */
-export function fieldProblems(t: Translate, e: WireError, bounds: Bounds[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The problem of each setting field, by the setting's key, from a failed
+ * install or save: the host lists them in `fields`, each with its key and
+ * §22 code. A value out of range is told the range its setting allows, from
+ * `bounds`. A Map, as the keys are the plugin's. */
+export function fieldProblems(t: Translate, e: WireError, bounds: Bounds[] = []): Map<string, string> {
+  const out = new Map<string, string>();
   for (const f of e.fields ?? []) {
     const b = bounds.find((s) => s.key === f.key);
     const range = f.code === 'out_of_bounds' && b ? rangeWords(t, b) : null;
-    out[f.key] = range ?? settingReason(t, f.code, f.message);
+    out.set(f.key, range ?? settingReason(t, f.code, f.message));
   }
   return out;
 }

@@ -18,6 +18,9 @@ import { TabPanel, Tabs } from './tabs';
 type Top = 'tools' | 'plugins';
 type Sub = 'mine' | 'catalog' | 'actions';
 
+/** `map` with the count of `key` one higher (a new Map, for state). */
+const bumped = (map: ReadonlyMap<string, number>, key: string) => new Map(map).set(key, (map.get(key) ?? 0) + 1);
+
 const byName = (cards: Map<string, Card>) =>
   [...cards.values()].sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug)).map((c) => c.slug);
 
@@ -38,8 +41,9 @@ export function App() {
   const [details, setDetails] = useState<string | null>(null);
   const [options, setOptions] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Card | null>(null);
-  const [versions, setVersions] = useState<Record<string, number>>({});
-  const [lastTurns, setLastTurns] = useState<Record<string, string>>({});
+  // By slug, in Maps like every table keyed by a plugin's names: a slug may be `constructor`.
+  const [versions, setVersions] = useState<ReadonlyMap<string, number>>(new Map());
+  const [lastTurns, setLastTurns] = useState<ReadonlyMap<string, string>>(new Map());
   const [doorTick, setDoorTick] = useState(0);
   const [toast, setToast] = useState<{ text: string; n: number }>({ text: '', n: 0 });
   const message = toast.text;
@@ -57,7 +61,7 @@ export function App() {
       if (!card || !had || old.get(slug)!.name !== card.name) setOrder(byName(next));
       return next;
     });
-    setVersions((v) => ({ ...v, [slug]: (v[slug] ?? 0) + 1 }));
+    setVersions((v) => bumped(v, slug));
     if (!card) {
       setDetails((d) => (d === slug ? null : d));
       setOptions((o) => (o === slug ? null : o));
@@ -67,7 +71,7 @@ export function App() {
     const m = new Map(list.map((c) => [c.slug, c]));
     setCards(m);
     setOrder(byName(m));
-    setVersions((v) => Object.fromEntries(list.map((c) => [c.slug, (v[c.slug] ?? 0) + 1])));
+    setVersions((v) => new Map(list.map((c) => [c.slug, (v.get(c.slug) ?? 0) + 1])));
   };
 
   const setMessage = useCallback((text: string) => setToast((o) => ({ text, n: o.n + 1 })), []);
@@ -136,16 +140,15 @@ export function App() {
       case 'journal_added': journalBus.publish(ev.entry); break;
       case 'journal_lost': setJournalLost(ev.message); break;
       case 'call_finished': {
-        const slug = ev.tool.split('__')[0];
-        setVersions((v) => ({ ...v, [slug]: (v[slug] ?? 0) + 1 }));
+        setVersions((v) => bumped(v, ev.tool.split('__')[0]));
         break;
       }
       case 'door': {
         const n = ev.notice;
         if (n.kind === 'turn') {
           setLastTurns((old) => {
-            const next = { ...old };
-            for (const e of n.events) next[e.split('/')[0]] = n.message;
+            const next = new Map(old);
+            for (const e of n.events) next.set(e.split('/')[0], n.message);
             return next;
           });
         } else setDoorTick((x) => x + 1);

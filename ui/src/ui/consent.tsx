@@ -6,24 +6,27 @@ import { Dialog, Switch } from './common';
 import { useApp } from './context';
 import { SettingField, hostValue } from './settings-fields';
 
+// The consent screen (§18). What a plugin names (settings, events) is keyed in Maps: a key
+// may be `constructor` or `__proto__`, and Object.prototype is frozen in the window.
+
+/** Each setting's starting value, by key: its default, else empty. */
+function defaults(r: Review): Map<string, string | boolean> {
+  return new Map(r.settings.map((s) => [
+    s.key, s.kind === 'boolean' ? s.default === true : s.default === null || s.default === undefined ? '' : String(s.default),
+  ]));
+}
+
 export function Consent(props: { review: Review; onDone: (installed: boolean) => void }) {
   const app = useApp();
   const { t } = app;
   const r = props.review;
-  const [values, setValues] = useState<Record<string, string | boolean>>(() => {
-    const v: Record<string, string | boolean> = {};
-    for (const s of r.settings) {
-      if (s.kind === 'boolean') v[s.key] = s.default === true;
-      else v[s.key] = s.default === null || s.default === undefined ? '' : String(s.default);
-    }
-    return v;
-  });
-  const [events, setEvents] = useState<Record<string, boolean>>(() => Object.fromEntries(r.events.map((e) => [e.name, e.on])));
+  const [values, setValues] = useState(() => defaults(r));
+  const [events, setEvents] = useState(() => new Map(r.events.map((e) => [e.name, e.on])));
   const [cloud, setCloud] = useState<CloudChoice>(r.cloud_kept ?? 'allow');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const problems = useMemo(() => (error ? fieldProblems(t, error, r.settings) : {}), [error, t, r]);
-  const missing = r.settings.filter((s) => s.required && !s.kept && s.kind !== 'boolean' && String(values[s.key] ?? '').trim() === '');
+  const problems = useMemo(() => (error ? fieldProblems(t, error, r.settings) : new Map<string, string>()), [error, t, r]);
+  const missing = r.settings.filter((s) => s.required && !s.kept && s.kind !== 'boolean' && String(values.get(s.key) ?? '').trim() === '');
 
   const cancel = async () => {
     try { await api.cancelReview(r.review); } catch { /* already gone */ }
@@ -35,15 +38,16 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
     const settings: [string, unknown][] = [];
     const secrets: [string, string][] = [];
     for (const s of r.settings) {
-      const v = values[s.key];
-      if (s.kind !== 'boolean' && String(v ?? '').trim() === '') continue;
+      const v = values.get(s.key) ?? '';
+      if (s.kind !== 'boolean' && String(v).trim() === '') continue;
       if (s.secret) secrets.push([s.key, String(v)]);
       else settings.push([s.key, hostValue(s.kind, v)]);
     }
     try {
       const done = await api.install(r.review, { settings, secrets, cloud: r.cloud === 'ask' ? cloud : null });
       for (const e of r.events) {
-        if (events[e.name] !== e.on) await api.setEventEnabled(done.slug, e.name, events[e.name]).catch(() => undefined);
+        const on = events.get(e.name) ?? e.on;
+        if (on !== e.on) await api.setEventEnabled(done.slug, e.name, on).catch(() => undefined);
       }
       app.announce(t(done.update ? 'consent.updated' : 'consent.installed', { name: r.name }));
       props.onDone(true);
@@ -115,8 +119,8 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
               <SettingField
                 key={s.key}
                 spec={{ key: s.key, label: s.title, description: s.description, kind: s.kind, required: s.required && !s.kept, secret: s.secret, helpUrl: s.help_url, helpDomain: s.help_domain, min: s.min, max: s.max }}
-                value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })}
-                error={problems[s.key]}
+                value={values.get(s.key) ?? ''} onChange={(v) => setValues(new Map(values).set(s.key, v))}
+                error={problems.get(s.key)}
                 note={s.kept ? t('consent.kept') : s.secret ? t('consent.secret_note') : undefined}
                 placeholder={s.kept ? t('consent.kept_placeholder') : undefined}
               />
@@ -130,8 +134,8 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
             <p class="warning-text">{t('consent.events_warning')}</p>
             {r.events.map((e) => (
               <Switch
-                key={e.name} label={t('events.switch', { title: e.title })} checked={events[e.name]} testid={`consent-event-${e.name}`}
-                onChange={(on) => setEvents({ ...events, [e.name]: on })}
+                key={e.name} label={t('events.switch', { title: e.title })} checked={events.get(e.name) ?? e.on} testid={`consent-event-${e.name}`}
+                onChange={(on) => setEvents(new Map(events).set(e.name, on))}
               />
             ))}
           </section>

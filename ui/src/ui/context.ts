@@ -21,9 +21,9 @@ export interface AppApi extends CardActions {
   cardActions: CardActions;
   announce: (text: string) => void;
   /** The last event turn's message, by slug (from door notices). */
-  lastTurns: Record<string, string>;
+  lastTurns: ReadonlyMap<string, string>;
   /** Bumped when a plugin's card changes, by slug. */
-  versions: Record<string, number>;
+  versions: ReadonlyMap<string, number>;
   cards: Map<string, Card>;
   /** Bumped when the event door reports a new state. */
   doorTick: number;

@@ -11,7 +11,7 @@ export function useDetails(slug: string): [PluginDetails | null, () => void, str
   const [details, setDetails] = useState<PluginDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tick, setTick] = useState(0);
-  const version = app.versions[slug] ?? 0;
+  const version = app.versions.get(slug) ?? 0;
   useEffect(() => {
     let live = true;
     api.pluginDetails(slug).then(
@@ -33,7 +33,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
     <Dialog label={t('details.title', { name })} onClose={props.onClose} testid="details" wide>
       <div class="dialog-body">
         <header class="dialog-head">
-          {d && <PluginIcon slug={d.slug} name={d.name} hasIcon={d.has_icon} version={app.versions[d.slug]} />}
+          {d && <PluginIcon slug={d.slug} name={d.name} hasIcon={d.has_icon} version={app.versions.get(d.slug)} />}
           <div class="grow">
             <h2 tabIndex={-1}>{name}</h2>
             {d && (
@@ -116,7 +116,7 @@ function EventsSection(props: { slug: string }) {
   const [page, setPage] = useState<EventsPage | null>(null);
   const [note, setNote] = useState('');
   const [tick, setTick] = useState(0);
-  const version = app.versions[props.slug] ?? 0;
+  const version = app.versions.get(props.slug) ?? 0;
   useEffect(() => {
     api.eventsPage(props.slug).then(setPage, (e) => app.showError(asApiError(e)));
   }, [props.slug, version, tick, app.doorTick]);
@@ -150,7 +150,7 @@ function DevSection(props: { d: PluginDetails }) {
   const app = useApp();
   const { t, language } = app;
   const d = props.d;
-  const turn = app.lastTurns[d.slug];
+  const turn = app.lastTurns.get(d.slug);
   return (
     <section class="section dev" data-testid="dev-section">
       <h3>{t('dev.section')}</h3>
@@ -225,12 +225,27 @@ function typed(type: string, raw: string): unknown {
   return raw;
 }
 
+type Argument = ReturnType<typeof argumentsOf>[number];
+
+/** The arguments typed in the fields, as [name, value] pairs. */
+function fieldArguments(fields: Argument[], typedIn: ReadonlyMap<string, string>): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const f of fields) {
+    const raw = typedIn.get(f.name) ?? '';
+    if (raw === '' && (f.type !== 'string' || !f.required)) continue;
+    const v = typed(f.type, raw);
+    if (v !== undefined) out.push([f.name, v]);
+  }
+  return out;
+}
+
 function TryAction(props: { d: PluginDetails }) {
   const app = useApp();
   const { t } = app;
   const actions = props.d.actions;
   const [tool, setTool] = useState(actions[0]?.full_name ?? '');
-  const [args, setArgs] = useState<Record<string, string>>({});
+  // By argument name, which is the plugin's (`constructor`, `__proto__`…): a Map.
+  const [args, setArgs] = useState<ReadonlyMap<string, string>>(new Map());
   const [extra, setExtra] = useState('');
   const [source, setSource] = useState<Source>('keyboard');
   const [model, setModel] = useState<Model>('local');
@@ -250,21 +265,17 @@ function TryAction(props: { d: PluginDetails }) {
   if (!actions.length) return null;
   const runIt = async () => {
     setProblem('');
-    let object: Record<string, unknown> = {};
+    let fromJson: [string, unknown][] = [];
     if (extra.trim()) {
       try {
         const parsed = JSON.parse(extra);
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-        object = parsed;
+        fromJson = Object.entries(parsed);
       } catch { setProblem(t('dev.try_bad_json')); return; }
     }
-    for (const f of fields) {
-      const raw = args[f.name] ?? '';
-      if (raw === '' && f.type !== 'string') continue;
-      if (raw === '' && !f.required) continue;
-      const v = typed(f.type, raw);
-      if (v !== undefined) object[f.name] = v;
-    }
+    // Defined, never assigned (an assignment to `toString` throws under the frozen prototype,
+    // one to `__proto__` is lost); a field wins over the same name in the JSON.
+    const object = Object.fromEntries([...fromJson, ...fieldArguments(fields, args)]);
     setBusy(true);
     try { setResult(await api.tryAction(tool, object, source, model)); }
     catch (e) { setProblem(asApiError(e).message); setResult(null); }
@@ -276,12 +287,12 @@ function TryAction(props: { d: PluginDetails }) {
       <form class="try-form" onSubmit={(e) => { e.preventDefault(); runIt(); }}>
         <div class="field">
           <label for={toolId}>{t('dev.try_tool')}</label>
-          <select id={toolId} data-testid="try-tool" value={tool} onChange={(e) => { setTool((e.currentTarget as HTMLSelectElement).value); setArgs({}); setResult(null); }}>
+          <select id={toolId} data-testid="try-tool" value={tool} onChange={(e) => { setTool((e.currentTarget as HTMLSelectElement).value); setArgs(new Map()); setResult(null); }}>
             {actions.map((a) => <option key={a.full_name} value={a.full_name}>{a.full_name}</option>)}
           </select>
         </div>
         {fields.map((f) => (
-          <ArgField key={`${tool}.${f.name}`} field={f} value={args[f.name] ?? ''} onChange={(v) => setArgs({ ...args, [f.name]: v })} />
+          <ArgField key={`${tool}.${f.name}`} field={f} value={args.get(f.name) ?? ''} onChange={(v) => setArgs(new Map(args).set(f.name, v))} />
         ))}
         {!hasSchema && (
           <div class="field">
@@ -336,7 +347,7 @@ function TryAction(props: { d: PluginDetails }) {
   );
 }
 
-function ArgField(props: { field: ReturnType<typeof argumentsOf>[number]; value: string; onChange: (v: string) => void }) {
+function ArgField(props: { field: Argument; value: string; onChange: (v: string) => void }) {
   const id = useId('arg');
   const f = props.field;
   return (

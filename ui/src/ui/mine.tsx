@@ -50,7 +50,7 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
             {shown.map((c) => (
               <PluginCard
                 key={c.slug} card={c} devMode={app.switches.dev_mode} update={props.updates.get(c.slug) ?? null}
-                version={app.versions[c.slug] ?? 0} t={t} actions={app.cardActions}
+                version={app.versions.get(c.slug) ?? 0} t={t} actions={app.cardActions}
               />
             ))}
           </ul>

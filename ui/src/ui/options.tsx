@@ -7,21 +7,18 @@ import { useApp } from './context';
 import { useDetails } from './details';
 import { SettingField, helpDomainOf, hostValue } from './settings-fields';
 
-function initial(settings: SettingView[]): Record<string, string | boolean> {
-  const v: Record<string, string | boolean> = {};
-  for (const s of settings) {
-    if (s.secret) continue;
-    if (s.kind === 'boolean') v[s.key] = s.value === true;
-    else v[s.key] = s.value === null || s.value === undefined ? '' : String(s.value);
-  }
-  return v;
+/** Each plain setting's value, by key (a Map: the keys are the plugin's, `constructor` included). */
+function initial(settings: SettingView[]): Map<string, string | boolean> {
+  return new Map(settings.filter((s) => !s.secret).map((s) => [
+    s.key, s.kind === 'boolean' ? s.value === true : s.value === null || s.value === undefined ? '' : String(s.value),
+  ]));
 }
 
 export function Options(props: { slug: string; onClose: () => void }) {
   const app = useApp();
   const { t } = app;
   const [d, reload, loadError] = useDetails(props.slug);
-  const [values, setValues] = useState<Record<string, string | boolean> | null>(null);
+  const [values, setValues] = useState<Map<string, string | boolean> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [note, setNote] = useState('');
   const [test, setTest] = useState<PluginTest | null>(null);
@@ -29,7 +26,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
   const [testError, setTestError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   useEffect(() => { if (d && values === null) setValues(initial(d.settings)); }, [d]);
-  const problems = useMemo(() => (error ? fieldProblems(t, error, d?.settings) : {}), [error, t, d]);
+  const problems = useMemo(() => (error ? fieldProblems(t, error, d?.settings) : new Map<string, string>()), [error, t, d]);
   const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
   const plain = d?.settings.filter((s) => !s.secret) ?? [];
   const secrets = d?.settings.filter((s) => s.secret) ?? [];
@@ -37,7 +34,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
     if (!d || !values) return;
     setError(null);
     setNote('');
-    const list: [string, unknown][] = plain.map((s) => [s.key, hostValue(s.kind, values[s.key] ?? '')]);
+    const list: [string, unknown][] = plain.map((s) => [s.key, hostValue(s.kind, values.get(s.key) ?? '')]);
     try {
       await api.saveSettings(d.slug, list);
       setNote(t('app.saved'));
@@ -67,7 +64,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
                 {plain.map((s) => (
                   <SettingField key={s.key}
                     spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required, secret: false, helpUrl: s.help_url, helpDomain: helpDomainOf(s.help_url), min: s.min, max: s.max }}
-                    value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })} error={problems[s.key]} />
+                    value={values.get(s.key) ?? ''} onChange={(v) => setValues(new Map(values).set(s.key, v))} error={problems.get(s.key)} />
                 ))}
                 {error && <p class="banner error" role="alert" data-testid="options-error">{errorWords(t, error)}</p>}
                 <div class="row">
@@ -113,7 +110,7 @@ function SecretRow(props: { slug: string; s: SettingView; onChanged: () => void 
       props.onChanged();
     } catch (e) {
       const a = asApiError(e);
-      setError(fieldProblems(t, a)[s.key] ?? errorWords(t, a));
+      setError(fieldProblems(t, a).get(s.key) ?? errorWords(t, a));
     }
   };
   const clear = async () => {

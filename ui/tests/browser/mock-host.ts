@@ -10,6 +10,9 @@ import type {
 interface Scenario {
   devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
   secretsWarning?: string | null; journalSize?: number; testFails?: boolean; testRejects?: boolean; missing?: boolean;
+  /** Names that are also Object.prototype's: `/home/p/proto-<name>.json` imports a plugin named so, whose settings,
+   * tools, arguments and events are named by all of them. */
+  protoNames?: string[];
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -41,7 +44,9 @@ for (let i = 1; i <= (sc.many ?? 0); i++) {
 
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGNkYPj/n4GBgYGJAQoAAB4HAf9m9CxhAAAAAElFTkSuQmCC';
 
-const details: Record<string, Omit<PluginDetails, keyof Card>> = {
+type Extra = Omit<PluginDetails, keyof Card>;
+// Null-prototype, like every table keyed by a plugin's slug here: a slug may be `constructor`.
+const details: Record<string, Extra> = Object.assign(Object.create(null), {
   fx: {
     settings: [
       { key: 'board', kind: 'string', min: null, max: null, label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', required: true, secret: false, set: false, value: 'abc' },
@@ -76,8 +81,38 @@ const details: Record<string, Omit<PluginDetails, keyof Card>> = {
     errors: [{ code: 'host_not_declared', path: 'tools.add_card.request.url', message: 'host api.example.org is not in permissions.network.hosts' }],
     manifest_fingerprint: 'sha256:7777', permissions_fingerprint: 'sha256:8888', folder: '/home/p/plugins/broken', last_failures: [],
   },
-};
+});
 const emptyDetails = details.broken;
+
+// ---------------------------------------------------------------- plugins named like JavaScript built-ins
+
+const PROTO = sc.protoNames ?? [];
+/** The kind of the setting at index i: text, number, switch in turn; the first is a secret. */
+const protoKind = (i: number) => ['string', 'number', 'boolean'][i % 3];
+const protoDefault = (n: string, i: number): unknown => (i === 0 ? null : protoKind(i) === 'string' ? `d-${n}` : protoKind(i) === 'number' ? i : i % 2 === 0);
+/** An object whose own keys are `names` (defined, not assigned: `__proto__` stays a key), as JSON.parse makes them. */
+const keyed = <V>(names: string[], value: (n: string) => V) => Object.fromEntries(names.map((n) => [n, value(n)]));
+
+function protoReview(slug: string): Partial<Review> {
+  return {
+    slug, name: `Plugin ${slug}`, author: 'Proto', description: null, sites: ['api.proto.example'], local_ports: [],
+    actions: PROTO.map((n) => ({ full_name: `${slug}__${n}`, level: 'R0', label: 'reads public data', hint: `do ${n}`, method: 'GET', url: 'https://api.proto.example/x', needs_confirmation: false, required_args: PROTO })),
+    settings: PROTO.map((n, i) => ({ key: n, title: `Setting ${n}`, description: null, kind: protoKind(i), min: null, max: null, required: false, secret: i === 0, default: protoDefault(n, i), help_url: null, help_domain: null, kept: false })),
+    events: PROTO.map((n) => ({ name: n, title: `Event ${n}`, on: false })),
+    events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' }, cloud: 'not_asked',
+  };
+}
+
+function protoDetails(slug: string, values: Map<string, unknown>, secrets: Map<string, unknown>): Extra {
+  return {
+    settings: PROTO.map((n, i) => ({ key: n, kind: protoKind(i), min: null, max: null, label: `Setting ${n}`, description: null, help_url: null, required: false, secret: i === 0, set: secrets.has(n), value: i === 0 ? null : values.has(n) ? values.get(n) : protoDefault(n, i) })),
+    actions: PROTO.map((n) => ({ full_name: `${slug}__${n}`, name: n, level: 'R0', hint: `do ${n}`, method: 'GET', url: 'https://api.proto.example/x', enabled: true, needs_confirmation: false,
+      input_schema: { type: 'object', properties: keyed(PROTO, (a) => ({ type: 'string', description: `Argument ${a}` })), required: [] } })),
+    events: PROTO.map((n) => ({ name: n, title: `Event ${n}`, on: false })),
+    sites: ['api.proto.example'], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
+    errors: [], manifest_fingerprint: 'sha256:9999', permissions_fingerprint: 'sha256:0000', folder: `/home/p/plugins/${slug}`, last_failures: [],
+  };
+}
 
 const catalog: CatalogEntry[] = [
   { slug: 'todo', name: 'My Tasks', description: 'Your tasks.', version: '1.1.0' },
@@ -132,6 +167,8 @@ function newReview(extra: Partial<Review>): Review {
 }
 
 function importPath(path: string): Review {
+  const proto = /\/proto-(.+)\.json$/.exec(path);
+  if (proto) return newReview(protoReview(proto[1]));
   if (path.includes('bad')) throw refusal;
   if (path.includes('http-only')) {
     throw { code: 'bad_request', message: 'the plugin is refused: 1 error', problems: [{ code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' }] };
@@ -187,14 +224,15 @@ function journal(q: JournalQuery): JournalLine[] {
   return out;
 }
 
-const events: Record<string, boolean> = { focus_done: false, break_done: true };
+/** Each event's switch, by `<slug>/<event>`. */
+const eventsOn = new Map<string, boolean>([['timer/focus_done', false], ['timer/break_done', true]]);
 
 function fullDetails(slug: string): PluginDetails {
   const c = cards.get(slug);
   if (!c) throw { code: 'unknown_plugin', message: `no installed plugin is named ${slug}` };
   if (slug === 'gone') throw { code: 'plugin_unreadable', message: 'the installed file is missing' };
   const d = details[slug] ?? emptyDetails;
-  return { ...c, ...d, events: slug === 'timer' ? d.events.map((e) => ({ ...e, on: events[e.name] })) : d.events };
+  return { ...c, ...d, events: d.events.map((e) => ({ ...e, on: eventsOn.get(`${slug}/${e.name}`) ?? e.on })) };
 }
 
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
@@ -226,6 +264,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       const refused = badFields(new Map<string, unknown>(a.options.settings));
       if (refused.length) throw { code: 'bad_settings', message: 'bad_settings: …', problems: [], fields: refused };
       cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
+      if (PROTO.includes(r.slug)) details[r.slug] = protoDetails(r.slug, new Map(a.options.settings), new Map(a.options.secrets));
       reviews.delete(a.review);
       return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed };
     }
@@ -254,13 +293,13 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       const page: EventsPage = {
         slug: a.slug, status: 'Active', events: fullDetails(a.slug).events,
         door: switches.dev_mode
-          ? (Object.values(events).some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
+          ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
           : { wanted: 'dev_mode_off', address: '127.0.0.1:8440' },
         token_made: true,
       };
       return page;
     }
-    case 'set_event_enabled': events[a.event] = a.on; return cards.get(a.slug);
+    case 'set_event_enabled': eventsOn.set(`${a.slug}/${a.event}`, a.on); return cards.get(a.slug);
     case 'copy_event_token': return null;
     case 'new_event_token': return null;
     case 'test_plugin':

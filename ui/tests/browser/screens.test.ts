@@ -667,3 +667,88 @@ describe('Switches, language and keyboard', () => {
     expect(await calls(page, 'cancel_review')).toEqual([{ review: 'r2' }]);
   });
 });
+
+describe('Plugins named like JavaScript built-ins (issue 20)', () => {
+  // The §5 slug, §6 tool names, §7 argument names, §10 setting keys and §16 event names allow
+  // them: with Object.prototype frozen (as in the app), the window must treat them as plain names.
+  const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__'])];
+  const sel = (testid: string) => `[data-testid="${testid}"]`;
+  /** The arguments the last Try an action sent, as pairs read in the page (an own `__proto__` key survives). */
+  const triedArgs = (page: Page) => page.evaluate(() => Object.entries((window as any).__mock.last('try_action').args));
+
+  test('§5 §6 §7 §10 §16: every Object.prototype name as slug, setting, tool, argument and event: consent, card, Details, Options, Uninstall, a later consent', async () => {
+    expect(NAMES).toEqual(expect.arrayContaining(['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', '__defineGetter__']));
+    const page = await app({ devMode: true, protoNames: NAMES, opened: NAMES.map((n) => `/home/p/proto-${n}.json`) });
+    const consent = page.locator(sel('consent'));
+    for (const [i, slug] of NAMES.entries()) {
+      await expect.poll(() => consent.locator('h2').innerText()).toBe(`Plugin ${slug}`);
+      if (i === 0) {
+        for (const n of NAMES) expect(await consent.innerText()).toContain(`do ${n}`);
+        await page.locator(sel(`setting-${NAMES[0]}`)).fill('s-1');
+        await page.locator(sel(`setting-${NAMES[1]}`)).fill('7');
+        await page.locator(sel(`consent-event-${NAMES[2]}`)).check();
+      }
+      await consent.locator(sel('consent-install')).click();
+    }
+    await expect.poll(() => consent.count()).toBe(0);
+    const installs = await calls(page, 'install');
+    expect(installs).toHaveLength(NAMES.length);
+    // The first: its typed values and the defaults of the others, each under its own name.
+    const settings = await page.evaluate(() => (window as any).__mock.calls.find((c: any) => c.cmd === 'install').args.options.settings);
+    expect(settings.map((p: [string, unknown]) => p[0])).toEqual(NAMES.slice(1));
+    expect(settings[0]).toEqual([NAMES[1], 7]);
+    expect(settings[1]).toEqual([NAMES[2], true]);
+    expect(settings[2]).toEqual([NAMES[3], `d-${NAMES[3]}`]);
+    expect(installs[0].options.secrets).toEqual([[NAMES[0], 's-1']]);
+    expect(await calls(page, 'set_event_enabled')).toEqual([{ slug: NAMES[0], event: NAMES[2], on: true }]);
+    for (const slug of NAMES) await page.locator(sel(`card-${slug}`)).waitFor();
+    // A door turn and a finished call for each of them, keyed by slug in the window.
+    await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: 'A turn for all.', events: NAMES.map((n) => `${n}/${n}`), tools: [] } });
+    for (const n of NAMES) await emit(page, 'host-event', { kind: 'call_finished', tool: `${n}__${n}` });
+
+    for (const [i, slug] of NAMES.entries()) {
+      const card = page.locator(sel(`card-${slug}`));
+      await card.locator(sel('card-details')).click();
+      const d = page.locator(sel('details'));
+      await d.locator(sel('dev-section')).waitFor();
+      expect(await d.locator('h2').innerText()).toBe(`Plugin ${slug}`);
+      for (const n of NAMES) {
+        expect(await d.locator(sel(`action-switch-${n}`)).count()).toBe(1);
+        expect(await d.locator(sel(`event-switch-${n}`)).count()).toBe(1);
+      }
+      expect(await text(page, sel('last-turn'))).toBe('A turn for all.');
+      if (i === 0) {
+        await d.locator(sel(`action-switch-${NAMES[3]}`)).click();
+        expect(await calls(page, 'set_action_enabled')).toEqual([{ slug, tool: NAMES[3], on: false }]);
+        for (const n of NAMES) await d.locator(sel(`try-arg-${n}`)).fill(`a-${n}`);
+        await d.locator(sel('try-run')).click();
+        await d.locator(sel('try-result')).waitFor();
+        expect(await triedArgs(page)).toEqual(NAMES.map((n) => [n, `a-${n}`]));
+      }
+      await d.locator(sel('close')).click();
+      await expect.poll(() => d.count()).toBe(0);
+
+      await card.locator(sel('card-options')).click();
+      const o = page.locator(sel('options'));
+      await o.locator(sel('options-save')).waitFor();
+      expect(await o.locator(sel(`secret-${NAMES[0]}`)).locator(sel('secret-state')).innerText()).toBe(i === 0 ? 'Set' : 'Not set');
+      expect(await page.locator(sel(`setting-${NAMES[3]}`)).inputValue()).toBe(`d-${NAMES[3]}`);
+      await page.locator(sel(`setting-${NAMES[3]}`)).fill(`o-${slug}`);
+      await o.locator(sel('options-save')).click();
+      await expect.poll(() => text(page, sel('options-note'))).toBe('Saved');
+      const saved: [string, unknown][] = (await calls(page, 'save_settings')).at(-1).values;
+      expect(saved.map((p) => p[0])).toEqual(NAMES.slice(1));
+      expect(saved[2]).toEqual([NAMES[3], `o-${slug}`]);
+      await o.locator(sel('close')).click();
+      await expect.poll(() => o.count()).toBe(0);
+
+      await card.locator(sel('card-uninstall')).click();
+      await page.locator(sel('confirm-yes')).click();
+      await expect.poll(() => card.count()).toBe(0);
+    }
+    expect((await calls(page, 'uninstall')).map((a) => a.slug)).toEqual(NAMES);
+    // The panel still takes the next consent.
+    await emit(page, 'open-files', ['/home/p/weather.json']);
+    await expect.poll(() => consent.locator('h2').innerText()).toBe('Weather');
+  });
+});

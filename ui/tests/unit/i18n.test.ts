@@ -33,4 +33,11 @@ describe('translation tables', () => {
   test('format fills the named placeholders and leaves unknown ones', () => {
     expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
   });
+  test('issue 20: a name of Object.prototype is no placeholder, no text and no language', () => {
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      expect(format(`{${name}}`, {}), name).toBe(`{${name}}`);
+      expect(translator('en')(name as keyof typeof en), name).toBe(name);
+      expect(translator(name)('tab.catalog'), name).toBe('Catalog');
+    }
+  });
 });

@@ -84,32 +84,49 @@ describe('import refusals in plain words', () => {
     expect(errorWords(t, { code: 'review_outdated', message: 'review_outdated: …' })).toBe('The file changed since it was checked. Import it again.');
     expect(errorWords(t, { code: 'something_new' as ErrorCode, message: 'x' })).toBe('Something unexpected went wrong.');
   });
+  test('issue 20: a code named like an Object.prototype member is no import code', () => {
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      expect(categoryOf(name), name).toBe('other');
+      expect(isImportRefusal({ code: name as ErrorCode, message: '', problems: [{ code: name as Problem['code'], path: '', message: '' }] }), name).toBe(false);
+      expect(errorWords(t, { code: name as ErrorCode, message: 'x' }), name).toBe('Something unexpected went wrong.');
+    }
+  });
 });
 
 describe('setting problems go next to their field', () => {
+  /** The problems as a plain object, for short expectations. */
+  const problemsOf = (...args: Parameters<typeof fieldProblems>) => Object.fromEntries(fieldProblems(...args));
   test('from the fields the host lists, every one at once', () => {
-    expect(fieldProblems(t, {
+    expect(problemsOf(t, {
       code: 'bad_settings', message: 'bad_settings: …',
       fields: [{ key: 'board', code: 'bad_format', message: 'a full address' }, { key: 'max_items', code: 'out_of_bounds', message: '50 at most' }],
     })).toEqual({ board: 'This should be an identifier (letters, digits, - and _), not a full address.', max_items: 'This value is out of the allowed range.' });
-    expect(fieldProblems(t, {
+    expect(problemsOf(t, {
       code: 'missing_settings', message: '',
       fields: [{ key: 'api_token', code: 'missing_settings', message: '' }, { key: 'board', code: 'missing_settings', message: '' }],
     })).toEqual({ api_token: 'Fill this in to continue.', board: 'Fill this in to continue.' });
   });
   test('a value out of range is told the range the setting allows', () => {
     const e = { code: 'bad_settings' as const, message: '', fields: [{ key: 'max_items', code: 'out_of_bounds' as const, message: '' }] };
-    expect(fieldProblems(t, e, [{ key: 'max_items', min: 1, max: 50 }])).toEqual({ max_items: 'Enter a number from 1 to 50.' });
-    expect(fieldProblems(t, e, [{ key: 'max_items', min: 0, max: null }])).toEqual({ max_items: 'Enter a number of at least 0.' });
-    expect(fieldProblems(t, e, [{ key: 'max_items', min: null, max: 9 }])).toEqual({ max_items: 'Enter a number of at most 9.' });
-    expect(fieldProblems(t, e, [{ key: 'max_items', min: null, max: null }])).toEqual({ max_items: 'This value is out of the allowed range.' });
-    expect(fieldProblems(t, e, [{ key: 'other', min: 1, max: 2 }])).toEqual({ max_items: 'This value is out of the allowed range.' });
+    expect(problemsOf(t, e, [{ key: 'max_items', min: 1, max: 50 }])).toEqual({ max_items: 'Enter a number from 1 to 50.' });
+    expect(problemsOf(t, e, [{ key: 'max_items', min: 0, max: null }])).toEqual({ max_items: 'Enter a number of at least 0.' });
+    expect(problemsOf(t, e, [{ key: 'max_items', min: null, max: 9 }])).toEqual({ max_items: 'Enter a number of at most 9.' });
+    expect(problemsOf(t, e, [{ key: 'max_items', min: null, max: null }])).toEqual({ max_items: 'This value is out of the allowed range.' });
+    expect(problemsOf(t, e, [{ key: 'other', min: 1, max: 2 }])).toEqual({ max_items: 'This value is out of the allowed range.' });
   });
   test('the message is never parsed for fields', () => {
-    expect(fieldProblems(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' })).toEqual({});
+    expect(problemsOf(t, { code: 'missing_settings', message: 'missing_settings: fill in api_token, board' })).toEqual({});
+  });
+  test('issue 20: a setting named like an Object.prototype member is a key like any other', () => {
+    const names = Object.getOwnPropertyNames(Object.prototype);
+    expect(names).toContain('__proto__');
+    const problems = fieldProblems(t, { code: 'bad_settings', message: '', fields: names.map((key) => ({ key, code: 'bad_format' as FieldCode, message: '' })) });
+    expect([...problems.keys()]).toEqual(names);
+    expect(problems.get('__proto__')).toBe('This should be an identifier (letters, digits, - and _), not a full address.');
+    expect(fieldProblems(t, { code: 'bad_settings', message: '' }).get('toString')).toBe(undefined);
   });
   test('a reason the tables do not know shows the host message', () => {
-    expect(fieldProblems(t, { code: 'bad_settings', message: '', fields: [{ key: 'x', code: 'new_reason' as FieldCode, message: 'Too odd.' }] }))
+    expect(problemsOf(t, { code: 'bad_settings', message: '', fields: [{ key: 'x', code: 'new_reason' as FieldCode, message: 'Too odd.' }] }))
       .toEqual({ x: 'Too odd.' });
   });
 });
