@@ -62,7 +62,9 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
   const general = error ? errorWords(t, error) : null;
   return (
     <Dialog label={title} onClose={cancel} testid="consent" wide>
-      <form method="dialog" class="dialog-body" noValidate onSubmit={(e) => { e.preventDefault(); if (!missing.length && !busy) install(); }}>
+      {/* Install is a deliberate act (the screen may open unasked, from a file handed to the app):
+          Enter in a field submits this form, which does nothing; only the Install button installs. */}
+      <form method="dialog" class="dialog-body" noValidate onSubmit={(e) => e.preventDefault()}>
         <header class="dialog-head">
           <div>
             <p class="eyebrow">{title}</p>
@@ -163,8 +165,8 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
         {general && <p class="banner error" role="alert" data-testid="consent-error">{general}</p>}
         <footer class="dialog-foot">
           <button type="button" data-testid="consent-cancel" onClick={cancel}>{t('app.cancel')}</button>
-          <button type="submit" class="primary" data-testid="consent-install" disabled={busy || missing.length > 0}
-            aria-describedby={missing.length ? 'consent-missing' : undefined}>
+          <button type="button" class="primary" data-testid="consent-install" disabled={busy || missing.length > 0}
+            aria-describedby={missing.length ? 'consent-missing' : undefined} onClick={install}>
             {busy ? t('consent.installing') : r.update ? t('consent.update') : t('consent.install')}
           </button>
         </footer>

@@ -169,6 +169,12 @@ function newReview(extra: Partial<Review>): Review {
 function importPath(path: string): Review {
   const proto = /\/proto-(.+)\.json$/.exec(path);
   if (proto) return newReview(protoReview(proto[1]));
+  if (path.includes('one-setting')) {
+    return newReview({
+      settings: [{ key: 'city', title: 'City', description: null, kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: false }],
+      local_ports: [], events: [], events_door: null, cloud: 'not_asked',
+    });
+  }
   if (path.includes('bad')) throw refusal;
   if (path.includes('http-only')) {
     throw { code: 'bad_request', message: 'the plugin is refused: 1 error', problems: [{ code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' }] };

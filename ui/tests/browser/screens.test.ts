@@ -312,6 +312,29 @@ describe('Consent screen', () => {
   });
 });
 
+describe('Consent screen: what a hostile file or program cannot do (issue 20)', () => {
+  const tid = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName.toLowerCase());
+
+  test('§18: a consent opened by a file handed to the app is not installed by Tab, typing and Enter; a click on Install installs', async () => {
+    const page = await app({ opened: ['/home/p/one-setting.json'] });
+    const consent = page.locator('[data-testid="consent"]');
+    await consent.waitFor();
+    // Focus starts on the heading, never on Install.
+    expect(await tid(page)).toBe('h2');
+    await page.keyboard.press('Tab');
+    expect(await tid(page)).toBe('setting-city');
+    await page.keyboard.type('Paris');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    expect(await calls(page, 'install')).toEqual([]);
+    expect(await consent.count()).toBe(1);
+    expect(await page.locator('[data-testid="setting-city"]').inputValue()).toBe('Paris');
+    await page.locator('[data-testid="consent-install"]').click();
+    await expect.poll(() => consent.count()).toBe(0);
+    expect(await calls(page, 'install')).toEqual([{ review: 'r1', options: { settings: [['city', 'Paris']], secrets: [], cloud: null } }]);
+  });
+});
+
 describe('Details and Options', () => {
   test('details: review banner, actions with levels and switches, sites, privacy switches', async () => {
     const page = await app();
@@ -641,7 +664,7 @@ describe('Switches, language and keyboard', () => {
     expect(await focused()).toBe('button:import-file');
   });
 
-  test('keyboard only: the consent screen takes focus, its fields are reached with Tab, Enter installs, Escape cancels', async () => {
+  test('keyboard only: the consent screen takes focus, its fields are reached with Tab, Enter on Install installs, Escape cancels', async () => {
     const page = await app({ opened: ['/home/p/weather.json'] });
     await page.locator('[data-testid="consent"]').waitFor();
     const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('dialog[data-testid="consent"]'));
