@@ -147,6 +147,7 @@ export const en = {
   'consent.version': 'Version {version}',
   'consent.update_version': 'Version {old} → {version}',
   'consent.unsigned': 'Not signed: Desktop Companion has not reviewed this plugin. Install it only if you trust its author.',
+  'consent.dev_mode_on': 'Developer mode is on: this plugin needs it. Install it only if you turned Developer mode on yourself.',
   'consent.actions': 'What it can do',
   'consent.connects': 'Connects to',
   'consent.this_pc': 'This PC · port {port}',

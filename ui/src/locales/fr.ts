@@ -149,6 +149,7 @@ export const fr: Record<keyof typeof en, string> = {
   'consent.version': 'Version {version}',
   'consent.update_version': 'Version {old} → {version}',
   'consent.unsigned': 'Non signé : Desktop Companion n\'a pas vérifié ce plugin. Installez-le seulement si vous faites confiance à son auteur.',
+  'consent.dev_mode_on': 'Le mode développeur est activé : ce plugin en a besoin. Installez-le seulement si vous avez activé le mode développeur vous-même.',
   'consent.actions': 'Ce qu\'il peut faire',
   'consent.connects': 'Se connecte à',
   'consent.this_pc': 'Ce PC · port {port}',

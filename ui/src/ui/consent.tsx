@@ -16,6 +16,13 @@ function defaults(r: Review): Map<string, string | boolean> {
   ]));
 }
 
+/** The line that says developer mode is on, when the plugin needs it (§15, §19). The host
+ * makes such a review only while developer mode is on, so the review itself is the proof:
+ * the player sees it even if something else turned developer mode on. */
+function needsDevMode(r: Review): boolean {
+  return r.origin === 'folder' || r.local_ports.length > 0;
+}
+
 export function Consent(props: { review: Review; onDone: (installed: boolean) => void }) {
   const app = useApp();
   const { t } = app;
@@ -78,6 +85,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
         </header>
         {r.description && <p>{r.description}</p>}
         {r.origin === 'import' && <p class="banner warn" data-testid="consent-unsigned">{t('consent.unsigned')}</p>}
+        {needsDevMode(r) && <p class="banner warn" data-testid="consent-dev-mode">{t('consent.dev_mode_on')}</p>}
         {r.update && (
           <section class="section" data-testid="consent-changes">
             <h3>{t('consent.changes')}</h3>

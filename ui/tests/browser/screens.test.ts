@@ -333,6 +333,33 @@ describe('Consent screen: what a hostile file or program cannot do (issue 20)', 
     await expect.poll(() => consent.count()).toBe(0);
     expect(await calls(page, 'install')).toEqual([{ review: 'r1', options: { settings: [['city', 'Paris']], secrets: [], cloud: null } }]);
   });
+
+  test('§15 §19: the consent of a plugin that talks to a server on the PC, and of Load a folder, says developer mode is on', async () => {
+    const page = await app({ devMode: true, opened: ['/home/p/weather.json'] });
+    const line = page.locator('[data-testid="consent"] [data-testid="consent-dev-mode"]');
+    await line.waitFor();
+    expect(await line.innerText()).toBe('Developer mode is on: this plugin needs it. Install it only if you turned Developer mode on yourself.');
+    await page.locator('[data-testid="consent-cancel"]').click();
+    await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+    await page.locator('[data-testid="load-folder"]').click();
+    await page.locator('[data-testid="consent"]').waitFor();
+    expect(await page.locator('[data-testid="consent"] .badge').innerText()).toBe('Folder (dev)');
+    expect(await line.innerText()).toBe('Developer mode is on: this plugin needs it. Install it only if you turned Developer mode on yourself.');
+    await noSeriousA11y(page);
+    await page.locator('[data-testid="consent-cancel"]').click();
+    // An official plugin that needs neither says nothing of it.
+    await tab(page, 'Catalog').click();
+    await page.locator('[data-testid="catalog-install-trello"]').click();
+    await page.locator('[data-testid="consent"]').waitFor();
+    expect(await line.count()).toBe(0);
+  });
+
+  test('§15: the developer mode line in French', async () => {
+    const page = await app({ devMode: true, language: 'fr', opened: ['/home/p/weather.json'] });
+    const line = page.locator('[data-testid="consent"] [data-testid="consent-dev-mode"]');
+    await line.waitFor();
+    expect(await line.innerText()).toBe('Le mode développeur est activé : ce plugin en a besoin. Installez-le seulement si vous avez activé le mode développeur vous-même.');
+  });
 });
 
 describe('Details and Options', () => {
