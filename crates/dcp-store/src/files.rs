@@ -3,12 +3,18 @@
 //! synced, then its folder is synced. A copy being written (a quarantined
 //! package, a generation folder) is held under a [`CopyLock`], which tells a
 //! live writer from a dead one.
+//!
+//! The store deletes only folders it wrote ([`made_by_store`]): a copy
+//! carries a mark file naming its own place in the profile, written before
+//! any package file, and a copy whose writer died before even the mark
+//! still has its writer's lock file. A folder a player or another program
+//! put in `plugins/` has neither, whatever its name, and is never deleted.
 
 use crate::private;
 use crate::profile::Profile;
 use dcp_format::package::{Package, ICON_FILE, MANIFEST_FILE};
 use std::fs::{self, File, TryLockError};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// A plugin copy being written: an exclusive OS lock on
@@ -52,17 +58,54 @@ impl Drop for CopyLock {
     }
 }
 
+fn copy_lock_path(profile: &Profile, id: &str) -> PathBuf {
+    profile.locks_dir().join(format!("copy-{id}.lock"))
+}
+
 fn open_copy_lock(profile: &Profile, id: &str) -> std::io::Result<(PathBuf, File)> {
-    let dir = profile.locks_dir();
-    private::create_dir_all(&dir)?;
-    let path = dir.join(format!("copy-{id}.lock"));
+    private::create_dir_all(&profile.locks_dir())?;
+    let path = copy_lock_path(profile, id);
     let file = private::file_options().create(true).truncate(false).write(true).open(&path)?;
     Ok((path, file))
 }
 
-/// Writes a package's files into `dir` (created), synced to disk.
-pub(crate) fn write_package(dir: &Path, package: &Package) -> std::io::Result<()> {
-    private::create_dir_all(dir)?;
+/// The mark file of a copy. The package reader only opens the files of a
+/// package, so the mark is never part of one.
+const COPY_MARK: &str = ".dcplugin-copy";
+
+/// What the mark of the copy at `place` (relative to the profile) holds:
+/// its place, so a copy moved or copied elsewhere by hand is not one.
+fn mark_of(place: &Path) -> String {
+    let parts: Vec<_> = place.components().map(|c| c.as_os_str().to_string_lossy()).collect();
+    parts.join("/")
+}
+
+/// True when the folder at `place` in the profile (a `quarantine/<id>/` or
+/// `plugins/<slug>/<id>/`) is a copy the store wrote: it holds the mark of
+/// that place, or the lock file of its writer is still there (a writer
+/// killed before the mark). Only then may a sweep delete it.
+pub(crate) fn made_by_store(profile: &Profile, place: &Path) -> bool {
+    let id = place.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    has_mark(&profile.root().join(place).join(COPY_MARK), &mark_of(place)) || copy_lock_path(profile, &id).is_file()
+}
+
+/// True when `path` is a regular file holding exactly `mark` (a link or an
+/// endless file is not read: the folder may be anyone's).
+fn has_mark(path: &Path, mark: &str) -> bool {
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut held = Vec::new();
+    let read = File::open(path).and_then(|f| f.take(mark.len() as u64 + 1).read_to_end(&mut held));
+    read.is_ok() && held == mark.as_bytes()
+}
+
+/// Writes a package as the copy at `place` in the profile (created): its
+/// mark, then its files, each synced to disk.
+pub(crate) fn write_copy(profile: &Profile, place: &Path, package: &Package) -> std::io::Result<()> {
+    let dir = profile.root().join(place);
+    private::create_dir_all(&dir)?;
+    write_synced(&dir.join(COPY_MARK), mark_of(place).as_bytes())?;
     write_synced(&dir.join(MANIFEST_FILE), &package.manifest)?;
     if let Some(icon) = &package.icon {
         write_synced(&dir.join(ICON_FILE), icon)?;
@@ -70,7 +113,7 @@ pub(crate) fn write_package(dir: &Path, package: &Package) -> std::io::Result<()
     for (name, bytes) in &package.extras {
         write_synced(&dir.join(name), bytes)?;
     }
-    sync_dir(dir)?;
+    sync_dir(&dir)?;
     if let Some(parent) = dir.parent() {
         sync_dir(parent)?;
     }

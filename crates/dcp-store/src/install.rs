@@ -9,7 +9,8 @@
 //! quarantined copy. A crash before the commit leaves the old row and old
 //! files; after it, the new row and new files. Copies no row names are
 //! removed at the next start or install, unless a live process holds their
-//! lock (see `files::CopyLock` and `remove_orphan_copies`).
+//! lock (see `files::CopyLock` and `remove_orphan_copies`); a folder the
+//! store did not write is never one (`files::made_by_store`).
 
 use crate::cloud::{cloud_choice, CloudChoice};
 use crate::error::StoreError;
@@ -93,7 +94,7 @@ impl Store {
                 let id = files::random_id();
                 let copy = CopyLock::take(&self.profile, &id)?;
                 let generation = PathBuf::from("plugins").join(&plugin.slug).join(id);
-                files::write_package(&self.resolve(&generation), &package)?;
+                files::write_copy(&self.profile, &generation, &package)?;
                 (generation, Some(copy))
             }
         };

@@ -6,6 +6,7 @@
 //!   plugins/<slug>/<gen>/  the installed files of each imported plugin, one generation folder
 //!                          per install or update (see install.rs for why)
 //!   quarantine/<review>/   a package waiting for the player's consent
+//!                          (each copy holds `.dcplugin-copy`, naming its place: see files.rs)
 //!   locks/                 lock files: one call at a time per plugin, copies being written
 //! ```
 //!

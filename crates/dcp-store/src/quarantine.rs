@@ -1,5 +1,7 @@
 //! Import and Load a folder (§3, §19): checking a package, keeping it in
 //! quarantine until the player decides, the review, and cleaning leftovers.
+//! A leftover is only ever a copy the store wrote (`files::made_by_store`):
+//! a folder someone else put in the profile is never deleted.
 
 use crate::error::StoreError;
 use crate::files::{self, CopyLock};
@@ -33,19 +35,19 @@ impl Store {
     }
 
     /// Loads a plugin folder in place (§19): developer mode only, never a
-    /// folder inside the app's own plugins folder.
+    /// folder inside the app's own plugins folder. That check comes first,
+    /// before the folder is read.
     pub fn load_folder(&self, dir: &Path) -> Result<Review, StoreError> {
-        let dir = dir
-            .canonicalize()
-            .map_err(|e| StoreError::refused(Code::ReadFailed, "package", format!("{}: {e}", dir.display())))?;
-        let plugins = self.profile.plugins_dir().canonicalize()?;
-        if dir.starts_with(&plugins) || dir.starts_with(self.profile.root().canonicalize()?) {
+        if self.inside_profile(dir) {
             return Err(StoreError::refused(
                 Code::BadFolder,
                 "package",
                 "this folder is inside the app's own plugins folder: load your own copy instead",
             ));
         }
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| StoreError::refused(Code::ReadFailed, "package", format!("{}: {e}", dir.display())))?;
         if !self.prefs()?.dev_mode {
             return Err(StoreError::refused(
                 Code::DevModeRequired,
@@ -55,6 +57,19 @@ impl Store {
         }
         let package = package::read_path(&dir).map_err(|e| StoreError::Refused(single(e.into())))?;
         self.quarantine(&package, Origin::Folder, Some(dir))
+    }
+
+    /// True when `dir` is the profile (its plugins folder with it) or inside
+    /// it, as written (a link inside pointing out included: the player sees
+    /// it in the plugins folder) or with every link resolved (a link outside
+    /// pointing in). A path that does not exist is judged as written; an
+    /// empty one is left to the read, which refuses it.
+    fn inside_profile(&self, dir: &Path) -> bool {
+        let root = self.profile.root();
+        let as_written = |p: &Path| std::path::absolute(p).map(|a| lexical(&a));
+        let written = matches!((as_written(dir), as_written(root)), (Ok(d), Ok(r)) if d.starts_with(&r));
+        let resolved = matches!((dir.canonicalize(), root.canonicalize()), (Ok(d), Ok(r)) if d.starts_with(&r));
+        written || resolved
     }
 
     /// Validates, applies the host's checks, and records the review. A
@@ -73,7 +88,7 @@ impl Store {
             None => {
                 let copy = CopyLock::take(&self.profile, &id)?;
                 let dir = PathBuf::from("quarantine").join(&id);
-                files::write_package(&self.resolve(&dir), package)?;
+                files::write_copy(&self.profile, &dir, package)?;
                 (dir, Some(copy))
             }
         };
@@ -187,13 +202,19 @@ impl Store {
 
     /// Removes the copies (quarantined packages, generation folders) that no
     /// row names and no live process is writing: what a killed import,
-    /// install or update left, at once rather than after a delay. A copy's
+    /// install or update left, at once rather than after a delay. Only a
+    /// folder the store wrote is a copy ([`files::made_by_store`]): any
+    /// other folder in `plugins/` or `quarantine/` is left alone. A copy's
     /// [`CopyLock`] held by another process means it is being written; once
     /// the lock is taken here the rows are read again, since a writer that
     /// just finished committed its row before letting go.
     pub(crate) fn remove_orphan_copies(&self) -> Result<(), StoreError> {
         let known = self.known_copies()?;
         for copy in self.copies()?.into_iter().filter(|c| !known.contains(c)) {
+            let place = copy.strip_prefix(self.profile.root()).unwrap_or(&copy);
+            if !files::made_by_store(&self.profile, place) {
+                continue;
+            }
             let id = copy.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let Some(_lock) = CopyLock::try_take(&self.profile, &id)? else { continue };
             if !self.known_copies()?.contains(&copy) {
@@ -211,7 +232,8 @@ impl Store {
         Ok(dirs.map(|d| d.map(|d| self.resolve(Path::new(&d)))).collect::<Result<_, _>>()?)
     }
 
-    /// The copies on disk: `quarantine/<id>/` and `plugins/<slug>/<id>/`.
+    /// The folders where copies are written: `quarantine/<id>/` and
+    /// `plugins/<slug>/<id>/` (whoever put them there).
     fn copies(&self) -> Result<Vec<PathBuf>, StoreError> {
         let folders = |dir: &Path| -> Vec<PathBuf> {
             let entries = std::fs::read_dir(dir).into_iter().flatten().flatten();
@@ -236,6 +258,22 @@ impl Store {
             }
         }
     }
+}
+
+/// `path` with its `.` and `..` parts applied as written, links unresolved
+/// (`std::path::absolute` keeps `..` on Unix).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn single(problem: dcp_format::Problem) -> dcp_format::Problems {

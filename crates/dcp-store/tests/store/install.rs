@@ -192,6 +192,62 @@ fn s19_load_folder_needs_dev_mode_and_refuses_a_folder_inside_the_plugins_folder
     f.store.load_folder(&outside).expect("a folder outside the profile loads");
 }
 
+/// §19, §22 `bad_folder`: every path into the profile is refused, checked
+/// before anything reads the folder: the player's own folder inside an
+/// installed plugin's (it survives the sweep of the open before), the
+/// installed copy, the plugins folder itself, the profile, a path that does
+/// not exist, one that climbs back in with `..`.
+#[test]
+fn s19_load_folder_refuses_any_path_into_the_profile_and_touches_nothing() {
+    let mut f = Fixture::new();
+    install_my_tasks(&f);
+    f.dev_mode(true);
+    let mine = f.root().join("plugins/mytasks/mine");
+    copy_dir(&examples().join("exchange-rates"), &mine);
+    f.reopen();
+    let tries = [
+        mine.clone(),
+        mine.join("."),
+        f.root().join("plugins/mytasks"),
+        generation_of(&f, "mytasks"),
+        f.root().join("plugins"),
+        f.root(),
+        f.root().join("quarantine"),
+        f.root().join("plugins/none/missing"),
+        f.dir.path().join("elsewhere/../profile/plugins/mytasks/mine"),
+    ];
+    for dir in tries {
+        let e = f.store.load_folder(&dir).expect_err("refused");
+        assert_eq!(code(&e), "bad_folder", "{}", dir.display());
+    }
+    assert!(mine.join(MANIFEST_FILE).is_file(), "the player's folder is untouched");
+    assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
+    assert_eq!(f.status("mytasks"), "Active");
+}
+
+/// §19: links count both ways: one outside pointing into the plugins
+/// folder, and one inside it pointing out.
+#[cfg(unix)]
+#[test]
+fn s19_load_folder_refuses_links_into_and_out_of_the_plugins_folder() {
+    let f = Fixture::new();
+    f.dev_mode(true);
+    let mine = f.root().join("plugins/mine/sub");
+    copy_dir(&examples().join("exchange-rates"), &mine);
+    let outside = f.dir.path().join("outside");
+    copy_dir(&examples().join("exchange-rates"), &outside);
+    let link_in = f.dir.path().join("link-in");
+    std::os::unix::fs::symlink(&mine, &link_in).expect("link in");
+    let link_out = f.root().join("plugins/link-out");
+    std::os::unix::fs::symlink(&outside, &link_out).expect("link out");
+    for dir in [link_in, link_out] {
+        let e = f.store.load_folder(&dir).expect_err("refused");
+        assert_eq!(code(&e), "bad_folder", "{}", dir.display());
+    }
+    assert!(mine.join(MANIFEST_FILE).is_file());
+    f.store.load_folder(&outside).expect("the folder itself loads");
+}
+
 #[test]
 fn s22_missing_settings_and_cloud_choice_required() {
     let f = Fixture::new();
@@ -521,6 +577,59 @@ fn s18_a_copy_being_written_under_its_lock_is_kept() {
     drop(writer);
     f.reopen();
     assert!(!copy.exists(), "removed once its writer is gone");
+}
+
+/// The folder a plugin's row names.
+fn generation_of(f: &Fixture, slug: &str) -> std::path::PathBuf {
+    let dir: String = f.sql().query_row("SELECT dir FROM plugins WHERE slug = ?1", [slug], |r| r.get(0)).expect("row");
+    f.root().join(dir)
+}
+
+/// §18, §19: the sweep deletes only what the store wrote. A folder a player
+/// or another program put in `plugins/` or `quarantine/` survives an open
+/// and an install whatever its name (one named like a copy carries no
+/// mark), and so does a copy of an installed generation put elsewhere by
+/// hand (its mark names another place).
+#[test]
+fn s18_s19_folders_the_store_did_not_write_survive_the_sweep() {
+    let mut f = Fixture::new();
+    install_my_tasks(&f);
+    let generation = generation_of(&f, "mytasks");
+    let backup = f.root().join("plugins/backup").join(generation.file_name().expect("id"));
+    copy_dir(&generation, &backup);
+    let foreign =
+        ["plugins/mytasks/mine", "plugins/mine/sub", "plugins/mytasks/00deadbeef0000aa", "quarantine/00deadbeef0000bb"]
+            .map(|place| f.root().join(place));
+    for dir in &foreign {
+        copy_dir(&examples().join("exchange-rates"), dir);
+    }
+    f.reopen();
+    let r = f.import_example("exchange-rates").expect("import");
+    f.store.install(&r.review, options(&[], &[], None)).expect("install");
+    for dir in foreign.iter().chain([&backup]) {
+        assert!(dir.join(MANIFEST_FILE).is_file(), "{} is kept", dir.display());
+    }
+    assert!(!f.root().join("locks/copy-mine.lock").exists(), "no lock file made for a folder not the store's");
+    assert_eq!(f.status("mytasks"), "Active");
+    assert_eq!(f.status("fx"), "Active");
+}
+
+/// §18: a copy the store wrote is still swept once no row names it, with no
+/// lock file left: what a process killed after its commit (an install's
+/// quarantined copy, an uninstall's generation) leaves.
+#[test]
+fn s18_copies_the_store_wrote_that_no_row_names_are_removed_at_the_next_open() {
+    let mut f = Fixture::new();
+    install_my_tasks(&f);
+    let generation = generation_of(&f, "mytasks");
+    let r = f.import_example("exchange-rates").expect("import");
+    let quarantined = f.root().join("quarantine").join(&r.review);
+    f.sql()
+        .execute_batch("DELETE FROM plugins WHERE slug = 'mytasks'; DELETE FROM reviews;")
+        .expect("rows gone, folders left");
+    assert!(generation.join(MANIFEST_FILE).is_file() && quarantined.join(MANIFEST_FILE).is_file());
+    f.reopen();
+    assert!(!generation.exists() && !quarantined.exists(), "both removed");
 }
 
 /// §18: uninstall racing an update of the same plugin in another process
