@@ -13,7 +13,7 @@ use crate::turn::{Source, Turn};
 use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
 use dcp_format::model::{ArgKind, Method, Plugin, Tool};
 use dcp_net::{Client, NetError, Outgoing, Policy};
-use dcp_store::journal::{NewEntry, Outcome as Logged};
+use dcp_store::journal::{Kind, NewEntry, Outcome as Logged};
 use dcp_store::{CallContext, Store};
 use dcp_vault::Sensitive;
 use serde::Serialize;
@@ -252,6 +252,7 @@ impl Record<'_> {
             plugin: self.slug,
             action: self.tool,
             who: self.who,
+            kind: Kind::Call,
             outcome,
             code,
             subject: self.subject.as_deref(),

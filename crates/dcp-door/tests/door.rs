@@ -4,7 +4,8 @@
 //! the queue.
 
 use dcp_door::{CompanionState, Door, DoorConfig, DoorState, ManualClock, Notice};
-use dcp_store::journal::Entry;
+use dcp_format::codes::{EventReason, SpecCode};
+use dcp_store::journal::{Entry, Kind, Stored};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -394,11 +395,13 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
     let dropped = journal
         .iter()
         .filter(|e| {
-            e.outcome.as_str() == "dropped" && e.code.map(|c| c.to_string()).as_deref() == Some("event_expired")
+            e.outcome.as_str() == "dropped"
+                && e.code.as_ref().map(|c| c.to_string()).as_deref() == Some("event_expired")
         })
         .count();
     assert_eq!(dropped, 2);
     assert_eq!(journal.iter().filter(|e| e.outcome.as_str() == "received").count(), 4);
+    assert!(journal.iter().all(|e| e.kind == Stored::Known(Kind::Event)), "the door writes events (§3)");
     r.door.stop().await;
 }
 
@@ -433,10 +436,14 @@ async fn s16_an_event_waiting_when_its_plugin_or_event_is_switched_off_is_droppe
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(r.notices.try_recv().is_err(), "no turn: nothing was left to say");
     let journal = w.store.journal(20, None).expect("journal");
-    let lines: Vec<(&str, &str, Option<String>)> =
-        journal.iter().map(|e| (e.plugin.as_str(), e.outcome.as_str(), e.code.map(|c| c.to_string()))).collect();
+    let lines: Vec<(&str, &str, Option<String>)> = journal
+        .iter()
+        .map(|e| (e.plugin.as_str(), e.outcome.as_str(), e.code.as_ref().map(|c| c.to_string())))
+        .collect();
     assert!(lines.contains(&("pomodoro", "dropped", Some("plugin_off".into()))), "{lines:?}");
     assert!(lines.contains(&("othertimer", "dropped", Some("event_off".into()))), "{lines:?}");
+    let plugin_off = Some(Stored::Known(SpecCode::Event(EventReason::PluginOff)));
+    assert!(journal.iter().any(|e| e.kind == Stored::Known(Kind::Event) && e.code == plugin_off), "the door's reason");
     r.door.stop().await;
 }
 
@@ -453,7 +460,7 @@ async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_to
     r.clock.advance(Duration::from_secs(60));
     check(&send(p, &request(p, "pomodoro", &w.token, r#"{"event": "break_done"}"#)).await, 403, "event_off", "off");
     let count = |all: &[Entry], code: &str| {
-        all.iter().filter(|e| e.code.map(|c| c.to_string()).as_deref() == Some(code)).count()
+        all.iter().filter(|e| e.code.as_ref().map(|c| c.to_string()).as_deref() == Some(code)).count()
     };
     // bad_token is journaled after the answer.
     let all = journal_once(&w, |all| count(all, "bad_token") > 0).await;
@@ -461,7 +468,9 @@ async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_to
     let count = |code: &str| count(&all, code);
     assert_eq!(count("bad_token"), 1);
     assert_eq!(count("event_off"), 2, "once a minute");
-    assert!(all.iter().all(|e| e.who == "event" && e.outcome.as_str() == "refused"));
+    assert!(all
+        .iter()
+        .all(|e| e.who == "event" && e.kind == Stored::Known(Kind::Event) && e.outcome.as_str() == "refused"));
     let text = serde_json::to_string(&all).expect("json");
     assert!(!text.contains(&w.token));
     r.door.stop().await;
@@ -560,7 +569,8 @@ async fn flood_while_a_program_sends_events(requests: usize) {
     tokio::time::sleep(Duration::from_millis(300)).await; // bad_token is journaled after the answer
     let journal = w.store.journal(10_000, None).expect("journal");
     let minutes = judged.span.as_secs() as usize / 60 + 1;
-    let count = |code: &str| journal.iter().filter(|e| e.code.map(|c| c.to_string()).as_deref() == Some(code)).count();
+    let count =
+        |code: &str| journal.iter().filter(|e| e.code.as_ref().map(|c| c.to_string()).as_deref() == Some(code)).count();
     assert!(count("bad_token") <= minutes + 1, "journal flooded: {} bad_token in {minutes} min", count("bad_token"));
     assert!(count("rate_limited") <= minutes + 1, "{} rate_limited in {minutes} min", count("rate_limited"));
     assert_eq!(journal.iter().filter(|e| e.outcome.as_str() == "received").count(), judged.accepted);

@@ -301,8 +301,11 @@ pub struct DoorView {
 }
 
 /// Which journal lines to list (Actions tab), newest first: plugin,
-/// outcome, calls or events, and paging by id.
-pub use dcp_store::journal::{JournalFilter as JournalQuery, Kind as JournalKind, Outcome as JournalOutcome};
+/// outcome, calls or events, and paging by id; and a line's value as
+/// read back, known or shown as it is ([`JournalValue`]).
+pub use dcp_store::journal::{
+    JournalFilter as JournalQuery, Kind as JournalKind, Outcome as JournalOutcome, Stored as JournalValue,
+};
 
 /// What a check of a file says (the panel's "can be imported"): the same
 /// verdict as an import, without keeping the file.

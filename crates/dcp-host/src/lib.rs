@@ -45,8 +45,8 @@ pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCod
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, PluginDetails, PluginTest,
-    SwitchesPatch, TriedAction,
+    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, JournalValue, PluginDetails,
+    PluginTest, SwitchesPatch, TriedAction,
 };
 use dto::{DoorView, EventView};
 use events::{Change, HostEvent};

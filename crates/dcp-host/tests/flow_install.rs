@@ -8,7 +8,7 @@ use common::*;
 use dcp_host::events::{Change, HostEvent};
 use dcp_host::format::{Refusal, SpecCode};
 use dcp_host::{ErrorCode, HostCode, InstallOptions, Model, Sensitive, Source, Status, Turn};
-use dcp_host::{JournalKind, JournalOutcome, JournalQuery};
+use dcp_host::{JournalKind, JournalOutcome, JournalQuery, JournalValue};
 use std::time::Duration;
 
 fn voice() -> Turn {
@@ -101,7 +101,8 @@ async fn s3_import_consent_install_call_and_journal() {
     // The Actions tab's filters and paging (§3, §19).
     let refused = JournalQuery { limit: 10, outcome: Some(JournalOutcome::Refused), ..Default::default() };
     let refused = f.host.journal(refused).await.expect("refused lines");
-    assert_eq!(refused.iter().map(|e| e.code).collect::<Vec<_>>(), [Some(SpecCode::Refusal(Refusal::PluginOff))]);
+    let codes: Vec<_> = refused.iter().map(|e| e.code.clone()).collect();
+    assert_eq!(codes, [Some(JournalValue::Known(SpecCode::Refusal(Refusal::PluginOff)))]);
     let only_events = JournalQuery { limit: 10, kind: Some(JournalKind::Event), ..Default::default() };
     assert!(f.host.journal(only_events).await.expect("events").is_empty(), "no event was posted");
     let calls = JournalQuery { limit: 10, kind: Some(JournalKind::Call), ..Default::default() };

@@ -6,7 +6,7 @@
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dcp_store::journal::{NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use std::hint::black_box;
@@ -65,6 +65,7 @@ fn bench(c: &mut Criterion) {
                 plugin: "fx",
                 action: "convert",
                 who: "voice",
+                kind: Kind::Call,
                 outcome: Outcome::Done,
                 code: None,
                 subject: Some("x"),

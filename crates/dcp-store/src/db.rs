@@ -150,6 +150,25 @@ const MIGRATIONS: &[M<'static>] = &[
     // the journal (up to 100,000 lines) on every look at My plugins.
     // `outcome` is a column too, so the count reads the index alone.
     M::up("CREATE INDEX journal_failures ON journal (at, slug, outcome) WHERE outcome = 'failed';"),
+    // Migration 9: a journal line says what it is, a call or an event, so
+    // its code is read in the right family (§3, §19, §22); the reader used
+    // to guess it from `who = 'event'`, and a call of an event (or auto)
+    // turn, refused `not_requested` with who = 'event', made the whole
+    // journal unreadable. Existing lines: those of who = 'event' that are
+    // received, dropped, or refused with one of the door's reasons (every
+    // spelling of version 8, `plugin_off` and `dev_mode_off` included: the
+    // courtier refuses a call of an event turn `not_requested` before any
+    // other check) are events; every other line (done, failed, refused
+    // with a call's reason) is a call. The default only fills the existing
+    // rows: every insert states the kind.
+    M::up(
+        "ALTER TABLE journal ADD COLUMN kind TEXT NOT NULL DEFAULT 'call';
+    UPDATE journal SET kind = 'event' WHERE who = 'event' AND (outcome IN ('received', 'dropped')
+        OR (outcome = 'refused' AND code IN ('unknown_event', 'event_off', 'plugin_off', 'dev_mode_off',
+            'rate_limited', 'event_expired', 'accepted', 'bad_token', 'invalid_json', 'missing_event',
+            'text_too_long', 'browser_request', 'wrong_host', 'method_not_allowed', 'not_found',
+            'unsupported_media_type', 'body_too_large', 'unreadable_body', 'internal_error')));",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

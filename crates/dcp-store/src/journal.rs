@@ -19,6 +19,12 @@
 //! between the answer and that commit loses the entry, as it would lose an
 //! entry written just after the answer. Everything else writes directly;
 //! both keep one order.
+//!
+//! Each line says what it is, a call or an event ([`Kind`], migration 9):
+//! its code is read in that family, never guessed from who asked (a call
+//! of an event turn is refused `not_requested`, with who = `event`). A
+//! stored outcome, kind or code this version cannot read is listed as it
+//! is ([`Stored::Unknown`]): one line never hides the others.
 
 use crate::error::StoreError;
 use crate::Store;
@@ -26,6 +32,7 @@ use dcp_format::codes::{Family, SpecCode, ToolCode};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::fmt;
 
 /// Entries kept.
 pub const KEPT_ENTRIES: i64 = 100_000;
@@ -62,7 +69,8 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome.
-    const ALL: [Outcome; 5] = [Outcome::Done, Outcome::Failed, Outcome::Refused, Outcome::Received, Outcome::Dropped];
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Done, Outcome::Failed, Outcome::Refused, Outcome::Received, Outcome::Dropped];
 
     /// How the journal and the CLI spell it.
     pub fn as_str(self) -> &'static str {
@@ -80,16 +88,10 @@ impl Outcome {
     }
 }
 
-/// Column `index` of `r`, read as the code or outcome it spells; a stored
-/// text that spells none is an unreadable row, not a silent blank.
-fn spelled<T>(r: &rusqlite::Row, index: usize, parse: impl Fn(&str) -> Option<T>) -> rusqlite::Result<T> {
-    let text: String = r.get(index)?;
-    parse(&text).ok_or_else(|| unreadable(index, &text))
-}
-
-fn unreadable(index: usize, text: &str) -> rusqlite::Error {
-    let why = format!("the journal holds {text:?}, which is no code of this version");
-    rusqlite::Error::FromSqlConversionFailure(index, rusqlite::types::Type::Text, why.into())
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Calls or events.
@@ -101,6 +103,81 @@ pub enum Kind {
     Call,
     /// Events from a program on the PC (§16).
     Event,
+}
+
+impl Kind {
+    /// Both kinds.
+    pub const ALL: [Kind; 2] = [Kind::Call, Kind::Event];
+
+    /// How the journal spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Call => "call",
+            Kind::Event => "event",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+
+    /// The family its lines' codes are read in.
+    fn family(self) -> Family {
+        match self {
+            Kind::Call => Family::Call,
+            Kind::Event => Family::Event,
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A value of a stored line as this version reads it: one it knows, or
+/// the text stored, shown as it is (a line written by another version of
+/// the app, or changed by hand), so that one line this version cannot
+/// read never hides the others. In JSON and TypeScript, the plain text
+/// either way.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged, rename = "JournalValue"))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Stored<T> {
+    /// A value of this version.
+    Known(T),
+    /// A text this version does not know, as it is stored.
+    Unknown(String),
+}
+
+impl<T> Stored<T> {
+    /// `text` read with `parse`, or kept as it is.
+    fn read(text: String, parse: impl FnOnce(&str) -> Option<T>) -> Stored<T> {
+        match parse(&text) {
+            Some(known) => Stored::Known(known),
+            None => Stored::Unknown(text),
+        }
+    }
+}
+
+impl Stored<Outcome> {
+    /// The outcome as it is spelled, known or not.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Stored::Known(outcome) => outcome.as_str(),
+            Stored::Unknown(text) => text,
+        }
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Stored<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stored::Known(known) => known.fmt(f),
+            Stored::Unknown(text) => f.write_str(text),
+        }
+    }
 }
 
 /// Which lines a journal page lists.
@@ -133,10 +210,12 @@ pub struct Entry {
     pub action: String,
     /// Who asked: voice, keyboard, twitch, auto, event.
     pub who: String,
+    /// A call or an event.
+    pub kind: Stored<Kind>,
     /// done, failed, refused, received, dropped.
-    pub outcome: Outcome,
-    /// The error code or refusal reason.
-    pub code: Option<SpecCode>,
+    pub outcome: Stored<Outcome>,
+    /// The error code or refusal reason, read in the line's kind.
+    pub code: Option<Stored<SpecCode>>,
     /// One short subject, never a secret.
     pub subject: Option<String>,
     /// Always `None`: the journal keeps no content (§3). Kept so the shape
@@ -154,7 +233,7 @@ pub struct FailedCall {
     /// The tool.
     pub action: String,
     /// The §22 code.
-    pub code: ToolCode,
+    pub code: Stored<ToolCode>,
     /// What the AI was told (secrets masked).
     pub error: String,
 }
@@ -168,6 +247,8 @@ pub struct NewEntry<'a> {
     pub action: &'a str,
     /// Who asked.
     pub who: &'a str,
+    /// A call or an event: the family its code is read in.
+    pub kind: Kind,
     /// Outcome.
     pub outcome: Outcome,
     /// Code or reason.
@@ -191,6 +272,7 @@ pub(crate) struct Line {
     plugin: String,
     action: String,
     who: String,
+    kind: Kind,
     outcome: Outcome,
     code: Option<SpecCode>,
     subject: Option<String>,
@@ -204,6 +286,7 @@ impl Line {
             plugin: e.plugin.to_owned(),
             action: e.action.to_owned(),
             who: e.who.to_owned(),
+            kind: e.kind,
             outcome: e.outcome,
             code: e.code,
             subject: e.subject.map(str::to_owned),
@@ -216,12 +299,38 @@ impl Line {
             plugin: &self.plugin,
             action: &self.action,
             who: &self.who,
+            kind: self.kind,
             outcome: self.outcome,
             code: self.code,
             subject: self.subject.as_deref(),
             error: self.error.as_deref(),
         }
     }
+}
+
+/// One line as [`Store::entries`] selects it. Its code is read in its
+/// kind's family (`plugin_off` is a refusal in a call's line, the door's
+/// reason in an event's); a line of a kind this version does not know
+/// keeps its code as stored.
+fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
+    let kind = Stored::read(r.get(5)?, Kind::parse);
+    let family = match kind {
+        Stored::Known(kind) => Some(kind.family()),
+        Stored::Unknown(_) => None,
+    };
+    let code: Option<String> = r.get(7)?;
+    Ok(Entry {
+        id: r.get(0)?,
+        at: r.get(1)?,
+        plugin: r.get(2)?,
+        action: r.get(3)?,
+        who: r.get(4)?,
+        kind,
+        outcome: Stored::read(r.get(6)?, Outcome::parse),
+        code: code.map(|code| Stored::read(code, |text| SpecCode::parse(text, family?))),
+        subject: r.get(8)?,
+        detail: None,
+    })
 }
 
 /// Recent failed calls by plugin (see [`Store::recent_errors`]). The index
@@ -242,13 +351,14 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<(), rusqlite::
     let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
     let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
     conn.prepare_cached(
-        "INSERT INTO journal (at, slug, action, who, outcome, code, subject) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         at,
         e.plugin,
         e.action,
         e.who,
+        e.kind.as_str(),
         e.outcome.as_str(),
         e.code.map(|c| c.to_string()),
         subject
@@ -331,10 +441,9 @@ impl Store {
             conditions.push("outcome = ?");
             values.push(outcome.as_str().to_owned().into());
         }
-        match filter.kind {
-            Some(Kind::Event) => conditions.push("who = 'event'"),
-            Some(Kind::Call) => conditions.push("who <> 'event'"),
-            None => {}
+        if let Some(kind) = filter.kind {
+            conditions.push("kind = ?");
+            values.push(kind.as_str().to_owned().into());
         }
         if let Some(before) = filter.before {
             conditions.push("id < ?");
@@ -348,27 +457,11 @@ impl Store {
 
     /// Entries matching `filter` (its parameters first, the limit last).
     fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<Entry>, StoreError> {
-        let row = |r: &rusqlite::Row| {
-            let who: String = r.get(4)?;
-            let family = if who == "event" { Family::Event } else { Family::Call };
-            let code: Option<String> = r.get(6)?;
-            Ok(Entry {
-                id: r.get(0)?,
-                at: r.get(1)?,
-                plugin: r.get(2)?,
-                action: r.get(3)?,
-                who,
-                outcome: spelled(r, 5, Outcome::parse)?,
-                code: code.map(|c| SpecCode::parse(&c, family).ok_or_else(|| unreadable(6, &c))).transpose()?,
-                subject: r.get(7)?,
-                detail: None,
-            })
-        };
         let sql = format!(
-            "SELECT id, at, slug, action, who, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?"
+            "SELECT id, at, slug, action, who, kind, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let entries = stmt.query_map(parameters, row)?.collect::<Result<Vec<_>, _>>()?;
+        let entries = stmt.query_map(parameters, entry)?.collect::<Result<Vec<_>, _>>()?;
         Ok(entries)
     }
 
@@ -380,7 +473,12 @@ impl Store {
             "SELECT at, action, code, error FROM failed_calls WHERE slug = ?1 ORDER BY id DESC LIMIT ?2",
         )?;
         let row = |r: &rusqlite::Row| {
-            Ok(FailedCall { at: r.get(0)?, action: r.get(1)?, code: spelled(r, 2, ToolCode::parse)?, error: r.get(3)? })
+            Ok(FailedCall {
+                at: r.get(0)?,
+                action: r.get(1)?,
+                code: Stored::read(r.get(2)?, ToolCode::parse),
+                error: r.get(3)?,
+            })
         };
         let failures = stmt.query_map(params![slug, limit as i64], row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(failures)

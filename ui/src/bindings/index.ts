@@ -30,6 +30,7 @@ export type { JournalKind } from "./JournalKind";
 export type { JournalLine } from "./JournalLine";
 export type { JournalOutcome } from "./JournalOutcome";
 export type { JournalQuery } from "./JournalQuery";
+export type { JournalValue } from "./JournalValue";
 export type { Level } from "./Level";
 export type { LocalPort } from "./LocalPort";
 export type { Model } from "./Model";

@@ -16,7 +16,7 @@ use crate::queue::Waiting;
 use bytes::Bytes;
 use dcp_format::codes::EventReason;
 use dcp_format::model::Plugin;
-use dcp_store::journal::{NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome};
 use dcp_store::Store;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -249,6 +249,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
         plugin: slug,
         action: &sent.event,
         who: "event",
+        kind: Kind::Event,
         outcome: Outcome::Received,
         code: None,
         subject: sent.text.as_deref(),

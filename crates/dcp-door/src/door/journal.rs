@@ -7,7 +7,7 @@
 use super::ticker::Notice;
 use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
 use dcp_format::codes::{EventReason, SpecCode};
-use dcp_store::journal::{NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome};
 use dcp_store::Store;
 use std::sync::Arc;
 
@@ -58,6 +58,7 @@ pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: 
         plugin: slug,
         action: event.unwrap_or("-"),
         who: "event",
+        kind: Kind::Event,
         outcome: Outcome::Refused,
         code: Some(SpecCode::Event(reason)),
         subject: None,

@@ -1,8 +1,8 @@
 //! The action journal (§3, §19): newest first, per plugin, short subjects,
 //! bounded retention, and the last failures for the Developer section.
 
-use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
-use dcp_store::journal::{NewEntry, Outcome, KEPT_ENTRIES, SUBJECT_CHARS};
+use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
+use dcp_store::journal::{JournalFilter, Kind, NewEntry, Outcome, Stored, KEPT_ENTRIES, SUBJECT_CHARS};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ fn store(dir: &std::path::Path) -> Store {
 }
 
 fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<SpecCode>, subject: Option<&'a str>) -> NewEntry<'a> {
-    NewEntry { plugin, action: "convert", who: "voice", outcome, code, subject, error: None }
+    NewEntry { plugin, action: "convert", who: "voice", kind: Kind::Call, outcome, code, subject, error: None }
 }
 
 const HTTP_500: SpecCode = SpecCode::Tool(ToolCode::Http(500));
@@ -62,7 +62,7 @@ fn s19_last_failed_calls_keep_the_error_apart_from_the_journal_bounded_and_unins
     assert_eq!(f.store.last_failures("mytasks", 3).expect("failures").len(), 3);
     let journal = f.store.journal(100, Some("mytasks")).expect("journal");
     assert_eq!(journal.len(), 25);
-    assert!(journal.iter().all(|e| e.detail.is_none() && e.code == Some(HTTP_500)));
+    assert!(journal.iter().all(|e| e.detail.is_none() && e.code == Some(Stored::Known(HTTP_500))));
     assert_eq!(f.count("SELECT COUNT(*) FROM journal WHERE subject LIKE '%server-text%'"), 0);
     let columns = f.count("SELECT COUNT(*) FROM pragma_table_info('journal') WHERE name = 'detail'");
     assert_eq!(columns, 0, "the journal has no column for content");
@@ -181,4 +181,65 @@ fn s19_recent_errors_count_failed_calls_of_the_last_day() {
         .execute("UPDATE journal SET at = at - ?1 WHERE id = (SELECT MIN(id) FROM journal)", [day + 1000])
         .expect("a day and a second older");
     assert_eq!(recent(&f), 1);
+}
+
+/// §3, §22: a line's code is read in the kind its writer stated, not
+/// guessed from who asked: a call of an event turn refused `not_requested`
+/// stays a call, `plugin_off` is the courtier's refusal in a call's line
+/// and the door's reason in an event's; the Kind filter lists each.
+#[test]
+fn s3_s22_a_line_reads_in_the_kind_its_writer_stated() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    let refused = |who, kind, code| NewEntry { who, kind, ..entry("pomodoro", Outcome::Refused, Some(code), None) };
+    let event_turn = refused("event", Kind::Call, SpecCode::Refusal(Refusal::NotRequested));
+    let door = refused("event", Kind::Event, SpecCode::Event(EventReason::PluginOff));
+    let courtier = refused("voice", Kind::Call, SpecCode::Refusal(Refusal::PluginOff));
+    s.journal_queue(&event_turn).expect("kept");
+    s.journal_write(&door).expect("written");
+    s.journal_queue(&courtier).expect("kept");
+    let read = |kind| {
+        let filter = JournalFilter { limit: 10, kind, ..JournalFilter::default() };
+        let lines = s.journal_page(&filter).expect("the journal reads");
+        lines.into_iter().map(|e| (e.who, e.kind, e.code)).collect::<Vec<_>>()
+    };
+    let line = |who: &str, kind, code| (who.to_owned(), Stored::Known(kind), Some(Stored::Known(code)));
+    let calls = vec![
+        line("voice", Kind::Call, SpecCode::Refusal(Refusal::PluginOff)),
+        line("event", Kind::Call, SpecCode::Refusal(Refusal::NotRequested)),
+    ];
+    let events = vec![line("event", Kind::Event, SpecCode::Event(EventReason::PluginOff))];
+    assert_eq!(read(Some(Kind::Call)), calls);
+    assert_eq!(read(Some(Kind::Event)), events);
+    assert_eq!(read(None), [calls[..1].to_vec(), events.clone(), calls[1..].to_vec()].concat());
+}
+
+/// §19: a journal line or a last failed call whose code, outcome or kind
+/// this version does not know is listed with its text as stored, beside
+/// the others, in the Actions tab's page and the Developer section.
+#[test]
+fn s19_a_line_or_a_failed_call_this_version_cannot_read_is_listed_as_it_is() {
+    let f = crate::common::Fixture::new();
+    crate::common::install_my_tasks(&f);
+    let failed = NewEntry { error: Some("HTTP_500"), ..entry("mytasks", Outcome::Failed, Some(HTTP_500), None) };
+    f.store.journal_write(&failed).expect("write");
+    f.sql()
+        .execute_batch(
+            "INSERT INTO failed_calls (slug, at, action, code, error) VALUES ('mytasks', 1, 'add_task', 'QUOTA_LEFT', 'x');
+             INSERT INTO journal (at, slug, action, who, kind, outcome, code) VALUES (1, 'mytasks', 'add_task', 'voice', 'call', 'failed', 'QUOTA_LEFT');
+             INSERT INTO journal (at, slug, action, who, kind, outcome, code) VALUES (1, 'mytasks', 'add_task', 'voice', 'chore', 'snoozed', NULL);",
+        )
+        .expect("lines of another version");
+    f.store.journal_write(&failed).expect("write");
+    let codes: Vec<Stored<ToolCode>> =
+        f.store.last_failures("mytasks", 10).expect("the failures read").into_iter().map(|c| c.code).collect();
+    let http_500 = Stored::Known(ToolCode::Http(500));
+    assert_eq!(codes, [http_500.clone(), Stored::Unknown("QUOTA_LEFT".into()), http_500]);
+    let lines = f.store.journal(10, Some("mytasks")).expect("the journal reads");
+    let read: Vec<_> = lines.into_iter().map(|e| (e.kind, e.outcome, e.code)).collect();
+    let call = Stored::Known(Kind::Call);
+    let failed = || (call.clone(), Stored::Known(Outcome::Failed), Some(Stored::Known(HTTP_500)));
+    let chore = (Stored::Unknown("chore".into()), Stored::Unknown("snoozed".into()), None);
+    let quota = (call.clone(), Stored::Known(Outcome::Failed), Some(Stored::Unknown("QUOTA_LEFT".into())));
+    assert_eq!(read, [failed(), chore, quota, failed()]);
 }

@@ -34,10 +34,14 @@
 //! these rows in the same shape since version 1. Version 7 is version 6
 //! with migration 7 applied: the failure's error moved from the journal's
 //! `detail` to `failed_calls`, as the code of version 7 writes it. Version 8
-//! is version 7 with migration 8 applied (an index, no row changes). Never edit a fixture:
-//! a profile saved by a released version does not change.
+//! is version 7 with migration 8 applied (an index, no row changes). Version 9
+//! is version 8 with migration 9 applied (the journal's `kind`: both lines
+//! are calls), the same rows a dump of that database gives. Never edit a
+//! fixture: a profile saved by a released version does not change.
 
 use crate::common::SECRET;
+use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
+use dcp_store::journal::{Kind, Stored};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::{KeyStore, VaultKey};
@@ -45,7 +49,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+const VERSIONS: [u32; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.
@@ -96,11 +100,12 @@ fn check_kept(store: &Store, version: u32) {
     assert_eq!(opened, [("api_token", SECRET)], "v{version}: the sealed secret opens");
     let journal = store.journal(10, Some("mytasks")).expect("journal");
     let lines: Vec<(&str, Option<String>)> =
-        journal.iter().map(|e| (e.outcome.as_str(), e.code.map(|c| c.to_string()))).collect();
+        journal.iter().map(|e| (e.outcome.as_str(), e.code.as_ref().map(|c| c.to_string()))).collect();
     let expected: Vec<(&str, Option<String>)> =
         if version >= 2 { vec![("failed", Some("HTTP_500".into())), ("done", None)] } else { vec![] };
     assert_eq!(lines, expected, "v{version}: journal kept");
     assert!(journal.iter().all(|e| e.detail.is_none()), "v{version}: the journal keeps no content (§3)");
+    assert!(journal.iter().all(|e| e.kind == Stored::Known(Kind::Call)), "v{version}: both lines are calls");
     let failures = store.last_failures("mytasks", 20).expect("failures");
     let kept: Vec<(&str, String)> = failures.iter().map(|c| (c.action.as_str(), c.code.to_string())).collect();
     let expected: Vec<(&str, String)> = if version >= 2 { vec![("add_task", "HTTP_500".into())] } else { vec![] };
@@ -153,4 +158,44 @@ fn s3_a_profile_saved_at_any_earlier_schema_version_upgrades_and_keeps_everythin
 #[test]
 fn every_schema_version_has_a_fixture() {
     assert_eq!(VERSIONS.to_vec(), (1..=latest_version()).collect::<Vec<_>>());
+}
+
+/// Migration 9 (§3, §19, §22): in a journal saved at version 8, which
+/// said a line's family only by who = 'event', the lines of who = 'event'
+/// that are received, dropped, or refused with a door's reason become
+/// events (`plugin_off` and `dev_mode_off` included: a call of an event
+/// turn is refused `not_requested` first); its call lines, refused
+/// `not_requested` or failed before the courtier, and every other line,
+/// become calls; each code then reads in its family.
+#[test]
+fn s3_s22_migration_9_tells_the_saved_event_lines_from_the_call_lines() {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join("profile");
+    saved_profile(8, &root);
+    let event =
+        |outcome: &'static str, code: Option<EventReason>| ("event", outcome, code.map(SpecCode::Event), Kind::Event);
+    let mut lines = vec![event("received", None), event("dropped", Some(EventReason::EventExpired))];
+    lines.extend(EventReason::ALL.iter().map(|r| event("refused", Some(*r))));
+    lines.extend([
+        ("event", "refused", Some(SpecCode::Refusal(Refusal::NotRequested)), Kind::Call),
+        ("auto", "refused", Some(SpecCode::Refusal(Refusal::NotRequested)), Kind::Call),
+        ("event", "failed", Some(SpecCode::Tool(ToolCode::Call(CallCode::ExecutionError))), Kind::Call),
+        ("voice", "refused", Some(SpecCode::Refusal(Refusal::PluginOff)), Kind::Call),
+    ]);
+    let conn = rusqlite::Connection::open(root.join("host.sqlite")).expect("db");
+    for (who, outcome, code, _) in &lines {
+        conn.execute(
+            "INSERT INTO journal (at, slug, action, who, outcome, code) VALUES (?1, 'pomodoro', 'focus_done', ?2, ?3, ?4)",
+            rusqlite::params![now_ms(), who, outcome, code.map(|c| c.to_string())],
+        )
+        .expect("a line as version 8 wrote it");
+    }
+    drop(conn);
+    let store = Store::open(Profile::at(&root).expect("profile"), keys()).expect("upgraded");
+    let mut read = store.journal(100, Some("pomodoro")).expect("the journal reads");
+    read.reverse();
+    let got: Vec<_> = read.iter().map(|e| (e.who.as_str(), e.kind.clone(), e.code.clone())).collect();
+    let want: Vec<_> =
+        lines.iter().map(|(who, _, code, kind)| (*who, Stored::Known(*kind), code.map(Stored::Known))).collect();
+    assert_eq!(got, want);
 }

@@ -100,10 +100,10 @@ pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
         let lines = entries
             .iter()
             .map(|e| {
-                let code = e.code.map_or(String::new(), |c| format!(" {c}"));
+                let code = e.code.as_ref().map_or(String::new(), |c| format!(" {c}"));
                 let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{s}\""));
                 let when = crate::localtime::format_ms(e.at);
-                format!("{when}  {}__{}  {}  {}{code}{subject}", e.plugin, e.action, e.who, e.outcome.as_str())
+                format!("{when}  {}__{}  {}  {}{code}{subject}", e.plugin, e.action, e.who, e.outcome)
             })
             .collect::<Vec<_>>()
             .join("\n");
