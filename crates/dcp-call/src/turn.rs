@@ -21,16 +21,12 @@ pub enum Source {
 }
 
 impl Source {
+    /// Every source, as §12 lists who may start a turn.
+    pub const ALL: [Source; 5] = [Source::Voice, Source::Keyboard, Source::Twitch, Source::Auto, Source::Event];
+
     /// Parses `voice`, `keyboard`, `twitch`, `auto` or `event`.
     pub fn parse(text: &str) -> Option<Source> {
-        Some(match text {
-            "voice" => Source::Voice,
-            "keyboard" => Source::Keyboard,
-            "twitch" => Source::Twitch,
-            "auto" => Source::Auto,
-            "event" => Source::Event,
-            _ => return None,
-        })
+        Source::ALL.into_iter().find(|s| s.as_str() == text)
     }
 
     /// As the journal shows it.
