@@ -238,9 +238,10 @@ export function formatTime(at: number, language: string, now: Date = new Date())
   return `${date} ${time}`;
 }
 
-/** The action or event name a journal line shows. */
-export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | 'who'>): string {
-  return line.who === 'event' ? t('journal.event', { name: line.action }) : line.action;
+/** The action or event name a journal line shows: an event by the line's kind, never by who asked
+ *  (a tool call of an event's turn, refused not_requested, is a call). */
+export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | 'kind'>): string {
+  return line.kind === 'event' ? t('journal.event', { name: line.action }) : line.action;
 }
 
 // ---------------------------------------------------------------- door

@@ -214,7 +214,7 @@ function line(id: number): JournalLine {
   const plugin = PLUGINS[id % 3];
   const event = outcome === 'received' || outcome === 'dropped';
   return {
-    id, at: NOW - (JSIZE - id) * 61_000, plugin, action: event ? 'focus_done' : 'convert', who: event ? 'event' : ['voice', 'keyboard', 'twitch'][id % 3],
+    id, at: NOW - (JSIZE - id) * 61_000, plugin, action: event ? 'focus_done' : 'convert', who: event ? 'event' : ['voice', 'keyboard', 'twitch'][id % 3], kind: event ? 'event' : 'call',
     outcome, code: outcome === 'failed' ? 'HTTP_404' : outcome === 'refused' ? 'stream_private' : outcome === 'dropped' ? 'event_expired' : null,
     subject: event ? null : `100 USD #${id}`, detail: null,
   };

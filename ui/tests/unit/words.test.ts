@@ -193,9 +193,9 @@ describe('call outcomes and the journal', () => {
     expect(['voice', 'keyboard', 'twitch', 'auto', 'event'].map((w) => whoText(tf, w)))
       .toEqual(['Voix', 'Écrit', 'Chat Twitch', 'De lui-même', 'Un événement']);
   });
-  test('an event line says it is an event', () => {
-    expect(journalAction(t, { action: 'focus_done', who: 'event' })).toBe('event: focus_done');
-    expect(journalAction(t, { action: 'convert', who: 'voice' })).toBe('convert');
+  test('an event line says it is an event; a call of an event turn is a call (§16, §22 not_requested)', () => {
+    expect(journalAction(t, { action: 'focus_done', kind: 'event' })).toBe('event: focus_done');
+    expect(journalAction(t, { action: 'convert', kind: 'call' })).toBe('convert');
   });
   test('local readable time: the time today, the date otherwise', () => {
     const now = new Date(2026, 5, 15, 18, 0, 0);
