@@ -1,29 +1,51 @@
 //! Secrets replaced by `[secret]` in any answer or error that would contain
-//! them (§11), in every spelling a server may echo them in.
+//! them (§11), in every spelling a server commonly echoes them in.
 //!
 //! What is masked: each secret of the plugin, and each credential exactly
 //! as the app sent it (an auth header's or query parameter's whole value,
 //! fixed text included). A server may echo one
-//! * as written;
+//! * as written, or in another case (a server upper-casing a token or a
+//!   whole line): letters match in any case, by full Unicode case mapping
+//!   (see [`fold`]);
 //! * JSON-escaped, in any legal form: `\/`, `\"`, `\\`, `\b\f\n\r\t`, and
 //!   `\uXXXX` for any character in either case of hex (PHP writes `/` as
 //!   `\/` and non-ASCII as `\u00e9`, Go writes `<>&` as `\u003c`…; a
 //!   character outside the BMP as a surrogate pair);
-//! * percent-encoded, hex in either case, a space as `%20` or `+`;
+//! * percent-encoded, hex in either case, a space as `%20` or `+`, every
+//!   byte or only the reserved ones;
+//! * as HTML character references ending in `;`: named (the whole HTML
+//!   table, `&amp;`, `&eacute;`…), decimal (`&#233;`) or hex (`&#xE9;`);
 //! * and one of these inside another (JSON in a JSON string, a URL in
-//!   JSON, a URL in a URL): two layers are decoded.
+//!   JSON, HTML in JSON…): two layers are decoded;
+//! * in base64, standard or URL-safe, padded or not: alone, or inside a
+//!   longer encoded text such as a Basic `Authorization` header echoed back
+//!   (base64 of `user:value`, `value:`, `user:value:more`);
+//! * in hex, lower or upper case, alone or inside longer hex.
 //!
-//! The app encodes nothing in base64 (auth values are sent as written), so
-//! there is no base64 spelling of its own to mask.
+//! Base64 of a value inside a longer text depends on where the value starts
+//! modulo 3 bytes, and its first and last characters mix its bits with the
+//! unknown bytes beside it. So each value gives three *cores*, one per
+//! alignment: the characters its bytes alone decide. A core is searched as
+//! written (base64 is case-sensitive), and a match is widened by the one
+//! character on each side that mixes the value's bits with its neighbours',
+//! so no bit of the value is left beside the mask. Base64 and hex are
+//! masked only for values of [`ENCODED_MIN_BYTES`] bytes or more: every
+//! core then has 8 characters at least (48 bits), which innocent text does
+//! not hold by chance, whereas the base64 or hex of a 3-byte value is any
+//! short word or number. Shorter values are still masked in every other
+//! spelling.
 //!
 //! How: the text is searched as written and in each decoded view of it
-//! (JSON escapes decoded, percent escapes decoded, and each of those
-//! decoded once more); every decoded byte remembers where its escape
+//! (JSON escapes, percent escapes, HTML references decoded, and each of
+//! those decoded once more); every decoded byte remembers where its escape
 //! started in the text, so a match in a view masks exactly the escapes
-//! that spell the secret. The views are built only when the text holds a
-//! `\` or a `%`, one at a time, and each value is found with memchr's
-//! substring search (SIMD), one pass per value and view: a call has a few
-//! values, so the cost stays linear in the answer's size. An Aho-Corasick
+//! that spell the secret. A view is built only when the text holds its
+//! escape character (`\`, `%`, `&`). In each view the cores are searched as
+//! they are, and everything else in the view case-folded (ASCII text is
+//! folded in place; other text character by character, each folded byte
+//! remembering its character). Each value is found with memchr's substring
+//! search (SIMD), one pass per spelling and view: a call has a few values,
+//! so the cost stays linear in the answer's size. An Aho-Corasick
 //! automaton of all values made one pass, but building it cost 20 to 60 µs,
 //! twice per call, more than the rest of the host's overhead on a call;
 //! a substring finder is built in nanoseconds.
@@ -33,35 +55,74 @@
 //! view. The price is a value with a `+` masking the same text with a
 //! space, which only hides more.
 
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+use base64::Engine;
 use memchr::memmem::Finder;
 use std::borrow::Cow;
 
 /// The masked stand-in of a secret (§11).
 pub const MASK: &str = "[secret]";
 
+/// The shortest value whose base64 and hex spellings are masked (see the
+/// module doc).
+pub const ENCODED_MIN_BYTES: usize = 7;
+
 /// How many escape layers are decoded.
 const LAYERS: usize = 2;
 
+/// The longest HTML character reference looked for after a `&`
+/// (`&CounterClockwiseContourIntegral;` is 33 bytes; a numeric one with
+/// leading zeros may be longer, and is left alone past this).
+const LONGEST_REFERENCE: usize = 40;
+
 /// The values one call must never show, ready to be found in any text.
 pub struct Masker {
-    /// One per spelling of a value as written (see [`Masker::new`]).
-    finders: Vec<Finder<'static>>,
+    /// Spellings found in case-folded views: each value as written and
+    /// cleaned, and its hex.
+    folded: Vec<Finder<'static>>,
+    /// Base64 cores, found as written.
+    cores: Vec<Core>,
+}
+
+/// One base64 core of a value, and whether the character before it and
+/// the one after it mix the value's bits with its neighbours'.
+struct Core {
+    finder: Finder<'static>,
+    before: bool,
+    after: bool,
 }
 
 impl Masker {
     /// A masker of `values` (secrets and credentials as sent); empty
     /// values are ignored.
     pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Masker {
-        let mut needles: Vec<String> = Vec::new();
+        let mut folded: Vec<String> = Vec::new();
+        let mut cores: Vec<(String, bool, bool)> = Vec::new();
         for value in values.into_iter().filter(|v| !v.is_empty()) {
-            needles.push(value.replace('+', " "));
+            folded.push(fold_str(&value.replace('+', " ")));
             // The text is cleaned before it is masked (§9 step 6).
-            needles.push(crate::answer::clean(value).replace('+', " "));
+            folded.push(fold_str(&crate::answer::clean(value).replace('+', " ")));
+            if value.len() >= ENCODED_MIN_BYTES {
+                folded.push(hex::encode(value));
+                cores.extend(base64_cores(value.as_bytes()));
+            }
         }
-        needles.retain(|n| !n.is_empty());
-        needles.sort();
-        needles.dedup();
-        Masker { finders: needles.iter().map(|n| Finder::new(n.as_bytes()).into_owned()).collect() }
+        folded.retain(|n| !n.is_empty());
+        folded.sort();
+        folded.dedup();
+        cores.sort();
+        cores.dedup();
+        Masker {
+            folded: folded.iter().map(|n| Finder::new(n.as_bytes()).into_owned()).collect(),
+            cores: cores
+                .iter()
+                .map(|(n, before, after)| Core {
+                    finder: Finder::new(n.as_bytes()).into_owned(),
+                    before: *before,
+                    after: *after,
+                })
+                .collect(),
+        }
     }
 
     /// `text` with every spelling of every value replaced by [`MASK`].
@@ -77,50 +138,117 @@ impl Masker {
 
     /// The same on raw bytes (an answer's body before it is parsed).
     pub fn mask_bytes<'t>(&self, text: &'t [u8]) -> Cow<'t, [u8]> {
-        if self.finders.is_empty() {
+        if self.folded.is_empty() {
             return Cow::Borrowed(text);
         }
         let mut spans = Vec::new();
-        let identity = |i: usize| i;
-        find(&self.finders, &fold_plus(text), &identity, text.len(), 0, &mut spans);
+        let plain = fold_plus(text);
+        self.search(&View { bytes: &plain, starts: None, end: text.len() }, 0, &mut spans);
         if spans.is_empty() {
             return Cow::Borrowed(text);
         }
         Cow::Owned(replace(text, spans))
     }
+
+    /// Records the spans of the original text that `view` shows holding a
+    /// value, then searches the views decoded from this one.
+    fn search(&self, view: &View<'_>, layer: usize, spans: &mut Vec<(usize, usize)>) {
+        for core in &self.cores {
+            spans.extend(occurrences(&core.finder, view.bytes).map(|found| core.widen(view, found)));
+        }
+        let folded = fold(view);
+        let folded = match &folded {
+            Folded::Same => *view,
+            Folded::InPlace(bytes) => View { bytes, ..*view },
+            Folded::Moved(decoded) => decoded.view(view.end),
+        };
+        for finder in &self.folded {
+            spans.extend(occurrences(finder, folded.bytes).map(|(start, end)| (folded.at(start), folded.end_at(end))));
+        }
+        if layer == LAYERS {
+            return;
+        }
+        for decode in [json_unescape as Decoder, percent_decode, html_unescape] {
+            if let Some(decoded) = decode(view.bytes) {
+                self.search(&decoded.mapped(view).view(view.end), layer + 1, spans);
+            }
+        }
+    }
 }
 
-/// Records the spans of `text` (a view whose byte `i` starts at `origin(i)`
-/// in the original, `end` being the original's end) holding a value, then
-/// searches the views decoded from this one.
-fn find(
-    finders: &[Finder<'_>],
-    view: &[u8],
-    origin: &dyn Fn(usize) -> usize,
+impl Core {
+    /// A match in `view` widened by the characters that mix the value's
+    /// bits with its neighbours', as a span of the original.
+    fn widen(&self, view: &View<'_>, (start, end): (usize, usize)) -> (usize, usize) {
+        let base64_at = |i: usize| view.bytes.get(i).copied().is_some_and(is_base64);
+        let start = if self.before && start > 0 && base64_at(start - 1) { start - 1 } else { start };
+        let end = if self.after && base64_at(end) { end + 1 } else { end };
+        (view.at(start), view.end_at(end))
+    }
+}
+
+/// Every occurrence of `finder`'s needle in `bytes`, overlapping ones too
+/// ("abab" twice in "ababab"), as (start, end).
+fn occurrences<'a>(finder: &'a Finder<'_>, bytes: &'a [u8]) -> impl Iterator<Item = (usize, usize)> + 'a {
+    let len = finder.needle().len();
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let start = from + finder.find(&bytes[from..])?;
+        from = start + 1;
+        Some((start, start + len))
+    })
+}
+
+/// The three base64 cores of `value` (see the module doc), in both
+/// alphabets, as (needle, a character mixed before, a character mixed after).
+fn base64_cores(value: &[u8]) -> Vec<(String, bool, bool)> {
+    let mut cores = Vec::new();
+    for offset in 0..3 {
+        // The value after `offset` bytes of a 3-byte group: which bytes
+        // come before it changes only the characters that mix with them.
+        let mut aligned = vec![0u8; offset];
+        aligned.extend_from_slice(value);
+        let (first_bit, end_bit) = (8 * offset, 8 * aligned.len());
+        let (first, last) = (first_bit.div_ceil(6), end_bit / 6);
+        let (before, after) = (first_bit % 6 != 0, end_bit % 6 != 0);
+        for encoded in [STANDARD_NO_PAD.encode(&aligned), URL_SAFE_NO_PAD.encode(&aligned)] {
+            cores.push((encoded[first..last].replace('+', " "), before, after));
+        }
+    }
+    cores
+}
+
+/// A base64 character of either alphabet (`+` read as a space, as in every view).
+fn is_base64(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b' ' | b'/' | b'-' | b'_')
+}
+
+/// A text searched for values: its bytes, and where each one starts in the
+/// original text (`None`: at the same index), `end` being the original's
+/// end.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    bytes: &'a [u8],
+    starts: Option<&'a [usize]>,
     end: usize,
-    layer: usize,
-    spans: &mut Vec<(usize, usize)>,
-) {
-    let at = |i: usize| if i < view.len() { origin(i) } else { end };
-    for finder in finders {
-        let len = finder.needle().len();
-        let mut from = 0;
-        // Every occurrence, overlapping ones too ("abab" twice in "ababab").
-        while let Some(i) = finder.find(&view[from..]) {
-            let start = from + i;
-            spans.push((at(start), at(start + len)));
-            from = start + 1;
+}
+
+impl View<'_> {
+    /// Where byte `i` of the view starts in the original (its end past the last byte).
+    fn at(&self, i: usize) -> usize {
+        match self.starts {
+            _ if i >= self.bytes.len() => self.end,
+            None => i,
+            Some(starts) => starts[i],
         }
     }
-    if layer == LAYERS {
-        return;
-    }
-    for decode in [json_unescape as Decoder, percent_decode] {
-        if let Some(mut decoded) = decode(view) {
-            // Mapped to the original text in place: one index per byte.
-            decoded.starts.iter_mut().for_each(|s| *s = at(*s));
-            find(finders, &decoded.bytes, &|i| decoded.starts[i], end, layer + 1, spans);
-        }
+
+    /// Where the bytes before `i` end in the original: at the start of the
+    /// first byte after them that another escape or character spells (a
+    /// match may end inside what one spells: `f` in the fold `ffi` of `ﬃ`).
+    fn end_at(&self, i: usize) -> usize {
+        let Some(last) = i.checked_sub(1).map(|j| self.at(j)) else { return self.at(0) };
+        (i..self.bytes.len()).map(|j| self.at(j)).find(|&start| start != last).unwrap_or(self.end)
     }
 }
 
@@ -142,6 +270,67 @@ impl Decoded {
         self.bytes.extend(bytes.iter().map(|&b| if b == b'+' { b' ' } else { b }));
         self.starts.extend(std::iter::repeat_n(start, bytes.len()));
     }
+
+    /// The same, each start mapped through `parent` to the original text.
+    fn mapped(mut self, parent: &View<'_>) -> Decoded {
+        self.starts.iter_mut().for_each(|s| *s = parent.at(*s));
+        self
+    }
+
+    /// A view of it, whose starts are in the original text, of `end` bytes.
+    fn view(&self, end: usize) -> View<'_> {
+        View { bytes: &self.bytes, starts: Some(&self.starts), end }
+    }
+}
+
+/// A view's text case-folded (see [`fold_char`]).
+enum Folded {
+    /// Nothing to fold: ASCII without a capital.
+    Same,
+    /// ASCII lowercased: every byte stays where it was.
+    InPlace(Vec<u8>),
+    /// Other text, folded character by character (a fold may change a
+    /// character's length): starts in the view, mapped to the original.
+    Moved(Decoded),
+}
+
+fn fold(view: &View<'_>) -> Folded {
+    let text = view.bytes;
+    if text.is_ascii() {
+        return match text.iter().any(u8::is_ascii_uppercase) {
+            true => Folded::InPlace(text.to_ascii_lowercase()),
+            false => Folded::Same,
+        };
+    }
+    let mut out = Decoded::with_capacity(text.len());
+    let mut at = 0;
+    let mut buffer = [0u8; 4];
+    for chunk in text.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            for folded in fold_char(c) {
+                out.push(folded.encode_utf8(&mut buffer).as_bytes(), at);
+            }
+            at += c.len_utf8();
+        }
+        for &byte in chunk.invalid() {
+            out.push(&[byte], at);
+            at += 1;
+        }
+    }
+    Folded::Moved(out.mapped(view))
+}
+
+/// A character in one case of all: lower case of the upper case of its
+/// lower case. Upper- or lower-casing a text (by `str::to_uppercase`,
+/// `to_lowercase`, or character by character) never changes the fold of
+/// any character, which plain lower case would not ensure: `ẞ` lowers to
+/// `ß`, whose upper case is `SS`.
+fn fold_char(c: char) -> impl Iterator<Item = char> {
+    c.to_lowercase().flat_map(char::to_uppercase).flat_map(char::to_lowercase)
+}
+
+fn fold_str(text: &str) -> String {
+    text.chars().flat_map(fold_char).collect()
 }
 
 /// JSON string escapes decoded wherever they appear; `None` without `\`.
@@ -223,6 +412,42 @@ fn percent_decode(text: &[u8]) -> Option<Decoded> {
         }
     }
     Some(out)
+}
+
+/// HTML character references decoded (see [`reference_at`]); `None` without `&`.
+fn html_unescape(text: &[u8]) -> Option<Decoded> {
+    memchr(b'&', text)?;
+    let mut out = Decoded::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        match reference_at(text, i) {
+            Some((decoded, used)) => {
+                out.push(decoded.as_bytes(), i);
+                i += used;
+            }
+            None => {
+                out.push(&text[i..=i], i);
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The HTML character reference at `i` (named, `&#NNN;` or `&#xHH;`, ending
+/// in `;`), decoded by html-escape's table, and its length.
+fn reference_at(text: &[u8], i: usize) -> Option<(String, usize)> {
+    if text[i] != b'&' {
+        return None;
+    }
+    let window = &text[i + 1..text.len().min(i + 1 + LONGEST_REFERENCE)];
+    let end = window.iter().position(|&b| b == b';' || b == b'&').filter(|&at| window[at] == b';')?;
+    let reference = std::str::from_utf8(&text[i..i + end + 2]).ok()?;
+    // One `&` and one `;`: decoded whole, or not at all.
+    match html_escape::decode_html_entities(reference) {
+        Cow::Owned(decoded) => Some((decoded, reference.len())),
+        Cow::Borrowed(_) => None,
+    }
 }
 
 /// `text` with every `+` read as a space (see the module doc).
@@ -329,6 +554,78 @@ mod tests {
         let m = Masker::new(["a b c+d"]);
         for spelled in ["a+b%20c%2Bd", "a b+c+d", "a%2520b+c%252Bd", "a%20b c+d"] {
             assert_eq!(m.mask(&format!("<{spelled}>")), "<[secret]>", "{spelled}");
+        }
+    }
+
+    /// Whether some run of base64 characters of `text` outside its masks,
+    /// read from any of its four offsets, decodes to bytes holding `secret`.
+    fn base64_reveals(text: &str, secret: &str) -> bool {
+        let sextet = |c: u8| match c {
+            b'A'..=b'Z' => Some(c - b'A'),
+            b'a'..=b'z' => Some(c - b'a' + 26),
+            b'0'..=b'9' => Some(c - b'0' + 52),
+            b'+' | b'-' => Some(62),
+            b'/' | b'_' => Some(63),
+            _ => None,
+        };
+        let decodes = |run: &[u8]| {
+            (0..4.min(run.len())).any(|offset| {
+                let (mut bits, mut count, mut out) = (0u32, 0, Vec::new());
+                for &c in &run[offset..] {
+                    bits = (bits << 6) | u32::from(sextet(c).unwrap_or(0));
+                    count += 6;
+                    if count >= 8 {
+                        count -= 8;
+                        out.push((bits >> count) as u8);
+                    }
+                }
+                out.windows(secret.len()).any(|w| w == secret.as_bytes())
+            })
+        };
+        text.split(MASK).any(|piece| piece.as_bytes().split(|&c| sextet(c).is_none()).any(decodes))
+    }
+
+    #[test]
+    fn s11_base64_of_the_value_alone_or_in_a_basic_pair_is_masked_at_every_offset() {
+        let secret = "tok/3n+Zk~9";
+        let m = Masker::new([secret]);
+        use base64::engine::general_purpose::{STANDARD, URL_SAFE};
+        for (user, after) in [("", ""), ("", ":"), ("p", ""), ("pl", ":"), ("player", ""), ("ab:", ":pw"), ("x", ":p")]
+        {
+            for engine in [STANDARD, URL_SAFE, STANDARD_NO_PAD, URL_SAFE_NO_PAD] {
+                let encoded = engine.encode(format!("{user}{secret}{after}"));
+                assert!(base64_reveals(&encoded, secret), "the check sees the echo");
+                let out = m.mask(&format!("{{\"auth\":\"Basic {encoded}\"}}"));
+                assert!(out.contains(MASK) && !base64_reveals(&out, secret), "{user}|{after} {encoded} → {out}");
+            }
+        }
+        // The base64 of a short value is any short word: left alone.
+        let short = Masker::new(["abcdef"]);
+        assert_eq!(short.mask("YWJjZGVm"), "YWJjZGVm");
+    }
+
+    #[test]
+    fn s11_hex_html_references_and_other_cases_are_masked() {
+        let m = Masker::new(["Tok&<é>9f2c"]);
+        for spelled in [
+            hex::encode("Tok&<é>9f2c"),
+            hex::encode_upper("Tok&<é>9f2c"),
+            "Tok&amp;&lt;&eacute;&gt;9f2c".to_owned(),
+            "&#84;&#111;&#107;&#38;&#60;&#233;&#62;9f2c".to_owned(),
+            "&#x54;ok&#X26;&#x3C;&#xe9;&#x3e;9f2c".to_owned(),
+            "TOK&<É>9F2C".to_owned(),
+            "tok&<é>9f2c".to_owned(),
+            "tOk%26%3C%C3%89%3E9F2c".to_owned(),
+            r"Tok\u0026amp;&lt;\u00e9&gt;9f2c".to_owned(),
+        ] {
+            assert_eq!(m.mask(&format!("<p>x {spelled} y</p>")), "<p>x [secret] y</p>", "{spelled}");
+        }
+        // A match inside what one character folds to masks that character.
+        assert_eq!(Masker::new(["F"]).mask("a ﬃ b"), "a [secret] b");
+        // A capital ẞ lowers to ß, which upper-cases to SS: all three match.
+        let m = Masker::new(["straße-key"]);
+        for spelled in ["STRASSE-KEY", "STRAẞE-KEY", "strasse-key"] {
+            assert_eq!(m.mask(&format!("[{spelled}]")), "[[secret]]", "{spelled}");
         }
     }
 

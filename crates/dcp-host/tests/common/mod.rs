@@ -79,14 +79,28 @@ pub fn with_token() -> InstallOptions {
     InstallOptions { secrets: vec![("token".into(), Sensitive::new(TOKEN.into()))], ..Default::default() }
 }
 
-/// A program on the PC (§15): answers every request with `body` as JSON
-/// after checking the bearer token, and counts the requests.
+/// A program on the PC (§15) and how many requests it received.
 pub struct PcServer {
     pub port: u16,
     pub requests: Arc<AtomicUsize>,
 }
 
+/// A program on the PC (§15): answers every request with `body` as JSON
+/// after checking the bearer token, and counts the requests.
 pub fn pc_server(port: u16, body: &'static str) -> PcServer {
+    pc_server_answering(port, move |authorization| match authorization.is_some_and(|a| a.contains(TOKEN)) {
+        true => ("200 OK", body.to_owned()),
+        false => ("401 Unauthorized", "{\"error\":\"token\"}".to_owned()),
+    })
+}
+
+/// A program on the PC (§15): answers every request with the status and
+/// JSON body `answer` makes of its `Authorization` header's value, and
+/// counts the requests.
+pub fn pc_server_answering(
+    port: u16,
+    answer: impl Fn(Option<&str>) -> (&'static str, String) + Send + 'static,
+) -> PcServer {
     let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the PC server");
     let requests = Arc::new(AtomicUsize::new(0));
     let counted = requests.clone();
@@ -94,23 +108,24 @@ pub fn pc_server(port: u16, body: &'static str) -> PcServer {
         for stream in listener.incoming().flatten() {
             counted.fetch_add(1, Ordering::SeqCst);
             let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-            let mut authorized = false;
+            let mut authorization = None;
             let mut length = 0usize;
             loop {
                 let mut line = String::new();
                 if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
                     break;
                 }
-                let lower = line.to_ascii_lowercase();
-                authorized |= lower.starts_with("authorization:") && line.contains(TOKEN);
-                if let Some(n) = lower.strip_prefix("content-length:") {
-                    length = n.trim().parse().unwrap_or(0);
+                let (name, value) = line.split_once(':').unwrap_or((&line, ""));
+                if name.eq_ignore_ascii_case("authorization") {
+                    authorization = Some(value.trim().to_owned());
+                }
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap_or(0);
                 }
             }
             let mut rest = vec![0; length];
             let _ = reader.read_exact(&mut rest);
-            let (status, body) =
-                if authorized { ("200 OK", body) } else { ("401 Unauthorized", "{\"error\":\"token\"}") };
+            let (status, body) = answer(authorization.as_deref());
             let answer = format!(
                 "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
