@@ -5,8 +5,8 @@
 
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    ApiError, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, ImportCheck, InstallOptions, Installed,
-    JournalLine, JournalQuery, Model, PluginDetails, PluginTest, Review, Source, SwitchesPatch, TriedAction,
+    ApiError, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, InstallOptions, Installed, JournalLine,
+    JournalQuery, Model, PluginDetails, PluginTest, Review, Source, SwitchesPatch, TriedAction,
 };
 use std::any::TypeId;
 use std::collections::{BTreeMap, HashSet};
@@ -24,7 +24,6 @@ fn generated() -> BTreeMap<String, String> {
     files.visit::<Card>();
     files.visit::<PluginDetails>();
     files.visit::<CatalogEntry>();
-    files.visit::<ImportCheck>();
     files.visit::<Review>();
     files.visit::<InstallOptions>();
     files.visit::<Installed>();

@@ -10,10 +10,12 @@
 //! *API boundary:* the commands registered in [`run`] (listed in
 //! [`COMMANDS`]) are the whole surface the webview sees; the capability file
 //! (`capabilities/main.json`) grants the window exactly those commands and
-//! listening to events, nothing else.
+//! listening to events, nothing else. The commands act only on what the
+//! shell handed the window ([`handed`]).
 
 mod commands;
 mod forward;
+mod handed;
 mod help;
 mod icon;
 mod opened;
@@ -59,12 +61,9 @@ app_commands![
     plugins::keep_plugin,
     plugins::open_plugin_folder,
     consent::catalog,
-    consent::validate_plugin,
     consent::import_path,
-    consent::import_bytes,
     consent::load_folder,
     consent::import_official,
-    consent::review,
     consent::install,
     consent::cancel_review,
     consent::pick_plugin_file,
@@ -110,6 +109,7 @@ pub fn run(started: Instant) {
         .plugin(tauri_plugin_clipboard_manager::init())
         .manage(host.clone())
         .manage(opened)
+        .manage(handed::Handed::default())
         .manage(Started(started))
         .on_window_event(opened::on_drop)
         .invoke_handler(handler())
@@ -133,7 +133,10 @@ fn fail(what: &str, error: &dyn std::fmt::Display) -> ! {
 }
 #[cfg(test)]
 mod tests {
-    use dcp_host::{Host, HostOptions, ImportCheck};
+    use crate::commands::consent::{cancel_of, import_path_of, install_of};
+    use crate::handed::Handed;
+    use crate::help::link_to_open;
+    use dcp_host::{ApiError, Host, HostOptions, Review, SwitchesPatch};
     use dcp_vault::testing::MemoryKeyStore;
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
@@ -147,42 +150,45 @@ mod tests {
         Host::open(options).expect("host")
     }
 
-    fn example(name: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples").join(name)
+    fn example(name: &str) -> String {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples").join(name).display().to_string()
     }
 
-    fn check(path: PathBuf) -> ImportCheck {
+    /// Imports `path` as the window does: handed to it first (a picker, a launch, a drop).
+    fn import(host: &Host, handed: &Handed, path: &str) -> Result<Review, ApiError> {
+        handed.paths([&path.to_owned()]);
+        host.block_on(import_path_of(host, handed, path.to_owned()))
+    }
+
+    /// A refusal in a new profile: its code, and the codes of its problems.
+    fn refusal(path: &str) -> (String, Vec<String>) {
         let dir = tempfile::tempdir().expect("profile");
-        let host = host(dir.path());
-        host.block_on(host.check_import(path)).expect("checked")
-    }
-
-    fn codes(check: &ImportCheck) -> Vec<&str> {
-        check.errors.iter().map(|p| p.code.as_str()).collect()
+        let error = import(&host(dir.path()), &Handed::default(), path).expect_err("refused");
+        (error.code.as_str().to_owned(), error.problems.iter().map(|p| p.code.as_str().to_owned()).collect())
     }
 
     #[test]
     fn an_example_manifest_can_be_imported() {
-        let check = check(example("exchange-rates/manifest.json"));
-        assert!(check.ok, "{check:?}");
-        assert_eq!(check.slug.as_deref(), Some("fx"));
+        let dir = tempfile::tempdir().expect("profile");
+        let review = import(&host(dir.path()), &Handed::default(), &example("exchange-rates/manifest.json"));
+        assert_eq!(review.expect("review").slug, "fx");
     }
 
-    /// §19: a folder is loaded, not imported; the check says so as import would.
+    /// §19: a folder is loaded, not imported, and only in developer mode.
     #[test]
-    fn s19_a_folder_is_not_said_importable() {
-        let check = check(example("exchange-rates"));
-        assert!(!check.ok);
-        assert_eq!(codes(&check), ["unsupported_package"]);
+    fn s19_a_folder_is_not_imported_while_developer_mode_is_off() {
+        let (code, problems) = refusal(&example("exchange-rates"));
+        assert_eq!((code.as_str(), problems), ("unsupported_package", vec!["unsupported_package".to_owned()]));
     }
 
     /// §15: a plugin that talks to the PC needs developer mode, which is off in a new profile.
     #[test]
     fn s15_a_pc_plugin_is_refused_while_developer_mode_is_off() {
-        let check = check(example("local-server/manifest.json"));
-        assert!(!check.ok);
-        assert_eq!(codes(&check), ["dev_mode_required"]);
-        assert_eq!(check.errors[0].path, "permissions.network.local.ports");
+        let dir = tempfile::tempdir().expect("profile");
+        let error =
+            import(&host(dir.path()), &Handed::default(), &example("local-server/manifest.json")).expect_err("refused");
+        assert_eq!(error.code.as_str(), "dev_mode_required");
+        assert_eq!(error.problems[0].path, "permissions.network.local.ports");
     }
 
     #[test]
@@ -190,15 +196,93 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let file = dir.path().join("broken.json");
         std::fs::write(&file, b"{ not json").expect("write");
-        let check = check(file);
-        assert_eq!(codes(&check), ["not_json"]);
+        assert_eq!(refusal(&file.display().to_string()), ("not_json".to_owned(), vec!["not_json".to_owned()]));
     }
 
     #[test]
     fn a_missing_path_is_a_refusal_not_a_panic() {
-        let check = check(PathBuf::from("/nonexistent/dcp-app-test/plugin.json"));
-        assert!(!check.ok);
-        assert_eq!(check.errors.len(), 1);
+        let (code, problems) = refusal("/nonexistent/dcp-app-test/plugin.json");
+        assert_eq!((code.as_str(), problems), ("read_failed", vec!["read_failed".to_owned()]));
+    }
+
+    /// A path the window was not given (no picker, launch or drop) is not
+    /// read: no review starts, and nothing of the file reaches the page.
+    #[test]
+    fn a_path_the_window_was_not_given_is_refused_unread() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        let handed = Handed::default();
+        let path = example("exchange-rates/manifest.json");
+        let error = host.block_on(import_path_of(&host, &handed, path.clone())).expect_err("not handed");
+        assert_eq!((error.code.as_str(), error.problems.len()), ("bad_input", 0));
+        let quarantined = std::fs::read_dir(dir.path().join("quarantine")).expect("quarantine").count();
+        assert_eq!(quarantined, 0, "no review was started");
+        handed.paths([&example("my-tasks/manifest.json")]);
+        let error = host.block_on(import_path_of(&host, &handed, path)).expect_err("another path was handed");
+        assert_eq!(error.code.as_str(), "bad_input");
+    }
+
+    /// §18: Install and Cancel act only on a review the window was shown,
+    /// and only once; another pending review (say, one `dcplugin import`
+    /// started) is refused `unknown_review` and stays pending.
+    #[test]
+    fn s18_install_and_cancel_take_only_a_review_the_window_was_shown() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        let handed = Handed::default();
+        let fx = PathBuf::from(example("exchange-rates/manifest.json"));
+        let unseen = host.block_on(host.import_path(fx)).expect("a review the window never showed");
+        let options = dcp_host::InstallOptions::default;
+        let refused = host.block_on(install_of(&host, &handed, &unseen.review, options())).expect_err("not shown");
+        assert_eq!(refused.code.as_str(), "unknown_review");
+        let refused = host.block_on(cancel_of(&host, &handed, &unseen.review)).expect_err("not shown");
+        assert_eq!(refused.code.as_str(), "unknown_review");
+        assert_eq!(host.block_on(host.review(&unseen.review)).expect("still pending").slug, "fx");
+        assert!(host.block_on(host.cards()).expect("cards").is_empty(), "nothing installed");
+
+        let shown = import(&host, &handed, &example("exchange-rates/manifest.json")).expect("shown");
+        let installed = host.block_on(install_of(&host, &handed, &shown.review, options())).expect("installed");
+        assert_eq!(installed.slug, "fx");
+        let again = host.block_on(install_of(&host, &handed, &shown.review, options())).expect_err("used");
+        assert_eq!(again.code.as_str(), "unknown_review");
+
+        let cancelled = import(&host, &handed, &example("recipe-search/manifest.json")).expect("shown");
+        host.block_on(cancel_of(&host, &handed, &cancelled.review)).expect("cancelled");
+        let again = host.block_on(cancel_of(&host, &handed, &cancelled.review)).expect_err("used");
+        assert_eq!(again.code.as_str(), "unknown_review");
+    }
+
+    /// §10: the app opens only a help link a setting shown in the window
+    /// declares (consent screen or Options), checked again as §10 checks it.
+    #[test]
+    fn s10_help_opens_only_a_help_link_the_window_shows() {
+        const LINK: &str = "https://tasks.example.com/help/api-token";
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        let handed = Handed::default();
+        assert_eq!(link_to_open(&handed, LINK).expect_err("not shown yet").code.as_str(), "bad_input");
+
+        let review = import(&host, &handed, &example("my-tasks/manifest.json")).expect("review");
+        assert!(review.settings.iter().any(|s| s.help_url.as_deref() == Some(LINK)), "{:?}", review.settings);
+        assert_eq!(link_to_open(&handed, LINK).expect("a shown help link").as_str(), LINK);
+        for other in ["https://example.com/", "https://tasks.example.com/help/other", "file:///etc/passwd"] {
+            assert_eq!(link_to_open(&handed, other).expect_err(other).code.as_str(), "bad_input", "{other}");
+        }
+    }
+
+    /// A help link the window was given but §10 refuses (the shown details
+    /// can only hold checked links; this guards the check itself).
+    #[test]
+    fn s10_a_shown_link_is_still_checked_as_the_validator_checks_it() {
+        let handed = Handed::default();
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        let mut review = import(&host, &handed, &example("my-tasks/manifest.json")).expect("review");
+        for bad in ["http://example.com/help", "https://example.com:8443/help", "https://user:pw@example.com/"] {
+            review.settings[0].help_url = Some(bad.to_owned());
+            review = handed.review(review);
+            assert_eq!(link_to_open(&handed, bad).expect_err(bad).code.as_str(), "bad_input", "{bad}");
+        }
     }
 
     /// §11: where no keyring keeps secrets past a restart, the panel gets the
@@ -223,10 +307,13 @@ mod tests {
         }
     }
 
-    /// The panel's contract (ui/main.js): `{ok, slug, errors: [{code, path, message}], warnings}`.
+    /// §19: in developer mode a folder handed to the window is Load a folder.
     #[test]
-    fn a_check_serializes_to_the_panels_shape() {
-        let value = serde_json::to_value(check(example("exchange-rates/manifest.json"))).expect("JSON");
-        assert_eq!(value, serde_json::json!({"ok": true, "slug": "fx", "errors": [], "warnings": []}));
+    fn s19_a_folder_handed_in_developer_mode_is_loaded() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        host.block_on(host.set_switches(SwitchesPatch { dev_mode: Some(true), ..Default::default() })).expect("on");
+        let review = import(&host, &Handed::default(), &example("exchange-rates")).expect("loaded");
+        assert_eq!((review.slug.as_str(), review.origin), ("fx", dcp_host::Origin::Folder));
     }
 }

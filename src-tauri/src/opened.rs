@@ -6,6 +6,7 @@
 //! files are dragged over the window, [`DROP_HOVER`] says so, so the UI can
 //! show where to drop them.
 
+use crate::handed::Handed;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 use tauri::{AppHandle, DragDropEvent, Emitter, Manager, Window, WindowEvent};
@@ -51,9 +52,11 @@ pub fn paths_from_args(args: impl IntoIterator<Item = String>, cwd: &Path) -> Ve
         .collect()
 }
 
-/// Queues paths and tells the window about the new ones.
+/// Queues paths and tells the window about the new ones, which it may
+/// then import ([`Handed`]).
 pub fn open_files(app: &AppHandle, paths: Vec<String>) {
     let added = app.state::<OpenedFiles>().push(paths);
+    app.state::<Handed>().paths(&added);
     if !added.is_empty() {
         // A window still loading misses it, and takes the queue when ready.
         let _ = app.emit(OPEN_FILES, added);

@@ -3,7 +3,7 @@
 // this set with the commands the Rust side registers.
 import { invoke } from '@tauri-apps/api/core';
 import type {
-  AppSwitches, SwitchesPatch, Card, PluginDetails, CatalogEntry, ImportCheck, Review, InstallRequest, Installed,
+  AppSwitches, SwitchesPatch, Card, PluginDetails, CatalogEntry, Review, InstallRequest, Installed,
   EventsPage, PluginTest, TriedAction, JournalQuery, JournalLine, CloudChoice, Source, Model, ApiError, ErrorCode,
 } from './types';
 
@@ -16,12 +16,9 @@ export const api = {
   pluginIcon: (slug: string) => invoke<string | null>("plugin_icon", { slug }),
   pluginDetails: (slug: string) => invoke<PluginDetails>("plugin_details", { slug }),
   catalog: () => invoke<CatalogEntry[]>("catalog"),
-  validatePlugin: (path: string) => invoke<ImportCheck>("validate_plugin", { path }),
   importPath: (path: string) => invoke<Review>("import_path", { path }),
-  importBytes: (fileName: string, bytes: number[]) => invoke<Review>("import_bytes", { fileName, bytes }),
   loadFolder: (path: string) => invoke<Review>("load_folder", { path }),
   importOfficial: (slug: string) => invoke<Review>("import_official", { slug }),
-  review: (id: string) => invoke<Review>("review", { id }),
   install: (review: string, options: InstallRequest) => invoke<Installed>("install", { review, options }),
   cancelReview: (review: string) => invoke<null>("cancel_review", { review }),
   uninstall: (slug: string) => invoke<null>("uninstall", { slug }),

@@ -307,21 +307,6 @@ pub use dcp_store::journal::{
     JournalFilter as JournalQuery, Kind as JournalKind, Outcome as JournalOutcome, Stored as JournalValue,
 };
 
-/// What a check of a file says (the panel's "can be imported"): the same
-/// verdict as an import, without keeping the file.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ImportCheck {
-    /// True when import would accept it (warnings allowed).
-    pub ok: bool,
-    /// The plugin's slug, when accepted.
-    pub slug: Option<String>,
-    /// Problems that refuse it, with their §22 codes and places.
-    pub errors: Vec<dcp_format::Problem>,
-    /// Problems that let it install.
-    pub warnings: Vec<dcp_format::Problem>,
-}
-
 /// Try an action (§19): what the AI reads and how the call ended, and the
 /// request the app sent (none when the call ended before one was built).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -45,8 +45,8 @@ pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCod
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    AppSwitches, Card, EventsPage, ImportCheck, JournalKind, JournalOutcome, JournalQuery, JournalValue, PluginDetails,
-    PluginTest, SwitchesPatch, TriedAction,
+    AppSwitches, Card, EventsPage, JournalKind, JournalOutcome, JournalQuery, JournalValue, PluginDetails, PluginTest,
+    SwitchesPatch, TriedAction,
 };
 use dto::{DoorView, EventView};
 use events::{Change, HostEvent};
@@ -216,37 +216,9 @@ impl Host {
 
     // ------------------------------------------------------------ consent
 
-    /// Checks a file as an import would, without keeping it (the import
-    /// window's verdict). A refusal is the verdict, not an error; an error
-    /// is a failure of the profile itself.
-    pub async fn check_import(&self, path: PathBuf) -> ApiResult<ImportCheck> {
-        let checked = self.read(move |s| Ok(s.check_import(&path))).await?;
-        Ok(match checked {
-            Ok((slug, warnings)) => ImportCheck { ok: true, slug: Some(slug), errors: Vec::new(), warnings },
-            Err(StoreError::Refused(problems)) => {
-                ImportCheck { ok: false, slug: None, errors: problems.errors, warnings: problems.warnings }
-            }
-            Err(e) => return Err(e.into()),
-        })
-    }
-
     /// Imports a .json or .zip file: checked, quarantined, and its review (consent screen).
     pub async fn import_path(&self, path: PathBuf) -> ApiResult<Review> {
         self.read(move |s| Ok(s.import(&path)?)).await
-    }
-
-    /// Imports a dropped file's bytes, named as the file was (the name tells .json from .zip).
-    pub async fn import_bytes(&self, file_name: String, bytes: Vec<u8>) -> ApiResult<Review> {
-        self.read(move |s| {
-            let name = Path::new(&file_name).file_name().map(PathBuf::from).unwrap_or_else(|| "plugin".into());
-            let dropped = tempdir_in(&s.profile().quarantine_dir())?;
-            let path = dropped.join(name);
-            std::fs::write(&path, &bytes).map_err(StoreError::Io)?;
-            let review = s.import(&path);
-            let _ = std::fs::remove_dir_all(&dropped);
-            Ok(review?)
-        })
-        .await
     }
 
     /// Load a folder (developer mode, §19): its review.
@@ -391,12 +363,25 @@ impl Host {
     /// Runs one call through the whole pipeline (§3). Its journal line is
     /// committed once the outcome is known, then reported on the stream.
     pub async fn call(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<CallOutcome> {
-        Ok(self.try_action(turn, tool, args).await?.outcome)
+        Ok(self.call_showing_request(turn, tool, args).await?.outcome)
     }
 
     /// The Developer section's Try an action (§19): the call as the AI
     /// would make it, plus the request that was sent (secrets as `[secret]`).
+    /// Refused `dev_mode_required` while developer mode is off: the
+    /// Developer section is not there then, so neither is its button.
     pub async fn try_action(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
+        if !self.switches().await?.dev_mode {
+            return Err(ApiError::new(
+                ErrorCode::Import(dcp_format::Code::DevModeRequired),
+                "Try an action is in the Developer section: turn on developer mode first",
+            ));
+        }
+        self.call_showing_request(turn, tool, args).await
+    }
+
+    /// One call through the pipeline, with the request it sent.
+    async fn call_showing_request(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
         let name = tool.to_owned();
         let inner = self.inner.clone();
         let (tried, flushed) = self
@@ -562,18 +547,4 @@ fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> Ap
         door: DoorView { wanted: dcp_door::wanted_now(s), address: format!("127.0.0.1:{port}"), state },
         token_made: s.event_token_sealed(slug)?.is_some(),
     })
-}
-
-/// A fresh folder for one dropped file, inside the profile's quarantine.
-fn tempdir_in(parent: &Path) -> Result<PathBuf, StoreError> {
-    std::fs::create_dir_all(parent)?;
-    for n in 0..100u32 {
-        let dir = parent.join(format!("dropped-{}-{n}", std::process::id()));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(StoreError::Internal("no free folder for a dropped file".into()))
 }

@@ -140,14 +140,29 @@ async fn s18_an_update_that_adds_a_host_is_a_permission_change() {
     assert_eq!(f.host.card("fx").await.expect("card").version, "1.1.0");
 }
 
+/// §19: Try an action is in the Developer section, so it is refused while
+/// developer mode is off, before the plugin's program is reached; a call
+/// (`dcplugin call`, the companion) is not a developer tool and still runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn s18_a_dropped_file_imports_from_its_bytes() {
+async fn s19_try_an_action_needs_developer_mode() {
     let f = fixture();
-    let bytes = std::fs::read(examples().join("exchange-rates/manifest.json")).expect("example");
-    let review = f.host.import_bytes("exchange-rates.json".into(), bytes).await.expect("review");
-    assert_eq!(review.slug, "fx");
-    let refused = f.host.import_bytes("notes.txt".into(), b"hello".to_vec()).await.expect_err("not a plugin");
-    assert_eq!(refused.code, ErrorCode::Import(dcp_format::Code::UnsupportedPackage));
+    let port = free_port();
+    let server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
+    dev_mode(&f.host, true).await;
+    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), with_token()).await;
+    dev_mode(&f.host, false).await;
+
+    let refused = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect_err("dev mode off");
+    assert_eq!(refused.code.as_str(), "dev_mode_required");
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 0);
+    // The call itself is answered (the paused plugin refuses it, §15), not refused as a developer tool.
+    let call = f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("a call's outcome");
+    assert_eq!(call.outcome, JournalOutcome::Refused);
+
+    dev_mode(&f.host, true).await;
+    let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect("dev mode on");
+    assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
+    assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
 
 /// §19 "on each card: the plugin's ID and its number of recent errors":

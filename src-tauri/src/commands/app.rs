@@ -1,6 +1,7 @@
 //! The settings panel around the tabs: the app switches (§18, §19), the
 //! secrets warning (§11), files opened with the app, start-up time.
 
+use crate::handed::Handed;
 use crate::opened::OpenedFiles;
 use crate::Started;
 use dcp_host::{ApiError, AppSwitches, Host, SwitchesPatch};
@@ -32,8 +33,10 @@ pub async fn secrets_warning_of(host: &Host) -> Option<String> {
 
 /// The paths opened with the app and not yet taken; the queue is empty after.
 #[tauri::command]
-pub fn take_opened_files(opened: State<'_, OpenedFiles>) -> Vec<String> {
-    opened.take()
+pub fn take_opened_files(opened: State<'_, OpenedFiles>, handed: State<'_, Handed>) -> Vec<String> {
+    let paths = opened.take();
+    handed.paths(&paths);
+    paths
 }
 
 /// Milliseconds since the process started: the UI calls it once My plugins is drawn.

@@ -1,8 +1,9 @@
 //! Options (§10, §11, §13, §12 Twitch): settings, secrets, the online-AI
 //! choice, the Test button, and the settings' help links.
 
+use crate::handed::Handed;
 use crate::help;
-use dcp_host::{ApiError, Card, CloudChoice, Host, PluginTest, Sensitive};
+use dcp_host::{ApiError, Card, CloudChoice, ErrorCode, Host, HostCode, PluginTest, Sensitive};
 use serde_json::Value;
 use tauri::State;
 
@@ -46,14 +47,10 @@ pub async fn test_plugin(host: State<'_, Host>, slug: String) -> Result<PluginTe
     host.test_plugin(&slug).await
 }
 
-/// Opens a setting's help link in the browser: https only.
+/// Opens in the browser a help link of a setting the window shows (§10).
 #[tauri::command]
-pub fn open_help(url: String) -> Result<(), ApiError> {
-    let url = help::https_url(&url)?;
-    open::that_detached(url.as_str()).map_err(|e| {
-        ApiError::new(
-            dcp_host::ErrorCode::Host(dcp_host::HostCode::Internal),
-            format!("{url} could not be opened: {e}"),
-        )
-    })
+pub fn open_help(handed: State<'_, Handed>, url: String) -> Result<(), ApiError> {
+    let url = help::link_to_open(&handed, &url)?;
+    open::that_detached(url.as_str())
+        .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("{url} could not be opened: {e}")))
 }

@@ -1,6 +1,7 @@
 //! My plugins (§18): cards, icons, details, the switches, Keep, Uninstall.
 
 use super::open_in_file_manager;
+use crate::handed::Handed;
 use crate::icon;
 use dcp_host::{ApiError, Card, Host, PluginDetails};
 use tauri::State;
@@ -25,8 +26,12 @@ pub async fn plugin_icon(host: State<'_, Host>, slug: String) -> Result<Option<S
 
 /// Details, Options and the Developer section.
 #[tauri::command]
-pub async fn plugin_details(host: State<'_, Host>, slug: String) -> Result<PluginDetails, ApiError> {
-    host.details(&slug).await
+pub async fn plugin_details(
+    host: State<'_, Host>,
+    handed: State<'_, Handed>,
+    slug: String,
+) -> Result<PluginDetails, ApiError> {
+    Ok(handed.details(host.details(&slug).await?))
 }
 
 /// Reload plugins (developer mode): re-reads every installed file.

@@ -23,7 +23,6 @@ export type { FieldCode } from "./FieldCode";
 export type { FieldProblem } from "./FieldProblem";
 export type { HostCode } from "./HostCode";
 export type { HostEvent } from "./HostEvent";
-export type { ImportCheck } from "./ImportCheck";
 export type { InstallRequest } from "./InstallRequest";
 export type { Installed } from "./Installed";
 export type { JournalKind } from "./JournalKind";

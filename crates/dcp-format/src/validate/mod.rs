@@ -34,6 +34,7 @@ use crate::problem::{Code, Problems};
 use crate::version::Version;
 use json::{Map, Value};
 use path::Path;
+pub use settings::help_link;
 
 /// What the validator is checking against.
 #[derive(Debug, Clone)]

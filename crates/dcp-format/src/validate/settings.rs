@@ -233,7 +233,10 @@ fn boolean_kind(field: &Map, path: Path, p: &mut Problems) -> Option<SettingKind
     }
 }
 
-fn help_link(url: &str) -> Result<(), String> {
+/// §10's check of a setting's `helpUrl`: https, a public domain, no port,
+/// no credentials; else why not. The desktop shell checks a link again
+/// with it before opening it.
+pub fn help_link(url: &str) -> Result<(), String> {
     let parts = split(url)?;
     if parts.scheme != "https" {
         return Err("a help link must start with https://".into());
