@@ -5,7 +5,9 @@
 //! awaits one method of the engine's [`Host`] (managed state, opened once at
 //! start) and returns its DTO or its `{code, message, problems}` error
 //! unchanged. What the shell owns is the desktop around it: pickers, the
-//! clipboard, files opened with the app, the event stream to the window.
+//! clipboard, files opened with the app, the event stream to the window,
+//! the window itself ([`window`]: its WebKit data, its pages) and one
+//! window per profile ([`instance`]).
 //!
 //! *API boundary:* the commands registered in [`run`] (listed in
 //! [`COMMANDS`]) are the whole surface the webview sees; the capability file
@@ -18,7 +20,9 @@ mod forward;
 mod handed;
 mod help;
 mod icon;
+mod instance;
 mod opened;
+mod window;
 
 #[cfg(test)]
 mod bindings;
@@ -96,24 +100,25 @@ pub fn run(started: Instant) {
     let cwd = std::env::current_dir().unwrap_or_default();
     let opened = opened::OpenedFiles::default();
     opened.push(opened::paths_from_args(std::env::args().skip(1), &cwd));
-    let app = tauri::Builder::default()
+    let context = tauri::generate_context!();
+    let bus_id = instance::bus_id(&context.config().identifier, host.profile_dir());
+    let mut builder = tauri::Builder::default();
+    if instance::may_hand_over(&bus_id) {
         // First plugin, as its docs ask: a second launch hands over its paths and exits before anything else starts.
-        .plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
-            opened::open_files(app, opened::paths_from_args(argv.into_iter().skip(1), cwd.as_ref()));
-            if let Some(window) = app.get_webview_window("main") {
-                let _ = window.unminimize();
-                let _ = window.set_focus();
-            }
-        }))
+        builder = builder.plugin(single_instance(bus_id));
+    }
+    let profile = host.profile_dir().to_path_buf();
+    let app = builder
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_clipboard_manager::init())
         .manage(host.clone())
         .manage(opened)
         .manage(handed::Handed::default())
         .manage(Started(started))
+        .setup(move |app| window::open(app, &profile))
         .on_window_event(opened::on_drop)
         .invoke_handler(handler())
-        .build(tauri::generate_context!())
+        .build(context)
         .unwrap_or_else(|error| fail("could not start", &error));
     // Subscribed before the background starts, so that none of its events is missed.
     forward::host_events(app.handle().clone(), host.subscribe());
@@ -125,6 +130,21 @@ pub fn run(started: Instant) {
     app.run(move |_, _| {
         let _ = &background;
     });
+}
+
+/// The hand-over of a second launch with this profile: its paths are
+/// opened here and the window comes to the front.
+fn single_instance(bus_id: String) -> tauri::plugin::TauriPlugin<tauri::Wry> {
+    tauri_plugin_single_instance::Builder::new()
+        .dbus_id(bus_id)
+        .callback(|app, argv, cwd| {
+            opened::open_files(app, opened::paths_from_args(argv.into_iter().skip(1), cwd.as_ref()));
+            if let Some(window) = app.get_webview_window(window::MAIN) {
+                let _ = window.unminimize();
+                let _ = window.set_focus();
+            }
+        })
+        .build()
 }
 
 fn fail(what: &str, error: &dyn std::fmt::Display) -> ! {

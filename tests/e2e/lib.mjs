@@ -279,31 +279,71 @@ export async function quit() {
 }
 
 /**
+ * Starts `dcp-app ARGS` with DCPLUGIN_PROFILE=profile, outside WebDriver.
+ * Returns { child, output(), ended }: `output()` is its stdout and stderr
+ * so far; `ended` resolves with its exit code (or `signal NAME`).
+ */
+export function startApp(profile, args = []) {
+  const child = track(spawn(env.app, args, { env: profileEnv(profile), stdio: ['ignore', 'pipe', 'pipe'] }));
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const ended = new Promise((resolve) => child.on('exit', (c, s) => resolve(s ? `signal ${s}` : c)));
+  return { child, output: () => output, ended };
+}
+
+/** Ends a process started by startApp and waits for it. */
+export async function stopApp(app) {
+  if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGTERM');
+  await withTimeout(app.ended, 10_000, 'the app to end').catch(() => app.child.kill('SIGKILL'));
+}
+
+/**
  * A second `dcp-app PATH...` launch with the same profile: the running window
  * must take its arguments (single instance) and the launch must end at once.
  * Resolves with how it ended; a launch still running after 15 s is killed
  * (the hand-over did not work) and reported.
  */
 export async function secondLaunch(...paths) {
-  const child = track(
-    spawn(env.app, paths, { env: profileEnv(current?.profile ?? env.tmp), stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const code = await new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve('still running after 15 s (killed)');
-    }, 15_000);
-    child.on('exit', (c, s) => {
-      clearTimeout(timer);
-      resolve(s ? `signal ${s}` : c);
+  const app = startApp(current?.profile ?? env.tmp, paths);
+  const code = await Promise.race([app.ended, sleep(15_000).then(() => 'still running after 15 s (killed)')]);
+  if (code !== 0) {
+    await stopApp(app);
+    throw new Error(`second launch \`dcp-app ${paths.join(' ')}\` did not hand over to the window: ${code}; ${app.output().trim().slice(0, 300)}`);
+  }
+}
+
+// ------------------------------------------------------------ the session bus
+
+/** The names on the session bus (the run's private one, from dbus-run-session). */
+export function busNames() {
+  return new Promise((resolve, reject) => {
+    execFile('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.ListNames'], { timeout: 10_000 }, (e, out) => {
+      if (e) return reject(new Error(`dbus-send ListNames: ${e.message}`));
+      resolve([...out.matchAll(/string "([^"]+)"/g)].map((m) => m[1]));
     });
   });
-  if (code !== 0) {
-    throw new Error(`second launch \`dcp-app ${paths.join(' ')}\` did not hand over to the window: ${code}; ${output.trim().slice(0, 300)}`);
-  }
+}
+
+/**
+ * A program that takes the bus name `name` and answers the single-instance
+ * hand-over as a window would (bus-squatter.py). Resolves once it holds the
+ * name with { lines, stop() }: `lines` gets each line it prints (`HANDED …`).
+ */
+export async function busSquatter(name) {
+  const squatter = track(spawn('/usr/bin/python3', [path.join(env.repo, 'tests/e2e/bus-squatter.py'), name], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
+  const lines = [];
+  let errors = '';
+  squatter.stdout.on('data', (d) => lines.push(...String(d).split('\n').filter(Boolean)));
+  squatter.stderr.on('data', (d) => (errors += d));
+  await until(`bus-squatter.py holding ${name}`, async () => {
+    if (squatter.exitCode !== null) throw new Error(`bus-squatter.py ended: ${lines.join(' ')} ${errors.trim().slice(0, 300)}`);
+    return lines.includes('OWNED');
+  }, 10_000);
+  return { lines, stop: () => squatter.kill('SIGTERM') };
 }
 
 // ------------------------------------------------------------ page helpers
@@ -511,6 +551,13 @@ export function readClipboard() {
 const xdo = (...args) => new Promise((resolve, reject) => {
   execFile('xdotool', args.map(String), { timeout: 10_000 }, (e, out) => (e ? reject(new Error(`xdotool ${args.join(' ')}: ${e.message}`)) : resolve(out)));
 });
+
+/** The visible X windows named `title` (their ids); none is an empty list. */
+export async function appWindows(title) {
+  // xdotool search exits 1 when nothing matches.
+  const out = await xdo('search', '--onlyvisible', '--name', `^${title}$`).catch(() => '');
+  return out.trim().split('\n').filter(Boolean);
+}
 
 /** The app window's place on the screen (x, y, width, height), from X. */
 export async function appWindowRect(title) {

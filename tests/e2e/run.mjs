@@ -4,7 +4,10 @@
 // refused file, a file dragged onto the window, developer mode with a
 // live-reloaded folder, an event posted through the door, Try an action
 // against the local-server example, the actions journal, uninstall. A
-// second profile holds 100 installed plugins and times the start-up.
+// second profile holds 100 installed plugins and times the start-up. The
+// window's own defences are checked on the way: its WebKit data in the
+// profile, a remote page refused, a launch with another profile opening
+// its own window, and a program holding the window's bus name handed nothing.
 // Screenshots of each screen go to docs/screenshots/.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,12 +16,15 @@ import { By } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
   tab, shot, tid, consentInstall, card, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
-  appWindowRect, dragFile, readClipboard,
+  appWindowRect, appWindows, dragFile, readClipboard, startApp, stopApp, busNames, busSquatter,
 } from './lib.mjs';
 
 const ex = (name) => path.join(env.repo, 'plugins-examples', name);
 const profile = path.join(env.tmp, 'profile-main');
 const pomodoroDir = path.join(env.tmp, 'pomodoro');
+const TITLE = 'Desktop Companion Plugins';
+/** The app's identifier (tauri.conf.json), the name of its default data folder. */
+const IDENTIFIER = JSON.parse(fs.readFileSync(path.join(env.repo, 'src-tauri/tauri.conf.json'), 'utf8')).identifier;
 
 const T = {
   C: 'app opens with a plugin file as argument: consent screen',
@@ -113,6 +119,17 @@ test('Install: the card is Active in My plugins', async () => {
   await shot('my-plugins');
 }, { needs: [T.C] });
 
+test('the WebKit data stays in the profile, private (0700), and nothing goes to the shared data folder', async () => {
+  const dir = path.join(profile, 'webview');
+  if (!fs.existsSync(dir)) throw new Error(`no ${dir}: the window keeps its WebKit data elsewhere`);
+  const mode = (fs.statSync(dir).mode & 0o777).toString(8);
+  if (mode !== '700') throw new Error(`${dir} has mode ${mode}, not 700`);
+  if (!fs.readdirSync(dir).length) throw new Error(`${dir} is empty: WebKit wrote its data elsewhere`);
+  // XDG_DATA_HOME is the run's own folder (e2e.sh): what Tauri would share between profiles lands there.
+  const shared = path.join(process.env.XDG_DATA_HOME, IDENTIFIER);
+  if (fs.existsSync(shared)) throw new Error(`${shared} was made: ${fs.readdirSync(shared).join(', ')}`);
+}, { needs: [T.C] });
+
 test('switch the plugin off and on', async () => {
   const sw = async () => (await card('fx')).findElement(By.css(tid('card-switch')));
   await setSwitch(tid('card-switch'), false, await card('fx'));
@@ -154,6 +171,20 @@ test('Catalog lists the official plugins', async () => {
   await shot('catalog');
 });
 
+test('the window stays on the app: a remote page, a file or a data: page is refused', async () => {
+  await goPlugins('My plugins');
+  await card('fx');
+  const own = await driver().executeScript('return location.href');
+  for (const away of ['https://example.invalid/', 'file:///etc/hostname', 'data:text/html,<h1>elsewhere</h1>']) {
+    // Navigated from a timer, so that the script returns before the page would go.
+    await driver().executeScript('const to = arguments[0]; setTimeout(() => { location = to; }, 0);', away);
+    await sleep(1_500);
+    const now = await driver().executeScript('return location.href');
+    if (now !== own) throw new Error(`location = '${away}' left the app: the window shows ${now}`);
+    await card('fx', 5_000);
+  }
+}, { needs: [T.I] });
+
 test('Tools tab: the master switch for tools', async () => {
   await tab('Tools');
   await waitFor(tid('tools-enabled'));
@@ -176,6 +207,25 @@ test('a broken file given to the running app is refused with technical details',
   const close = await r.findElements(By.css(tid('close')));
   if (close.length) await click(close[0]);
 });
+
+test('a launch with another profile opens its own window and hands this one nothing', async () => {
+  const other = path.join(env.tmp, 'profile-other');
+  fs.rmSync(other, { recursive: true, force: true });
+  const before = (await appWindows(TITLE)).length;
+  const app = startApp(other, [path.join(ex('my-tasks'), 'manifest.json')]);
+  try {
+    await until('a second app window', async () => {
+      const code = app.child.exitCode;
+      if (code !== null) throw new Error(`the launch ended (${code}) instead of opening its own window: ${app.output().trim().slice(0, 300)}`);
+      return (await appWindows(TITLE)).length > before;
+    }, 30_000);
+    if (!fs.existsSync(path.join(other, 'host.sqlite'))) throw new Error('the other launch did not open its own profile');
+    await sleep(1_000);
+    if ((await driver().findElements(By.css(tid('consent')))).length) throw new Error('the other profile\'s file reached this window');
+  } finally {
+    await stopApp(app);
+  }
+}, { needs: [T.C] });
 
 test('a plugin file dragged from a file manager onto the window: a drop hint, then its consent screen', async () => {
   await goPlugins('My plugins');
@@ -414,6 +464,42 @@ test('start-up with 100 installed plugins', async () => {
   // running beside) a debug build can miss it by chance.
   if (Number(startupMs) >= 1000) console.log(`     note: ${startupMs} ms is over the 1000 ms target`);
 }, { timeout: 180_000 });
+
+// ------------------------------------- (6) a program holding the window's name
+
+test('a program holding the window\'s bus name is handed nothing: the launch opens its own window and says why', async () => {
+  const squatted = path.join(env.tmp, 'profile-squatted');
+  fs.rmSync(squatted, { recursive: true, force: true });
+  // The profile's window name: the one that appears on the bus while its window runs.
+  const earlier = new Set(await busNames());
+  const app = startApp(squatted);
+  let name;
+  try {
+    name = await until('the window\'s single-instance name on the bus', async () => {
+      if (app.child.exitCode !== null) throw new Error(`the app ended: ${app.output().trim().slice(0, 300)}`);
+      return (await busNames()).find((n) => !earlier.has(n) && n.startsWith(`${IDENTIFIER}.`) && n.endsWith('.SingleInstance'));
+    }, 30_000);
+  } finally {
+    await stopApp(app);
+  }
+  const squatter = await busSquatter(name);
+  const file = path.join(ex('exchange-rates'), 'manifest.json');
+  const launch2 = startApp(squatted, [file]);
+  try {
+    await until('the launch\'s own window', async () => {
+      const code = launch2.child.exitCode;
+      if (code !== null) throw new Error(`the launch ended (${code}) with no window: ${launch2.output().trim().slice(0, 300)}; the squatter got ${squatter.lines.join(' | ')}`);
+      return (await appWindows(TITLE)).length > 0;
+    }, 30_000);
+    const said = launch2.output();
+    if (!/held by another program/.test(said)) throw new Error(`the launch did not say why it opened its own window: "${said.trim().slice(0, 300)}"`);
+    if (squatter.lines.some((l) => l.startsWith('HANDED'))) throw new Error(`the squatter was handed: ${squatter.lines.join(' | ')}`);
+    console.log(`     ${name}: ${said.trim().split('\n').find((l) => /held by another program/.test(l)).slice(0, 160)}…`);
+  } finally {
+    await stopApp(launch2);
+    squatter.stop();
+  }
+}, { timeout: 90_000 });
 
 // ----------------------------------------------------------------- run
 
