@@ -25,15 +25,6 @@ impl Store {
         self.quarantine(&importable(path)?, Origin::Import, None)
     }
 
-    /// What [`Store::import`] would say of a file, without keeping it: the
-    /// slug and the warnings, or the refusal with every problem. The
-    /// validator's checks and the host's (developer mode) alike, so a
-    /// check never says "can be imported" of what import refuses.
-    pub fn check_import(&self, path: &Path) -> Result<(String, Vec<Problem>), StoreError> {
-        let (plugin, warnings) = self.validated(&importable(path)?, Origin::Import)?;
-        Ok((plugin.slug, warnings))
-    }
-
     /// Loads a plugin folder in place (§19): developer mode only, never a
     /// folder inside the app's own plugins folder. That check comes first,
     /// before the folder is read.
