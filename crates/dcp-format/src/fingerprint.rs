@@ -11,16 +11,20 @@
 //!   names lowercased — and the secrets it carries), the event names
 //!   (sorted), and where private data may go (`data.cloudModels` of a
 //!   plugin with an R1 tool, §13; left out for other plugins, so their
-//!   fingerprint is the same as before it was added). Texts, settings and versions are left out on purpose: an
-//!   update that only rewords a description does not ask for consent again.
+//!   fingerprint is the same as before it was added); and since issue 20
+//!   what each request sends besides its URL (its query, headers and body
+//!   templates as written, §8) and the author's name: who the player
+//!   trusted with the plugin (see `crate::changes`). Other texts, settings
+//!   and versions are left out on purpose: an update that only rewords a
+//!   description does not ask for consent again.
 //!   Two manifests have the same permissions fingerprint exactly when their
 //!   [`Permissions`] are equal, which is what the review's list of changes
 //!   is computed from (§18, `crate::changes`).
 
-use crate::model::{AuthIn, CloudModels, Fingerprints, Plugin};
+use crate::model::{AuthIn, CloudModels, Fingerprints, Plugin, Request};
 use crate::risk::Level;
-use crate::template::Piece;
-use serde::{Deserialize, Serialize};
+use crate::template::{Piece, ValueTemplate};
+use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,6 +46,10 @@ pub struct Permissions {
     /// a row stored before this field existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cloud_models: Option<CloudModels>,
+    /// `author.name` (§5): `Some(None)` for a plugin without one, `None` in
+    /// a row stored before it was recorded (issue 20).
+    #[serde(default, deserialize_with = "recorded", skip_serializing_if = "Option::is_none")]
+    pub author: Option<Option<String>>,
 }
 
 /// What one tool may do.
@@ -53,6 +61,50 @@ pub struct ToolPermission {
     pub method: String,
     /// The URL template as written.
     pub url: String,
+    /// What the request sends besides its URL; `None` in a row stored
+    /// before it was recorded (issue 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sends: Option<Sends>,
+}
+
+/// What a request sends besides its URL (§8), each part as the manifest
+/// writes it, empty when there is none: the query as `name=value&…`, the
+/// headers as `name: value; …` (names lowercased), the body as compact JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sends {
+    /// The `query` templates.
+    pub query: String,
+    /// The `headers` templates.
+    pub headers: String,
+    /// The `body` templates.
+    pub body: String,
+}
+
+impl Sends {
+    fn of(request: &Request) -> Sends {
+        let written = |value: &ValueTemplate| match value {
+            ValueTemplate::Fixed(json) => json.clone(),
+            ValueTemplate::Text(template) => serde_json::Value::String(template.to_string()),
+        };
+        let text = |value: &ValueTemplate| match written(value) {
+            serde_json::Value::String(text) => text,
+            json => json.to_string(),
+        };
+        let query: Vec<String> = request.query.iter().map(|(name, value)| format!("{name}={}", text(value))).collect();
+        let headers: Vec<String> =
+            request.headers.iter().map(|(name, value)| format!("{}: {value}", name.to_ascii_lowercase())).collect();
+        let body = request.body.as_ref().map(|entries| {
+            let object = entries.iter().map(|(name, value)| (name.clone(), written(value))).collect();
+            serde_json::Value::Object(object).to_string()
+        });
+        Sends { query: query.join("&"), headers: headers.join("; "), body: body.unwrap_or_default() }
+    }
+}
+
+/// A field present in the JSON, `null` included, is `Some` of its value
+/// (an absent one is `None`, by `#[serde(default)]`).
+fn recorded<'de, D: Deserializer<'de>, T: Deserialize<'de>>(field: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(field).map(Some)
 }
 
 /// One auth entry, reduced to where it sends which secrets.
@@ -77,6 +129,7 @@ impl Permissions {
                     level: t.level,
                     method: t.request.method.as_str().to_owned(),
                     url: t.request.url.clone(),
+                    sends: Some(Sends::of(&t.request)),
                 };
                 (t.name.clone(), permission)
             })
@@ -110,6 +163,7 @@ impl Permissions {
             secrets_sent,
             events: plugin.events.iter().map(|e| e.name.clone()).collect(),
             cloud_models: plugin.reads_private_data().then_some(plugin.cloud_models),
+            author: Some(plugin.author.clone()),
         }
     }
 

@@ -66,6 +66,21 @@ impl Template {
     }
 }
 
+impl std::fmt::Display for Template {
+    /// The template as a manifest writes it (`Bearer {{secret.token}}`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for piece in &self.0 {
+            match piece {
+                Piece::Text(text) => f.write_str(text)?,
+                Piece::Arg(name) => write!(f, "{{{{{name}}}}}")?,
+                Piece::Config(name) => write!(f, "{{{{config.{name}}}}}")?,
+                Piece::Secret(name) => write!(f, "{{{{secret.{name}}}}}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
 fn placeholder(inner: &str) -> Result<Piece, String> {
     let (make, name): (fn(String) -> Piece, &str) = match inner.split_once('.') {
         None => (Piece::Arg, inner),
@@ -117,6 +132,11 @@ mod tests {
             ]
         );
         assert!(t.lone_placeholder().is_none());
+        assert_eq!(
+            t.to_string(),
+            "Added by {{config.owner}} for {{title}} with {{secret.key}}",
+            "written back as read"
+        );
         assert_eq!(Template::parse("{{x}}").expect("valid").lone_placeholder(), Some(&Piece::Arg("x".into())));
     }
 

@@ -619,6 +619,59 @@ fn s18_cli_update_review_says_update_this_plugin_and_lists_the_changes() {
     );
 }
 
+/// §18 "whether the permissions change (…, or where secrets are sent)": an
+/// update that only names another author, changes what an action sends in
+/// its query, and adds a host while the kept token goes with every request
+/// says so, in the English lines and in `--json` (`changes` the same
+/// lines, `permission_changes` the structured kinds).
+#[test]
+fn s18_cli_update_review_shows_author_request_and_new_site_of_kept_secrets() {
+    let p = Profile::new();
+    p.ok_with(
+        &["import", &example("my-tasks"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"],
+        Some(&format!("api_token={SECRET}\n")),
+    );
+    let update = write_manifest(
+        p.dir.path(),
+        "update.json",
+        |t| {
+            t.replace("\"version\": \"1.0.0\"", "\"version\": \"1.1.0\"")
+                .replace("\"author\": { \"name\": \"Your name\" }", "\"author\": { \"name\": \"Someone else\" }")
+                .replace(
+                    "\"limit\": \"{{config.max_tasks}}\"",
+                    "\"limit\": \"{{config.max_tasks}}\", \"fields\": \"all\"",
+                )
+                .replace(
+                    "\"hosts\": [\"api.tasks.example.com\"]",
+                    "\"hosts\": [\"api.tasks.example.com\", \"files.tasks.example.com\"]",
+                )
+        },
+        "my-tasks",
+    );
+    let lines = [
+        "author: Your name → Someone else",
+        "new site: files.tasks.example.com",
+        "action list_tasks: query filter={{filter}}&limit={{config.max_tasks}} → filter={{filter}}&limit={{config.max_tasks}}&fields=all",
+        "secrets now sent to a new site: files.tasks.example.com (api_token)",
+    ];
+    let out = text(&p.run(&["import", &update]).stdout);
+    assert!(out.contains(&format!("Permissions change:\n  {}", lines.join("\n  "))), "{out}");
+    let v = p.ok(&["import", &update, "--json"]);
+    assert_eq!(v["permissions_changed"], Value::Bool(true));
+    assert_eq!(v["changes"], serde_json::json!(lines));
+    let kinds: Vec<&str> =
+        v["permission_changes"].as_array().expect("list").iter().filter_map(|c| c["kind"].as_str()).collect();
+    assert_eq!(kinds, ["author_changed", "site_added", "request_changed", "secrets_to_site"]);
+    assert_eq!(
+        v["permission_changes"][0],
+        serde_json::json!({ "kind": "author_changed", "old": "Your name", "new": "Someone else" })
+    );
+    assert_eq!(
+        v["permission_changes"][3],
+        serde_json::json!({ "kind": "secrets_to_site", "site": "files.tasks.example.com", "secrets": ["api_token"] })
+    );
+}
+
 /// §11: where no keyring keeps the vault key past a restart (no Secret
 /// Service answers), `list` says that secrets will be asked again; the
 /// JSON list keeps its shape.

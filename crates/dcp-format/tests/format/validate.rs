@@ -984,6 +984,7 @@ fn s18_changes_between_permissions_are_listed() {
             SiteAdded { site: "cdn2.example.com".into() },
             SiteRemoved { site: "cdn.example.com".into() },
             LevelChanged { action: "add_card".into(), old: Level::R2, new: Level::R3 },
+            SecretsToSite { site: "cdn2.example.com".into(), secrets: vec!["api_token".into()] },
             EventAdded { event: "card_due2".into() },
         ]
     );
@@ -995,6 +996,7 @@ fn s18_changes_between_permissions_are_listed() {
             "new site: cdn2.example.com",
             "site removed: cdn.example.com",
             "action add_card: level R2 → R3",
+            "secrets now sent to a new site: cdn2.example.com (api_token)",
             "new event: card_due2"
         ]
     );
@@ -1003,6 +1005,182 @@ fn s18_changes_between_permissions_are_listed() {
     assert!(permissions(&old).changes_from(&permissions(&old)).is_empty());
     let reach = serde_json::to_value(CloudChanged { old: DataReach::Asked, new: DataReach::Allowed }).expect("JSON");
     assert_eq!(reach, json!({ "kind": "cloud_changed", "old": "asked", "new": "allowed" }));
+}
+
+/// §18 "whether the permissions change (…, or where secrets are sent)":
+/// one case per kind of change an update may make beyond §18's list (and
+/// the secret moves it already had), each with its structured change and
+/// its English line, from the base manifest changed in one place.
+#[test]
+fn s18_each_kind_of_change_is_listed_with_its_words() {
+    use dcp_format::changes::PermissionChange;
+    use dcp_format::changes::{PermissionChange::*, RequestPart};
+    use dcp_format::fingerprint::Permissions;
+    let permissions = |doc: &Value| Permissions::of(&check(doc).plugin.expect("valid"));
+    let token = || vec!["api_token".to_owned()];
+    let query = "filter={{filter}}&limit={{limit}}&max={{config.max_items}}&fields=name";
+    let body = r#"{"idList":"{{list_id}}","name":"{{name}}","urgent":"{{urgent}}","label":"Added by {{config.owner}}","pos":"top","meta":{"source":"companion"}}"#;
+    type Case = (&'static str, Vec<(&'static str, Option<Value>)>, Vec<PermissionChange>, Vec<String>);
+    let cases: Vec<Case> = vec![
+        (
+            "author changed",
+            vec![("/author/name", Some(json!("Someone else")))],
+            vec![AuthorChanged { old: Some("Test author".into()), new: Some("Someone else".into()) }],
+            vec!["author: Test author → Someone else".into()],
+        ),
+        (
+            "author removed",
+            vec![("/author", None)],
+            vec![AuthorChanged { old: Some("Test author".into()), new: None }],
+            vec!["author: Test author → none".into()],
+        ),
+        (
+            "query template changed",
+            vec![("@/tools/read_board/request/query/fields", Some(json!("name,id")))],
+            vec![RequestChanged {
+                action: "read_board".into(),
+                part: RequestPart::Query,
+                old: query.into(),
+                new: query.replace("fields=name", "fields=name,id"),
+            }],
+            vec![format!("action read_board: query {query} → {}", query.replace("fields=name", "fields=name,id"))],
+        ),
+        (
+            "header template added",
+            vec![("@/tools/read_board/request/headers/X-Board", Some(json!("{{config.board}}")))],
+            vec![RequestChanged {
+                action: "read_board".into(),
+                part: RequestPart::Headers,
+                old: "x-api-version: 2; x-owner: {{config.owner}}".into(),
+                new: "x-api-version: 2; x-owner: {{config.owner}}; x-board: {{config.board}}".into(),
+            }],
+            vec!["action read_board: headers x-api-version: 2; x-owner: {{config.owner}} → x-api-version: 2; x-owner: {{config.owner}}; x-board: {{config.board}}".into()],
+        ),
+        (
+            "body template changed",
+            vec![("@/tools/add_card/request/body/pos", Some(json!("{{name}}")))],
+            vec![RequestChanged {
+                action: "add_card".into(),
+                part: RequestPart::Body,
+                old: body.into(),
+                new: body.replace(r#""pos":"top""#, r#""pos":"{{name}}""#),
+            }],
+            vec![format!("action add_card: body {body} → {}", body.replace(r#""pos":"top""#, r#""pos":"{{name}}""#))],
+        ),
+        (
+            "body removed",
+            vec![("@/tools/add_card/request/body", None)],
+            vec![RequestChanged { action: "add_card".into(), part: RequestPart::Body, old: body.into(), new: String::new() }],
+            vec![format!("action add_card: body {body} → none")],
+        ),
+        (
+            "a host added while auth goes to every host",
+            vec![("@/permissions/network/hosts", Some(json!(["api.example.com", "cdn.example.com", "files.example.com"])))],
+            vec![
+                SiteAdded { site: "files.example.com".into() },
+                SecretsToSite { site: "files.example.com".into(), secrets: token() },
+            ],
+            vec![
+                "new site: files.example.com".into(),
+                "secrets now sent to a new site: files.example.com (api_token)".into(),
+            ],
+        ),
+        (
+            "a port added while auth goes to every site",
+            vec![
+                ("@/permissions/network/local/ports", Some(json!([8420, 8425]))),
+                ("@/tools/get_time/request/url", Some(json!("http://127.0.0.1:8425/time"))),
+            ],
+            vec![
+                PortAdded { port: 8425 },
+                UrlChanged {
+                    action: "get_time".into(),
+                    old: "http://127.0.0.1:8420/time".into(),
+                    new: "http://127.0.0.1:8425/time".into(),
+                },
+                SecretsToPort { port: 8425, secrets: token() },
+            ],
+            vec![
+                "new local server: this PC · port 8425".into(),
+                "action get_time: URL http://127.0.0.1:8420/time → http://127.0.0.1:8425/time".into(),
+                "secrets now sent to a new local server: this PC · port 8425 (api_token)".into(),
+            ],
+        ),
+        (
+            "auth moved from a header to the query",
+            vec![("@/auth", Some(json!({ "in": "query", "name": "token", "value": "{{secret.api_token}}" })))],
+            vec![
+                SecretsSentAdded { location: "query".into(), name: "token".into(), secrets: token() },
+                SecretsSentRemoved { location: "header".into(), name: "authorization".into(), secrets: token() },
+            ],
+            vec![
+                "new secrets sent in: query token (api_token)".into(),
+                "secrets sent in removed: header authorization (api_token)".into(),
+            ],
+        ),
+        (
+            "a new auth entry with a kept secret",
+            vec![(
+                "@/auth",
+                Some(json!([
+                    { "in": "header", "name": "Authorization", "value": "Bearer {{secret.api_token}}" },
+                    { "in": "query", "name": "key", "value": "{{secret.api_token}}" }
+                ])),
+            )],
+            vec![SecretsSentAdded { location: "query".into(), name: "key".into(), secrets: token() }],
+            vec!["new secrets sent in: query key (api_token)".into()],
+        ),
+    ];
+    let old = permissions(&base());
+    for (what, edits, changes, lines) in cases {
+        let mut doc = base();
+        for (at, value) in edits {
+            edit(&mut doc, at, value);
+        }
+        let report = check(&doc);
+        assert!(report.plugin.is_some(), "{what}: {}", list(&report.problems.errors));
+        let found = permissions(&doc).changes_from(&old);
+        assert_eq!(found, changes, "{what}");
+        assert_eq!(found.iter().map(ToString::to_string).collect::<Vec<_>>(), lines, "{what}");
+        assert_ne!(permissions(&doc).fingerprint(), old.fingerprint(), "{what}: the permissions fingerprint changes");
+    }
+    let author = serde_json::to_value(AuthorChanged { old: None, new: Some("A".into()) }).expect("JSON");
+    assert_eq!(author, json!({ "kind": "author_changed", "old": null, "new": "A" }));
+    let part = serde_json::to_value(&RequestChanged {
+        action: "a".into(),
+        part: RequestPart::Headers,
+        old: String::new(),
+        new: "x: 1".into(),
+    })
+    .expect("JSON");
+    assert_eq!(part, json!({ "kind": "request_changed", "action": "a", "part": "headers", "old": "", "new": "x: 1" }));
+}
+
+/// A row stored before the author and what requests send were recorded
+/// reads back without them: its update says so instead of listing changes
+/// it cannot see, and nothing else changes.
+#[test]
+fn s18_permissions_stored_before_issue_20_read_back_as_not_recorded() {
+    use dcp_format::changes::PermissionChange::NotRecorded;
+    use dcp_format::fingerprint::Permissions;
+    let now = Permissions::of(&check(&base()).plugin.expect("valid"));
+    let mut stored = serde_json::to_value(&now).expect("JSON");
+    stored.as_object_mut().expect("object").remove("author");
+    for tool in stored["tools"].as_object_mut().expect("tools").values_mut() {
+        tool.as_object_mut().expect("tool").remove("sends");
+    }
+    let earlier: Permissions = serde_json::from_value(stored).expect("an earlier row reads back");
+    assert_eq!((earlier.author.clone(), earlier.tools["add_card"].sends.clone()), (None, None));
+    let changes = now.changes_from(&earlier);
+    assert_eq!(changes, [NotRecorded]);
+    assert_eq!(serde_json::to_value(&changes[0]).expect("JSON"), json!({ "kind": "not_recorded" }));
+    // A plugin without an author keeps that fact: `null`, not absent.
+    let mut doc = base();
+    edit(&mut doc, "/author", None);
+    let unnamed = Permissions::of(&check(&doc).plugin.expect("valid"));
+    let read: Permissions = serde_json::from_str(&serde_json::to_string(&unnamed).expect("JSON")).expect("reads");
+    assert_eq!(read, unnamed);
+    assert_eq!(read.author, Some(None));
 }
 
 /// §8 bad_placeholder: the message names what the template may use instead.
