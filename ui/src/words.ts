@@ -150,6 +150,10 @@ function settingReason(t: Translate, code: string, message: string): string {
 export function changeWords(t: Translate, c: PermissionChange, action: (name: string) => string = (n) => n): string {
   const reach = (r: DataReach) => t(`reach.${r}` as Key);
   switch (c.kind) {
+    case 'author_changed': {
+      const named = (name: string | null) => name ?? t('change.nobody');
+      return t('change.author_changed', { old: named(c.old), new: named(c.new) });
+    }
     case 'site_added': return t('change.site_added', { site: c.site });
     case 'site_removed': return t('change.site_removed', { site: c.site });
     case 'port_added': return t('change.port_added', { port: c.port });
@@ -160,15 +164,23 @@ export function changeWords(t: Translate, c: PermissionChange, action: (name: st
       return t('change.level_changed', { action: action(c.action), old: levelText(t, c.old), new: levelText(t, c.new) });
     case 'method_changed': return t('change.method_changed', { action: action(c.action), old: c.old, new: c.new });
     case 'url_changed': return t('change.url_changed', { action: action(c.action), old: c.old, new: c.new });
+    case 'request_changed': {
+      const sent = (text: string) => text || t('change.nothing');
+      const part = t(`change.part_${c.part}` as Key);
+      return t('change.request_changed', { action: action(c.action), part, old: sent(c.old), new: sent(c.new) });
+    }
     case 'secrets_sent_added':
     case 'secrets_sent_removed': {
       const where = t(c.location === 'query' ? 'change.where_query' : 'change.where_header');
       const key = c.kind === 'secrets_sent_added' ? 'change.secrets_added' : 'change.secrets_removed';
       return t(key, { where, name: c.name, secrets: c.secrets.join(', ') });
     }
+    case 'secrets_to_site': return t('change.secrets_to_site', { site: c.site, secrets: c.secrets.join(', ') });
+    case 'secrets_to_port': return t('change.secrets_to_port', { port: c.port, secrets: c.secrets.join(', ') });
     case 'event_added': return t('change.event_added', { event: c.event });
     case 'event_removed': return t('change.event_removed', { event: c.event });
     case 'cloud_changed': return t('change.cloud_changed', { old: reach(c.old), new: reach(c.new) });
+    case 'not_recorded': return t('change.not_recorded');
     default: return t('change.other', { kind: (c as { kind: string }).kind });
   }
 }

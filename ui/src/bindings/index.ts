@@ -40,6 +40,7 @@ export type { PluginDetails } from "./PluginDetails";
 export type { PluginTest } from "./PluginTest";
 export type { Problem } from "./Problem";
 export type { Refusal } from "./Refusal";
+export type { RequestPart } from "./RequestPart";
 export type { Review } from "./Review";
 export type { ReviewAction } from "./ReviewAction";
 export type { ReviewEvent } from "./ReviewEvent";

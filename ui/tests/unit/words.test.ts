@@ -144,6 +144,12 @@ describe('an update\'s permission changes in the player\'s language', () => {
     { kind: 'secrets_sent_removed', location: 'query', name: 'key', secrets: ['api_key', 'token'] },
     { kind: 'event_added', event: 'storm' }, { kind: 'event_removed', event: 'rain' },
     { kind: 'cloud_changed', old: 'never', new: 'allowed' },
+    { kind: 'author_changed', old: 'Ann', new: null },
+    { kind: 'request_changed', action: 'convert', part: 'query', old: '', new: 'amount={{amount}}' },
+    { kind: 'request_changed', action: 'convert', part: 'body', old: '{"a":"{{amount}}"}', new: '' },
+    { kind: 'secrets_to_site', site: 'c.example', secrets: ['api_key'] },
+    { kind: 'secrets_to_port', port: 8425, secrets: ['api_key', 'token'] },
+    { kind: 'not_recorded' },
   ];
   test('every kind has English words with its parameters', () => {
     expect(every.map((c) => changeWords(t, c))).toEqual([
@@ -154,12 +160,21 @@ describe('an update\'s permission changes in the player\'s language', () => {
       'Action “convert”: address https://a.example/1 → https://a.example/2',
       'Secrets now sent in the header x-api-key: api_key', 'Secrets no longer sent in the address parameter key: api_key, token',
       'New event: storm', 'Event removed: rain', 'Your data with online AI models: never → allowed',
+      'Author: Ann → none named',
+      'Action “convert”: what it sends in the address parameters changes: nothing → amount={{amount}}',
+      'Action “convert”: what it sends in the body changes: {"a":"{{amount}}"} → nothing',
+      'Your saved secrets will also be sent to c.example: api_key',
+      'Your saved secrets will also be sent to the program on this PC, port 8425: api_key, token',
+      'The installed version was added by an earlier version of the app, which did not record its author or what its actions send besides their address: changes to those are not listed.',
     ]);
   });
   test('and French words, never the English line or a raw key', () => {
     const words = every.map((c) => changeWords(tf, c));
     expect(words[0]).toBe('Nouveau site : a.example');
     expect(words[13]).toBe('Vos données avec les modèles d\'IA en ligne : jamais → autorisé');
+    expect(words[14]).toBe('Auteur : Ann → aucun nommé');
+    expect(words[15]).toBe('Action « convert » : ce qu\'elle envoie dans les paramètres d\'adresse change : rien → amount={{amount}}');
+    expect(words[17]).toBe('Vos secrets enregistrés seront aussi envoyés à c.example : api_key');
     for (const w of words) expect(w).not.toMatch(/change\.|reach\.|New |removed/);
   });
   test('an action is worded by its hint when the review has one', () => {
