@@ -96,13 +96,19 @@ impl Masker {
     /// A masker of `values` (secrets and credentials as sent); empty
     /// values are ignored.
     pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Masker {
+        let values: Vec<&str> = values.into_iter().filter(|v| !v.is_empty()).collect();
         let mut folded: Vec<String> = Vec::new();
         let mut cores: Vec<(String, bool, bool)> = Vec::new();
-        for value in values.into_iter().filter(|v| !v.is_empty()) {
+        for &value in &values {
             folded.push(fold_str(&value.replace('+', " ")));
             // The text is cleaned before it is masked (§9 step 6).
             folded.push(fold_str(&crate::answer::clean(value).replace('+', " ")));
-            if value.len() >= ENCODED_MIN_BYTES {
+            // A credential holding a secret (`Bearer <token>`) needs no
+            // encoded spellings of its own: any base64 or hex of it holds
+            // the secret's, which are masked.
+            let holds_another =
+                |other: &&str| other.len() >= ENCODED_MIN_BYTES && other.len() < value.len() && value.contains(*other);
+            if value.len() >= ENCODED_MIN_BYTES && !values.iter().any(holds_another) {
                 folded.push(hex::encode(value));
                 cores.extend(base64_cores(value.as_bytes()));
             }
@@ -271,6 +277,12 @@ impl Decoded {
         self.starts.extend(std::iter::repeat_n(start, bytes.len()));
     }
 
+    /// The view, when it decoded anything: every escape is longer than
+    /// what it spells, so a view as long as its text is that text.
+    fn if_decoded(self, text: &[u8]) -> Option<Decoded> {
+        (self.bytes.len() < text.len()).then_some(self)
+    }
+
     /// The same, each start mapped through `parent` to the original text.
     fn mapped(mut self, parent: &View<'_>) -> Decoded {
         self.starts.iter_mut().for_each(|s| *s = parent.at(*s));
@@ -285,18 +297,22 @@ impl Decoded {
 
 /// A view's text case-folded (see [`fold_char`]).
 enum Folded {
-    /// Nothing to fold: ASCII without a capital.
+    /// Nothing to fold: no ASCII capital, and every other character its
+    /// own fold.
     Same,
-    /// ASCII lowercased: every byte stays where it was.
+    /// ASCII lowercased, every other character its own fold: every byte
+    /// stays where it was.
     InPlace(Vec<u8>),
-    /// Other text, folded character by character (a fold may change a
-    /// character's length): starts in the view, mapped to the original.
+    /// Text with a character whose fold differs (`É`, `ß`), folded
+    /// character by character (a fold may change a character's length):
+    /// starts mapped to the original.
     Moved(Decoded),
 }
 
 fn fold(view: &View<'_>) -> Folded {
     let text = view.bytes;
-    if text.is_ascii() {
+    let moves = |c: char| !c.is_ascii() && !fold_char(c).eq([c]);
+    if text.is_ascii() || !text.utf8_chunks().any(|chunk| chunk.valid().chars().any(moves)) {
         return match text.iter().any(u8::is_ascii_uppercase) {
             true => Folded::InPlace(text.to_ascii_lowercase()),
             false => Folded::Same,
@@ -307,8 +323,14 @@ fn fold(view: &View<'_>) -> Folded {
     let mut buffer = [0u8; 4];
     for chunk in text.utf8_chunks() {
         for c in chunk.valid().chars() {
-            for folded in fold_char(c) {
-                out.push(folded.encode_utf8(&mut buffer).as_bytes(), at);
+            // Most characters are ASCII even here: folded without Unicode tables.
+            if c.is_ascii() {
+                out.bytes.push((c as u8).to_ascii_lowercase());
+                out.starts.push(at);
+            } else {
+                for folded in fold_char(c) {
+                    out.push(folded.encode_utf8(&mut buffer).as_bytes(), at);
+                }
             }
             at += c.len_utf8();
         }
@@ -330,7 +352,10 @@ fn fold_char(c: char) -> impl Iterator<Item = char> {
 }
 
 fn fold_str(text: &str) -> String {
-    text.chars().flat_map(fold_char).collect()
+    match text.is_ascii() {
+        true => text.to_ascii_lowercase(),
+        false => text.chars().flat_map(fold_char).collect(),
+    }
 }
 
 /// JSON string escapes decoded wherever they appear; `None` without `\`.
@@ -344,7 +369,7 @@ fn json_unescape(text: &[u8]) -> Option<Decoded> {
         out.push(bytes, i);
         i += used;
     }
-    Some(out)
+    out.if_decoded(text)
 }
 
 /// The bytes spelled at `i` (written in `buffer` when decoded) and how
@@ -411,7 +436,7 @@ fn percent_decode(text: &[u8]) -> Option<Decoded> {
             }
         }
     }
-    Some(out)
+    out.if_decoded(text)
 }
 
 /// HTML character references decoded (see [`reference_at`]); `None` without `&`.
@@ -431,7 +456,7 @@ fn html_unescape(text: &[u8]) -> Option<Decoded> {
             }
         }
     }
-    Some(out)
+    out.if_decoded(text)
 }
 
 /// The HTML character reference at `i` (named, `&#NNN;` or `&#xHH;`, ending
