@@ -2,6 +2,7 @@
 //! and the request builder. Every value here has passed its rule, so code
 //! downstream does not check again (preconditions in types).
 
+use crate::names::ToolRef;
 use crate::risk::{Level, SideEffects};
 use crate::template::{Template, ValueTemplate};
 use crate::version::Version;
@@ -205,7 +206,7 @@ pub struct Tool {
     /// Short name (the key).
     pub name: String,
     /// `<slug>__<name>`, the name the AI sees.
-    pub full_name: String,
+    pub full_name: ToolRef,
     /// What the AI reads to choose it.
     pub description: String,
     /// Hints by language; `en` present.

@@ -47,7 +47,7 @@ fn action_to_test(plugin: &Plugin, tools_off: &[String]) -> Option<String> {
         .tools
         .iter()
         .find(|t| t.level <= Level::R1 && !tools_off.contains(&t.name) && !t.arguments.iter().any(|a| a.required))
-        .map(|t| t.full_name.clone())
+        .map(|t| t.full_name.to_string())
 }
 
 /// The player's verdict of a test call.

@@ -366,7 +366,7 @@ impl Store {
             p.tools
                 .iter()
                 .map(|t| ActionState {
-                    full_name: t.full_name.clone(),
+                    full_name: t.full_name.to_string(),
                     level: t.level,
                     method: t.request.method.as_str(),
                     url: t.request.url.clone(),

@@ -207,7 +207,7 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         .tools
         .iter()
         .map(|t| ReviewAction {
-            full_name: t.full_name.clone(),
+            full_name: t.full_name.to_string(),
             level: t.level,
             label: t.level.label(),
             hint: in_language(&t.hint),

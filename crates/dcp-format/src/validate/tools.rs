@@ -9,6 +9,7 @@ use super::settings::Settings;
 use super::{ai_text, request, response, schema, translated, type_name, unknown_keys, Path};
 use crate::limits;
 use crate::model::Tool;
+use crate::names::{self, ToolRef};
 use crate::problem::{Code, Problems};
 use crate::risk::{self, Level, SideEffects};
 
@@ -54,7 +55,6 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     let tools = Path::top("tools");
     let path = tools.key(name);
     let before = p.error_count();
-    let full_name = format!("{}__{name}", cx.slug);
     check_name(name, path, p);
     let Value::Object(map) = value else {
         p.push(Code::BadFormat, path, format!("a tool must be an object, not {}", type_name(value)));
@@ -103,6 +103,8 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
     if level == Level::R4 && !cx.official {
         p.push(Code::RiskForbidden, path.key("risk"), "R4 is reserved for official plugins");
     }
+    // A bad slug is the top level's problem; the tool is then not made.
+    let full_name = ToolRef::new(cx.slug, name).ok()?;
     (p.error_count() == before).then(|| Tool {
         name: name.to_owned(),
         full_name,
@@ -121,7 +123,7 @@ fn tool(name: &str, value: &Value, cx: &Context, p: &mut Problems) -> Option<Too
 /// most 20 and a tool name of at most 40 make at most 62 characters, within
 /// the 64 of §6 (a unit test keeps the limits honest).
 fn check_name(name: &str, path: Path, p: &mut Problems) {
-    if !crate::names::is_tool_name(name) {
+    if !names::is_tool_name(name) {
         p.push(Code::BadToolName, path, "a tool name is 1 to 40 of a-z, 0-9 and _");
     }
 }
