@@ -18,6 +18,12 @@ struct Cli {
     /// The profile folder (default: $DCPLUGIN_PROFILE, else the app's data folder).
     #[arg(long, global = true, value_name = "DIR")]
     profile: Option<PathBuf>,
+    /// Print JSON instead of text: one object (serve: one object per line).
+    ///
+    /// Declared once for every command, so `dcplugin --json list` and
+    /// `dcplugin list --json` are the same command.
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -63,12 +69,11 @@ struct InstallArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Check a plugin (.json, .zip or folder) and list every problem.
+    ///
+    /// With --json: one object, {"ok", "slug", "errors", "warnings"}.
     Validate {
         /// A .json manifest, a .zip package or a folder holding manifest.json.
         path: PathBuf,
-        /// Print one JSON object: {"ok", "slug", "errors", "warnings"}.
-        #[arg(long)]
-        json: bool,
         /// The app version minAppVersion is checked against (x.y.z).
         #[arg(long, value_name = "X.Y.Z", value_parser = cmd::parse_version)]
         app_version: Option<dcp_host::format::version::Version>,
@@ -82,9 +87,6 @@ enum Command {
         yes: bool,
         #[command(flatten)]
         install: InstallArgs,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Install the plugin of a review.
     Install {
@@ -92,17 +94,11 @@ enum Command {
         review: String,
         #[command(flatten)]
         install: InstallArgs,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Cancel a review and delete its quarantined copy.
     Cancel {
         /// The review id.
         review: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Load a plugin folder in place (developer mode).
     LoadFolder {
@@ -113,9 +109,6 @@ enum Command {
         yes: bool,
         #[command(flatten)]
         install: InstallArgs,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// The official plugins bundled with the app.
     Catalog {
@@ -127,32 +120,17 @@ enum Command {
         yes: bool,
         #[command(flatten)]
         install: InstallArgs,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// The installed plugins with their statuses.
-    List {
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    List,
     /// One plugin in full (secrets only as set / not set).
-    Show {
-        slug: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Show { slug: String },
     /// Switch a plugin, or one action, on.
     Enable {
         slug: String,
         /// Only this action (tool name).
         #[arg(long, value_name = "TOOL")]
         action: Option<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Switch a plugin, or one action, off.
     Disable {
@@ -160,18 +138,12 @@ enum Command {
         /// Only this action (tool name).
         #[arg(long, value_name = "TOOL")]
         action: Option<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Save settings, KEY=VALUE each.
     Set {
         slug: String,
         #[arg(required = true, value_name = "KEY=VALUE")]
         values: Vec<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Replace a secret, read from standard input (never from the command line).
     ///
@@ -184,79 +156,45 @@ enum Command {
         /// Clear the secret instead.
         #[arg(long)]
         clear: bool,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Allow with online AI models, or keep on this PC only.
     Cloud {
         slug: String,
         #[arg(value_parser = ["allow", "local"])]
         choice: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Use while live on Twitch.
     Twitch {
         slug: String,
         #[arg(value_parser = ["allow", "deny"])]
         choice: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Keep an unsigned plugin (the review banner's Keep).
-    Keep {
-        slug: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Keep { slug: String },
     /// Remove a plugin, its settings and its secrets (a folder's files stay).
-    Uninstall {
-        slug: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Uninstall { slug: String },
     /// Re-read every installed file and print the statuses.
-    Reload {
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Reload,
     /// Turn developer mode on or off.
     DevMode {
         #[arg(value_parser = ["on", "off"])]
         state: String,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Set app switches: plugins_enabled, tools_enabled, dev_mode, language (KEY=VALUE each); none prints them.
     Prefs {
         #[arg(value_name = "KEY=VALUE")]
         values: Vec<String>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Print the plugins folder (Open the plugins folder).
-    PluginsFolder {
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    PluginsFolder,
     /// What the AI is offered for a turn: tools, abilities, and what is left out and why.
     Tools {
         #[command(flatten)]
         turn: TurnArgs,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Run one tool call through the whole pipeline and print what the AI reads.
+    ///
+    /// With --json: one object, {"outcome", "code", "reason", "retryable", "for_ai"}.
     Call {
         /// The full tool name, <slug>__<tool>.
         tool: String,
@@ -265,9 +203,6 @@ enum Command {
         args: Option<String>,
         #[command(flatten)]
         turn: TurnArgs,
-        /// Print one JSON object: {"outcome", "code", "reason", "retryable", "for_ai"}.
-        #[arg(long)]
-        json: bool,
     },
     /// The action journal, newest first.
     Journal {
@@ -286,9 +221,6 @@ enum Command {
         /// Only entries older than this id (the next page).
         #[arg(long, value_name = "ID")]
         before: Option<i64>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// A plugin's events (§16): switches, the door's state; `on|off EVENT`; `token [--new]` prints the event token.
     Events {
@@ -304,9 +236,6 @@ enum Command {
         /// The door's port shown (for tests).
         #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
         door_port: u16,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
     },
     /// Run the host without a window: the event door and the folder watchers; prints each event, refusal, drop and event turn. Stops on Ctrl-C or SIGTERM.
     Serve {
@@ -316,15 +245,14 @@ enum Command {
         /// The door's port (default 8440; for tests).
         #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
         door_port: u16,
-        /// One JSON object per line.
-        #[arg(long)]
-        json: bool,
     },
     /// Start a new plugin in a folder: a manifest that validates, a readme, and for a program on this PC a small Python server.
     ///
     /// Asks a few questions (read from standard input; an empty answer takes
     /// the default shown), or takes them from flags: with --yes, every
     /// question not given by a flag takes its default.
+    ///
+    /// With --json: one object, {"ok", "dir", "slug", "files", "next"}.
     Init {
         /// The new plugin's folder (created; default: the current folder). It must not hold a manifest.json yet.
         dir: Option<PathBuf>,
@@ -349,9 +277,6 @@ enum Command {
         /// Ask nothing: every answer not given by a flag takes its default.
         #[arg(long)]
         yes: bool,
-        /// Print one JSON object: {"ok", "dir", "slug", "files", "next"}.
-        #[arg(long)]
-        json: bool,
     },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
@@ -360,9 +285,6 @@ enum Command {
         /// Where to write the package (default: <slug>-<version>.zip).
         #[arg(short, long, value_name = "OUT.zip")]
         output: Option<PathBuf>,
-        /// Print one JSON object describing the result.
-        #[arg(long)]
-        json: bool,
     },
 }
 
@@ -380,20 +302,21 @@ fn main() -> ExitCode {
         Some(dir) => format!("dcplugin --profile {}", cmd::shell_word(&dir.to_string_lossy())),
         None => "dcplugin".to_owned(),
     });
+    let json = cli.json;
     let outcome = match cli.command {
-        Command::Validate { path, json, app_version } => cmd::validate::run(&path, json, app_version),
-        Command::Pack { folder, output, json } => cmd::pack::run(&folder, output.as_deref(), json),
-        Command::Init { dir, name, kind, auth, host, port, action, yes, json } => {
+        Command::Validate { path, app_version } => cmd::validate::run(&path, json, app_version),
+        Command::Pack { folder, output } => cmd::pack::run(&folder, output.as_deref(), json),
+        Command::Init { dir, name, kind, auth, host, port, action, yes } => {
             cmd::init::run(cmd::init::Answers { dir, name, kind, auth, host, port, action }, yes, json)
         }
-        Command::Serve { listening, door_port, json } => cmd::host::open(cli.profile, Some(door_port))
+        Command::Serve { listening, door_port } => cmd::host::open(cli.profile, Some(door_port))
             .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
         other => {
             let door_port = match &other {
                 Command::Events { door_port, .. } => Some(*door_port),
                 _ => None,
             };
-            cmd::host::open(cli.profile, door_port).and_then(|host| cmd::plugins::run(&host, other))
+            cmd::host::open(cli.profile, door_port).and_then(|host| cmd::plugins::run(&host, other, json))
         }
     };
     match outcome {

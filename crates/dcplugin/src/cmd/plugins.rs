@@ -16,21 +16,21 @@ use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
+pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode> {
     let ok = || Done { ok: true };
     Ok(match command {
-        Command::Import { path, yes, install, json } => {
+        Command::Import { path, yes, install } => {
             let same = SameManifest::of_file(&path);
             consent(host, host.block_on(host.import_path(path)), same, yes, &install, json)?
         }
-        Command::LoadFolder { dir, yes, install, json } => {
+        Command::LoadFolder { dir, yes, install } => {
             let same = SameManifest::of_file(&dir);
             consent(host, host.block_on(host.load_folder(dir)), same, yes, &install, json)?
         }
-        Command::Catalog { import: Some(slug), yes, install, json } => {
+        Command::Catalog { import: Some(slug), yes, install } => {
             consent(host, host.block_on(host.import_official(&slug)), SameManifest::default(), yes, &install, json)?
         }
-        Command::Catalog { import: None, json, .. } => act(host, json, host.catalog(), |entries| {
+        Command::Catalog { import: None, .. } => act(host, json, host.catalog(), |entries| {
             let mut lines: Vec<String> = entries
                 .iter()
                 .map(|e| format!("{}  {} {}  {}", e.slug, e.name, e.version, e.description.clone().unwrap_or_default()))
@@ -44,7 +44,7 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             }
             lines.join("\n")
         }),
-        Command::Install { review, install, json } => {
+        Command::Install { review, install } => {
             let options = install_options(&install)?;
             // The review as the player saw it, and the manifest installed
             // before: together they tell an update from the same file again.
@@ -65,10 +65,10 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
                 Err(e) => fail(&e, json),
             }
         }
-        Command::Cancel { review, json } => {
+        Command::Cancel { review } => {
             act(host, json, async { host.cancel(&review).await.map(|()| ok()) }, |_| format!("cancelled {review}"))
         }
-        Command::List { json } => act(host, json, host.cards(), |entries| {
+        Command::List => act(host, json, host.cards(), |entries| {
             if entries.is_empty() {
                 let me = crate::me();
                 return format!(
@@ -85,17 +85,17 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             }
             lines.join("\n")
         }),
-        Command::Show { slug, json } => act(host, json, host.details(&slug), human_details),
-        Command::Enable { slug, action, json } => switch(host, &slug, action.as_deref(), true, json),
-        Command::Disable { slug, action, json } => switch(host, &slug, action.as_deref(), false, json),
-        Command::Set { slug, values, json } => {
+        Command::Show { slug } => act(host, json, host.details(&slug), human_details),
+        Command::Enable { slug, action } => switch(host, &slug, action.as_deref(), true, json),
+        Command::Disable { slug, action } => switch(host, &slug, action.as_deref(), false, json),
+        Command::Set { slug, values } => {
             let values = pairs(&values)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect::<Vec<_>>();
             edited(host, json, host.save_settings(&slug, values), "saved".into())
         }
-        Command::Secret { slug, key, clear: true, json } => {
+        Command::Secret { slug, key, clear: true } => {
             edited(host, json, host.clear_secret(&slug, &key), format!("{key}: not set"))
         }
-        Command::Secret { slug, key, clear: false, json } => {
+        Command::Secret { slug, key, clear: false } => {
             let value = read_secret()?;
             if value.expose().starts_with(&format!("{key}=")) {
                 anyhow::bail!(
@@ -107,18 +107,18 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             }
             edited(host, json, host.set_secret(&slug, &key, value), format!("{key}: set"))
         }
-        Command::Cloud { slug, choice, json } => {
+        Command::Cloud { slug, choice } => {
             let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
             edited(host, json, host.set_cloud(&slug, choice), "saved".into())
         }
-        Command::Twitch { slug, choice, json } => {
+        Command::Twitch { slug, choice } => {
             edited(host, json, host.set_twitch(&slug, choice == "allow"), "saved".into())
         }
-        Command::Keep { slug, json } => edited(host, json, host.keep(&slug), "kept".into()),
-        Command::Uninstall { slug, json } => {
+        Command::Keep { slug } => edited(host, json, host.keep(&slug), "kept".into()),
+        Command::Uninstall { slug } => {
             act(host, json, async { host.uninstall(&slug).await.map(|()| ok()) }, |_| format!("uninstalled {slug}"))
         }
-        Command::Reload { json } => act(host, json, host.reload(), |entries| {
+        Command::Reload => act(host, json, host.reload(), |entries| {
             let mut lines = Vec::new();
             for e in entries {
                 lines.push(format!("{:<20} {}", e.slug, e.status_label));
@@ -132,7 +132,7 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
                 lines.join("\n")
             }
         }),
-        Command::DevMode { state, json } => {
+        Command::DevMode { state } => {
             let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
             act(host, json, async { host.set_switches(patch).await.map(|_| ok()) }, |_| {
                 if state == "on" {
@@ -146,14 +146,14 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
                 }
             })
         }
-        Command::Prefs { values, json } => prefs(host, &values, json)?,
-        Command::PluginsFolder { json } => {
+        Command::Prefs { values } => prefs(host, &values, json)?,
+        Command::PluginsFolder => {
             let folder = host.plugins_folder();
             done(&serde_json::json!({ "folder": folder }), json, || folder.display().to_string())
         }
-        Command::Tools { turn, json } => super::calls::tools(host, &turn, json),
-        Command::Call { tool, args, turn, json } => super::calls::call(host, &tool, args.as_deref(), &turn, json)?,
-        Command::Journal { limit, plugin, outcome, kind, before, json } => {
+        Command::Tools { turn } => super::calls::tools(host, &turn, json),
+        Command::Call { tool, args, turn } => super::calls::call(host, &tool, args.as_deref(), &turn, json)?,
+        Command::Journal { limit, plugin, outcome, kind, before } => {
             let query = dcp_host::JournalQuery {
                 limit,
                 plugin,
@@ -163,7 +163,7 @@ pub fn run(host: &Host, command: Command) -> anyhow::Result<ExitCode> {
             };
             super::calls::journal(host, query, json)
         }
-        Command::Events { slug, what, event, new, json, .. } => {
+        Command::Events { slug, what, event, new, .. } => {
             super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
         }
         Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } | Command::Init { .. } => {
