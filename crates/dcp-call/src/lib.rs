@@ -13,4 +13,6 @@ pub mod courtier;
 pub mod mask;
 pub mod offer;
 pub mod pipeline;
+mod prepare;
 pub mod turn;
+mod verdict;

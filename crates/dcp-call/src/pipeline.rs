@@ -1,23 +1,30 @@
-//! One tool call, start to end (§3 "A tool call"): the courtier decides,
-//! the arguments are converted, the request is built and sent through the
-//! network filter, the answer is read and framed, and the journal records
-//! the outcome. Data flows one way; each stage's failure becomes what the
-//! AI reads, with the codes of §22.
+//! One tool call, start to end (§3 "A tool call"), in three stages so that
+//! no store is held while a server takes its time (up to 20 s):
+//!
+//! 1. [`prepare`] (sync, short, with a store): the courtier decides, the
+//!    arguments are converted, the plugin's BUSY lock is taken and the
+//!    request is built (`prepare.rs`);
+//! 2. [`send`] (async, no store): the request goes through the network
+//!    filter;
+//! 3. [`finish`] (sync, short, with a store): the answer is read, cleaned,
+//!    masked and framed (`verdict.rs`), the journal gets its line,
+//!    and the lock is released.
+//!
+//! A call that ends in `prepare` (refused, bad arguments, BUSY) skips
+//! `send`. Data flows one way; each stage's failure becomes what the AI
+//! reads, with the codes of §22.
 
-use crate::answer::{self, frame};
-use crate::arguments::{self, Arguments};
-use crate::build::{self, Inputs};
-use crate::courtier;
+use crate::busy::PluginLock;
 use crate::mask::Masker;
-use crate::turn::{Source, Turn};
-use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
-use dcp_format::model::{ArgKind, Method, Plugin, Tool};
-use dcp_net::{Client, NetError, Outgoing, Policy};
-use dcp_store::journal::{Kind, NewEntry, Outcome as Logged};
-use dcp_store::{CallContext, Store};
-use dcp_vault::Sensitive;
+use crate::verdict::{Call, Verdict};
+use dcp_format::codes::{CallCode, Refusal, ToolCode};
+use dcp_format::model::{Method, Response};
+use dcp_net::{Client, Incoming, NetError, Outgoing, Policy};
+use dcp_store::journal::{Entry, Outcome as Logged};
+use dcp_store::{Store, StoreError};
 use serde::Serialize;
-use serde_json::Value;
+
+pub use crate::prepare::prepare;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
@@ -36,14 +43,6 @@ pub struct Outcome {
     pub for_ai: String,
 }
 
-/// Runs the call of `full_name` (`<slug>__<tool>`) with the AI's `args`.
-/// Its journal entry is kept by the store: the caller commits it with
-/// [`Store::journal_flush`] once the answer is delivered (the next call,
-/// a read of the journal or dropping the store commit it otherwise).
-pub async fn call(store: &Store, client: &Client, turn: &Turn, full_name: &str, args: &Value) -> Outcome {
-    run(store, client, turn, full_name, args, &mut None).await
-}
-
 /// What the app sent for a call, as the Developer section's Try an action
 /// shows it (§19): every secret and credential as `[secret]`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -59,258 +58,113 @@ pub struct SentRequest {
     pub body: Option<String>,
 }
 
-/// [`call`], also giving the request that was sent (none when the call
-/// ended before a request was built).
-pub async fn call_showing_request(
-    store: &Store,
-    client: &Client,
-    turn: &Turn,
-    full_name: &str,
-    args: &Value,
-) -> (Outcome, Option<SentRequest>) {
-    let mut sent = None;
-    let outcome = run(store, client, turn, full_name, args, &mut sent).await;
-    (outcome, sent)
-}
-
-async fn run(
-    store: &Store,
-    client: &Client,
-    turn: &Turn,
-    full_name: &str,
-    args: &Value,
-    sent: &mut Option<SentRequest>,
-) -> Outcome {
-    let (slug, tool_name) = full_name.split_once("__").unwrap_or((full_name, ""));
-    let context = match store.call_context(slug) {
-        Ok(context) => context,
-        Err(e) => return failed_unlogged(CallCode::ExecutionError, &format!("the app could not read the plugin: {e}")),
-    };
-    let tool = context.as_ref().and_then(|c| c.plugin.as_deref()).and_then(|p| p.tool(tool_name));
-    // Opened once per call: for the auth block, and to mask them wherever
-    // they might appear (answers, errors, subjects).
-    let opened = context.as_ref().map(|c| store.open_secrets(c)).unwrap_or_default();
-    // Borrowed, not copied: the only copies in clear are the wiped ones.
-    let secrets: Vec<&str> = opened.iter().map(|(_, s)| s.expose()).collect();
-    let masker = Masker::new(secrets.iter().copied());
-    let record =
-        Record { store, slug, tool: tool_name, who: turn.source.as_str(), subject: subject(tool, args, &masker) };
-    let turn = match in_step(store, turn) {
-        Ok(turn) => turn,
-        Err(e) => {
-            return record.failed(
-                CallCode::ExecutionError,
-                &format!("the app could not count the turn's steps: {e}"),
-                false,
-                &masker,
-            )
-        }
-    };
-    if let Err(reason) = courtier::may_run(&turn, context.as_deref(), tool) {
-        return record.refused(reason);
-    }
-    let (Some(context), Some(tool)) = (&context, tool) else { return record.refused(Refusal::UnknownTool) };
-    // A call without a turn id is a turn of its own; calls sharing an id
-    // share the chat's one call (§12).
-    if let (Source::Twitch, Some(turn_id)) = (turn.source, &turn.id) {
-        match store.take_chat_call(turn_id) {
-            Ok(0) => {}
-            Ok(_) => return record.refused(Refusal::TwitchQuota),
-            Err(e) => {
-                return record.failed(
-                    CallCode::ExecutionError,
-                    &format!("the app could not count the chat's calls: {e}"),
-                    false,
-                    &masker,
-                )
-            }
+impl SentRequest {
+    /// `outgoing` as the player may see it: masked by `masker`, which
+    /// knows the credentials as sent.
+    pub(crate) fn of(method: Method, outgoing: &Outgoing, masker: &Masker) -> SentRequest {
+        SentRequest {
+            method: method.as_str(),
+            url: masker.mask(&outgoing.url),
+            headers: outgoing.headers.iter().map(|(name, value)| (name.clone(), masker.mask(value))).collect(),
+            body: outgoing.body.as_deref().map(|body| masker.mask(&String::from_utf8_lossy(body))),
         }
     }
-    let args = match arguments::convert(tool, args) {
-        Ok(args) => args,
-        Err(e) => {
-            return record.failed(
-                CallCode::InvalidArguments,
-                &format!("{e}. Fix these arguments and call again."),
-                true,
-                &masker,
-            )
-        }
-    };
-    let Ok(lock) = busy_lock(store, slug) else {
-        return record.failed(CallCode::ExecutionError, "the app could not take the plugin's lock", false, &masker);
-    };
-    let Some(_lock) = lock else {
-        return record.failed(
-            CallCode::Busy,
-            "another call of this plugin is still running; try again when it ends",
-            true,
-            &masker,
-        );
-    };
-    let Some(plugin) = &context.plugin else { return record.refused(Refusal::PluginOff) };
-    let (outgoing, credentials) = match request(plugin, tool, context, &args, &opened) {
-        Ok(built) => built,
-        Err(e) => return record.failed(e.code(), &e.to_string(), false, &masker),
-    };
-    // From here on a server may echo the credentials as sent, whole.
-    let masker = Masker::new(secrets.iter().copied().chain(credentials.iter().map(Sensitive::expose)));
-    *sent = Some(SentRequest {
-        method: tool.request.method.as_str(),
-        url: masker.mask(&outgoing.url),
-        headers: outgoing.headers.iter().map(|(name, value)| (name.clone(), masker.mask(value))).collect(),
-        body: outgoing.body.as_deref().map(|body| masker.mask(&String::from_utf8_lossy(body))),
-    });
-    let policy = Policy {
-        hosts: plugin.hosts.clone(),
-        local_ports: plugin.local_ports.clone(),
-        dev_mode: context.prefs.dev_mode,
-    };
-    let incoming = match client.send(outgoing, &policy).await {
-        Ok(incoming) => incoming,
-        Err(e) => return record.failed(e.code(), &net_message(&e), e.retryable(), &masker),
-    };
-    match answer::read(incoming.status, incoming.content_type.as_deref(), &incoming.body, &tool.response, &masker) {
-        Ok(text) => record.done(frame(slug, &tool.name, &text)),
-        Err(f) => record.failed_showing(f.code, &f.message, f.from_server.as_deref(), f.retryable, &masker),
-    }
 }
 
-/// The turn with this call's step resolved: calls sharing a turn id count
-/// its steps (§3); a call without one is a turn of its own.
-fn in_step(store: &Store, turn: &Turn) -> Result<Turn, dcp_store::StoreError> {
-    let step = match &turn.id {
-        Some(id) => store.take_step(id, turn.step)?,
-        None => turn.step.unwrap_or(1),
-    };
-    Ok(Turn { step: Some(step), ..turn.clone() })
+/// What [`prepare`] gives.
+pub enum Prepared {
+    /// A request for [`send`], then [`finish`].
+    Send(Box<Request>),
+    /// The call ended before anything was sent: [`finish`] journals it.
+    Finish(Ending),
 }
 
-fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<crate::busy::PluginLock>> {
-    crate::busy::try_lock(store.profile().root(), slug)
+/// A request ready for the network filter, with what reading its answer
+/// needs. It holds the plugin's lock (BUSY for any other call of it) until
+/// [`finish`] has journaled the call, and the credentials as sent (in the
+/// request and the masker), so it has no `Debug`.
+pub struct Request {
+    pub(crate) call: Call,
+    pub(crate) outgoing: Outgoing,
+    pub(crate) policy: Policy,
+    pub(crate) reading: Reading,
 }
 
-/// Builds the request with the settings and the secrets the auth block
-/// needs; also gives the credentials as sent (to be masked).
-fn request(
-    plugin: &Plugin,
-    tool: &Tool,
-    context: &CallContext,
-    args: &Arguments,
-    opened: &[(String, Sensitive)],
-) -> Result<(Outgoing, Vec<Sensitive>), build::BuildError> {
-    let secret = |key: &str| opened.iter().find(|(k, _)| k == key).map(|(_, s)| Sensitive::new(s.expose().to_owned()));
-    let built = build::build(tool, &plugin.auth, args, &Inputs { settings: &context.settings, secret: &secret })?;
-    let outgoing = Outgoing { method: method(built.method), url: built.url, headers: built.headers, body: built.body };
-    Ok((outgoing, built.credentials))
+/// What reading an answer needs, from [`prepare`] to [`finish`].
+pub(crate) struct Reading {
+    /// Every secret of the plugin and every credential as sent.
+    pub masker: Masker,
+    pub response: Response,
+    pub shown: SentRequest,
+    pub lock: PluginLock,
 }
 
-fn method(m: Method) -> dcp_net::Method {
-    match m {
-        Method::GET => dcp_net::Method::Get,
-        Method::POST => dcp_net::Method::Post,
-        Method::PUT => dcp_net::Method::Put,
-        Method::PATCH => dcp_net::Method::Patch,
-        Method::DELETE => dcp_net::Method::Delete,
-    }
+/// A call whose request is over, or was never needed: [`finish`] reads it.
+pub struct Ending(Box<End>);
+
+// Boxed whole in `Ending`: its variants' sizes cost nothing.
+#[allow(clippy::large_enum_variant)]
+enum End {
+    /// Decided before anything was sent.
+    Decided(Call, Verdict),
+    /// The plugin could not even be read: nothing to journal.
+    Unlogged(Outcome),
+    /// The server's reply, or why there is none.
+    Replied { call: Call, reply: Result<Incoming, NetError>, reading: Reading },
 }
 
-/// What the AI is told for a network failure (§15: a server on the PC that
-/// does not answer is probably not running).
-fn net_message(e: &NetError) -> String {
-    match e {
-        NetError::Network { local: true, .. } => {
-            "the program on the user's PC did not answer: it is probably not running. Ask the user to start it, then try again.".into()
-        }
-        other => other.to_string(),
-    }
-}
-
-/// The journal's subject: the first text argument, cleaned, masked, short.
-fn subject(tool: Option<&Tool>, args: &Value, masker: &Masker) -> Option<String> {
-    let tool = tool?;
-    let first =
-        tool.arguments.iter().filter(|a| a.kind == ArgKind::String).find_map(|a| args.get(&a.name)?.as_str())?;
-    Some(masker.mask(&answer::clean(first)))
-}
-
-/// Writes the journal entry of a call and shapes what the AI reads.
-struct Record<'a> {
-    store: &'a Store,
-    slug: &'a str,
-    tool: &'a str,
-    who: &'a str,
-    subject: Option<String>,
-}
-
-impl Record<'_> {
-    fn write(&self, outcome: Logged, code: Option<SpecCode>, error: Option<&str>) {
-        // Kept, not committed: the AI's answer does not wait for the disk.
-        // The journal must not turn a finished call into a failure; an
-        // entry that cannot be committed is reported by the caller's flush.
-        let _ = self.store.journal_queue(&NewEntry {
-            plugin: self.slug,
-            action: self.tool,
-            who: self.who,
-            kind: Kind::Call,
-            outcome,
-            code,
-            subject: self.subject.as_deref(),
-            error,
-        });
+impl Ending {
+    pub(crate) fn decided(call: Call, verdict: Verdict) -> Ending {
+        Ending(Box::new(End::Decided(call, verdict)))
     }
 
-    fn refused(&self, reason: Refusal) -> Outcome {
-        self.write(Logged::Refused, Some(SpecCode::Refusal(reason)), None);
-        let code = ToolCode::Call(CallCode::PolicyDenied);
-        Outcome {
-            outcome: Logged::Refused,
-            code: Some(code),
-            reason: Some(reason),
+    pub(crate) fn unlogged(code: CallCode, message: &str) -> Ending {
+        Ending(Box::new(End::Unlogged(Outcome {
+            outcome: Logged::Failed,
+            code: Some(code.into()),
+            reason: None,
             retryable: false,
-            for_ai: format!("{code} ({reason}): {}", reason.for_ai()),
-        }
-    }
-
-    fn failed(&self, code: impl Into<ToolCode>, message: &str, retryable: bool, masker: &Masker) -> Outcome {
-        self.failed_showing(code.into(), message, None, retryable, masker)
-    }
-
-    /// A failure whose `from_server` text (already cleaned and masked) the
-    /// AI reads inside the untrusted frame, like an answer (§9).
-    fn failed_showing(
-        &self,
-        code: ToolCode,
-        message: &str,
-        from_server: Option<&str>,
-        retryable: bool,
-        masker: &Masker,
-    ) -> Outcome {
-        let message = masker.mask(message);
-        let retry = if retryable { " You may retry." } else { "" };
-        let mut for_ai = format!("{code}: {message}{retry}");
-        if let Some(text) = from_server {
-            for_ai.push('\n');
-            for_ai.push_str(&frame(self.slug, self.tool, text));
-        }
-        // The journal gets the code; the error goes to the plugin's last
-        // failed calls (§3, §19).
-        self.write(Logged::Failed, Some(SpecCode::Tool(code)), Some(&for_ai));
-        Outcome { outcome: Logged::Failed, code: Some(code), reason: None, retryable, for_ai }
-    }
-
-    fn done(&self, for_ai: String) -> Outcome {
-        self.write(Logged::Done, None, None);
-        Outcome { outcome: Logged::Done, code: None, reason: None, retryable: false, for_ai }
+            for_ai: format!("{code}: {message}"),
+        })))
     }
 }
 
-fn failed_unlogged(code: CallCode, message: &str) -> Outcome {
-    Outcome {
-        outcome: Logged::Failed,
-        code: Some(code.into()),
-        reason: None,
-        retryable: false,
-        for_ai: format!("{code}: {message}"),
-    }
+/// Sends the request through the network filter; holds no store.
+pub async fn send(client: &Client, request: Box<Request>) -> Ending {
+    let Request { call, outgoing, policy, reading } = *request;
+    let reply = client.send(outgoing, &policy).await;
+    Ending(Box::new(End::Replied { call, reply, reading }))
+}
+
+/// How a call ended, once journaled.
+#[derive(Debug)]
+pub struct Finished {
+    /// What the AI reads.
+    pub outcome: Outcome,
+    /// The request that was sent, none when the call ended before one was.
+    pub sent: Option<SentRequest>,
+    /// The journal line the call wrote, as [`Store::journal`] lists it;
+    /// none when the plugin could not be read. A line that cannot be
+    /// written is [`StoreError::JournalLost`]: the call stands.
+    pub entry: Option<Result<Entry, StoreError>>,
+}
+
+/// Reads the answer (cleaned, masked, framed), writes the call's journal
+/// line in a short transaction of its own, then releases the plugin's lock.
+pub fn finish(store: &Store, ending: Ending) -> Finished {
+    let (call, verdict, reading) = match *ending.0 {
+        End::Unlogged(outcome) => return Finished { outcome, sent: None, entry: None },
+        End::Decided(call, verdict) => (call, verdict, None),
+        End::Replied { call, reply, reading } => {
+            let verdict = Verdict::replied(&call, &reply, &reading.response, &reading.masker);
+            (call, verdict, Some(reading))
+        }
+    };
+    let entry = store.journal_write(&verdict.entry(&call));
+    // Released only now: until its line is written, the call is running.
+    let sent = reading.map(|Reading { shown, lock, .. }| {
+        drop(lock);
+        shown
+    });
+    Finished { outcome: verdict.outcome, sent, entry: Some(entry) }
 }

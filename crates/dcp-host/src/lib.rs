@@ -42,6 +42,7 @@ pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
 
+use dcp_call::pipeline::{self, Prepared};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
@@ -361,7 +362,7 @@ impl Host {
     }
 
     /// Runs one call through the whole pipeline (§3). Its journal line is
-    /// committed once the outcome is known, then reported on the stream.
+    /// written once the outcome is known, then reported on the stream.
     pub async fn call(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<CallOutcome> {
         Ok(self.call_showing_request(turn, tool, args).await?.outcome)
     }
@@ -382,27 +383,48 @@ impl Host {
 
     /// One call through the pipeline, with the request it sent.
     async fn call_showing_request(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
-        let name = tool.to_owned();
-        let inner = self.inner.clone();
-        let (tried, flushed) = self
+        // A task of the host's own: a caller that stops waiting does not
+        // stop a call already sent, which still gets its line, gives the
+        // plugin's lock back and is reported on the stream.
+        let host = self.clone();
+        let tool = tool.to_owned();
+        self.runtime()
+            .spawn(async move { host.run_call(turn, tool, args).await })
+            .await
+            .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
+    }
+
+    /// The pipeline's three stages: prepare and finish each with a pooled
+    /// store, the request sent with none checked out (a call that ends in
+    /// prepare is finished with the same store). Then the call's end and
+    /// the journal line it wrote (its own, whatever else was written
+    /// meanwhile) go on the stream.
+    async fn run_call(&self, turn: Turn, tool: String, args: Value) -> ApiResult<TriedAction> {
+        let name = tool.clone();
+        let prepared = self
             .read(move |s| {
-                let call = dcp_call::pipeline::call_showing_request(s, &inner.client, &turn, &name, &args);
-                let (outcome, sent) = inner.runtime().block_on(call);
-                let flushed = s.journal_flush().and_then(|()| s.journal(1, None));
-                Ok((TriedAction { outcome, sent }, flushed))
+                Ok(match pipeline::prepare(s, &turn, &name, &args) {
+                    Prepared::Send(request) => Err(request),
+                    Prepared::Finish(ending) => Ok(pipeline::finish(s, ending)),
+                })
             })
             .await?;
-        self.emit(HostEvent::CallFinished {
-            tool: tool.to_owned(),
-            outcome: tried.outcome.outcome,
-            code: tried.outcome.code,
-        });
+        let finished = match prepared {
+            Ok(finished) => finished,
+            Err(request) => {
+                let ending = pipeline::send(&self.inner.client, request).await;
+                self.read(move |s| Ok(pipeline::finish(s, ending))).await?
+            }
+        };
+        let outcome = &finished.outcome;
+        self.emit(HostEvent::CallFinished { tool, outcome: outcome.outcome, code: outcome.code });
         // The call happened: its outcome stands even when its line is lost.
-        match flushed {
-            Ok(lines) => lines.into_iter().for_each(|entry| self.emit(HostEvent::JournalAdded { entry })),
-            Err(e) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
+        match finished.entry {
+            Some(Ok(entry)) => self.emit(HostEvent::JournalAdded { entry }),
+            Some(Err(e)) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
+            None => {}
         }
-        Ok(tried)
+        Ok(TriedAction { outcome: finished.outcome, sent: finished.sent })
     }
 
     /// Journal lines, newest first (Actions tab).

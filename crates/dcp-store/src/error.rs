@@ -51,8 +51,8 @@ pub enum StoreError {
     /// Unexpected failure inside the store (a watcher, an upgrade, serialising).
     #[error("{0}")]
     Internal(String),
-    /// The journal entry kept for after a call's answer could not be
-    /// committed (disk full, database damaged); it is lost.
+    /// A journal line could not be written (disk full, database damaged):
+    /// what it records stands, the line is lost.
     #[error("journal: a call's entry could not be written ({0})")]
     JournalLost(String),
     /// The database failed.

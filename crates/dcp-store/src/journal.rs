@@ -13,12 +13,10 @@
 //! (or the `(slug, id)` index) backwards, so it stays fast however many
 //! rows there are.
 //!
-//! A tool call keeps its entry in memory ([`Store::journal_queue`]) and
-//! its caller commits it once the AI has the answer: the commit was the
-//! largest part of the host's overhead on a call. Only a process killed
-//! between the answer and that commit loses the entry, as it would lose an
-//! entry written just after the answer. Everything else writes directly;
-//! both keep one order.
+//! Every line is written at once, in its own short transaction
+//! ([`Store::journal_write`]), which gives back the [`Entry`] it inserted:
+//! a tool call's when its pipeline finishes, after the answer is read and
+//! before the AI is given it; an event's when the door decides.
 //!
 //! Each line says what it is, a call or an event ([`Kind`], migration 9):
 //! its code is read in that family, never guessed from who asked (a call
@@ -264,50 +262,6 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-/// A kept entry: its time taken when the call ended, its texts owned so it
-/// can wait for the commit.
-#[derive(Debug, Clone)]
-pub(crate) struct Line {
-    at: i64,
-    plugin: String,
-    action: String,
-    who: String,
-    kind: Kind,
-    outcome: Outcome,
-    code: Option<SpecCode>,
-    subject: Option<String>,
-    error: Option<String>,
-}
-
-impl Line {
-    fn new(e: &NewEntry<'_>) -> Line {
-        Line {
-            at: now_ms(),
-            plugin: e.plugin.to_owned(),
-            action: e.action.to_owned(),
-            who: e.who.to_owned(),
-            kind: e.kind,
-            outcome: e.outcome,
-            code: e.code,
-            subject: e.subject.map(str::to_owned),
-            error: e.error.map(str::to_owned),
-        }
-    }
-
-    fn entry(&self) -> NewEntry<'_> {
-        NewEntry {
-            plugin: &self.plugin,
-            action: &self.action,
-            who: &self.who,
-            kind: self.kind,
-            outcome: self.outcome,
-            code: self.code,
-            subject: self.subject.as_deref(),
-            error: self.error.as_deref(),
-        }
-    }
-}
-
 /// One line as [`Store::entries`] selects it. Its code is read in its
 /// kind's family (`plugin_off` is a refusal in a call's line, the door's
 /// reason in an event's); a line of a kind this version does not know
@@ -345,8 +299,9 @@ const RECENT_ERRORS_SQL: &str = "SELECT j.slug, COUNT(*) FROM journal j INDEXED 
 /// Inserts one entry made at `at`, its subject cut to what is kept,
 /// pruning the oldest entries every [`PRUNE_EVERY`] writes (retention, see
 /// the module doc); a failed call's error goes to its plugin's last failed
-/// calls, in the same commit.
-fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<(), rusqlite::Error> {
+/// calls, in the same commit. Gives the line as inserted, as
+/// [`Store::journal`] would list it.
+fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<Entry, rusqlite::Error> {
     // One commit for both tables (inside a caller's transaction, that one).
     let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
     let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
@@ -364,13 +319,28 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<(), rusqlite::
         subject
     ])?;
     let id = conn.last_insert_rowid();
+    let inserted = Entry {
+        id,
+        at,
+        plugin: e.plugin.to_owned(),
+        action: e.action.to_owned(),
+        who: e.who.to_owned(),
+        kind: Stored::Known(e.kind),
+        outcome: Stored::Known(e.outcome),
+        code: e.code.map(Stored::Known),
+        subject,
+        detail: None,
+    };
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
     }
     if let (Outcome::Failed, Some(error)) = (e.outcome, e.error) {
         insert_failure(conn, at, e, error)?;
     }
-    tx.map_or(Ok(()), |tx| tx.commit())
+    if let Some(tx) = tx {
+        tx.commit()?;
+    }
+    Ok(inserted)
 }
 
 /// Keeps a failed call's error, and only the newest [`FAILURES_KEPT`] of
@@ -391,33 +361,13 @@ fn insert_failure(conn: &Connection, at: i64, e: &NewEntry<'_>, error: &str) -> 
 }
 
 impl Store {
-    /// Writes one entry now: when this returns, it is committed, after
-    /// every entry queued before it. It is written even when those could not
-    /// be; their loss is the error then.
-    pub fn journal_write(&self, e: &NewEntry) -> Result<(), StoreError> {
-        let earlier = self.journal_flush();
-        insert(&self.conn, now_ms(), e)?;
-        earlier
-    }
-
-    /// Keeps one entry to commit after the AI has its answer: the tool-call
-    /// path, so the answer does not wait for the disk. The caller commits
-    /// it with [`Store::journal_flush`] once the answer is delivered; it is
-    /// committed anyway, in order, before a later [`Store::journal_write`],
-    /// before the journal is read, before the next call's entry is kept,
-    /// and when the store is dropped. It is kept even when the entry kept
-    /// before could not be committed; that loss is the error then.
-    pub fn journal_queue(&self, e: &NewEntry) -> Result<(), StoreError> {
-        let earlier = self.journal_flush();
-        *self.kept_entry.borrow_mut() = Some(Line::new(e));
-        earlier
-    }
-
-    /// Commits the entry kept by [`Store::journal_queue`]; on failure it is
-    /// lost and the error says so.
-    pub fn journal_flush(&self) -> Result<(), StoreError> {
-        let Some(line) = self.kept_entry.borrow_mut().take() else { return Ok(()) };
-        insert(&self.conn, line.at, &line.entry()).map_err(|e| StoreError::JournalLost(e.to_string()))
+    /// Writes one entry now, committed when this returns, and gives it
+    /// back as inserted (its id and what [`Store::journal`] lists): the
+    /// line to report, whatever else was written meanwhile.
+    /// A line that cannot be written is lost ([`StoreError::JournalLost`]);
+    /// what it records stands.
+    pub fn journal_write(&self, e: &NewEntry) -> Result<Entry, StoreError> {
+        insert(&self.conn, now_ms(), e).map_err(|e| StoreError::JournalLost(e.to_string()))
     }
 
     /// The latest entries, newest first, of every plugin or of one.
@@ -430,7 +380,6 @@ impl Store {
     /// the `(slug, id)` index backwards however long the journal is; the
     /// next page starts `before` the last id shown.
     pub fn journal_page(&self, filter: &JournalFilter) -> Result<Vec<Entry>, StoreError> {
-        self.journal_flush()?;
         let mut conditions: Vec<&str> = Vec::new();
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
         if let Some(slug) = &filter.plugin {
@@ -468,7 +417,6 @@ impl Store {
     /// A plugin's last failed calls with their error, newest first
     /// (Developer section, §19).
     pub fn last_failures(&self, slug: &str, limit: usize) -> Result<Vec<FailedCall>, StoreError> {
-        self.journal_flush()?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT at, action, code, error FROM failed_calls WHERE slug = ?1 ORDER BY id DESC LIMIT ?2",
         )?;
@@ -493,23 +441,11 @@ impl Store {
     ///
     /// A range of the partial index `journal_failures` (migration 8): the
     /// cost follows the recent failures, not the length of the journal.
-    /// Entries kept for their commit are not counted: [`Store::list`] and
-    /// [`Store::show`] commit them first.
     pub(crate) fn recent_errors(&self, only: Option<&str>) -> Result<HashMap<String, u32>, StoreError> {
         let mut stmt = self.conn.prepare_cached(RECENT_ERRORS_SQL)?;
         let since = now_ms() - RECENT_ERRORS_MS;
         let counts = stmt.query_map(params![since, only], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(counts.collect::<Result<_, _>>()?)
-    }
-
-    /// Commits a kept entry before the journal is read, unless a
-    /// transaction is open (a write there could not be made from a read
-    /// snapshot without risking `SQLITE_BUSY`; its caller flushes).
-    pub(crate) fn flush_before_reading(&self) -> Result<(), StoreError> {
-        if self.conn.is_autocommit() {
-            self.journal_flush()?;
-        }
-        Ok(())
     }
 
     /// Counts one Twitch chat call for a turn and returns how many the turn

@@ -54,9 +54,6 @@ pub struct Store {
     vault: Vault,
     validated: registry::Validated,
     contexts: context::Contexts,
-    /// The last call's journal entry, committed after the answer (see
-    /// [`journal`]); keeping the next one commits it first.
-    kept_entry: std::cell::RefCell<Option<journal::Line>>,
 }
 
 impl Store {
@@ -71,7 +68,6 @@ impl Store {
             vault: Vault::new(key_store, id),
             validated: Default::default(),
             contexts: Default::default(),
-            kept_entry: Default::default(),
         };
         store.clean_leftovers()?;
         Ok(store)
@@ -114,13 +110,6 @@ impl Store {
     /// `language`).
     pub fn set_pref(&self, key: &str, value: &str) -> Result<(), StoreError> {
         prefs::write(&self.conn, key, value)
-    }
-}
-
-impl Drop for Store {
-    /// A call's entry still kept is committed before the store closes.
-    fn drop(&mut self) {
-        let _ = self.journal_flush();
     }
 }
 

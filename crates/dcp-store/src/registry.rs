@@ -269,7 +269,6 @@ fn validated(row: &Row, bytes: &[u8], official: bool) -> Loaded {
 impl Store {
     /// Every installed plugin with its status, by slug.
     pub fn list(&self) -> Result<Vec<Card>, StoreError> {
-        self.flush_before_reading()?;
         // One snapshot, and each plugin through its kept call context and
         // row: a plugin nothing changed in costs a `stat`, not a hash of its
         // manifest nor a parse of its row (the same context every call and
@@ -290,7 +289,6 @@ impl Store {
 
     /// One plugin's card, as [`Store::list`] shows it, without the others.
     pub fn card(&self, slug: &str) -> Result<Card, StoreError> {
-        self.flush_before_reading()?;
         self.snapshot(|| {
             let (context, row) = self
                 .context_and_row(slug, self.generation()?)?
@@ -323,7 +321,6 @@ impl Store {
     /// the plugin in full, its manifest, the app switches and its last
     /// `failures` failed calls.
     pub fn details_page(&self, slug: &str, failures: usize) -> Result<DetailsPage, StoreError> {
-        self.flush_before_reading()?;
         self.snapshot(|| {
             let (context, row) = self
                 .context_and_row(slug, self.generation()?)?

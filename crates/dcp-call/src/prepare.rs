@@ -1,0 +1,164 @@
+//! The first stage of a call (§3 "A tool call"), short and with a store:
+//! the plugin as it is now, its secrets opened, the turn's steps counted,
+//! the courtier's decision, the chat's quota, the arguments, the plugin's
+//! BUSY lock, then the request built. What it gives owns everything the
+//! rest needs, so no store is held while the request is out.
+
+use crate::arguments::{self, Arguments};
+use crate::build::{self, Inputs};
+use crate::busy::{self, PluginLock};
+use crate::courtier;
+use crate::mask::Masker;
+use crate::pipeline::{Ending, Prepared, Reading, Request, SentRequest};
+use crate::turn::{Source, Turn};
+use crate::verdict::{Call, Verdict};
+use dcp_format::codes::{CallCode, Refusal};
+use dcp_format::model::{ArgKind, Method, Plugin, Tool};
+use dcp_format::names::ToolRef;
+use dcp_net::{Outgoing, Policy};
+use dcp_store::{CallContext, Store};
+use dcp_vault::Sensitive;
+use serde_json::Value;
+
+/// Prepares the call of `full_name` (`<slug>__<tool>`) with the AI's
+/// `args`: a request to send, or a call that ended here (refused, bad
+/// arguments, BUSY, a request that cannot be built) for the pipeline's
+/// `finish` to journal.
+pub fn prepare(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Prepared {
+    match plan(store, turn, full_name, args) {
+        Ok(request) => Prepared::Send(request),
+        Err(ending) => Prepared::Finish(ending),
+    }
+}
+
+fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<Box<Request>, Ending> {
+    // A name that is no `<slug>__<tool>` names no plugin: its line keeps
+    // the name as given.
+    let name = full_name.parse::<ToolRef>().ok();
+    let (slug, tool_name) = name.as_ref().map_or((full_name, ""), |n| (n.slug(), n.tool()));
+    let context = match &name {
+        Some(name) => store.call_context(name.slug()).map_err(|e| {
+            Ending::unlogged(CallCode::ExecutionError, &format!("the app could not read the plugin: {e}"))
+        })?,
+        None => None,
+    };
+    let tool = context.as_ref().and_then(|c| c.plugin.as_deref()).and_then(|p| p.tool(tool_name));
+    // Opened once per call: for the auth block, and to mask them wherever
+    // they might appear (answers, errors, subjects). Wiped when this stage
+    // ends: what comes later holds only the masker and the request.
+    let opened = context.as_ref().map(|c| store.open_secrets(c)).unwrap_or_default();
+    // Borrowed, not copied: the only copies in clear are the wiped ones.
+    let secrets: Vec<&str> = opened.iter().map(|(_, s)| s.expose()).collect();
+    let masker = Masker::new(secrets.iter().copied());
+    let call = Call {
+        slug: slug.to_owned(),
+        tool: tool_name.to_owned(),
+        who: turn.source.as_str(),
+        subject: subject(tool, args, &masker),
+    };
+    let turn = match in_step(store, turn) {
+        Ok(turn) => turn,
+        Err(e) => {
+            let message = format!("the app could not count the turn's steps: {e}");
+            return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, &message, false, &masker)));
+        }
+    };
+    if let Err(reason) = courtier::may_run(&turn, context.as_deref(), tool) {
+        return Err(Ending::decided(call, Verdict::refused(reason)));
+    }
+    let (Some(context), Some(tool)) = (&context, tool) else {
+        return Err(Ending::decided(call, Verdict::refused(Refusal::UnknownTool)));
+    };
+    // A call without a turn id is a turn of its own; calls sharing an id
+    // share the chat's one call (§12).
+    if let (Source::Twitch, Some(turn_id)) = (turn.source, &turn.id) {
+        match store.take_chat_call(turn_id) {
+            Ok(0) => {}
+            Ok(_) => return Err(Ending::decided(call, Verdict::refused(Refusal::TwitchQuota))),
+            Err(e) => {
+                let message = format!("the app could not count the chat's calls: {e}");
+                return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, &message, false, &masker)));
+            }
+        }
+    }
+    let args = match arguments::convert(tool, args) {
+        Ok(args) => args,
+        Err(e) => {
+            let message = format!("{e}. Fix these arguments and call again.");
+            return Err(Ending::decided(call, Verdict::failed(CallCode::InvalidArguments, &message, true, &masker)));
+        }
+    };
+    let lock = match busy_lock(store, slug) {
+        Ok(Some(lock)) => lock,
+        Ok(None) => {
+            let message = "another call of this plugin is still running; try again when it ends";
+            return Err(Ending::decided(call, Verdict::failed(CallCode::Busy, message, true, &masker)));
+        }
+        Err(_) => {
+            let message = "the app could not take the plugin's lock";
+            return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, message, false, &masker)));
+        }
+    };
+    let Some(plugin) = &context.plugin else { return Err(Ending::decided(call, Verdict::refused(Refusal::PluginOff))) };
+    let (outgoing, credentials) = match request(plugin, tool, context, &args, &opened) {
+        Ok(built) => built,
+        Err(e) => return Err(Ending::decided(call, Verdict::failed(e.code(), &e.to_string(), false, &masker))),
+    };
+    // From here on a server may echo the credentials as sent, whole.
+    let masker = Masker::new(secrets.iter().copied().chain(credentials.iter().map(Sensitive::expose)));
+    let shown = SentRequest::of(tool.request.method, &outgoing, &masker);
+    let policy = Policy {
+        hosts: plugin.hosts.clone(),
+        local_ports: plugin.local_ports.clone(),
+        dev_mode: context.prefs.dev_mode,
+    };
+    let reading = Reading { masker, response: tool.response.clone(), shown, lock };
+    Ok(Box::new(Request { call, outgoing, policy, reading }))
+}
+
+/// The turn with this call's step resolved: calls sharing a turn id count
+/// its steps (§3); a call without one is a turn of its own.
+fn in_step(store: &Store, turn: &Turn) -> Result<Turn, dcp_store::StoreError> {
+    let step = match &turn.id {
+        Some(id) => store.take_step(id, turn.step)?,
+        None => turn.step.unwrap_or(1),
+    };
+    Ok(Turn { step: Some(step), ..turn.clone() })
+}
+
+fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<PluginLock>> {
+    busy::try_lock(store.profile().root(), slug)
+}
+
+/// Builds the request with the settings and the secrets the auth block
+/// needs; also gives the credentials as sent (to be masked).
+fn request(
+    plugin: &Plugin,
+    tool: &Tool,
+    context: &CallContext,
+    args: &Arguments,
+    opened: &[(String, Sensitive)],
+) -> Result<(Outgoing, Vec<Sensitive>), build::BuildError> {
+    let secret = |key: &str| opened.iter().find(|(k, _)| k == key).map(|(_, s)| Sensitive::new(s.expose().to_owned()));
+    let built = build::build(tool, &plugin.auth, args, &Inputs { settings: &context.settings, secret: &secret })?;
+    let outgoing = Outgoing { method: method(built.method), url: built.url, headers: built.headers, body: built.body };
+    Ok((outgoing, built.credentials))
+}
+
+fn method(m: Method) -> dcp_net::Method {
+    match m {
+        Method::GET => dcp_net::Method::Get,
+        Method::POST => dcp_net::Method::Post,
+        Method::PUT => dcp_net::Method::Put,
+        Method::PATCH => dcp_net::Method::Patch,
+        Method::DELETE => dcp_net::Method::Delete,
+    }
+}
+
+/// The journal's subject: the first text argument, cleaned, masked, short.
+fn subject(tool: Option<&Tool>, args: &Value, masker: &Masker) -> Option<String> {
+    let tool = tool?;
+    let first =
+        tool.arguments.iter().filter(|a| a.kind == ArgKind::String).find_map(|a| args.get(&a.name)?.as_str())?;
+    Some(masker.mask(&crate::answer::clean(first)))
+}
