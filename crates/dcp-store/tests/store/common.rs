@@ -1,7 +1,7 @@
 //! Shared helpers of the store's integration tests: temp profiles on real
 //! files and a real SQLite database, the example plugins, manifest edits.
 
-use dcp_store::{CloudChoice, InstallOptions, Profile, Store, StoreError};
+use dcp_store::{Clock, CloudChoice, InstallOptions, Profile, Store, StoreError, SystemClock};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::{KeyStore, Sensitive};
 use serde_json::Value;
@@ -39,9 +39,18 @@ impl Fixture {
     }
 
     pub fn with_keys(keys: Arc<dyn KeyStore>) -> Fixture {
+        Fixture::with(keys, Arc::new(SystemClock))
+    }
+
+    /// A store reading `clock` instead of the system's.
+    pub fn with_clock(clock: Arc<dyn Clock>) -> Fixture {
+        Fixture::with(Arc::new(MemoryKeyStore::new()), clock)
+    }
+
+    fn with(keys: Arc<dyn KeyStore>, clock: Arc<dyn Clock>) -> Fixture {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store =
-            Store::open(Profile::at(dir.path().join("profile")).expect("profile"), keys.clone()).expect("store opens");
+        let profile = Profile::at(dir.path().join("profile")).expect("profile");
+        let store = Store::open_with_clock(profile, keys.clone(), clock).expect("store opens");
         Fixture { dir, keys, store }
     }
 

@@ -2,7 +2,7 @@
 //! the profile's switches.
 
 use crate::common::*;
-use dcp_store::Status;
+use dcp_store::{Status, StoreError};
 use serde_json::json;
 
 #[test]
@@ -55,7 +55,8 @@ fn s3_modified_when_the_installed_manifest_is_edited_and_import_again_fixes_it()
     assert_eq!(d.card.status, Status::Modified);
     assert_eq!(d.card.status_label, "Modified");
     // Switches that need the manifest are refused while Modified.
-    assert!(f.store.set_action_enabled("mytasks", "add_task", false).is_err());
+    let e = f.store.set_action_enabled("mytasks", "add_task", false).expect_err("Modified");
+    assert!(matches!(e, StoreError::NotReadable(_)), "{e:?}");
     // Importing the original file again installs it anew (an update).
     let r = f.import_example("my-tasks").expect("import again");
     assert!(r.update);
