@@ -8,7 +8,8 @@ use crate::events::{Change, HostEvent};
 use crate::{ApiError, ApiResult, Host};
 use dcp_door::{CompanionState, Door, DoorConfig, SystemClock};
 use dcp_store::watch::FolderWatcher;
-use dcp_store::{Card, Store};
+use crate::dto::Card;
+use dcp_store::Store;
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
@@ -65,7 +66,7 @@ impl Host {
                         host.emit(HostEvent::PluginChanged {
                             slug: card.slug.clone(),
                             change: Change::FolderSaved,
-                            card: Some(card),
+                            card: Some(card.into()),
                         });
                     }
                 }

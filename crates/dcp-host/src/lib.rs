@@ -35,8 +35,9 @@ pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
 /// The plugin format (validator, package reader, codes), for `validate` and `pack`.
 pub use dcp_format as format;
+pub use dcp_format::Problem;
 pub use dcp_store::catalog::CatalogEntry;
-pub use dcp_store::journal::Entry as JournalLine;
+pub use dcp_store::journal::{Entry as JournalLine, FailedCall};
 pub use dcp_store::review::{CloudQuestion, Review};
 pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};
@@ -46,10 +47,9 @@ use dcp_call::pipeline::{self, Prepared};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    AppSwitches, Card, EventsPage, JournalKind, JournalOutcome, JournalQuery, JournalValue, PluginDetails, PluginTest,
-    SwitchesPatch, TriedAction,
+    ActionView, AppSwitches, Card, DoorView, EventView, EventsPage, JournalKind, JournalOutcome, JournalQuery,
+    JournalValue, PluginDetails, PluginTest, SettingView, SwitchesPatch, TriedAction,
 };
-use dto::{DoorView, EventView};
 use events::{Change, HostEvent};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -182,7 +182,7 @@ impl Host {
 
     /// The cards of My plugins, by slug.
     pub async fn cards(&self) -> ApiResult<Vec<Card>> {
-        self.quick(|s| Ok(s.list()?)).await
+        self.quick(|s| Ok(s.list()?.into_iter().map(Card::from).collect())).await
     }
 
     /// One card.
@@ -263,7 +263,7 @@ impl Host {
 
     /// Reload plugins: re-reads every installed file.
     pub async fn reload(&self) -> ApiResult<Vec<Card>> {
-        let cards = self.read(|s| Ok(s.reload()?)).await?;
+        let cards: Vec<Card> = self.read(|s| Ok(s.reload()?.into_iter().map(Card::from).collect())).await?;
         for card in &cards {
             self.emit(HostEvent::PluginChanged {
                 slug: card.slug.clone(),
@@ -541,7 +541,7 @@ fn may_lend_thread() -> bool {
 }
 
 fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {
-    Ok(s.card(slug)?)
+    Ok(s.card(slug)?.into())
 }
 
 fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> ApiResult<EventsPage> {
@@ -564,7 +564,7 @@ fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> Ap
         .unwrap_or_default();
     Ok(EventsPage {
         slug: slug.to_owned(),
-        status: context.status.label().to_owned(),
+        status: context.status,
         events,
         door: DoorView { wanted: dcp_door::wanted_now(s), address: format!("127.0.0.1:{port}"), state },
         token_made: s.event_token_sealed(slug)?.is_some(),

@@ -118,7 +118,7 @@ impl Store {
             let Some(row) = self.entry_row(slug)? else { return Ok(None) };
             let manifest = (row.origin != Origin::Folder).then(|| self.resolve(&row.dir).join(MANIFEST_FILE));
             // Stamped before the file is read: a write after this shows.
-            let stamp = manifest.as_deref().and_then(FileStamp::settled);
+            let stamp = manifest.as_deref().and_then(|m| FileStamp::settled(m, self.clock.now()));
             let context = Arc::new(self.context_of(&row, &self.prefs()?)?);
             let row = Arc::new(row);
             if let (Some(manifest), Some(stamp)) = (manifest, stamp) {

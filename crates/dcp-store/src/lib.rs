@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod catalog;
+pub mod clock;
 mod cloud;
 mod context;
 mod db;
@@ -32,6 +33,7 @@ pub mod status;
 mod switches;
 pub mod watch;
 
+pub use clock::{Clock, SystemClock};
 pub use cloud::{CloudChoice, CloudQuestion};
 pub use context::{CallContext, SealedSecrets};
 pub use error::StoreError;
@@ -54,12 +56,22 @@ pub struct Store {
     vault: Vault,
     validated: registry::Validated,
     contexts: context::Contexts,
+    clock: Arc<dyn Clock>,
 }
 
 impl Store {
     /// Opens the profile's database (creating it), binds the vault to this
     /// profile's id, and cleans leftovers of interrupted work.
     pub fn open(profile: Profile, key_store: Arc<dyn KeyStore>) -> Result<Store, StoreError> {
+        Store::open_with_clock(profile, key_store, Arc::new(SystemClock))
+    }
+
+    /// [`Store::open`] with another clock than the system's (see [`clock`]).
+    pub fn open_with_clock(
+        profile: Profile,
+        key_store: Arc<dyn KeyStore>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Store, StoreError> {
         let conn = db::open(&profile.db_path())?;
         let id = profile_id(&conn)?;
         let store = Store {
@@ -68,6 +80,7 @@ impl Store {
             vault: Vault::new(key_store, id),
             validated: Default::default(),
             contexts: Default::default(),
+            clock,
         };
         store.clean_leftovers()?;
         Ok(store)

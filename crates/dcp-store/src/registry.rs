@@ -2,6 +2,7 @@
 //! fingerprint lock (§3, §18), their statuses, and what `list` and `show`
 //! present. Secrets are only ever reported as set or not set.
 
+use crate::cloud::CloudChoice;
 use crate::context::CallContext;
 use crate::error::StoreError;
 use crate::journal::FailedCall;
@@ -69,14 +70,17 @@ pub struct Card {
     pub version: String,
     /// Status (§18).
     pub status: Status,
-    /// The status as shown.
-    pub status_label: &'static str,
     /// The player's on/off switch.
     pub enabled: bool,
-    /// Where it comes from.
+    /// Where it comes from (§18: Not signed, Official, Folder (dev)).
     pub origin: Origin,
-    /// Badges of §18, §13 and §15.
-    pub badges: Vec<String>,
+    /// It reads private data and is kept on this PC (§13): the player
+    /// answered "Only with an AI running on this PC", or `never`.
+    pub kept_on_pc: bool,
+    /// The ports of programs on this PC it talks to (§15).
+    pub local_ports: Vec<u16>,
+    /// For an official plugin: the newer version the catalog offers (§18).
+    pub update_available: Option<String>,
     /// "by …".
     pub author: Option<String>,
     /// The card's one-line description.
@@ -100,12 +104,10 @@ pub struct Details {
     pub actions: Vec<ActionState>,
     /// Events with their switches.
     pub events: Vec<EventState>,
-    /// "Sites it contacts".
+    /// "Sites it contacts" (the ports of a program on this PC are the card's).
     pub sites: Vec<String>,
-    /// Ports of a server on the PC.
-    pub local_ports: Vec<u16>,
     /// The online-AI choice: allow, local, or none when not asked.
-    pub cloud_choice: Option<String>,
+    pub cloud_choice: Option<CloudChoice>,
     /// "Use while live on Twitch".
     pub twitch_allowed: bool,
     /// Developer section: the fingerprints recorded at install.
@@ -388,8 +390,7 @@ impl Store {
             // What the file declares now, which is what calls use (a saved
             // folder's new sites apply at once, §19); the row's otherwise.
             sites: plugin.map_or_else(|| row.permissions.hosts.iter().cloned().collect(), |p| p.hosts.clone()),
-            local_ports: local_ports(row, plugin),
-            cloud_choice: row.cloud_choice.clone(),
+            cloud_choice: row.cloud_choice.as_deref().and_then(CloudChoice::parse),
             twitch_allowed: row.twitch_allowed,
             manifest_fingerprint: row.manifest_fingerprint.clone(),
             permissions_fingerprint: row.permissions_fingerprint.clone(),
@@ -410,23 +411,20 @@ impl Store {
         kept_on_pc: bool,
         recent_errors: u32,
     ) -> Card {
-        let mut badges = vec![row.origin.badge().to_owned()];
-        if plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc {
-            badges.push("Kept on this PC".into());
-        }
-        for port in local_ports(row, plugin) {
-            badges.push(format!("Talks to a program on this PC (port {port})"));
-        }
+        // A saved folder's version shows at once, as every other reader sees it.
+        let version = plugin.map_or_else(|| row.version.clone(), |p| p.version.to_string());
+        let update_available =
+            (row.origin == Origin::Official).then(|| crate::catalog::newer_than(&row.slug, &version)).flatten();
         Card {
             slug: row.slug.clone(),
             name: plugin.map_or_else(|| row.slug.clone(), |p| p.display_name.clone()),
-            // A saved folder's version shows at once, as every other reader sees it.
-            version: plugin.map_or_else(|| row.version.clone(), |p| p.version.to_string()),
+            version,
             status,
-            status_label: status.label(),
             enabled: row.enabled,
             origin: row.origin,
-            badges,
+            kept_on_pc: plugin.is_some_and(|p| p.reads_private_data()) && kept_on_pc,
+            local_ports: local_ports(row, plugin),
+            update_available,
             author: plugin.and_then(|p| p.author.clone()),
             description: plugin.and_then(|p| p.description.clone()),
             has_icon: self.resolve(&row.dir).join(package::ICON_FILE).is_file(),

@@ -231,7 +231,7 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
             required: s.required,
             secret: s.is_secret(),
             default: crate::registry::default_of(&s.kind),
-            help_domain: s.help_url.as_deref().and_then(help_domain),
+            help_domain: s.help_url.as_deref().and_then(dcp_format::url_parts::help_domain),
             help_url: s.help_url.clone(),
             kept: kept_keys.contains(&s.key),
         })
@@ -271,10 +271,4 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         cloud_kept,
         warnings: Vec::new(),
     }
-}
-
-/// The domain a help button shows: "Open example.com" (§10).
-fn help_domain(url: &str) -> Option<String> {
-    let parts = dcp_format::url_parts::split(url).ok().filter(|p| p.scheme == "https")?;
-    Some(parts.host.strip_prefix("www.").unwrap_or(parts.host).to_owned())
 }

@@ -47,13 +47,9 @@ impl FileStamp {
     }
 
     /// The stamp of `path` when it can vouch for the content read next:
-    /// `None` when the file changed within [`SETTLE`] (or claims a time in
-    /// the future).
-    pub(crate) fn settled(path: &Path) -> Option<FileStamp> {
-        FileStamp::settled_at(path, SystemTime::now())
-    }
-
-    fn settled_at(path: &Path, now: SystemTime) -> Option<FileStamp> {
+    /// `None` when the file changed within [`SETTLE`] of `now` (the store's
+    /// clock), or claims a time after it.
+    pub(crate) fn settled(path: &Path, now: SystemTime) -> Option<FileStamp> {
         let stamp = FileStamp::of(path)?;
         let age = now.duration_since(stamp.last_change()?).ok()?;
         (age >= SETTLE).then_some(stamp)
@@ -80,12 +76,29 @@ impl FileStamp {
 mod tests {
     use super::*;
 
+    /// Returns once the file system's clock has moved past `stamp`'s last
+    /// change: a file written then shows a later time. In use, [`SETTLE`]
+    /// covers this tick; a test waits for the tick itself.
+    fn after_the_file_clock_ticks(dir: &Path, stamp: &FileStamp) {
+        let probe = dir.join("probe");
+        let deadline = std::time::Instant::now() + SETTLE;
+        while std::time::Instant::now() < deadline {
+            std::fs::write(&probe, "").expect("probe");
+            if FileStamp::of(&probe).and_then(|p| p.last_change()) > stamp.last_change() {
+                return;
+            }
+        }
+        panic!("the file system's clock did not move within {SETTLE:?}");
+    }
+
     #[test]
     fn a_file_just_written_does_not_settle_and_its_stamp_changes_with_it() {
         let dir = tempfile::tempdir().expect("dir");
         let path = dir.path().join("manifest.json");
         std::fs::write(&path, "{}").expect("write");
-        assert!(FileStamp::settled(&path).is_none(), "written just now");
+        assert!(FileStamp::settled(&path, SystemTime::now()).is_none(), "written just now");
+        let ahead = SystemTime::now() + SETTLE;
+        assert!(FileStamp::settled(&path, ahead).is_some(), "settled once SETTLE has passed");
         let before = FileStamp::of(&path).expect("stamp");
         std::fs::write(&path, "{ }").expect("write");
         assert_ne!(FileStamp::of(&path), Some(before), "another size");
@@ -102,12 +115,15 @@ mod tests {
         file.set_modified(old).expect("set mtime");
         drop(file);
         #[cfg(unix)]
-        assert!(FileStamp::settled(&path).is_none(), "the change time is now, whatever the modification time says");
+        assert!(
+            FileStamp::settled(&path, SystemTime::now()).is_none(),
+            "the change time is now, whatever the modification time says"
+        );
         let later = SystemTime::now() + SETTLE;
-        let stamp = FileStamp::settled_at(&path, later).expect("settled once SETTLE has passed");
+        let stamp = FileStamp::settled(&path, later).expect("settled once SETTLE has passed");
         // Same size, modification time set back: the change time differs
-        // once the file system's clock has ticked (SETTLE covers the tick).
-        std::thread::sleep(Duration::from_millis(50));
+        // once the file system's clock has ticked.
+        after_the_file_clock_ticks(dir.path(), &stamp);
         std::fs::write(&path, "{\"a\":2}").expect("write");
         let file = std::fs::File::options().write(true).open(&path).expect("open");
         file.set_modified(old).expect("set mtime");

@@ -1,4 +1,4 @@
-//! Statuses of §18, the order in which they win, and the badges.
+//! Statuses of §18 and the order in which they win (each shell words them).
 //!
 //! When several apply, the first of this list is shown, because it is the
 //! one the player must fix first (nothing else can be known about a file
@@ -31,22 +31,6 @@ pub enum Status {
     ToolsOff,
     /// Installed, on, ready.
     Active,
-}
-
-impl Status {
-    /// As shown to the player.
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Missing => "Missing",
-            Status::Invalid => "Invalid",
-            Status::Modified => "Modified",
-            Status::DevModeOff => "Developer mode off",
-            Status::Off => "Off",
-            Status::NeedsSetup => "Needs setup",
-            Status::ToolsOff => "Tools off",
-            Status::Active => "Active",
-        }
-    }
 }
 
 /// What decides a status.

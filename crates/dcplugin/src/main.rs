@@ -6,6 +6,7 @@
 mod cmd;
 mod localtime;
 mod output;
+mod words;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -4,9 +4,10 @@
 //! installed manifest shows in the next call.
 
 use crate::common::*;
-use dcp_store::Status;
+use dcp_store::{Clock, Status};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
 /// The status a call sees; `call_contexts` (what `tools` and the door read)
 /// must see the same.
@@ -17,12 +18,52 @@ fn status(f: &Fixture) -> Status {
     one
 }
 
-/// Installs my-tasks and waits until its manifest is old enough for the
-/// store to keep its context (a file changed within 3 s is read again).
+/// The store's clock: the system's, this far ahead of it.
+struct Ahead(Duration);
+
+impl Clock for Ahead {
+    fn now(&self) -> SystemTime {
+        SystemTime::now() + self.0
+    }
+}
+
+/// When `path` last changed, as the file system's clock tells it.
+fn last_change(path: &Path) -> SystemTime {
+    let meta = std::fs::metadata(path).expect("metadata");
+    let modified = meta.modified().expect("mtime");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let changed = Duration::new(meta.ctime() as u64, meta.ctime_nsec() as u32);
+        modified.max(SystemTime::UNIX_EPOCH + changed)
+    }
+    #[cfg(not(unix))]
+    modified
+}
+
+/// Returns once the file system's clock has moved past `path`'s last
+/// change, so that a write from then on shows in its times (the store's
+/// settle window covers that tick; the test waits for the tick itself).
+fn after_the_file_clock_ticks(path: &Path, probe: &Path) {
+    let changed = last_change(path);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        std::fs::write(probe, "").expect("probe");
+        if last_change(probe) > changed {
+            return;
+        }
+    }
+    panic!("the file system's clock did not move past {changed:?}");
+}
+
+/// Installs my-tasks in a store whose clock runs past the settle window
+/// ahead (a file changed within 3 s is read again at each call), so its
+/// manifest is old enough for the store to keep its context.
 fn installed_and_settled() -> Fixture {
-    let f = Fixture::new();
+    let f = Fixture::with_clock(Arc::new(Ahead(Duration::from_millis(3_200))));
     install_my_tasks(&f);
-    std::thread::sleep(Duration::from_millis(3_200));
+    let manifest = f.store.show("mytasks").expect("show").folder.join("manifest.json");
+    after_the_file_clock_ticks(&manifest, &f.dir.path().join("probe"));
     assert_eq!(status(&f), Status::Active);
     assert_eq!(status(&f), Status::Active, "the kept context");
     let kept = f.store.call_context("mytasks").expect("context").expect("installed");

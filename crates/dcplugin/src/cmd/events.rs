@@ -2,8 +2,9 @@
 //! event token) and `serve` (the host without a window: the event door and
 //! the folder watchers, printing what happens).
 
-use super::host::{done, fail, run as act, Ok as Done};
+use super::host::{done, fail, run as act, run_as, Ok as Done};
 use crate::output::print_json;
+use crate::words::{status_label, EventsPageJson};
 use dcp_host::events::{Change, HostEvent};
 use dcp_host::{BackgroundOptions, EventsPage, Host, Notice, Origin, Status, Wanted};
 use std::process::ExitCode;
@@ -49,13 +50,13 @@ pub fn run(
                 Err(e) => fail(&e, json),
             }
         }
-        (None, None) => act(host, json, host.events_page(slug), human),
+        (None, None) => run_as(host, json, host.events_page(slug), EventsPageJson::of, human),
         _ => anyhow::bail!("use: dcplugin events SLUG [on|off EVENT | token [--new]]"),
     })
 }
 
 fn human(v: &EventsPage) -> String {
-    let mut lines = vec![format!("{}  ({})", v.slug, v.status)];
+    let mut lines = vec![format!("{}  ({})", v.slug, status_label(v.status))];
     if v.events.is_empty() {
         lines.push("  no event".into());
     }
@@ -112,7 +113,7 @@ async fn print_event(host: &Host, event: &HostEvent, json: bool) {
                 }
                 print_json(&line);
             } else {
-                println!("reloaded {}  {}", card.slug, card.status_label);
+                println!("reloaded {}  {}", card.slug, status_label(card.status));
                 for problem in &errors {
                     println!("  {problem}");
                 }

@@ -96,3 +96,18 @@ pub fn run<T: Serialize>(
         Err(e) => fail(&e, json),
     }
 }
+
+/// [`run`] for a result whose `--json` shape the command line builds from
+/// the host's facts ([`crate::words`]).
+pub fn run_as<T, J: Serialize>(
+    host: &Host,
+    json: bool,
+    action: impl Future<Output = Result<T, ApiError>>,
+    shape: impl FnOnce(&T) -> J,
+    human: impl FnOnce(&T) -> String,
+) -> ExitCode {
+    match host.block_on(action) {
+        Result::Ok(value) => done(&shape(&value), json, || human(&value)),
+        Err(e) => fail(&e, json),
+    }
+}

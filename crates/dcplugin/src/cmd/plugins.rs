@@ -3,8 +3,9 @@
 //! the host and prints its result; no rule lives here.
 
 use super::hints;
-use super::host::{done, fail, run as act, Ok as Done};
+use super::host::{done, fail, run as act, run_as, Ok as Done};
 use crate::localtime::format_ms;
+use crate::words::{self, CardJson, DetailsJson};
 use crate::{Command, InstallArgs};
 use dcp_host::{
     ApiError, Card, CloudChoice, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive,
@@ -68,7 +69,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         Command::Cancel { review } => {
             act(host, json, async { host.cancel(&review).await.map(|()| ok()) }, |_| format!("cancelled {review}"))
         }
-        Command::List => act(host, json, host.cards(), |entries| {
+        Command::List => run_as(host, json, host.cards(), |c| CardJson::list(c), |entries| {
             if entries.is_empty() {
                 let me = crate::me();
                 return format!(
@@ -78,14 +79,17 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
             }
             let mut lines: Vec<String> = entries
                 .iter()
-                .map(|e| format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, e.status_label, e.badges.join(", ")))
+                .map(|e| {
+                    let status = words::status_label(e.status);
+                    format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, status, words::badges(e).join(", "))
+                })
                 .collect();
             if let Some(warning) = host.block_on(host.secrets_persistence()).warning() {
                 lines.push(format!("note: {warning}"));
             }
             lines.join("\n")
         }),
-        Command::Show { slug } => act(host, json, host.details(&slug), human_details),
+        Command::Show { slug } => run_as(host, json, host.details(&slug), DetailsJson::of, human_details),
         Command::Enable { slug, action } => switch(host, &slug, action.as_deref(), true, json),
         Command::Disable { slug, action } => switch(host, &slug, action.as_deref(), false, json),
         Command::Set { slug, values } => {
@@ -118,10 +122,10 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         Command::Uninstall { slug } => {
             act(host, json, async { host.uninstall(&slug).await.map(|()| ok()) }, |_| format!("uninstalled {slug}"))
         }
-        Command::Reload => act(host, json, host.reload(), |entries| {
+        Command::Reload => run_as(host, json, host.reload(), |c| CardJson::list(c), |entries| {
             let mut lines = Vec::new();
             for e in entries {
-                lines.push(format!("{:<20} {}", e.slug, e.status_label));
+                lines.push(format!("{:<20} {}", e.slug, words::status_label(e.status)));
                 if let Some(fix) = hints::status_fix(e) {
                     lines.push(format!("  {fix}"));
                 }
@@ -368,13 +372,12 @@ fn human_details(d: &PluginDetails) -> String {
         out.push(description.clone());
     }
     out.push(String::new());
-    out.push(format!("Status:    {}{}", c.status_label, if c.enabled { "" } else { " (switched off)" }));
+    let status = words::status_label(c.status);
+    out.push(format!("Status:    {status}{}", if c.enabled { "" } else { " (switched off)" }));
     if let Some(fix) = hints::status_fix(c) {
         out.push(format!("           {fix}"));
     }
-    if !c.badges.is_empty() {
-        out.push(format!("Badges:    {}", c.badges.join(", ")));
-    }
+    out.push(format!("Badges:    {}", words::badges(c).join(", ")));
     if d.review_banner {
         out.push(format!(
             "Review:    Desktop Companion recommends reviewing this plugin ({} keep {} hides this)",
@@ -428,18 +431,10 @@ fn human_details(d: &PluginDetails) -> String {
     if !d.sites.is_empty() {
         reach.push(format!("Sites it contacts: {}", d.sites.join(", ")));
     }
-    for port in &d.local_ports {
+    for port in &c.local_ports {
         reach.push(format!("This PC · port {port}"));
     }
-    reach.push(format!(
-        "Online AI models: {}",
-        match d.cloud_choice.as_deref() {
-            Some("allow") => "allowed",
-            Some("local") => "not used: kept on this PC",
-            Some(other) => other,
-            None => "not asked (no private data read)",
-        }
-    ));
+    reach.push(format!("Online AI models: {}", words::cloud_words(d.cloud_choice)));
     reach.push(format!("Use while live on Twitch: {}", if d.twitch_allowed { "allowed" } else { "no" }));
     section(&mut out, "Where its data goes", reach);
     let errors = d.errors.iter().map(ToString::to_string).collect();
@@ -486,7 +481,7 @@ fn edited(
     match host.block_on(action) {
         Ok(card) => done(&Done { ok: true }, json, || match hints::status_fix(&card) {
             Some(fix) if !(card.status == Status::Off && label.ends_with(" off")) => {
-                format!("{label}\n{} is {}: {fix}", card.slug, card.status_label)
+                format!("{label}\n{} is {}: {fix}", card.slug, words::status_label(card.status))
             }
             _ => label,
         }),
