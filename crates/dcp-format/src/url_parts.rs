@@ -22,6 +22,13 @@ pub struct Parts<'a> {
     pub rest: &'a str,
 }
 
+/// The domain a help button shows, "Open example.com" (§10): an https
+/// link's host without `www.`; none for anything else.
+pub fn help_domain(url: &str) -> Option<String> {
+    let parts = split(url).ok().filter(|p| p.scheme == "https")?;
+    Some(parts.host.strip_prefix("www.").unwrap_or(parts.host).to_owned())
+}
+
 /// Splits `raw`; refuses whitespace, control characters, backslashes, a
 /// relative URL, no host and a bad port, naming the URL.
 pub fn split(raw: &str) -> Result<Parts<'_>, String> {

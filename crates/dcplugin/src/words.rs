@@ -1,0 +1,180 @@
+//! The command line's own words for the facts the host reports (a status,
+//! an origin, a port, the online-AI choice), and the `--json` shapes it has
+//! always printed, built from those facts: the host sends no sentence, so
+//! what a script reads of `list`, `show`, `reload` and `events` stays
+//! exactly what it was.
+
+use dcp_host::{Card, CloudChoice, EventView, EventsPage, PluginDetails, SettingView, Status};
+use serde::Serialize;
+use serde_json::Value;
+
+/// A status as `list` and `show` print it (§18).
+pub fn status_label(status: Status) -> &'static str {
+    match status {
+        Status::Missing => "Missing",
+        Status::Invalid => "Invalid",
+        Status::Modified => "Modified",
+        Status::DevModeOff => "Developer mode off",
+        Status::Off => "Off",
+        Status::NeedsSetup => "Needs setup",
+        Status::ToolsOff => "Tools off",
+        Status::Active => "Active",
+    }
+}
+
+/// A card's badges (§18, §13, §15): where it comes from, kept on this PC,
+/// each program on this PC it talks to.
+pub fn badges(card: &Card) -> Vec<String> {
+    let mut out = vec![card.origin.badge().to_owned()];
+    if card.kept_on_pc {
+        out.push("Kept on this PC".into());
+    }
+    out.extend(card.local_ports.iter().map(|port| format!("Talks to a program on this PC (port {port})")));
+    out
+}
+
+/// Where a plugin's private data may go, as `show` prints it (§13).
+pub fn cloud_words(choice: Option<CloudChoice>) -> &'static str {
+    match choice {
+        Some(CloudChoice::Allow) => "allowed",
+        Some(CloudChoice::Local) => "not used: kept on this PC",
+        None => "not asked (no private data read)",
+    }
+}
+
+/// A card in `list --json` and `reload --json`.
+#[derive(Serialize)]
+pub struct CardJson {
+    slug: String,
+    name: String,
+    version: String,
+    status: Status,
+    status_label: &'static str,
+    enabled: bool,
+    origin: dcp_host::Origin,
+    badges: Vec<String>,
+    author: Option<String>,
+    description: Option<String>,
+    has_icon: bool,
+    recent_errors: u32,
+}
+
+impl CardJson {
+    pub fn of(c: &Card) -> CardJson {
+        CardJson {
+            slug: c.slug.clone(),
+            name: c.name.clone(),
+            version: c.version.clone(),
+            status: c.status,
+            status_label: status_label(c.status),
+            enabled: c.enabled,
+            origin: c.origin,
+            badges: badges(c),
+            author: c.author.clone(),
+            description: c.description.clone(),
+            has_icon: c.has_icon,
+            recent_errors: c.recent_errors,
+        }
+    }
+
+    pub fn list(cards: &[Card]) -> Vec<CardJson> {
+        cards.iter().map(CardJson::of).collect()
+    }
+}
+
+/// A setting in `show --json`.
+#[derive(Serialize)]
+struct SettingJson {
+    key: String,
+    kind: &'static str,
+    min: Option<f64>,
+    max: Option<f64>,
+    label: String,
+    description: Option<String>,
+    help_url: Option<String>,
+    required: bool,
+    secret: bool,
+    set: bool,
+    value: Option<Value>,
+}
+
+impl SettingJson {
+    fn of(s: &SettingView) -> SettingJson {
+        SettingJson {
+            key: s.key.clone(),
+            kind: s.kind,
+            min: s.min,
+            max: s.max,
+            label: s.label.clone(),
+            description: s.description.clone(),
+            help_url: s.help_url.clone(),
+            required: s.required,
+            secret: s.secret,
+            set: s.set,
+            value: s.value.clone(),
+        }
+    }
+}
+
+/// `show --json`: the card's shape, then the details page.
+#[derive(Serialize)]
+pub struct DetailsJson {
+    #[serde(flatten)]
+    card: CardJson,
+    settings: Vec<SettingJson>,
+    actions: Vec<dcp_host::ActionView>,
+    events: Vec<EventView>,
+    sites: Vec<String>,
+    local_ports: Vec<u16>,
+    cloud_choice: Option<CloudChoice>,
+    twitch_allowed: bool,
+    review_banner: bool,
+    errors: Vec<dcp_host::Problem>,
+    manifest_fingerprint: String,
+    permissions_fingerprint: String,
+    folder: std::path::PathBuf,
+    last_failures: Vec<dcp_host::FailedCall>,
+}
+
+impl DetailsJson {
+    pub fn of(d: &PluginDetails) -> DetailsJson {
+        DetailsJson {
+            card: CardJson::of(&d.card),
+            settings: d.settings.iter().map(SettingJson::of).collect(),
+            actions: d.actions.clone(),
+            events: d.events.clone(),
+            sites: d.sites.clone(),
+            local_ports: d.card.local_ports.clone(),
+            cloud_choice: d.cloud_choice,
+            twitch_allowed: d.twitch_allowed,
+            review_banner: d.review_banner,
+            errors: d.errors.clone(),
+            manifest_fingerprint: d.manifest_fingerprint.clone(),
+            permissions_fingerprint: d.permissions_fingerprint.clone(),
+            folder: d.folder.clone(),
+            last_failures: d.last_failures.clone(),
+        }
+    }
+}
+
+/// `events SLUG --json`: the status as words, as it always was.
+#[derive(Serialize)]
+pub struct EventsPageJson {
+    slug: String,
+    status: &'static str,
+    events: Vec<EventView>,
+    door: dcp_host::DoorView,
+    token_made: bool,
+}
+
+impl EventsPageJson {
+    pub fn of(p: &EventsPage) -> EventsPageJson {
+        EventsPageJson {
+            slug: p.slug.clone(),
+            status: status_label(p.status),
+            events: p.events.clone(),
+            door: p.door.clone(),
+            token_made: p.token_made,
+        }
+    }
+}
