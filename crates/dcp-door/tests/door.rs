@@ -1,16 +1,18 @@
 //! §16 black-box: the door over real TCP, with requests written by hand as
 //! a program (or a hostile page) would send them. One real SQLite profile,
 //! the pomodoro example installed, an injected clock for the limits and
-//! the queue.
+//! the queue. Nothing waits a fixed time: a test waits for a notice, for
+//! the door's next look at its clock, or for [`Door::stop`].
 
-use dcp_door::{CompanionState, Door, DoorConfig, DoorState, ManualClock, Notice};
+use dcp_door::{Clock, CompanionState, Door, DoorConfig, DoorState, ManualClock, Notice};
 use dcp_format::codes::{EventReason, SpecCode};
-use dcp_store::journal::{Entry, Kind, Stored};
+use dcp_store::journal::{Kind, Stored};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+use tokio::sync::watch;
 
 #[path = "support/load.rs"]
 #[allow(dead_code)] // shared with benches/load.rs, which also uses the real-time pace
@@ -18,13 +20,28 @@ mod load;
 #[path = "support/world.rs"]
 mod world;
 
-use world::{free_port, request, world, World, FOCUS};
+use world::{door_reaches, free_port, request, world, World, FOCUS};
 
 struct Running {
     door: Door,
     port: u16,
     clock: Arc<ManualClock>,
+    /// How many times the door has read its clock.
+    reads: watch::Receiver<u64>,
     notices: UnboundedReceiver<Notice>,
+}
+
+/// The door's clock: moved by hand, and counting the door's reads of it.
+struct Watched {
+    clock: Arc<ManualClock>,
+    reads: watch::Sender<u64>,
+}
+
+impl Clock for Watched {
+    fn now(&self) -> Duration {
+        self.reads.send_modify(|n| *n += 1);
+        self.clock.now()
+    }
 }
 
 async fn start(w: &World, poll: Duration) -> Running {
@@ -32,34 +49,32 @@ async fn start(w: &World, poll: Duration) -> Running {
     let store = w.door_store();
     let clock = Arc::new(ManualClock::new());
     clock.advance(Duration::from_secs(1_000_000));
+    let (reads, counted) = watch::channel(0);
     let (tx, notices) = unbounded_channel();
-    let door = Door::start(store, DoorConfig { port, poll }, clock.clone(), tx);
-    let r = Running { door, port, clock, notices };
-    wait_for(&r, DoorState::Listening { port }).await;
+    let door = Door::start(store, DoorConfig { port, poll }, Arc::new(Watched { clock: clock.clone(), reads }), tx);
+    let mut r = Running { door, port, clock, reads: counted, notices };
+    wait_for(&mut r, DoorState::Listening { port }).await;
     r
 }
 
-/// The journal once `ready` holds of it, within 5 s: some entries are
-/// written after the answer.
-async fn journal_once(w: &World, ready: impl Fn(&[Entry]) -> bool) -> Vec<Entry> {
-    for _ in 0..500 {
-        let all = w.store.journal(100, None).expect("journal");
-        if ready(&all) {
-            return all;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("the journal never got there: {:?}", w.store.journal(100, None));
+async fn wait_for(r: &mut Running, state: DoorState) {
+    door_reaches(&mut r.notices, &state).await;
+    assert_eq!(r.door.state(), state);
 }
 
-async fn wait_for(r: &Running, state: DoorState) {
-    for _ in 0..200 {
-        if r.door.state() == state {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("door state {:?}, expected {state:?}", r.door.state());
+/// Returns once the door has read its clock twice more. With no request
+/// in flight only the queue's ticker reads it, once at the start of each
+/// tick: one whole tick then ran after this call began, and whatever it
+/// had to say is among the notices.
+async fn one_whole_tick(r: &mut Running) {
+    let from = *r.reads.borrow_and_update();
+    let ticked = r.reads.wait_for(|n| *n >= from + 2);
+    tokio::time::timeout(Duration::from_secs(5), ticked).await.expect("the ticker runs").expect("door alive");
+}
+
+/// The first notice other than the door's state already sent, if any.
+fn said_now(r: &mut Running) -> Option<Notice> {
+    std::iter::from_fn(|| r.notices.try_recv().ok()).find(|n| !matches!(n, Notice::Door { .. }))
 }
 
 struct Answer {
@@ -372,12 +387,14 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
     // n2 was accepted 30 s before now: it expires 570 s later, n3 and n4 after.
     r.clock.advance(Duration::from_secs(570));
     assert!(matches!(next_not_door(&mut r).await, Notice::Dropped { .. }));
-    // Listening after an answer: 2 s of grace, then n3 and n4 in one turn.
+    // Listening after an answer: 2 s of grace, then n3 and n4 in one turn,
+    // each seen after one whole tick of the queue.
     r.door.set_companion(CompanionState::Listening);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(r.notices.try_recv().is_err(), "nothing during the grace");
+    one_whole_tick(&mut r).await;
+    assert_eq!(said_now(&mut r), None, "nothing during the grace");
     r.clock.advance(Duration::from_secs(2));
-    match next_not_door(&mut r).await {
+    one_whole_tick(&mut r).await;
+    match said_now(&mut r).expect("the turn, after the grace") {
         Notice::Turn { message, events, tools } => {
             assert_eq!(events, ["pomodoro/focus_done", "pomodoro/focus_done"]);
             assert!(tools.is_empty(), "an event turn offers no tool");
@@ -433,8 +450,9 @@ async fn s16_an_event_waiting_when_its_plugin_or_event_is_switched_off_is_droppe
     dropped.sort();
     let want = |plugin: &str, reason: &str| (plugin.to_owned(), "focus_done".to_owned(), reason.to_owned());
     assert_eq!(dropped, vec![want("othertimer", "event_off"), want("pomodoro", "plugin_off")]);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(r.notices.try_recv().is_err(), "no turn: nothing was left to say");
+    // The tick that dropped them would have said the turn before the next one begins.
+    one_whole_tick(&mut r).await;
+    assert_eq!(said_now(&mut r), None, "no turn: nothing was left to say");
     let journal = w.store.journal(20, None).expect("journal");
     let lines: Vec<(&str, &str, Option<String>)> = journal
         .iter()
@@ -459,13 +477,12 @@ async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_to
     }
     r.clock.advance(Duration::from_secs(60));
     check(&send(p, &request(p, "pomodoro", &w.token, r#"{"event": "break_done"}"#)).await, 403, "event_off", "off");
-    let count = |all: &[Entry], code: &str| {
-        all.iter().filter(|e| e.code.as_ref().map(|c| c.to_string()).as_deref() == Some(code)).count()
-    };
-    // bad_token is journaled after the answer.
-    let all = journal_once(&w, |all| count(all, "bad_token") > 0).await;
+    // bad_token is journaled after the answer: stopped, the door has written it.
+    r.door.stop().await;
+    let all = w.store.journal(100, None).expect("journal");
     assert!(all.iter().all(|e| e.plugin != "ghost"), "nothing for an unknown slug");
-    let count = |code: &str| count(&all, code);
+    let count =
+        |code: &str| all.iter().filter(|e| e.code.as_ref().map(|c| c.to_string()).as_deref() == Some(code)).count();
     assert_eq!(count("bad_token"), 1);
     assert_eq!(count("event_off"), 2, "once a minute");
     assert!(all
@@ -473,32 +490,31 @@ async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_to
         .all(|e| e.who == "event" && e.kind == Stored::Known(Kind::Event) && e.outcome.as_str() == "refused"));
     let text = serde_json::to_string(&all).expect("json");
     assert!(!text.contains(&w.token));
-    r.door.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s16_the_door_opens_and_closes_by_itself_and_reports_a_taken_port() {
     let w = world();
-    let r = start(&w, Duration::from_millis(50)).await;
+    let mut r = start(&w, Duration::from_millis(50)).await;
     let p = r.port;
     w.store.set_event_enabled("pomodoro", "focus_done", false).expect("off");
     assert!(matches!(r.door.state(), DoorState::Listening { .. }), "othertimer still has one on");
     w.store.set_event_enabled("othertimer", "focus_done", false).expect("off");
     let closed = DoorState::Closed { why: dcp_door::Wanted::NoEventOn };
-    wait_for(&r, closed).await;
+    wait_for(&mut r, closed).await;
     assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "nothing listens");
     w.store.set_event_enabled("pomodoro", "focus_done", true).expect("on");
-    wait_for(&r, DoorState::Listening { port: p }).await;
+    wait_for(&mut r, DoorState::Listening { port: p }).await;
     w.store.set_pref("dev_mode", "false").expect("dev off");
-    wait_for(&r, DoorState::Closed { why: dcp_door::Wanted::DevModeOff }).await;
+    wait_for(&mut r, DoorState::Closed { why: dcp_door::Wanted::DevModeOff }).await;
     assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "nothing listens");
     // Someone else takes the port meanwhile.
     let squatter = std::net::TcpListener::bind(("127.0.0.1", p)).expect("squat");
     w.store.set_pref("dev_mode", "true").expect("dev on");
-    wait_for(&r, DoorState::PortTaken { port: p }).await;
+    wait_for(&mut r, DoorState::PortTaken { port: p }).await;
     assert_eq!(r.door.state().describe(), format!("port {p} is used by another program"));
     drop(squatter);
-    wait_for(&r, DoorState::Listening { port: p }).await;
+    wait_for(&mut r, DoorState::Listening { port: p }).await;
     r.door.stop().await;
     assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "stopped: nothing listens");
 }
@@ -565,8 +581,9 @@ async fn flood_while_a_program_sends_events(requests: usize) {
     // Still up.
     assert_eq!(r.door.state(), DoorState::Listening { port: p });
     check(&send(p, &request(p, "pomodoro", "nope", FOCUS)).await, 401, "bad_token", "after the flood");
-    // Refusals journaled once a minute of the door's clock, whatever the flood.
-    tokio::time::sleep(Duration::from_millis(300)).await; // bad_token is journaled after the answer
+    // Refusals journaled once a minute of the door's clock, whatever the
+    // flood; bad_token after the answer: stopped, the door has written them.
+    r.door.stop().await;
     let journal = w.store.journal(10_000, None).expect("journal");
     let minutes = judged.span.as_secs() as usize / 60 + 1;
     let count =
@@ -577,7 +594,6 @@ async fn flood_while_a_program_sends_events(requests: usize) {
     if let (Some(before), Some(after)) = (rss_before, rss_after) {
         assert!(after.saturating_sub(before) < 64 * 1024, "memory grew from {before} to {after} KiB");
     }
-    r.door.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -35,15 +35,9 @@ async fn a_program_is_answered_while_300_slow_connections_drip_their_headers() {
     let port = world::free_port();
     let clock = Arc::new(ManualClock::new());
     clock.advance(Duration::from_secs(1_000_000));
-    let (tx, _notices) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, mut notices) = tokio::sync::mpsc::unbounded_channel();
     let door = Door::start(w.door_store(), DoorConfig { port, poll: Duration::from_millis(250) }, clock.clone(), tx);
-    for _ in 0..500 {
-        if door.state() == (DoorState::Listening { port }) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(door.state(), DoorState::Listening { port });
+    world::door_reaches(&mut notices, &DoorState::Listening { port }).await;
     let scenario = slow::Scenario {
         slow: SLOW,
         drip: Duration::from_millis(500),

@@ -2,7 +2,8 @@
 //! [`Notice::Refused`]) at most once a minute per plugin and reason, so a
 //! flood writes a line a minute, never one per request. A bad token is
 //! journaled after the answer, and only for an installed plugin (one
-//! installed since the supervisor's last poll is not journaled yet).
+//! installed since the supervisor's last poll is not journaled yet);
+//! [`Door::stop`](super::Door::stop) waits for those writes.
 
 use super::ticker::Notice;
 use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
@@ -21,16 +22,19 @@ pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
         return;
     }
     let slug = slug.to_owned();
-    let shared = shared.clone();
-    tokio::spawn(async move {
+    let writer = shared.clone();
+    let write = tokio::spawn(async move {
         let _ = tokio::task::spawn_blocking(move || {
-            let store = lock(&shared.store);
+            let store = lock(&writer.store);
             if matches!(store.call_context(&slug), Ok(Some(_))) {
-                refuse_journal(&store, &shared, &slug, None, EventReason::BadToken);
+                refuse_journal(&store, &writer, &slug, None, EventReason::BadToken);
             }
         })
         .await;
     });
+    let mut later = lock(&shared.later);
+    later.retain(|w| !w.is_finished());
+    later.push(write);
 }
 
 /// Whether a refusal of this kind was journaled for this plugin within the

@@ -119,6 +119,8 @@ struct Shared {
     hosts: [String; 2],
     state: Mutex<DoorState>,
     stopping: tokio::sync::Notify,
+    /// The journal writes made after an answer, still running.
+    later: Mutex<Vec<JoinHandle<()>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -149,6 +151,7 @@ impl Door {
             hosts,
             state: Mutex::new(DoorState::Closed { why: Wanted::NoEventOn }),
             stopping: tokio::sync::Notify::new(),
+            later: Mutex::new(Vec::new()),
         });
         let supervisor = tokio::spawn(supervisor::supervise(shared.clone()));
         Door { shared, supervisor }
@@ -166,10 +169,16 @@ impl Door {
     }
 
     /// Stops the supervisor and closes the listener: when it returns,
-    /// nothing listens on the port, so it can be opened again at once.
+    /// nothing listens on the port, so it can be opened again at once, and
+    /// every refusal answered so far is in the journal (a bad token's line
+    /// is written after its answer).
     pub async fn stop(mut self) {
         self.shared.stopping.notify_one();
         let _ = (&mut self.supervisor).await;
+        let later = std::mem::take(&mut *lock(&self.shared.later));
+        for write in later {
+            let _ = write.await;
+        }
     }
 }
 

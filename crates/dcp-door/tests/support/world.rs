@@ -3,11 +3,14 @@
 //! `othertimer`) with `focus_done` switched on for both. Shared by the
 //! black-box tests (`tests/door.rs`) and the load bench (`benches/load.rs`).
 
+use dcp_door::{DoorState, Notice};
 use dcp_store::{InstallOptions, Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::Sensitive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
 
 pub struct World {
     _dir: tempfile::TempDir,
@@ -80,3 +83,17 @@ pub fn request(port: u16, slug: &str, token: &str, body: &str) -> String {
 
 /// The event the legitimate program sends.
 pub const FOCUS: &str = r#"{"event": "focus_done", "text": "Session 2 of 4 done. Break: 5 minutes."}"#;
+
+/// Returns once the door reports `state` (its notices say each change),
+/// within 5 s; the other notices on the way are left behind.
+pub async fn door_reaches(notices: &mut UnboundedReceiver<Notice>, state: &DoorState) {
+    let reached = async {
+        while let Some(notice) = notices.recv().await {
+            if matches!(&notice, Notice::Door { state: s } if s == state) {
+                return;
+            }
+        }
+        panic!("the door stopped before {state:?}");
+    };
+    tokio::time::timeout(Duration::from_secs(5), reached).await.unwrap_or_else(|_| panic!("never {state:?}"));
+}
