@@ -2,7 +2,7 @@
 //! stable until New token, sealed (never stored in clear), bound to the
 //! plugin, gone with the plugin.
 
-use dcp_store::{InstallOptions, Profile, Store};
+use dcp_store::{InstallOptions, Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::Sensitive;
 use std::path::Path;
@@ -38,11 +38,13 @@ fn s16_token_is_made_once_replaced_by_new_and_sealed() {
     assert_ne!(second.expose(), first.expose());
     assert_eq!(store.event_token("pomodoro").expect("token").expose(), second.expose());
     let sealed = store.event_token_sealed("pomodoro").expect("read").expect("stored");
-    assert!(store.open_event_token("other", &sealed).is_err(), "bound to its plugin");
+    let other = store.open_event_token("other", &sealed).expect_err("bound to its plugin");
+    assert!(matches!(other, StoreError::VaultUnavailable(_)), "{other:?}");
 
     store.uninstall("pomodoro").expect("uninstall");
     assert_eq!(store.event_token_sealed("pomodoro").expect("read"), None, "gone with the plugin");
-    assert!(store.event_token("pomodoro").is_err());
+    let gone = store.event_token("pomodoro").expect_err("uninstalled");
+    assert!(matches!(&gone, StoreError::UnknownPlugin(slug) if slug == "pomodoro"), "{gone:?}");
 }
 
 #[test]
@@ -52,5 +54,6 @@ fn s16_no_token_for_a_plugin_without_events() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples/exchange-rates/manifest.json");
     let review = store.import(&path).expect("review");
     store.install(&review.review, InstallOptions::default()).expect("installed");
-    assert!(store.event_token("fx").is_err());
+    let none = store.event_token("fx").expect_err("no event");
+    assert!(matches!(none, StoreError::NoSuchName(_)), "{none:?}");
 }

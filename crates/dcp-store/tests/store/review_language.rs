@@ -2,7 +2,7 @@
 //! shows hints and setting texts in the player's language, English when the
 //! plugin has no translation; and the app switches refuse bad values.
 
-use dcp_store::{Profile, Store};
+use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use std::path::Path;
 use std::sync::Arc;
@@ -39,11 +39,12 @@ fn s10_the_review_speaks_the_players_language_with_english_as_fallback() {
 fn s18_app_switches_refuse_bad_values_and_unknown_names() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
-    for (key, value) in
-        [("language", "xx"), ("dev_mode", "yes"), ("plugins_enabled", "1"), ("tools_enabled", ""), ("volume", "3")]
-    {
-        assert!(s.set_pref(key, value).is_err(), "{key}={value}");
+    for (key, value) in [("language", "xx"), ("dev_mode", "yes"), ("plugins_enabled", "1"), ("tools_enabled", "")] {
+        let e = s.set_pref(key, value).expect_err(key);
+        assert!(matches!(e, StoreError::BadValue(_)), "{key}={value}: {e:?}");
     }
+    let e = s.set_pref("volume", "3").expect_err("no such switch");
+    assert!(matches!(e, StoreError::NoSuchName(_)), "{e:?}");
     let prefs = s.prefs().expect("prefs");
     assert_eq!(
         (prefs.language.as_str(), prefs.dev_mode, prefs.plugins_enabled, prefs.tools_enabled),

@@ -108,8 +108,12 @@ fn s19_a_failed_reload_is_reported_and_tried_again() {
     other.execute_batch("BEGIN EXCLUSIVE").expect("lock the profile");
     save(w.folder.path(), &w.manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.2.0\""));
     let failed = w.reloads.recv_timeout(Duration::from_secs(30)).expect("the reload's outcome");
-    let error = failed.expect_err("the profile is locked").to_string();
-    assert!(error.contains("locked"), "{error}");
+    let error = failed.expect_err("the profile is locked");
+    let busy = match &error {
+        StoreError::Db(e) => e.sqlite_error_code(),
+        _ => None,
+    };
+    assert_eq!(busy, Some(rusqlite::ErrorCode::DatabaseBusy), "{error:?}");
     other.execute_batch("ROLLBACK").expect("unlock");
     let entries = loop {
         match w.reloads.recv_timeout(Duration::from_secs(30)).expect("a retry without a second save") {
