@@ -1,8 +1,9 @@
-// Plain words for what the host reports: statuses, badges, levels, import
-// refusals, errors, journal lines, door states; and the My plugins filters.
+// Plain words for the facts the host reports: statuses, origins, a card's
+// lines, levels, import refusals, errors, journal lines, door states; and
+// the My plugins filters. The host sends facts, never sentences to parse.
 import type { Key, Translate } from './i18n';
 import { own } from './own';
-import type { ApiError, Card, DataReach, DoorState, DoorView, FieldProblem, JournalLine, PermissionChange, Problem, Status } from './types';
+import type { ApiError, Card, DataReach, DoorState, DoorView, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Status } from './types';
 
 /** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
 export type WireError = Omit<ApiError, 'problems' | 'fields'> & { problems?: Problem[]; fields?: FieldProblem[] };
@@ -17,26 +18,17 @@ export function statusText(t: Translate, status: Status): string {
 export function statusHelp(t: Translate, status: Status): string {
   return t(`status_help.${status}` as Key);
 }
-export function badgeText(t: Translate, origin: string): string {
-  return t(`badge.${origin === 'official' || origin === 'folder' ? origin : 'import'}` as Key);
+export function badgeText(t: Translate, origin: Origin): string {
+  return t(`badge.${origin}`);
 }
 export function levelText(t: Translate, level: string): string {
   return ['R0', 'R1', 'R2', 'R3', 'R4'].includes(level) ? t(`level.${level}` as Key) : level;
 }
 
-const ORIGIN_BADGES = new Set(['Not signed', 'Official', 'Folder (dev)']);
-
-/** The card's extra lines (§13, §15, §12 stream mode) in the player's language. */
-export function cardLines(t: Translate, card: Pick<Card, 'badges'>): string[] {
-  const out: string[] = [];
-  for (const badge of card.badges) {
-    if (ORIGIN_BADGES.has(badge)) continue;
-    const port = /port (\d+)/.exec(badge);
-    if (badge.startsWith('Kept on this PC')) out.push(t('line.kept'));
-    else if (badge.startsWith('Talks to a program') && port) out.push(t('line.talks', { port: port[1] }));
-    else if (badge.startsWith('Live on Twitch')) out.push(t('line.twitch'));
-    else out.push(badge);
-  }
+/** The card's extra lines (§13, §15) in the player's language: kept on this PC, each program on this PC. */
+export function cardLines(t: Translate, card: Pick<Card, 'kept_on_pc' | 'local_ports'>): string[] {
+  const out = card.kept_on_pc ? [t('line.kept')] : [];
+  for (const port of card.local_ports) out.push(t('line.talks', { port }));
   return out;
 }
 
@@ -288,17 +280,6 @@ export function filterCards<C extends Pick<Card, 'slug' | 'name' | 'author' | 'e
     if (!q) return true;
     return [c.name, c.author ?? '', c.slug, c.description ?? ''].some((s) => s.toLocaleLowerCase().includes(q));
   });
-}
-
-/** Compares x.y.z versions: positive when a is newer. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] || 0) - (pb[i] || 0);
-    if (d) return d;
-  }
-  return 0;
 }
 
 /** A tile colour class for a plugin without an icon (a fixed set: no inline style under the CSP). */

@@ -60,7 +60,7 @@ async fn loaded() -> (Fixture, std::path::PathBuf, Value) {
     assert_eq!(installed.slug, "fx");
     let card = f.host.card("fx").await.expect("card");
     assert_eq!((card.status, card.version.as_str()), (Status::Active, "1.0.0"));
-    assert!(card.badges.iter().any(|b| b == "Folder (dev)"), "§19: the card shows Folder (dev): {:?}", card.badges);
+    assert_eq!(card.origin, dcp_host::Origin::Folder, "§19: the card shows Folder (dev): {card:?}");
     (f, dir, manifest)
 }
 
@@ -88,7 +88,7 @@ async fn s19_each_save_reloads_the_plugin_and_the_stream_reports_it() {
     };
     save(&dir, &broken_manifest);
     let card = saved_card(&mut events, "fx", |c| c.status == Status::Invalid).await;
-    assert_eq!(card.status_label, "Invalid");
+    assert_eq!(card.status, Status::Invalid);
     let details = f.host.details("fx").await.expect("details");
     assert_eq!(details.card.status, Status::Invalid);
     assert!(!details.errors.is_empty(), "§19: the Developer section lists the errors");

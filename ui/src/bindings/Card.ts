@@ -3,7 +3,7 @@ import type { Origin } from "./Origin";
 import type { Status } from "./Status";
 
 /**
- * One plugin, as `list` shows it.
+ * One card of My plugins (§18); the icon through [`crate::Host::icon`].
  */
 export type Card = { 
 /**
@@ -23,21 +23,25 @@ version: string,
  */
 status: Status, 
 /**
- * The status as shown.
- */
-status_label: string, 
-/**
  * The player's on/off switch.
  */
 enabled: boolean, 
 /**
- * Where it comes from.
+ * Where it comes from: Not signed, Official or Folder (dev) (§18).
  */
 origin: Origin, 
 /**
- * Badges of §18, §13 and §15.
+ * It reads private data and works only with an AI on this PC (§13).
  */
-badges: Array<string>, 
+kept_on_pc: boolean, 
+/**
+ * The ports of programs on this PC it talks to (§15).
+ */
+local_ports: Array<number>, 
+/**
+ * For an official plugin: the newer version the catalog offers (§18).
+ */
+update_available: string | null, 
 /**
  * "by …".
  */
@@ -47,11 +51,11 @@ author: string | null,
  */
 description: string | null, 
 /**
- * The plugin has a usable icon.png ([`Store::icon`]); otherwise the card shows a letter tile (§4).
+ * The plugin has a usable icon.png; otherwise the card shows a letter tile (§4).
  */
 has_icon: boolean, 
 /**
  * Its failed calls of the last day, since it was installed (§19: shown
- * on the card in developer mode; see [`crate::journal::RECENT_ERRORS_MS`]).
+ * on the card in developer mode).
  */
 recent_errors: number, };

@@ -33,6 +33,10 @@ description: string | null,
  */
 help_url: string | null, 
 /**
+ * The help link's domain, which its button shows ("Open example.com").
+ */
+help_domain: string | null, 
+/**
  * Required to work.
  */
 required: boolean, 

@@ -3,7 +3,7 @@ import { listen } from '@tauri-apps/api/event';
 import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
 import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
-import { compareVersions, errorWords, isImportRefusal } from '../words';
+import { errorWords, isImportRefusal } from '../words';
 import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
 import { Dialog, Switch, useId } from './common';
@@ -189,12 +189,9 @@ export function App() {
 
   const updates = useMemo(() => {
     const m = new Map<string, string>();
-    for (const e of catalog) {
-      const c = cards.get(e.slug);
-      if (c && c.origin === 'official' && compareVersions(e.version, c.version) > 0) m.set(e.slug, e.version);
-    }
+    for (const c of cards.values()) if (c.update_available !== null) m.set(c.slug, c.update_available);
     return m;
-  }, [catalog, cards]);
+  }, [cards]);
 
   const cardActions: CardActions = useMemo(() => ({
     openDetails: (slug) => { dismissToasts(); setOptions(null); setDetails(slug); },

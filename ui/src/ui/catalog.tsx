@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Key } from '../i18n';
 import type { ApiError, Card, CatalogEntry } from '../types';
-import { compareVersions, refusalCategories, refusalNextStep } from '../words';
+import { refusalCategories, refusalNextStep } from '../words';
 import { useApp } from './context';
 
 export interface Refusal { file: string | null; error: ApiError }
@@ -35,7 +35,7 @@ export function Catalog(props: {
 function Entry(props: { entry: CatalogEntry; installed: Card | undefined; onInstall: (slug: string) => void }) {
   const { t } = useApp();
   const { entry, installed } = props;
-  const newer = installed && compareVersions(entry.version, installed.version) > 0;
+  const newer = installed?.update_available != null;
   const id = `cat-${entry.slug}`;
   return (
     <li class="catalog-entry" data-testid={`catalog-${entry.slug}`}>

@@ -200,28 +200,19 @@ function DevSection(props: { d: PluginDetails }) {
   );
 }
 
-interface SchemaProp { type?: string; description?: string; enum?: unknown[] }
-interface InputSchema { properties?: Record<string, SchemaProp>; required?: string[] }
-
-/** The arguments of an action: from its inputSchema when the details carry it, else from its URL template. */
+/** The arguments of an action, from the inputSchema the host sends with it (§7). */
 export function argumentsOf(a: ActionView): { name: string; type: string; required: boolean; description?: string; choices?: string[] }[] {
-  const schema = (a as ActionView & { input_schema?: InputSchema | null }).input_schema;
-  if (schema && schema.properties) {
-    return Object.entries(schema.properties).map(([name, p]) => ({
-      name, type: p.type ?? 'string', required: (schema.required ?? []).includes(name), description: p.description,
-      choices: Array.isArray(p.enum) ? p.enum.map(String) : undefined,
-    }));
-  }
-  const names = [...a.url.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1]);
-  return [...new Set(names)].map((name) => ({ name, type: 'any', required: true }));
+  const schema = a.input_schema;
+  return Object.entries(schema.properties).map(([name, p]) => ({
+    name, type: p.type, required: schema.required.includes(name), description: p.description,
+    choices: p.enum?.map(String),
+  }));
 }
 
+/** A form field's text as the JSON value of its schema type (§7 types: string, number, integer, boolean). */
 function typed(type: string, raw: string): unknown {
-  const s = raw.trim();
-  if (type === 'string') return raw;
-  if (type === 'number' || type === 'integer') return s === '' ? undefined : Number(s);
-  if (type === 'boolean') return s === 'true';
-  if (/^-?\d+(\.\d+)?$/.test(s) || s === 'true' || s === 'false') return JSON.parse(s);
+  if (type === 'number' || type === 'integer') return raw.trim() === '' ? undefined : Number(raw.trim());
+  if (type === 'boolean') return raw.trim() === 'true';
   return raw;
 }
 
@@ -246,7 +237,6 @@ function TryAction(props: { d: PluginDetails }) {
   const [tool, setTool] = useState(actions[0]?.full_name ?? '');
   // By argument name, which is the plugin's (`constructor`, `__proto__`…): a Map.
   const [args, setArgs] = useState<ReadonlyMap<string, string>>(new Map());
-  const [extra, setExtra] = useState('');
   const [source, setSource] = useState<Source>('keyboard');
   const [model, setModel] = useState<Model>('local');
   const [result, setResult] = useState<TriedAction | null>(null);
@@ -255,27 +245,17 @@ function TryAction(props: { d: PluginDetails }) {
   const toolId = useId('try-tool');
   const whoId = useId('try-who');
   const modelId = useId('try-model');
-  const extraId = useId('try-extra');
   const action = actions.find((a) => a.full_name === tool);
   const fields = action ? argumentsOf(action) : [];
-  const hasSchema = !!action && !!(action as ActionView & { input_schema?: unknown }).input_schema;
   const resultRef = useRef<HTMLDivElement>(null);
   // When a result arrives, bring it into view with its heading at the top.
   useEffect(() => { if (result) resultRef.current?.scrollIntoView({ block: 'start' }); }, [result]);
   if (!actions.length) return null;
   const runIt = async () => {
     setProblem('');
-    let fromJson: [string, unknown][] = [];
-    if (extra.trim()) {
-      try {
-        const parsed = JSON.parse(extra);
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-        fromJson = Object.entries(parsed);
-      } catch { setProblem(t('dev.try_bad_json')); return; }
-    }
     // Defined, never assigned (an assignment to `toString` throws under the frozen prototype,
-    // one to `__proto__` is lost); a field wins over the same name in the JSON.
-    const object = Object.fromEntries([...fromJson, ...fieldArguments(fields, args)]);
+    // one to `__proto__` is lost).
+    const object = Object.fromEntries(fieldArguments(fields, args));
     setBusy(true);
     try { setResult(await api.tryAction(tool, object, source, model)); }
     catch (e) { setProblem(asApiError(e).message); setResult(null); }
@@ -294,14 +274,6 @@ function TryAction(props: { d: PluginDetails }) {
         {fields.map((f) => (
           <ArgField key={`${tool}.${f.name}`} field={f} value={args.get(f.name) ?? ''} onChange={(v) => setArgs(new Map(args).set(f.name, v))} />
         ))}
-        {!hasSchema && (
-          <div class="field">
-            <label for={extraId}>{fields.length ? t('dev.try_more_args') : t('dev.try_args_optional')}</label>
-            <textarea id={extraId} data-testid="try-args" rows={2} value={extra} spellcheck={false} aria-describedby={`${extraId}-n`}
-              onInput={(e) => setExtra((e.currentTarget as HTMLTextAreaElement).value)} />
-            <p id={`${extraId}-n`} class="help" data-testid="try-args-note">{fields.length ? t('dev.try_args_note') : t('dev.try_no_args_note')}</p>
-          </div>
-        )}
         <div class="row">
           <div class="field">
             <label for={whoId}>{t('dev.try_who')}</label>
@@ -352,7 +324,7 @@ function ArgField(props: { field: Argument; value: string; onChange: (v: string)
   const f = props.field;
   return (
     <div class="field">
-      <label for={id}>{f.name}{f.type !== 'any' && <span class="muted"> ({f.type})</span>}</label>
+      <label for={id}>{f.name}<span class="muted"> ({f.type})</span></label>
       {f.choices ? (
         <select id={id} data-testid={`try-arg-${f.name}`} value={props.value} onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}>
           <option value="">—</option>

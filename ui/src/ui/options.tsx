@@ -5,7 +5,7 @@ import { errorWords, fieldProblems, runWords } from '../words';
 import { CloseButton, Dialog, useId } from './common';
 import { useApp } from './context';
 import { useDetails } from './details';
-import { SettingField, helpDomainOf, hostValue } from './settings-fields';
+import { SettingField, hostValue } from './settings-fields';
 
 /** Each plain setting's value, by key (a Map: the keys are the plugin's, `constructor` included). */
 function initial(settings: SettingView[]): Map<string, string | boolean> {
@@ -63,7 +63,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
               <form class="section" noValidate onSubmit={(e) => { e.preventDefault(); save(); }}>
                 {plain.map((s) => (
                   <SettingField key={s.key}
-                    spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required, secret: false, helpUrl: s.help_url, helpDomain: helpDomainOf(s.help_url), min: s.min, max: s.max }}
+                    spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required, secret: false, helpUrl: s.help_url, helpDomain: s.help_domain, min: s.min, max: s.max }}
                     value={values.get(s.key) ?? ''} onChange={(v) => setValues(new Map(values).set(s.key, v))} error={problems.get(s.key)} />
                 ))}
                 {error && <p class="banner error" role="alert" data-testid="options-error">{errorWords(t, error)}</p>}
@@ -137,7 +137,7 @@ function SecretRow(props: { slug: string; s: SettingView; onChanged: () => void 
       )}
       {s.help_url && (
         <button type="button" class="link-button" onClick={() => api.openHelp(s.help_url!).catch(() => undefined)}>
-          {t('consent.open_help', { domain: helpDomainOf(s.help_url) ?? s.help_url })}
+          {t('consent.open_help', { domain: s.help_domain ?? s.help_url })}
         </button>
       )}
       {error && <p class="field-error" role="alert">{error}</p>}

@@ -8,11 +8,6 @@ export interface FieldSpec {
   helpUrl: string | null; helpDomain: string | null; min: number | null; max: number | null;
 }
 
-export function helpDomainOf(url: string | null): string | null {
-  if (!url) return null;
-  try { return new URL(url).hostname.replace(/^www\./, ''); } catch { return null; }
-}
-
 // A number's min/max go on its input for the spin buttons and assistive
 // tech; the forms holding these fields are noValidate, so a value out of
 // range reaches the host and its reason shows next to the field instead of
@@ -28,7 +23,7 @@ export function SettingField(props: {
     .filter(Boolean).join(' ') || undefined;
   const help = spec.helpUrl && (
     <button type="button" class="link-button" onClick={() => api.openHelp(spec.helpUrl!).catch((e) => showError(e))}>
-      {t('consent.open_help', { domain: spec.helpDomain ?? helpDomainOf(spec.helpUrl) ?? spec.helpUrl })}
+      {t('consent.open_help', { domain: spec.helpDomain ?? spec.helpUrl })}
     </button>
   );
   if (spec.kind === 'boolean') {

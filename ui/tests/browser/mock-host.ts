@@ -22,21 +22,20 @@ const switches: AppSwitches = {
 
 function card(slug: string, name: string, extra: Partial<Card>): Card {
   return {
-    slug, name, version: '1.0.0', status: 'active', status_label: 'Active', enabled: true, origin: 'import',
-    badges: ['Not signed'], author: 'Ada Lovelace', description: null, has_icon: false, recent_errors: 0, ...extra,
+    slug, name, version: '1.0.0', status: 'active', enabled: true, origin: 'import', kept_on_pc: false, local_ports: [],
+    update_available: null, author: 'Ada Lovelace', description: null, has_icon: false, recent_errors: 0, ...extra,
   };
 }
 
 const cards = new Map<string, Card>();
 const add = (c: Card) => cards.set(c.slug, c);
 add(card('fx', 'Exchange rates', { description: 'Converts money between currencies.', has_icon: true, recent_errors: 3 }));
-add(card('todo', 'My Tasks', { origin: 'official', badges: ['Official', 'Kept on this PC'], status: 'needs_setup', status_label: 'Needs setup', author: 'Desktop Companion', version: '1.0.0' }));
+add(card('todo', 'My Tasks', { origin: 'official', kept_on_pc: true, update_available: '1.1.0', status: 'needs_setup', author: 'Desktop Companion', version: '1.0.0' }));
 add(card('timer', 'Pomodoro timer', {
-  origin: 'folder', badges: ['Folder (dev)', 'Talks to a program on this PC (port 8420)'],
-  status: switches.dev_mode ? 'active' : 'dev_mode_off', status_label: 'x', author: 'Sam',
+  origin: 'folder', local_ports: [8420], status: switches.dev_mode ? 'active' : 'dev_mode_off', author: 'Sam',
 }));
-add(card('broken', 'Broken board', { status: 'invalid', status_label: 'Invalid', enabled: false, author: null }));
-if (sc.missing) add(card('gone', 'Gone plugin', { status: 'missing', status_label: 'Missing' }));
+add(card('broken', 'Broken board', { status: 'invalid', enabled: false, author: null }));
+if (sc.missing) add(card('gone', 'Gone plugin', { status: 'missing' }));
 for (let i = 1; i <= (sc.many ?? 0); i++) {
   const n = String(i).padStart(3, '0');
   add(card(`p${n}`, `Plugin ${n}`, { enabled: i % 3 !== 0, status: i % 3 === 0 ? 'off' : 'active', author: `Author ${i % 7}` }));
@@ -49,35 +48,37 @@ type Extra = Omit<PluginDetails, keyof Card>;
 const details: Record<string, Extra> = Object.assign(Object.create(null), {
   fx: {
     settings: [
-      { key: 'board', kind: 'string', min: null, max: null, label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', required: true, secret: false, set: false, value: 'abc' },
-      { key: 'max_items', kind: 'number', min: 1, max: 50, label: 'Items read at once', description: null, help_url: null, required: false, secret: false, set: false, value: 10 },
-      { key: 'include_done', kind: 'boolean', min: null, max: null, label: 'Include finished items', description: null, help_url: null, required: false, secret: false, set: false, value: false },
-      { key: 'api_token', kind: 'string', min: null, max: null, label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', required: true, secret: true, set: true, value: null },
+      { key: 'board', kind: 'string', min: null, max: null, label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', help_domain: 'example.com', required: true, secret: false, set: false, value: 'abc' },
+      { key: 'max_items', kind: 'number', min: 1, max: 50, label: 'Items read at once', description: null, help_url: null, help_domain: null, required: false, secret: false, set: false, value: 10 },
+      { key: 'include_done', kind: 'boolean', min: null, max: null, label: 'Include finished items', description: null, help_url: null, help_domain: null, required: false, secret: false, set: false, value: false },
+      { key: 'api_token', kind: 'string', min: null, max: null, label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', help_domain: 'example.com', required: true, secret: true, set: true, value: null },
     ],
     actions: [
       { full_name: 'fx__convert', name: 'convert', level: 'R0', hint: 'convert money between currencies', method: 'GET', url: 'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', enabled: true, needs_confirmation: false,
         input_schema: { type: 'object', properties: { amount: { type: 'number', description: 'Amount of money to convert.' }, from: { type: 'string' }, to: { type: 'string' } }, required: ['amount', 'from', 'to'] } },
-      { full_name: 'fx__delete_alert', name: 'delete_alert', level: 'R3', hint: 'delete a rate alert', method: 'DELETE', url: 'https://api.frankfurter.dev/v1/alerts/{{id}}', enabled: true, needs_confirmation: true },
+      { full_name: 'fx__delete_alert', name: 'delete_alert', level: 'R3', hint: 'delete a rate alert', method: 'DELETE', url: 'https://api.frankfurter.dev/v1/alerts/{{id}}', enabled: true, needs_confirmation: true,
+        input_schema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
     ],
-    events: [], sites: ['api.frankfurter.dev'], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: true,
+    events: [], sites: ['api.frankfurter.dev'], cloud_choice: null, twitch_allowed: false, review_banner: true,
     errors: [], manifest_fingerprint: 'sha256:1111aaaa', permissions_fingerprint: 'sha256:2222bbbb', folder: '/home/p/plugins/fx',
     last_failures: [{ at: Date.now() - 60000, action: 'fx__convert', code: 'HTTP_404', error: 'The service answered 404 Not Found.' }],
   },
   todo: {
-    settings: [{ key: 'token', kind: 'string', min: null, max: null, label: 'Token', description: null, help_url: null, required: true, secret: true, set: false, value: null }],
-    actions: [{ full_name: 'todo__list', name: 'list', level: 'R1', hint: 'list your tasks', method: 'GET', url: 'https://api.todoist.com/rest/v2/tasks', enabled: true, needs_confirmation: false }],
-    events: [], sites: ['api.todoist.com'], local_ports: [], cloud_choice: 'local', twitch_allowed: false, review_banner: false,
+    settings: [{ key: 'token', kind: 'string', min: null, max: null, label: 'Token', description: null, help_url: null, help_domain: null, required: true, secret: true, set: false, value: null }],
+    actions: [{ full_name: 'todo__list', name: 'list', level: 'R1', hint: 'list your tasks', method: 'GET', url: 'https://api.todoist.com/rest/v2/tasks', enabled: true, needs_confirmation: false, input_schema: { type: 'object', properties: {}, required: [] } }],
+    events: [], sites: ['api.todoist.com'], cloud_choice: 'local', twitch_allowed: false, review_banner: false,
     errors: [], manifest_fingerprint: 'sha256:3333', permissions_fingerprint: 'sha256:4444', folder: '/home/p/plugins/todo', last_failures: [],
   },
   timer: {
     settings: [],
-    actions: [{ full_name: 'timer__start', name: 'start', level: 'R2', hint: 'start a focus session', method: 'POST', url: 'http://127.0.0.1:8420/start/{{minutes}}', enabled: true, needs_confirmation: false }],
+    actions: [{ full_name: 'timer__start', name: 'start', level: 'R2', hint: 'start a focus session', method: 'POST', url: 'http://127.0.0.1:8420/start/{{minutes}}', enabled: true, needs_confirmation: false,
+      input_schema: { type: 'object', properties: { minutes: { type: 'integer' } }, required: ['minutes'] } }],
     events: [{ name: 'focus_done', title: 'Focus session finished', on: false }, { name: 'break_done', title: 'Break finished', on: true }],
-    sites: [], local_ports: [8420], cloud_choice: null, twitch_allowed: true, review_banner: false,
+    sites: [], cloud_choice: null, twitch_allowed: true, review_banner: false,
     errors: [], manifest_fingerprint: 'sha256:5555', permissions_fingerprint: 'sha256:6666', folder: '/home/p/dev/timer', last_failures: [],
   },
   broken: {
-    settings: [], actions: [], events: [], sites: [], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
+    settings: [], actions: [], events: [], sites: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
     errors: [{ code: 'host_not_declared', path: 'tools.add_card.request.url', message: 'host api.example.org is not in permissions.network.hosts' }],
     manifest_fingerprint: 'sha256:7777', permissions_fingerprint: 'sha256:8888', folder: '/home/p/plugins/broken', last_failures: [],
   },
@@ -105,11 +106,11 @@ function protoReview(slug: string): Partial<Review> {
 
 function protoDetails(slug: string, values: Map<string, unknown>, secrets: Map<string, unknown>): Extra {
   return {
-    settings: PROTO.map((n, i) => ({ key: n, kind: protoKind(i), min: null, max: null, label: `Setting ${n}`, description: null, help_url: null, required: false, secret: i === 0, set: secrets.has(n), value: i === 0 ? null : values.has(n) ? values.get(n) : protoDefault(n, i) })),
+    settings: PROTO.map((n, i) => ({ key: n, kind: protoKind(i), min: null, max: null, label: `Setting ${n}`, description: null, help_url: null, help_domain: null, required: false, secret: i === 0, set: secrets.has(n), value: i === 0 ? null : values.has(n) ? values.get(n) : protoDefault(n, i) })),
     actions: PROTO.map((n) => ({ full_name: `${slug}__${n}`, name: n, level: 'R0', hint: `do ${n}`, method: 'GET', url: 'https://api.proto.example/x', enabled: true, needs_confirmation: false,
       input_schema: { type: 'object', properties: keyed(PROTO, (a) => ({ type: 'string', description: `Argument ${a}` })), required: [] } })),
     events: PROTO.map((n) => ({ name: n, title: `Event ${n}`, on: false })),
-    sites: ['api.proto.example'], local_ports: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
+    sites: ['api.proto.example'], cloud_choice: null, twitch_allowed: false, review_banner: false,
     errors: [], manifest_fingerprint: 'sha256:9999', permissions_fingerprint: 'sha256:0000', folder: `/home/p/plugins/${slug}`, last_failures: [],
   };
 }
@@ -297,7 +298,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'keep_plugin': details[a.slug].review_banner = false; return cards.get(a.slug);
     case 'events_page': {
       const page: EventsPage = {
-        slug: a.slug, status: 'Active', events: fullDetails(a.slug).events,
+        slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,
         door: switches.dev_mode
           ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
           : { wanted: 'dev_mode_off', address: '127.0.0.1:8440' },

@@ -89,7 +89,7 @@ describe('My plugins', () => {
   test('a host-event replaces a card live, and a removed plugin drops its card', async () => {
     const page = await app();
     const card = await page.evaluate(() => (window as any).__mock.cards.get('fx'));
-    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...card, status: 'modified', status_label: 'Modified', enabled: false } });
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...card, status: 'modified', enabled: false } });
     await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-status"]')).toBe('Modified');
     expect(await page.locator('[data-testid="card-fx"]').innerText()).toContain('The installed file changed on this PC. It stays off until you import it again.');
     expect(await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').isChecked()).toBe(false);
@@ -488,8 +488,8 @@ describe('Developer mode', () => {
     expect(await text(page, '[data-testid="card-fx"] [data-testid="card-dev"]')).toBe('ID: fx · Recent errors: 3');
     expect(await text(page, '[data-testid="card-todo"] [data-testid="card-dev"]')).toBe('ID: todo · Recent errors: 0');
     // A failed call raises the count: the host sends the card again.
-    const fx = { slug: 'fx', name: 'Exchange rates', version: '1.0.0', status: 'active', status_label: 'Active', enabled: true,
-      origin: 'import', badges: ['Not signed'], author: 'Ada Lovelace', description: null, has_icon: true, recent_errors: 4 };
+    const fx = { slug: 'fx', name: 'Exchange rates', version: '1.0.0', status: 'active', enabled: true, origin: 'import',
+      kept_on_pc: false, local_ports: [], update_available: null, author: 'Ada Lovelace', description: null, has_icon: true, recent_errors: 4 };
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: fx });
     await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-recent-errors"]')).toContain('Recent errors: 4');
     // Developer mode turned off: the count goes with the rest of it.
@@ -541,24 +541,21 @@ describe('Developer mode', () => {
     await shot(page, 'developer');
   });
 
-  test('Try an action: an action without arguments says it needs none (JSON optional); the result scrolls into view', async () => {
+  test('Try an action: an action without arguments has no field and runs with none; the result scrolls into view', async () => {
     const page = await app({ devMode: true });
     await page.locator('[data-testid="card-todo"] [data-testid="card-details"]').click();
     await page.locator('[data-testid="dev-section"]').waitFor();
     expect(await page.locator('[data-testid="try-tool"]').inputValue()).toBe('todo__list');
-    expect(await text(page, '[data-testid="try-args-note"]')).toBe('This action needs no arguments. To add some anyway, type them as a JSON object.');
-    expect(await page.getByLabel('Arguments (JSON, optional)').count()).toBe(1);
-    expect(await text(page, '[data-testid="dev-section"]')).not.toContain("The details don't describe this action's arguments");
+    expect(await page.locator('[data-testid^="try-arg-"]').count()).toBe(0);
     await page.locator('[data-testid="try-run"]').click();
     await page.locator('[data-testid="try-result"]').waitFor();
     expect(await calls(page, 'try_action')).toEqual([{ tool: 'todo__list', args: {}, source: 'keyboard', model: 'local' }]);
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
-    // With the action's input schema (fx), one field per argument and no JSON box.
+    // With the action's input schema (fx), one field per argument.
     await page.locator('[data-testid="close"]').click();
     await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
     await page.locator('[data-testid="dev-section"]').waitFor();
     for (const name of ['amount', 'from', 'to']) expect(await page.locator(`[data-testid="try-arg-${name}"]`).count()).toBe(1);
-    expect(await page.locator('[data-testid="try-args"]').count()).toBe(0);
   });
 
   test('a folder plugin saved with an error shows Invalid and its errors; Load a folder opens the consent screen', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
 import type { Card, ErrorCode, FieldCode, PermissionChange, Problem } from '../../src/types';
 import {
-  IMPORT_CODES, cardLines, categoryOf, changeWords, compareVersions, doorWords, errorWords, fieldProblems, filterCards, formatTime,
+  IMPORT_CODES, cardLines, categoryOf, changeWords, doorWords, errorWords, fieldProblems, filterCards, formatTime,
   isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
   statusText, STATUSES, tileClass, timeLocale, whoText, badgeText,
 } from '../../src/words';
@@ -18,22 +18,22 @@ describe('statuses, badges and levels', () => {
     expect(statusText(tf, 'needs_setup')).toBe('À configurer');
   });
   test('badges follow the origin', () => {
-    expect(['import', 'official', 'folder'].map((o) => badgeText(t, o))).toEqual(['Not signed', 'Official', 'Folder (dev)']);
+    expect((['import', 'official', 'folder'] as const).map((o) => badgeText(t, o))).toEqual(['Not signed', 'Official', 'Folder (dev)']);
   });
   test('levels are shown as §12 says', () => {
     expect(['R0', 'R1', 'R2', 'R3'].map((l) => levelText(t, l))).toEqual([
       'reads public data', 'reads your data', 'reversible action', 'serious action, confirmed every time',
     ]);
   });
-  test('card lines: kept on this PC, a program on this PC, Twitch paused; origin badges are not repeated', () => {
-    const badges = ['Not signed', 'Kept on this PC', 'Talks to a program on this PC (port 8420)', 'Live on Twitch: reading your data is paused'];
-    expect(cardLines(t, { badges })).toEqual([
+  test('card lines: kept on this PC, then each program on this PC, from the card\'s facts', () => {
+    expect(cardLines(t, { kept_on_pc: true, local_ports: [8420, 8421] })).toEqual([
       'Kept on this PC: not used with online AI models',
       'Talks to a program on this PC (port 8420)',
-      'Live on Twitch: reading your data is paused',
+      'Talks to a program on this PC (port 8421)',
     ]);
-    expect(cardLines(tf, { badges: ['Official', 'Talks to a program on this PC (port 9000)'] }))
+    expect(cardLines(tf, { kept_on_pc: false, local_ports: [9000] }))
       .toEqual(['Communique avec un programme de ce PC (port 9000)']);
+    expect(cardLines(t, { kept_on_pc: false, local_ports: [] })).toEqual([]);
   });
 });
 
@@ -251,10 +251,6 @@ describe('My plugins filters and search', () => {
     expect(slugs(filterCards(cards, 'all', ' tasks ', new Set()))).toEqual(['todo']);
     expect(slugs(filterCards(cards, 'enabled', 'tasks', new Set()))).toEqual([]);
     expect(slugs(filterCards(cards, 'all', 'w', new Set()))).toEqual(['w']);
-  });
-  test('versions compare as numbers', () => {
-    expect(compareVersions('1.10.0', '1.9.9')).toBeGreaterThan(0);
-    expect(compareVersions('1.0.0', '1.0.0')).toBe(0);
   });
   test('a letter tile picks one of eight fixed colour classes', () => {
     expect(tileClass('fx')).toMatch(/^tile-[0-7]$/);

@@ -8,6 +8,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use dcp_store::Status;
+
 pub const SECRET: &str = "tok-3c1f9a-unique-secret-value-77";
 
 /// The example plugins folder.
@@ -101,9 +103,9 @@ impl Fixture {
         out
     }
 
-    /// The status label of an installed plugin.
-    pub fn status(&self, slug: &str) -> String {
-        self.store.show(slug).expect("show").card.status_label.to_owned()
+    /// The status of an installed plugin.
+    pub fn status(&self, slug: &str) -> Status {
+        self.store.show(slug).expect("show").card.status
     }
 }
 

@@ -23,7 +23,7 @@ fn s18_one_review_installed_by_two_processes_at_once_installs_once() {
         let oks = threads.into_iter().map(|t| t.join().expect("thread")).filter(|ok| *ok).count();
         assert_eq!(oks, 1, "exactly one install succeeds");
         let d = f.store.show("fx").expect("show");
-        assert_eq!(d.card.status_label, "Active");
+        assert_eq!(d.card.status, Status::Active);
         assert_eq!(
             std::fs::read_dir(f.root().join("plugins/fx")).expect("slug dir").count(),
             1,

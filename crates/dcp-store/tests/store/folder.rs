@@ -28,8 +28,8 @@ fn s19_load_folder_reads_in_place_and_records_the_folder() {
     let folder = loaded(&f);
     let d = f.store.show("pomodoro").expect("show");
     assert_eq!(d.folder, folder.canonicalize().expect("canonical"));
-    assert_eq!(d.card.badges[0], "Folder (dev)");
-    assert_eq!(d.card.status_label, "Active");
+    assert_eq!(d.card.origin, dcp_store::Origin::Folder);
+    assert_eq!(d.card.status, Status::Active);
     assert!(!d.review_banner);
     assert!(!f.root().join("plugins").join("pomodoro").exists(), "no copy in the plugins folder");
 }
@@ -46,10 +46,10 @@ fn s19_reload_applies_new_permissions_without_consent_new_events_off_settings_ke
     meta(&mut m)["events"]["long_break_done"] = json!({"title": {"en": "Long break finished"}});
     save(&folder, &m);
     let statuses = f.store.reload().expect("reload");
-    assert_eq!(statuses.iter().find(|e| e.slug == "pomodoro").expect("entry").status_label, "Active");
+    assert_eq!(statuses.iter().find(|e| e.slug == "pomodoro").expect("entry").status, Status::Active);
     let d = f.store.show("pomodoro").expect("show");
     assert_eq!(d.card.version, "1.1.0");
-    assert_eq!(d.local_ports, vec![8421, 8422], "new permissions apply at once");
+    assert_eq!(d.card.local_ports, vec![8421, 8422], "new permissions apply at once");
     assert_ne!(d.permissions_fingerprint, before.permissions_fingerprint);
     assert_eq!(
         d.manifest_fingerprint,
@@ -74,18 +74,18 @@ fn s19_an_invalid_save_shows_invalid_with_errors_and_a_fix_brings_it_back() {
     std::fs::write(folder.join("manifest.json"), "{ \"name\": ").expect("broken save");
     f.store.reload().expect("reload");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.card.status_label, "Invalid");
+    assert_eq!(d.card.status, Status::Invalid);
     assert!(d.errors.iter().any(|p| p.code.as_str() == "not_json"), "{:?}", d.errors);
     let mut m = example("pomodoro");
     meta(&mut m)["tools"]["stop"]["hint"] = json!({"fr": "arrêter"});
     save(&folder, &m);
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.card.status_label, "Invalid");
+    assert_eq!(d.card.status, Status::Invalid);
     assert!(d.errors.iter().any(|p| p.code.as_str() == "bad_hint"), "{:?}", d.errors);
     save(&folder, &example("pomodoro"));
     f.store.reload().expect("reload");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.card.status_label, "Active");
+    assert_eq!(d.card.status, Status::Active);
     assert!(d.errors.is_empty());
     assert!(d.settings.iter().find(|s| s.key == "token").expect("token").set);
 }
@@ -100,7 +100,7 @@ fn s19_a_changed_slug_is_invalid_until_the_folder_is_loaded_again() {
     let statuses = f.store.reload().expect("reload");
     assert_eq!(statuses.len(), 1);
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.card.status_label, "Invalid");
+    assert_eq!(d.card.status, Status::Invalid);
     assert!(d.errors.iter().any(|p| p.message.contains("pomo2")), "{:?}", d.errors);
     assert!(matches!(f.store.show("pomo2"), Err(dcp_store::StoreError::UnknownPlugin(_))));
 }
@@ -131,9 +131,9 @@ fn s19_dev_mode_off_pauses_a_folder_plugin() {
     let r = f.store.load_folder(&folder).expect("load");
     f.store.install(&r.review, options(&[], &[], None)).expect("install");
     f.dev_mode(false);
-    assert_eq!(f.status("fx"), "Developer mode off");
+    assert_eq!(f.status("fx"), Status::DevModeOff);
     f.dev_mode(true);
-    assert_eq!(f.status("fx"), "Active");
+    assert_eq!(f.status("fx"), Status::Active);
 }
 
 #[test]
@@ -144,8 +144,8 @@ fn s19_importing_the_file_to_share_updates_the_folder_plugin_and_keeps_settings(
     assert!(r.update);
     f.store.install(&r.review, options(&[], &[], None)).expect("install");
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.card.badges[0], "Not signed");
-    assert_eq!(d.card.status_label, "Active", "the secret is kept");
+    assert_eq!(d.card.origin, dcp_store::Origin::Import);
+    assert_eq!(d.card.status, Status::Active, "the secret is kept");
     assert!(d.folder.starts_with(f.root().join("plugins")));
     assert!(folder.join("manifest.json").is_file(), "the dev folder is left alone");
 }
@@ -163,9 +163,9 @@ fn s19_a_saved_folder_reads_the_same_for_list_show_and_calls_before_a_reload() {
     save(&folder, &m);
     let card = f.store.list().expect("list").into_iter().find(|c| c.slug == "pomodoro").expect("card");
     assert_eq!(card.version, "1.2.0");
-    assert!(card.badges.iter().any(|b| b.contains("port 8423")), "{:?}", card.badges);
+    assert!(card.local_ports.contains(&8423), "{:?}", card.local_ports);
     let d = f.store.show("pomodoro").expect("show");
-    assert_eq!(d.local_ports, [8421, 8423]);
+    assert_eq!(d.card.local_ports, [8421, 8423]);
     let context = f.store.call_context("pomodoro").expect("context").expect("installed");
     assert_eq!(context.plugin.as_ref().expect("valid").local_ports, [8421, 8423]);
 }

@@ -108,7 +108,7 @@ fn s3_install_copies_the_manifest_with_its_fingerprint_and_empties_quarantine() 
         .expect("install");
     assert_eq!((installed.slug.as_str(), installed.version.as_str(), installed.update), ("mytasks", "1.0.0", false));
     let d = f.store.show("mytasks").expect("show");
-    assert_eq!(d.card.status_label, "Active");
+    assert_eq!(d.card.status, Status::Active);
     assert!(d.folder.starts_with(f.root().join("plugins").join("mytasks")), "{}", d.folder.display());
     let bytes = std::fs::read(d.folder.join(MANIFEST_FILE)).expect("installed manifest");
     assert_eq!(bytes, std::fs::read(examples().join("my-tasks/manifest.json")).expect("source"));
@@ -123,7 +123,7 @@ fn s3_install_copies_the_manifest_with_its_fingerprint_and_empties_quarantine() 
         "20"
     );
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='mytasks' AND key='api_token'"), 1);
-    assert_eq!(d.cloud_choice.as_deref(), Some("allow"));
+    assert_eq!(d.cloud_choice, Some(CloudChoice::Allow));
     assert!(d.review_banner, "unsigned plugins start with the review banner");
 }
 
@@ -222,7 +222,7 @@ fn s19_load_folder_refuses_any_path_into_the_profile_and_touches_nothing() {
     }
     assert!(mine.join(MANIFEST_FILE).is_file(), "the player's folder is untouched");
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews"), 0);
-    assert_eq!(f.status("mytasks"), "Active");
+    assert_eq!(f.status("mytasks"), Status::Active);
 }
 
 /// §19: links count both ways: one outside pointing into the plugins
@@ -261,10 +261,8 @@ fn s22_missing_settings_and_cloud_choice_required() {
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets"), 0);
     // The review is still pending: the player fixes the options and installs.
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Local))).expect("install");
-    assert_eq!(
-        f.store.show("mytasks").expect("show").card.badges,
-        vec!["Not signed".to_owned(), "Kept on this PC".to_owned()]
-    );
+    let card = f.store.show("mytasks").expect("show").card;
+    assert_eq!((card.origin, card.kept_on_pc, card.local_ports), (dcp_store::Origin::Import, true, vec![]));
 }
 
 fn bad_reason(e: &StoreError, key: &str) -> &'static str {
@@ -418,8 +416,8 @@ fn s18_official_catalog_lists_todoist_and_trello_and_installs_as_official() {
     assert_eq!(r.badge, "Official");
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install");
     let d = f.store.show("todoist").expect("show");
-    assert_eq!(d.card.badges, vec!["Official".to_owned()]);
-    assert_eq!(d.card.status_label, "Active");
+    assert_eq!((d.card.origin, d.card.kept_on_pc, d.card.local_ports.clone()), (dcp_store::Origin::Official, false, vec![]));
+    assert_eq!(d.card.status, Status::Active);
     assert!(!d.review_banner, "official plugins have no review banner");
     let e = f.store.import_official("nothing").expect_err("not in the catalog");
     assert!(matches!(e, StoreError::NoSuchName(_)), "{e:?}");
@@ -503,7 +501,7 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
     f.store
         .install(&r.review, options(&[], &[], None))
         .expect("a review without a recorded fingerprint still installs");
-    assert_eq!(f.status("fx"), "Active");
+    assert_eq!(f.status("fx"), Status::Active);
 }
 
 // ------------------------------------------------- copies left by a killed writer
@@ -540,7 +538,7 @@ fn s18_copies_of_a_killed_writer_are_removed_at_the_next_open() {
     assert!(!generation.exists() && !quarantined.exists(), "leftovers removed at once");
     assert!(!f.root().join("locks/copy-00deadbeef000001.lock").exists(), "their lock files too");
     assert_eq!(generations(&f), 1);
-    assert_eq!(f.status("mytasks"), "Active");
+    assert_eq!(f.status("mytasks"), Status::Active);
 }
 
 /// The same leftovers are removed by the next install too: a clean update
@@ -556,7 +554,7 @@ fn s18_copies_of_a_killed_writer_are_removed_by_the_next_install() {
     let r = f.store.import(&f.file("v11.json", &m)).expect("import");
     f.store.install(&r.review, options(&[], &[], None)).expect("update");
     assert_eq!(generations(&f), 1, "only the installed generation is left");
-    assert_eq!(f.status("mytasks"), "Active");
+    assert_eq!(f.status("mytasks"), Status::Active);
 }
 
 /// A copy whose lock a live process holds (another `dcplugin` or the app,
@@ -613,8 +611,8 @@ fn s18_s19_folders_the_store_did_not_write_survive_the_sweep() {
         assert!(dir.join(MANIFEST_FILE).is_file(), "{} is kept", dir.display());
     }
     assert!(!f.root().join("locks/copy-mine.lock").exists(), "no lock file made for a folder not the store's");
-    assert_eq!(f.status("mytasks"), "Active");
-    assert_eq!(f.status("fx"), "Active");
+    assert_eq!(f.status("mytasks"), Status::Active);
+    assert_eq!(f.status("fx"), Status::Active);
 }
 
 /// §18: a copy the store wrote is still swept once no row names it, with no

@@ -140,7 +140,7 @@ fn s18_update_events_added_and_removed_new_ones_off_kept_ones_keep_their_switch(
     let after: Vec<_> = d.events.iter().map(|e| (e.name.as_str(), e.on)).collect();
     assert_eq!(after, vec![("focus_done", true), ("long_break_done", false)]);
     assert_eq!(f.count("SELECT COUNT(*) FROM events_on WHERE slug='pomodoro' AND event='break_done'"), 0);
-    assert_eq!(d.card.status_label, "Active", "the kept token still opens");
+    assert_eq!(d.card.status, Status::Active, "the kept token still opens");
 }
 
 #[test]
@@ -158,11 +158,11 @@ fn s18_update_keeps_switches_cloud_choice_and_twitch() {
     let d = f.store.show("mytasks").expect("show");
     assert_eq!(d.card.version, "1.1.0");
     assert!(!d.card.enabled);
-    assert_eq!(d.card.status_label, "Off");
+    assert_eq!(d.card.status, Status::Off);
     let off: Vec<_> = d.actions.iter().filter(|a| !a.enabled).map(|a| a.full_name.as_str()).collect();
     assert_eq!(off, vec!["mytasks__add_task"]);
-    assert_eq!(d.cloud_choice.as_deref(), Some("local"));
-    assert!(d.card.badges.contains(&"Kept on this PC".to_owned()));
+    assert_eq!(d.cloud_choice, Some(CloudChoice::Local));
+    assert!(d.card.kept_on_pc);
     assert!(d.twitch_allowed);
 }
 
@@ -178,7 +178,7 @@ fn s18_update_keeps_settings_still_present_and_drops_removed_ones() {
     let d = f.store.show("mytasks").expect("show");
     assert_eq!(d.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone()), Some(json!(20)));
     assert!(d.settings.iter().find(|s| s.key == "api_token").expect("token").set);
-    assert_eq!(d.card.status_label, "Active");
+    assert_eq!(d.card.status, Status::Active);
     // Update that removes max_tasks: its row is dropped.
     let mut m = example("my-tasks");
     bump(&mut m, "1.2.0");
@@ -188,7 +188,7 @@ fn s18_update_keeps_settings_still_present_and_drops_removed_ones() {
     f.store.install(&r.review, options(&[], &[], None)).expect("update");
     assert_eq!(f.count("SELECT COUNT(*) FROM settings WHERE slug='mytasks' AND key='max_tasks'"), 0);
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='mytasks' AND key='api_token'"), 1);
-    assert_eq!(f.status("mytasks"), "Active");
+    assert_eq!(f.status("mytasks"), Status::Active);
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn s18_update_deletes_removed_secrets_and_keeps_the_others() {
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='trelloperso' AND key='api_key'"), 0);
     assert_eq!(f.count("SELECT COUNT(*) FROM secrets WHERE slug='trelloperso' AND key='token'"), 1);
     let d = f.store.show("trelloperso").expect("show");
-    assert_eq!(d.card.status_label, "Active", "the kept token still opens");
+    assert_eq!(d.card.status, Status::Active, "the kept token still opens");
     assert_eq!(d.settings.iter().find(|s| s.key == "board").and_then(|s| s.value.clone()), Some(json!("AbC123")));
 }
 
@@ -302,8 +302,8 @@ fn s13_update_from_never_is_a_permission_change_asked_again() {
         let installed = f.store.install(&r.review, options(&[], &[], Some(CloudChoice::Local))).expect("answered");
         assert!(installed.permissions_changed);
         let d = f.store.show("mytasks").expect("show");
-        assert_eq!(d.cloud_choice.as_deref(), Some("local"));
-        assert!(d.card.badges.contains(&"Kept on this PC".to_owned()), "{:?}", d.card.badges);
+        assert_eq!(d.cloud_choice, Some(CloudChoice::Local));
+        assert!(d.card.kept_on_pc, "{:?}", d.card);
         assert!(d.review_banner, "permissions changed: Keep asked again");
     }
 }
@@ -322,9 +322,8 @@ fn s13_update_from_ask_to_allowed_keeps_the_earlier_answer() {
         assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, Some(earlier)));
         f.store.install(&r.review, options(&[], &[], None)).expect("the earlier answer still applies");
         let d = f.store.show("mytasks").expect("show");
-        let stored = if earlier == CloudChoice::Local { "local" } else { "allow" };
-        assert_eq!(d.cloud_choice.as_deref(), Some(stored));
-        assert_eq!(d.card.badges.contains(&"Kept on this PC".to_owned()), earlier == CloudChoice::Local);
+        assert_eq!(d.cloud_choice, Some(earlier));
+        assert_eq!(d.card.kept_on_pc, earlier == CloudChoice::Local);
         assert!(d.review_banner);
     }
 }

@@ -39,7 +39,7 @@
 //! are calls), the same rows a dump of that database gives. Never edit a
 //! fixture: a profile saved by a released version does not change.
 
-use crate::common::SECRET;
+use crate::common::{Status, SECRET};
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
 use dcp_store::journal::{Kind, Stored};
 use dcp_store::{Profile, Store};
@@ -88,7 +88,7 @@ fn keys() -> Arc<dyn KeyStore> {
 /// What a store opened on an upgraded profile must still show.
 fn check_kept(store: &Store, version: u32) {
     let details = store.show("mytasks").unwrap_or_else(|e| panic!("v{version}: plugin lost: {e}"));
-    assert_eq!(details.card.status_label, "Active", "v{version}: the files still match the fingerprint");
+    assert_eq!(details.card.status, Status::Active, "v{version}: the files still match the fingerprint");
     let max = details.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone());
     assert_eq!(max, Some(serde_json::json!(25)), "v{version}: setting kept");
     let off: Vec<&str> = details.actions.iter().filter(|a| !a.enabled).map(|a| a.full_name.as_str()).collect();
