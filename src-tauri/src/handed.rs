@@ -5,7 +5,7 @@
 //! send any. The window is given paths (a picker, a launch, a drop), the
 //! reviews its imports started, and the help links of the settings it
 //! shows; `import_path` and `load_folder` take only such a path, `install`
-//! and `cancel_review` only such a review, `open_help` only such a link.
+//! and `cancel` only such a review, `open_help` only such a link.
 
 use dcp_host::{ApiError, ErrorCode, HostCode, PluginDetails, Review};
 use std::collections::HashSet;

@@ -9,8 +9,9 @@
 //! the window itself ([`window`]: its WebKit data, its pages) and one
 //! window per profile ([`instance`]).
 //!
-//! *API boundary:* the commands registered in [`run`] (listed in
-//! [`COMMANDS`]) are the whole surface the webview sees; the capability file
+//! *API boundary:* the commands declared once in `surface.rs` (listed in
+//! [`COMMANDS`], registered in [`run`]) are the whole surface the webview
+//! sees; the capability file
 //! (`capabilities/main.json`) grants the window exactly those commands and
 //! listening to events, nothing else. The commands act only on what the
 //! shell handed the window ([`handed`]).
@@ -27,66 +28,60 @@ mod window;
 #[cfg(test)]
 mod bindings;
 #[cfg(test)]
-mod surface;
+mod capability;
 
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
+use dcp_host::{
+    AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, InstallOptions, Installed, JournalLine, JournalQuery,
+    Model, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch, TriedAction,
+};
+use serde_json::Value;
 use std::time::Instant;
 use tauri::Manager;
 
 /// When the process started (`ui_ready` answers the time since).
 pub struct Started(pub Instant);
 
-/// Lists every command once: the handler and [`COMMANDS`] cannot disagree.
+/// Reads the declaration of `surface.rs`: registers a handler per command
+/// (the app handle and the page's arguments, passed to its function in
+/// [`commands`]), lists [`COMMANDS`], and gives the bindings test each
+/// command's TypeScript signature. Argument types are checked by the
+/// compiler against the functions, so the wrappers cannot drift.
 macro_rules! app_commands {
-    ($($module:ident :: $command:ident),* $(,)?) => {
+    (@ts $ty:ty as $ts:literal) => { bindings::TsType::Written($ts) };
+    (@ts $ty:ty) => { bindings::TsType::of::<$ty>() };
+    ($($module:ident :: $command:ident ($($arg:ident : $ty:ty $(as $ts:literal)?),*) -> $answer:ty;)*) => {
         /// The commands the webview may invoke, by their invoke names.
         pub const COMMANDS: &[&str] = &[$(stringify!($command)),*];
 
-        fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$(commands::$module::$command),*]
+        /// Tauri's handlers: private, so that their name macros stay in this module.
+        mod ipc {
+            use super::*;
+            $(
+                #[tauri::command]
+                async fn $command(app: tauri::AppHandle, $($arg: $ty),*) -> Result<$answer, ApiError> {
+                    commands::$module::$command(&app, $($arg),*).await
+                }
+            )*
+
+            pub fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+                tauri::generate_handler![$($command),*]
+            }
+        }
+
+        /// Each command as the UI calls it.
+        #[cfg(test)]
+        fn declared() -> Vec<bindings::Command> {
+            vec![$(bindings::Command {
+                name: stringify!($command),
+                args: vec![$((stringify!($arg), app_commands!(@ts $ty $(as $ts)?))),*],
+                answer: app_commands!(@ts $answer),
+            }),*]
         }
     };
 }
 
-app_commands![
-    app::switches,
-    app::set_switches,
-    app::secrets_warning,
-    app::take_opened_files,
-    app::ui_ready,
-    plugins::plugin_cards,
-    plugins::plugin_card,
-    plugins::plugin_icon,
-    plugins::plugin_details,
-    plugins::reload_plugins,
-    plugins::set_enabled,
-    plugins::set_action_enabled,
-    plugins::uninstall,
-    plugins::keep_plugin,
-    plugins::open_plugin_folder,
-    consent::catalog,
-    consent::import_path,
-    consent::load_folder,
-    consent::import_official,
-    consent::install,
-    consent::cancel_review,
-    consent::pick_plugin_file,
-    consent::pick_folder,
-    options::save_settings,
-    options::set_secret,
-    options::clear_secret,
-    options::set_cloud,
-    options::set_twitch,
-    options::test_plugin,
-    options::open_help,
-    events::events_page,
-    events::set_event_enabled,
-    events::copy_event_token,
-    events::new_event_token,
-    developer::try_action,
-    developer::journal,
-    developer::open_plugins_folder,
-];
+include!("surface.rs");
 
 /// Opens the host on the app's profile (`DCPLUGIN_PROFILE`, else the app's data folder).
 pub fn open_host() -> Result<Host, ApiError> {
@@ -117,7 +112,7 @@ pub fn run(started: Instant) {
         .manage(Started(started))
         .setup(move |app| window::open(app, &profile))
         .on_window_event(opened::on_drop)
-        .invoke_handler(handler())
+        .invoke_handler(ipc::handler())
         .build(context)
         .unwrap_or_else(|error| fail("could not start", &error));
     // Subscribed before the background starts, so that none of its events is missed.

@@ -3,22 +3,21 @@
 //! opened from Rust: the webview has no file access of its own, and acts
 //! only on the paths and reviews it was handed ([`Handed`]).
 
+use super::host;
 use crate::handed::Handed;
 use dcp_host::{ApiError, CatalogEntry, ErrorCode, Host, HostCode, InstallOptions, Installed, Review};
 use std::path::PathBuf;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, Manager};
 use tauri_plugin_dialog::{DialogExt, FileDialogBuilder, FilePath};
 
 /// The official plugins.
-#[tauri::command]
-pub async fn catalog(host: State<'_, Host>) -> Result<Vec<CatalogEntry>, ApiError> {
-    host.catalog().await
+pub async fn catalog(app: &AppHandle) -> Result<Vec<CatalogEntry>, ApiError> {
+    host(app).catalog().await
 }
 
 /// Imports a .json or .zip file; in developer mode a folder is Load a folder.
-#[tauri::command]
-pub async fn import_path(host: State<'_, Host>, handed: State<'_, Handed>, path: String) -> Result<Review, ApiError> {
-    import_path_of(&host, &handed, path).await
+pub async fn import_path(app: &AppHandle, path: String) -> Result<Review, ApiError> {
+    import_path_of(&host(app), &app.state(), path).await
 }
 
 /// What `import_path` does, without Tauri: only a path the window was given.
@@ -34,31 +33,20 @@ pub async fn import_path_of(host: &Host, handed: &Handed, path: String) -> Resul
 }
 
 /// Load a folder (developer mode).
-#[tauri::command]
-pub async fn load_folder(host: State<'_, Host>, handed: State<'_, Handed>, path: String) -> Result<Review, ApiError> {
+pub async fn load_folder(app: &AppHandle, path: String) -> Result<Review, ApiError> {
+    let handed = app.state::<Handed>();
     handed.path(&path)?;
-    Ok(handed.review(host.load_folder(PathBuf::from(path)).await?))
+    Ok(handed.review(host(app).load_folder(PathBuf::from(path)).await?))
 }
 
 /// Starts installing an official plugin.
-#[tauri::command]
-pub async fn import_official(
-    host: State<'_, Host>,
-    handed: State<'_, Handed>,
-    slug: String,
-) -> Result<Review, ApiError> {
-    Ok(handed.review(host.import_official(&slug).await?))
+pub async fn import_official(app: &AppHandle, slug: String) -> Result<Review, ApiError> {
+    Ok(app.state::<Handed>().review(host(app).import_official(&slug).await?))
 }
 
 /// The consent screen's Install, with its settings, secrets and online-AI answer.
-#[tauri::command]
-pub async fn install(
-    host: State<'_, Host>,
-    handed: State<'_, Handed>,
-    review: String,
-    options: InstallOptions,
-) -> Result<Installed, ApiError> {
-    install_of(&host, &handed, &review, options).await
+pub async fn install(app: &AppHandle, review: String, options: InstallOptions) -> Result<Installed, ApiError> {
+    install_of(&host(app), &app.state(), &review, options).await
 }
 
 /// What `install` does, without Tauri: only a review the window was shown.
@@ -75,12 +63,11 @@ pub async fn install_of(
 }
 
 /// The consent screen's Cancel.
-#[tauri::command]
-pub async fn cancel_review(host: State<'_, Host>, handed: State<'_, Handed>, review: String) -> Result<(), ApiError> {
-    cancel_of(&host, &handed, &review).await
+pub async fn cancel(app: &AppHandle, review: String) -> Result<(), ApiError> {
+    cancel_of(&host(app), &app.state(), &review).await
 }
 
-/// What `cancel_review` does, without Tauri: only a review the window was shown.
+/// What `cancel` does, without Tauri: only a review the window was shown.
 pub async fn cancel_of(host: &Host, handed: &Handed, review: &str) -> Result<(), ApiError> {
     handed.shown_review(review)?;
     host.cancel(review).await?;
@@ -89,16 +76,14 @@ pub async fn cancel_of(host: &Host, handed: &Handed, review: &str) -> Result<(),
 }
 
 /// Import a plugin's file picker (.json, .zip); none when cancelled.
-#[tauri::command]
-pub async fn pick_plugin_file(app: AppHandle, handed: State<'_, Handed>) -> Result<Option<String>, ApiError> {
+pub async fn pick_plugin_file(app: &AppHandle) -> Result<Option<String>, ApiError> {
     let dialog = app.dialog().file().add_filter("Companion plugin", &["json", "zip"]);
-    picked(&handed, dialog, FileDialogBuilder::blocking_pick_file).await
+    picked(&app.state(), dialog, FileDialogBuilder::blocking_pick_file).await
 }
 
 /// Load a folder's picker; none when cancelled.
-#[tauri::command]
-pub async fn pick_folder(app: AppHandle, handed: State<'_, Handed>) -> Result<Option<String>, ApiError> {
-    picked(&handed, app.dialog().file(), FileDialogBuilder::blocking_pick_folder).await
+pub async fn pick_folder(app: &AppHandle) -> Result<Option<String>, ApiError> {
+    picked(&app.state(), app.dialog().file(), FileDialogBuilder::blocking_pick_folder).await
 }
 
 /// Runs a native dialog off the async runtime's threads and gives its path

@@ -1,71 +1,57 @@
 //! My plugins (§18): cards, icons, details, the switches, Keep, Uninstall.
 
-use super::open_in_file_manager;
+use super::{host, open_in_file_manager};
 use crate::handed::Handed;
 use crate::icon;
-use dcp_host::{ApiError, Card, Host, PluginDetails};
-use tauri::State;
+use dcp_host::{ApiError, Card, PluginDetails};
+use tauri::{AppHandle, Manager};
 
 /// The cards of My plugins.
-#[tauri::command]
-pub async fn plugin_cards(host: State<'_, Host>) -> Result<Vec<Card>, ApiError> {
-    host.cards().await
+pub async fn cards(app: &AppHandle) -> Result<Vec<Card>, ApiError> {
+    host(app).cards().await
 }
 
 /// One card.
-#[tauri::command]
-pub async fn plugin_card(host: State<'_, Host>, slug: String) -> Result<Card, ApiError> {
-    host.card(&slug).await
+pub async fn card(app: &AppHandle, slug: String) -> Result<Card, ApiError> {
+    host(app).card(&slug).await
 }
 
 /// The plugin's icon as a `data:` URL; none means the letter tile (§4).
-#[tauri::command]
-pub async fn plugin_icon(host: State<'_, Host>, slug: String) -> Result<Option<String>, ApiError> {
-    Ok(host.icon(&slug).await?.map(|png| icon::data_url(&png)))
+pub async fn icon(app: &AppHandle, slug: String) -> Result<Option<String>, ApiError> {
+    Ok(host(app).icon(&slug).await?.map(|png| icon::data_url(&png)))
 }
 
 /// Details, Options and the Developer section.
-#[tauri::command]
-pub async fn plugin_details(
-    host: State<'_, Host>,
-    handed: State<'_, Handed>,
-    slug: String,
-) -> Result<PluginDetails, ApiError> {
-    Ok(handed.details(host.details(&slug).await?))
+pub async fn details(app: &AppHandle, slug: String) -> Result<PluginDetails, ApiError> {
+    Ok(app.state::<Handed>().details(host(app).details(&slug).await?))
 }
 
 /// Reload plugins (developer mode): re-reads every installed file.
-#[tauri::command]
-pub async fn reload_plugins(host: State<'_, Host>) -> Result<Vec<Card>, ApiError> {
-    host.reload().await
+pub async fn reload(app: &AppHandle) -> Result<Vec<Card>, ApiError> {
+    host(app).reload().await
 }
 
 /// The card's on/off switch.
-#[tauri::command]
-pub async fn set_enabled(host: State<'_, Host>, slug: String, on: bool) -> Result<Card, ApiError> {
-    host.set_enabled(&slug, on).await
+pub async fn set_enabled(app: &AppHandle, slug: String, on: bool) -> Result<Card, ApiError> {
+    host(app).set_enabled(&slug, on).await
 }
 
 /// One action's switch.
-#[tauri::command]
-pub async fn set_action_enabled(host: State<'_, Host>, slug: String, tool: String, on: bool) -> Result<Card, ApiError> {
-    host.set_action_enabled(&slug, &tool, on).await
+pub async fn set_action_enabled(app: &AppHandle, slug: String, tool: String, on: bool) -> Result<Card, ApiError> {
+    host(app).set_action_enabled(&slug, &tool, on).await
 }
 
 /// Uninstall: the plugin, its settings and its secrets.
-#[tauri::command]
-pub async fn uninstall(host: State<'_, Host>, slug: String) -> Result<(), ApiError> {
-    host.uninstall(&slug).await
+pub async fn uninstall(app: &AppHandle, slug: String) -> Result<(), ApiError> {
+    host(app).uninstall(&slug).await
 }
 
 /// The review banner's Keep.
-#[tauri::command]
-pub async fn keep_plugin(host: State<'_, Host>, slug: String) -> Result<Card, ApiError> {
-    host.keep(&slug).await
+pub async fn keep(app: &AppHandle, slug: String) -> Result<Card, ApiError> {
+    host(app).keep(&slug).await
 }
 
 /// The Developer section's folder Open (§19).
-#[tauri::command]
-pub async fn open_plugin_folder(host: State<'_, Host>, slug: String) -> Result<(), ApiError> {
-    open_in_file_manager(&host.details(&slug).await?.folder)
+pub async fn open_plugin_folder(app: &AppHandle, slug: String) -> Result<(), ApiError> {
+    open_in_file_manager(&host(app).details(&slug).await?.folder)
 }

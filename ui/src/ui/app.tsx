@@ -110,7 +110,7 @@ export function App() {
     let stop: (() => void)[] = [];
     let live = true;
     (async () => {
-      const [s, list] = await Promise.all([api.switches(), api.pluginCards()]);
+      const [s, list] = await Promise.all([api.switches(), api.cards()]);
       if (!live) return;
       setSwitches(s);
       setAllCards(list);
@@ -181,7 +181,7 @@ export function App() {
       const s = await api.setSwitches(p);
       setSwitches(s);
       if (p.language !== undefined || p.dev_mode !== undefined || p.tools_enabled !== undefined || p.plugins_enabled !== undefined) {
-        setAllCards(await api.pluginCards());
+        setAllCards(await api.cards());
       }
       if (p.language !== undefined) api.catalog().then(setCatalog, () => undefined);
     } catch (e) { showError(asApiError(e)); }
@@ -219,7 +219,7 @@ export function App() {
     } catch (e) { showError(asApiError(e)); }
   };
   const reload = async () => {
-    try { setAllCards(await api.reloadPlugins()); setMessage(t('dev.reloaded')); } catch (e) { showError(asApiError(e)); }
+    try { setAllCards(await api.reload()); setMessage(t('dev.reloaded')); } catch (e) { showError(asApiError(e)); }
   };
   const openFolder = async () => {
     try { const p = await api.openPluginsFolder(); setMessage(t('dev.folder_opened', { path: p })); } catch (e) { showError(asApiError(e)); }
@@ -298,7 +298,7 @@ export function App() {
       {review && (
         <Consent key={review.review} review={review} onDone={(installed) => {
           setReviews((q) => q.slice(1));
-          if (installed) { setTop('plugins'); setSub('mine'); api.pluginCards().then(setAllCards, () => undefined); }
+          if (installed) { setTop('plugins'); setSub('mine'); api.cards().then(setAllCards, () => undefined); }
         }} />
       )}
       {!review && details && <Details key={details} slug={details} onClose={() => setDetails(null)} />}

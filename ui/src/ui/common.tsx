@@ -77,7 +77,7 @@ export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean
     if (!props.hasIcon) { setSrc(null); return; }
     if (icons.has(key)) { setSrc(icons.get(key)!); return; }
     let live = true;
-    api.pluginIcon(props.slug).then((url) => {
+    api.icon(props.slug).then((url) => {
       const ok = url && url.startsWith('data:image/') ? url : null;
       icons.set(key, ok);
       if (live) setSrc(ok);

@@ -36,7 +36,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
   const missing = r.settings.filter((s) => s.required && !s.kept && s.kind !== 'boolean' && String(values.get(s.key) ?? '').trim() === '');
 
   const cancel = async () => {
-    try { await api.cancelReview(r.review); } catch { /* already gone */ }
+    try { await api.cancel(r.review); } catch { /* already gone */ }
     props.onDone(false);
   };
   const install = async () => {

@@ -14,7 +14,7 @@ export function useDetails(slug: string): [PluginDetails | null, () => void, str
   const version = app.versions.get(slug) ?? 0;
   useEffect(() => {
     let live = true;
-    api.pluginDetails(slug).then(
+    api.details(slug).then(
       (d) => { if (live) { setDetails(d); setError(null); } },
       (e) => { if (live) setError(errorWords(app.t, asApiError(e))); },
     );
@@ -51,7 +51,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
                 <p><strong>{t('details.review_banner')}</strong></p>
                 <p>{t('details.review_text')}</p>
                 <div class="row">
-                  <button type="button" data-testid="review-keep" onClick={() => run(api.keepPlugin(d.slug))}>{t('details.keep')}</button>
+                  <button type="button" data-testid="review-keep" onClick={() => run(api.keep(d.slug))}>{t('details.keep')}</button>
                   <button type="button" class="danger" onClick={() => app.askUninstall(d)}>{t('details.uninstall')}</button>
                 </div>
               </div>

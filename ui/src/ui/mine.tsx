@@ -118,7 +118,7 @@ function ManifestErrors(props: { slug: string; version: number }) {
   const [errors, setErrors] = useState<Problem[]>([]);
   useEffect(() => {
     let live = true;
-    api.pluginDetails(props.slug).then((d) => { if (live) setErrors(d.errors); }, () => undefined);
+    api.details(props.slug).then((d) => { if (live) setErrors(d.errors); }, () => undefined);
     return () => { live = false; };
   }, [props.slug, props.version]);
   if (!errors.length) return null;

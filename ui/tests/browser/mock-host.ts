@@ -256,10 +256,10 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'switches': return switches;
     case 'set_switches': Object.assign(switches, Object.fromEntries(Object.entries(a.patch).filter(([, v]) => v !== undefined && v !== null))); return switches;
     case 'secrets_warning': return sc.secretsWarning ?? null;
-    case 'plugin_cards': return [...cards.values()];
-    case 'plugin_card': return cards.get(a.slug);
-    case 'plugin_icon': return a.slug === 'fx' ? ICON : null;
-    case 'plugin_details': return fullDetails(a.slug);
+    case 'cards': return [...cards.values()];
+    case 'card': return cards.get(a.slug);
+    case 'icon': return a.slug === 'fx' ? ICON : null;
+    case 'details': return fullDetails(a.slug);
     case 'catalog': return catalog;
     case 'import_path': return importPath(a.path);
     case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', badge: 'Folder (dev)', cloud: 'not_asked', settings: [], events: [], events_door: null, warnings: [{ code: 'superlative', path: 'tools.start.description', message: 'the description uses a superlative: best' }] });
@@ -275,9 +275,9 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       reviews.delete(a.review);
       return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed };
     }
-    case 'cancel_review': reviews.delete(a.review); return null;
+    case 'cancel': reviews.delete(a.review); return null;
     case 'uninstall': cards.delete(a.slug); return null;
-    case 'reload_plugins': return [...cards.values()];
+    case 'reload': return [...cards.values()];
     case 'set_enabled': return edit(a.slug, { enabled: a.on, status: a.on ? 'active' : 'off' });
     case 'set_action_enabled': {
       const act = (details[a.slug]?.actions ?? []).find((x) => x.name === a.tool);
@@ -295,7 +295,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'clear_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = false; return cards.get(a.slug);
     case 'set_cloud': details[a.slug].cloud_choice = a.choice; return cards.get(a.slug);
     case 'set_twitch': details[a.slug].twitch_allowed = a.allowed; return cards.get(a.slug);
-    case 'keep_plugin': details[a.slug].review_banner = false; return cards.get(a.slug);
+    case 'keep': details[a.slug].review_banner = false; return cards.get(a.slug);
     case 'events_page': {
       const page: EventsPage = {
         slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,

@@ -267,7 +267,7 @@ describe('Consent screen', () => {
     await noSeriousA11y(page);
     await shot(page, 'consent-update');
     await consent.locator('[data-testid="consent-cancel"]').click();
-    expect(await calls(page, 'cancel_review')).toEqual([{ review: 'r1' }]);
+    expect(await calls(page, 'cancel')).toEqual([{ review: 'r1' }]);
     await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
   });
 
@@ -381,7 +381,7 @@ describe('Details and Options', () => {
     expect(await calls(page, 'set_twitch')).toEqual([{ slug: 'fx', allowed: true }]);
     await d.locator('[data-testid="review-keep"]').click();
     await expect.poll(() => d.locator('[data-testid="review-banner"]').count()).toBe(0);
-    expect(await calls(page, 'keep_plugin')).toEqual([{ slug: 'fx' }]);
+    expect(await calls(page, 'keep')).toEqual([{ slug: 'fx' }]);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid="details"]').count()).toBe(0);
   });
@@ -711,7 +711,7 @@ describe('Switches, language and keyboard', () => {
     await page.locator('[data-testid="consent"]').waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
-    expect(await calls(page, 'cancel_review')).toEqual([{ review: 'r2' }]);
+    expect(await calls(page, 'cancel')).toEqual([{ review: 'r2' }]);
   });
 });
 
