@@ -55,6 +55,8 @@ pub struct Installed {
     pub update: bool,
     /// True when the update changed permissions.
     pub permissions_changed: bool,
+    /// An update whose manifest was, byte for byte, the one installed: nothing was updated.
+    pub same_manifest: bool,
 }
 
 impl Store {
@@ -137,6 +139,7 @@ impl Store {
             version: plugin.version.to_string(),
             update: old.is_some(),
             permissions_changed: changed,
+            same_manifest: old.as_ref().is_some_and(|o| o.manifest_fingerprint == plugin.fingerprints.manifest),
         })
     }
 

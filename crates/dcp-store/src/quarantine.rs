@@ -130,6 +130,7 @@ impl Store {
             setting_keys: &setting_keys,
             events_on: &events_on,
         });
+            manifest_fingerprint: &row.manifest_fingerprint,
         Ok(review::build(id, plugin, origin, &language, old))
     }
 

@@ -93,6 +93,9 @@ pub struct Review {
     pub actions: Vec<ReviewAction>,
     /// "Connects to".
     pub sites: Vec<String>,
+    /// An update whose manifest is, byte for byte, the one installed:
+    /// installing it again changes nothing (a Modified or Missing copy is restored).
+    pub same_manifest: bool,
     /// "This PC · port N", each with its warning.
     pub local_ports: Vec<LocalPort>,
     /// The settings to fill in.
@@ -183,6 +186,7 @@ pub struct ReviewEvent {
     pub name: String,
     /// Title in the player's language, else English.
     pub title: String,
+    pub manifest_fingerprint: &'a str,
     /// Its switch: off for a new event.
     pub on: bool,
 }
@@ -254,6 +258,7 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         author: plugin.author.clone(),
         description: plugin.description.clone(),
         badge: origin.badge(),
+        same_manifest: old.as_ref().is_some_and(|o| o.manifest_fingerprint == plugin.fingerprints.manifest),
         origin,
         update: old.is_some(),
         old_version: old.as_ref().map(|o| o.version.clone()),

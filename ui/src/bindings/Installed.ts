@@ -19,4 +19,8 @@ update: boolean,
 /**
  * True when the update changed permissions.
  */
-permissions_changed: boolean, };
+permissions_changed: boolean, 
+/**
+ * An update whose manifest was, byte for byte, the one installed: nothing was updated.
+ */
+same_manifest: boolean, };

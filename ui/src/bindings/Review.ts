@@ -104,4 +104,9 @@ cloud_kept: CloudChoice | null,
 /**
  * Warnings of the validator (superlative).
  */
-warnings: Array<Problem>, };
+warnings: Array<Problem>, 
+/**
+ * An update whose manifest is, byte for byte, the one installed:
+ * installing it again changes nothing (a Modified or Missing copy is restored).
+ */
+same_manifest: boolean, };

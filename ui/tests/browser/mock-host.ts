@@ -136,7 +136,7 @@ function review(id: string, extra: Partial<Review>): Review {
     ],
     events: [{ name: 'storm', title: 'Storm warning', on: false }],
     events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' },
-    cloud: 'ask', cloud_kept: null, warnings: [], ...extra,
+    cloud: 'ask', cloud_kept: null, warnings: [], same_manifest: false, ...extra,
   };
 }
 
@@ -273,7 +273,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
       if (PROTO.includes(r.slug)) details[r.slug] = protoDetails(r.slug, new Map(a.options.settings), new Map(a.options.secrets));
       reviews.delete(a.review);
-      return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed };
+      return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed, same_manifest: r.same_manifest };
     }
     case 'cancel': reviews.delete(a.review); return null;
     case 'uninstall': cards.delete(a.slug); return null;

@@ -361,3 +361,20 @@ fn s13_updates_that_do_not_widen_are_not_asked() {
     assert_eq!(r.cloud, CloudQuestion::Never);
     f.store.install(&r.review, options(&[], &[], None)).expect("narrower: nothing to ask");
 }
+
+/// §18: the same manifest imported again is no update, which the review and
+/// the install both say; a changed one is.
+#[test]
+fn s18_the_same_manifest_again_is_said_so_and_a_changed_one_is_not() {
+    let f = Fixture::new();
+    let first = f.import_example("my-tasks").expect("import");
+    assert!(!first.same_manifest, "nothing installed yet");
+    let done = f.store.install(&first.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Local)));
+    assert!(!done.expect("install").same_manifest);
+    let again = f.import_example("my-tasks").expect("import again");
+    assert!(again.update && again.same_manifest);
+    assert!(f.store.install(&again.review, options(&[], &[], None)).expect("install again").same_manifest);
+    let newer = review_of(&f, "newer.json", |_| ());
+    assert!(newer.update && !newer.same_manifest);
+    assert!(!f.store.install(&newer.review, options(&[], &[], None)).expect("update").same_manifest);
+}

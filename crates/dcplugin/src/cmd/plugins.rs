@@ -11,25 +11,24 @@ use dcp_host::{
     ApiError, Card, CloudChoice, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive,
     Status, SwitchesPatch,
 };
-use serde::Serialize;
 use serde_json::Value;
 use std::io::Read;
-use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode> {
     let ok = || Done { ok: true };
     Ok(match command {
         Command::Import { path, yes, install } => {
-            let same = SameManifest::of_file(&path);
-            consent(host, host.block_on(host.import_path(path)), same, yes, &install, json)?
+            consent(host, host.block_on(host.import_path(path)), yes, &install, json)?
         }
         Command::LoadFolder { dir, yes, install } => {
-            let same = SameManifest::of_file(&dir);
-            consent(host, host.block_on(host.load_folder(dir)), same, yes, &install, json)?
+            consent(host, host.block_on(host.load_folder(dir)), yes, &install, json)?
         }
         Command::Catalog { import: Some(slug), yes, install } => {
-            consent(host, host.block_on(host.import_official(&slug)), SameManifest::default(), yes, &install, json)?
+            // `catalog --import` has always shown its review as new, even
+            // for the manifest already installed: its words stay as they were.
+            let review = host.block_on(host.import_official(&slug)).map(|r| Review { same_manifest: false, ..r });
+            consent(host, review, yes, &install, json)?
         }
         Command::Catalog { import: None, .. } => act(host, json, host.catalog(), |entries| {
             let mut lines: Vec<String> = entries
@@ -47,16 +46,12 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         }),
         Command::Install { review, install } => {
             let options = install_options(&install)?;
-            // The review as the player saw it, and the manifest installed
-            // before: together they tell an update from the same file again.
+            // The review as the player saw it, for the next steps.
             let pending = host.block_on(host.review(&review)).ok();
-            let before = pending.as_ref().and_then(|r| installed_fingerprint(host, r));
             match host.block_on(host.install(&review, options)) {
                 Ok(installed) => {
-                    let same_manifest = same_after(host, &installed, before.as_deref());
-                    let out = InstalledJson { installed: &installed, same_manifest };
-                    done(&out, json, || {
-                        let mut lines = vec![installed_line(&installed, same_manifest)];
+                    done(&installed, json, || {
+                        let mut lines = vec![installed_line(&installed)];
                         if let Some(r) = &pending {
                             lines.extend(hints::after_install(r));
                         }
@@ -176,53 +171,8 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
     })
 }
 
-/// Whether a package holds the manifest already installed under its slug
-/// (same fingerprint): importing it again is no update.
-#[derive(Default)]
-struct SameManifest {
-    /// The SHA-256 of the manifest about to be reviewed, when it could be read.
-    fingerprint: Option<String>,
-}
-
-impl SameManifest {
-    fn of_file(path: &Path) -> SameManifest {
-        let fingerprint = dcp_host::format::package::read_path(path)
-            .ok()
-            .map(|pkg| dcp_host::format::fingerprint::sha256_hex(&pkg.manifest));
-        SameManifest { fingerprint }
-    }
-
-    /// True when `review` is an update whose manifest is the installed one.
-    fn is_installed(&self, installed: Option<&str>) -> bool {
-        matches!((&self.fingerprint, installed), (Some(new), Some(old)) if new == old)
-    }
-}
-
-/// The manifest fingerprint recorded for the plugin a review would update.
-fn installed_fingerprint(host: &Host, review: &Review) -> Option<String> {
-    if !review.update {
-        return None;
-    }
-    host.block_on(host.details(&review.slug)).ok().map(|d| d.manifest_fingerprint)
-}
-
-/// After an install: the recorded manifest is the one recorded before.
-fn same_after(host: &Host, installed: &Installed, before: Option<&str>) -> bool {
-    let Some(before) = before else { return false };
-    host.block_on(host.details(&installed.slug)).is_ok_and(|d| d.manifest_fingerprint == before)
-}
-
-/// `install --json`: the host's answer and `same_manifest`, true when the
-/// installed manifest was already the installed one (nothing updated).
-#[derive(Serialize)]
-struct InstalledJson<'a> {
-    #[serde(flatten)]
-    installed: &'a Installed,
-    same_manifest: bool,
-}
-
-fn installed_line(i: &Installed, same_manifest: bool) -> String {
-    if same_manifest {
+fn installed_line(i: &Installed) -> String {
+    if i.same_manifest {
         format!(
             "already installed: {} {} with this same manifest; installed again (settings, secrets and switches kept)",
             i.slug, i.version
@@ -236,7 +186,6 @@ fn installed_line(i: &Installed, same_manifest: bool) -> String {
 fn consent(
     host: &Host,
     review: Result<Review, ApiError>,
-    same: SameManifest,
     yes: bool,
     install: &InstallArgs,
     json: bool,
@@ -245,34 +194,25 @@ fn consent(
         Ok(review) => review,
         Err(e) => return Ok(fail(&e, json)),
     };
-    let before = installed_fingerprint(host, &review);
-    let already = same.is_installed(before.as_deref());
     if !yes {
-        #[derive(Serialize)]
-        struct ReviewJson<'a> {
-            #[serde(flatten)]
-            review: &'a Review,
-            same_manifest: bool,
-        }
-        let out = ReviewJson { review: &review, same_manifest: already };
-        return Ok(done(&out, json, || {
-            let mut lines = vec![human_review(&review, already)];
+        return Ok(done(&review, json, || {
+            let mut lines = vec![human_review(&review, review.same_manifest)];
             lines.extend(hints::install_lines(&review));
             lines.join("\n")
         }));
     }
-    #[derive(Serialize)]
-    struct Both<'a> {
-        #[serde(flatten)]
-        review: &'a Review,
-        installed: InstalledJson<'a>,
-    }
     Ok(match host.block_on(host.install(&review.review, install_options(install)?)) {
         Ok(installed) => {
-            let same_manifest = same_after(host, &installed, before.as_deref());
-            let out = Both { review: &review, installed: InstalledJson { installed: &installed, same_manifest } };
+            // `--yes --json`: the review's fields as `--yes` has always
+            // printed them, then `installed`, whose `same_manifest` is the
+            // one that holds after the install.
+            let mut out = serde_json::to_value(&review)?;
+            if let Value::Object(fields) = &mut out {
+                fields.shift_remove("same_manifest");
+                fields.insert("installed".into(), serde_json::to_value(&installed)?);
+            }
             done(&out, json, || {
-                let mut lines = vec![human_review(&review, same_manifest), installed_line(&installed, same_manifest)];
+                let mut lines = vec![human_review(&review, installed.same_manifest), installed_line(&installed)];
                 lines.extend(hints::after_install(&review));
                 lines.join("\n")
             })
