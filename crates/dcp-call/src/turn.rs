@@ -1,55 +1,19 @@
 //! A turn: who asked, which AI answers, whether the player is live on
 //! Twitch, and how many built-in tools are already offered (§3, §12, §13).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// Who started the turn (§12 "Who may trigger a tool").
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// The player's voice.
-    Voice,
-    /// The player's keyboard.
-    Keyboard,
-    /// The Twitch chat.
-    Twitch,
-    /// The companion speaking on its own.
-    Auto,
-    /// An event from a program on the PC (§16).
-    Event,
-}
+/// Who started the turn: the journal's `who`, so it lives with the journal.
+pub use dcp_store::journal::Source;
 
-impl Source {
-    /// Every source, as §12 lists who may start a turn.
-    pub const ALL: [Source; 5] = [Source::Voice, Source::Keyboard, Source::Twitch, Source::Auto, Source::Event];
-
-    /// Parses `voice`, `keyboard`, `twitch`, `auto` or `event`.
-    pub fn parse(text: &str) -> Option<Source> {
-        Source::ALL.into_iter().find(|s| s.as_str() == text)
+dcp_format::spelled! {
+    /// Where the AI runs (§13).
+    pub enum Model {
+        /// On this PC.
+        Local => "local",
+        /// An online model's service.
+        Online => "online",
     }
-
-    /// As the journal shows it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::Voice => "voice",
-            Source::Keyboard => "keyboard",
-            Source::Twitch => "twitch",
-            Source::Auto => "auto",
-            Source::Event => "event",
-        }
-    }
-}
-
-/// Where the AI runs (§13).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Model {
-    /// On this PC.
-    Local,
-    /// An online model's service.
-    Online,
 }
 
 /// One turn.

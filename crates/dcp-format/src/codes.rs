@@ -13,39 +13,74 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
-/// Declares a fieldless code enum with its spellings: `as_str`, `parse`,
-/// `ALL`, `Display`, serde as the spelling and, with the `ts` feature of
-/// the crate that uses it, the union of the spellings in TypeScript. Used
-/// for every code of §22 here, and for the host's own codes in `dcp-host`.
+/// A fieldless enum with one spelling per value, declared by [`spelled!`]:
+/// what a shell needs to offer its values (clap's choices) and read one
+/// back, without a table of its own.
+pub trait Spelled: Sized + Copy + Send + Sync + 'static {
+    /// Every value, in the order declared.
+    const ALL: &'static [Self];
+    /// The value's spelling.
+    fn as_str(self) -> &'static str;
+    /// The value spelled `text`, if it is one.
+    fn parse(text: &str) -> Option<Self>;
+}
+
+/// Declares a fieldless enum with its spellings, written once: `as_str`,
+/// `parse`, `ALL`, [`Spelled`], `Display`, `FromStr`, serde as the
+/// spelling and, with the `ts` feature of the crate that uses it, the
+/// union of the spellings in TypeScript (attributes given to the enum come
+/// after that derive, so they may carry `ts(...)`). Used for every code of
+/// §22 here, the host's own codes in `dcp-host`, and every enum that is
+/// stored, printed or parsed as text (levels, methods, sources, statuses…).
 #[macro_export]
 macro_rules! spelled {
     ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal,)* }) => {
-        $(#[$meta])*
         // Serialized by its spelling (below): in TypeScript, the union of
-        // the spellings, so the UI cannot compare with a code that does not exist.
+        // the spellings, so the UI cannot compare with a value that does not exist.
         #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+        $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)] // each variant is the code of the same name
+        #[allow(missing_docs)] // a variant without a doc is the code of the same name
         pub enum $name { $($(#[$vmeta])* #[cfg_attr(feature = "ts", ts(rename = $text))] $variant,)* }
 
         impl $name {
-            /// Every code, in the order of §22.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+            /// Every value, in the order declared (for codes, that of §22).
+            pub const ALL: [$name; [$($text,)*].len()] = [$($name::$variant,)*];
 
-            /// The code as §22 spells it.
+            /// The value as it is spelled.
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text,)* }
             }
 
-            /// The code spelled `text`, if it is one.
+            /// The value spelled `text`, if it is one.
             pub fn parse(text: &str) -> Option<$name> {
                 match text { $($text => Some($name::$variant),)* _ => None }
+            }
+        }
+
+        impl $crate::codes::Spelled for $name {
+            const ALL: &'static [$name] = &$name::ALL;
+
+            fn as_str(self) -> &'static str {
+                $name::as_str(self)
+            }
+
+            fn parse(text: &str) -> Option<$name> {
+                $name::parse(text)
             }
         }
 
         impl ::std::fmt::Display for $name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.as_str())
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::codes::NotSpelled;
+
+            fn from_str(text: &str) -> Result<$name, $crate::codes::NotSpelled> {
+                $name::parse(text).ok_or($crate::codes::NotSpelled)
             }
         }
 
@@ -63,6 +98,18 @@ macro_rules! spelled {
         }
     };
 }
+
+/// A text that spells no value of a [`spelled!`] enum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotSpelled;
+
+impl fmt::Display for NotSpelled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not one of the known spellings")
+    }
+}
+
+impl std::error::Error for NotSpelled {}
 
 crate::spelled! {
     /// §22 "When installing or saving settings".
@@ -316,16 +363,16 @@ mod tests {
     #[test]
     fn s22_every_spelling_reads_back() {
         for code in CallCode::ALL {
-            assert_eq!(ToolCode::parse(code.as_str()), Some(ToolCode::Call(*code)));
+            assert_eq!(ToolCode::parse(code.as_str()), Some(ToolCode::Call(code)));
         }
         for code in Refusal::ALL {
-            assert_eq!(SpecCode::parse(code.as_str(), Family::Call), Some(SpecCode::Refusal(*code)));
+            assert_eq!(SpecCode::parse(code.as_str(), Family::Call), Some(SpecCode::Refusal(code)));
         }
         for code in EventReason::ALL {
-            assert_eq!(SpecCode::parse(code.as_str(), Family::Event), Some(SpecCode::Event(*code)));
+            assert_eq!(SpecCode::parse(code.as_str(), Family::Event), Some(SpecCode::Event(code)));
         }
         for code in SettingsCode::ALL {
-            assert_eq!(SettingsCode::parse(code.as_str()), Some(*code));
+            assert_eq!(SettingsCode::parse(code.as_str()), Some(code));
         }
         assert_eq!(ToolCode::parse("HTTP_404"), Some(ToolCode::Http(404)));
         assert_eq!(ToolCode::parse("HTTP_4040"), None);

@@ -275,39 +275,15 @@ impl ArgKind {
     }
 }
 
-/// An HTTP method of §8.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[allow(missing_docs)]
-pub enum Method {
-    GET,
-    POST,
-    PUT,
-    PATCH,
-    DELETE,
-}
-
-impl Method {
-    /// Parses the method as written in a manifest (upper case).
-    pub fn parse(text: &str) -> Option<Method> {
-        Some(match text {
-            "GET" => Method::GET,
-            "POST" => Method::POST,
-            "PUT" => Method::PUT,
-            "PATCH" => Method::PATCH,
-            "DELETE" => Method::DELETE,
-            _ => return None,
-        })
-    }
-
-    /// The method's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::GET => "GET",
-            Method::POST => "POST",
-            Method::PUT => "PUT",
-            Method::PATCH => "PATCH",
-            Method::DELETE => "DELETE",
-        }
+crate::spelled! {
+    /// An HTTP method of §8, as a manifest writes it (upper case).
+    #[derive(PartialOrd, Ord)]
+    pub enum Method {
+        GET => "GET",
+        POST => "POST",
+        PUT => "PUT",
+        PATCH => "PATCH",
+        DELETE => "DELETE",
     }
 }
 

@@ -2,33 +2,20 @@
 //! method imply, and the level the app computes from them.
 
 use crate::model::{Method, Target};
-use serde::{Deserialize, Serialize};
 
-/// R0 to R4, ordered from the least to the most sensitive.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[allow(missing_docs)]
-pub enum Level {
-    R0,
-    R1,
-    R2,
-    R3,
-    R4,
+crate::spelled! {
+    /// R0 to R4, ordered from the least to the most sensitive.
+    #[derive(PartialOrd, Ord)]
+    pub enum Level {
+        R0 => "R0",
+        R1 => "R1",
+        R2 => "R2",
+        R3 => "R3",
+        R4 => "R4",
+    }
 }
 
 impl Level {
-    /// Parses `R0` … `R4`.
-    pub fn parse(text: &str) -> Option<Level> {
-        Some(match text {
-            "R0" => Level::R0,
-            "R1" => Level::R1,
-            "R2" => Level::R2,
-            "R3" => Level::R3,
-            "R4" => Level::R4,
-            _ => return None,
-        })
-    }
-
     /// R3 and above need a confirmation window that is not available yet
     /// (§12 note 1): installed, shown, never offered, refused if called.
     pub fn needs_confirmation(self) -> bool {
@@ -47,31 +34,18 @@ impl Level {
     }
 }
 
-/// `sideEffects` (§6, §12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum SideEffects {
-    None,
-    Reversible,
-    Irreversible,
-    ThirdParty,
-    PhysicalSecurity,
+crate::spelled! {
+    /// `sideEffects` (§6, §12), as the manifest spells it.
+    pub enum SideEffects {
+        None => "none",
+        Reversible => "reversible",
+        Irreversible => "irreversible",
+        ThirdParty => "third-party",
+        PhysicalSecurity => "physical-security",
+    }
 }
 
 impl SideEffects {
-    /// Parses the manifest's value.
-    pub fn parse(text: &str) -> Option<SideEffects> {
-        Some(match text {
-            "none" => SideEffects::None,
-            "reversible" => SideEffects::Reversible,
-            "irreversible" => SideEffects::Irreversible,
-            "third-party" => SideEffects::ThirdParty,
-            "physical-security" => SideEffects::PhysicalSecurity,
-            _ => return None,
-        })
-    }
-
     fn level(self) -> Level {
         match self {
             SideEffects::None => Level::R0,

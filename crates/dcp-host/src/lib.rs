@@ -35,6 +35,8 @@ pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
 /// The plugin format (validator, package reader, codes), for `validate` and `pack`.
 pub use dcp_format as format;
+pub use dcp_format::codes::Spelled;
+pub use dcp_format::names::ToolRef;
 pub use dcp_format::Problem;
 pub use dcp_store::catalog::CatalogEntry;
 pub use dcp_store::journal::{Entry as JournalLine, FailedCall};

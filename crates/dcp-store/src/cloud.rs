@@ -6,35 +6,16 @@ use crate::error::StoreError;
 use crate::registry::Row;
 use dcp_format::fingerprint::Permissions;
 use dcp_format::model::{CloudModels, Plugin};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// The answer to the online-AI question (§13).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CloudChoice {
-    /// Allow with online AI models.
-    Allow,
-    /// Only with an AI running on this PC.
-    Local,
-}
-
-impl CloudChoice {
-    /// Parses `allow` or `local`.
-    pub fn parse(text: &str) -> Option<CloudChoice> {
-        match text {
-            "allow" => Some(CloudChoice::Allow),
-            "local" => Some(CloudChoice::Local),
-            _ => None,
-        }
-    }
-
-    /// As stored and as `--cloud` takes it: allow or local.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CloudChoice::Allow => "allow",
-            CloudChoice::Local => "local",
-        }
+dcp_format::spelled! {
+    /// The answer to the online-AI question (§13), as stored and as
+    /// `--cloud` takes it.
+    pub enum CloudChoice {
+        /// Allow with online AI models.
+        Allow => "allow",
+        /// Only with an AI running on this PC.
+        Local => "local",
     }
 }
 

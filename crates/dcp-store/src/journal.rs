@@ -48,89 +48,58 @@ const ERROR_CHARS: usize = 1_000;
 /// itself, with no button to clear it and nothing deleted from the journal.
 pub const RECENT_ERRORS_MS: i64 = 24 * 3600 * 1000;
 
-/// What happened.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalOutcome"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// A call that went through.
-    Done,
-    /// A call that failed, with its code.
-    Failed,
-    /// Refused by the courtier (or, for an event, by the door).
-    Refused,
-    /// An event accepted.
-    Received,
-    /// An event accepted but dropped (`event_expired`).
-    Dropped,
-}
-
-impl Outcome {
-    /// Every outcome.
-    pub const ALL: [Outcome; 5] =
-        [Outcome::Done, Outcome::Failed, Outcome::Refused, Outcome::Received, Outcome::Dropped];
-
-    /// How the journal and the CLI spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Done => "done",
-            Outcome::Failed => "failed",
-            Outcome::Refused => "refused",
-            Outcome::Received => "received",
-            Outcome::Dropped => "dropped",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Outcome> {
-        Outcome::ALL.into_iter().find(|o| o.as_str() == text)
+dcp_format::spelled! {
+    /// What happened, as the journal and the CLI spell it.
+    #[cfg_attr(feature = "ts", ts(rename = "JournalOutcome"))]
+    pub enum Outcome {
+        /// A call that went through.
+        Done => "done",
+        /// A call that failed, with its code.
+        Failed => "failed",
+        /// Refused by the courtier (or, for an event, by the door).
+        Refused => "refused",
+        /// An event accepted.
+        Received => "received",
+        /// An event accepted but dropped (`event_expired`).
+        Dropped => "dropped",
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+dcp_format::spelled! {
+    /// Calls or events, as the journal spells them.
+    #[cfg_attr(feature = "ts", ts(rename = "JournalKind"))]
+    pub enum Kind {
+        /// Tool calls, whoever asked.
+        Call => "call",
+        /// Events from a program on the PC (§16).
+        Event => "event",
     }
 }
 
-/// Calls or events.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalKind"))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// Tool calls, whoever asked.
-    Call,
-    /// Events from a program on the PC (§16).
-    Event,
+dcp_format::spelled! {
+    /// Who started the turn (§12 "Who may trigger a tool"), as the
+    /// journal's `who` spells it.
+    pub enum Source {
+        /// The player's voice.
+        Voice => "voice",
+        /// The player's keyboard.
+        Keyboard => "keyboard",
+        /// The Twitch chat.
+        Twitch => "twitch",
+        /// The companion speaking on its own.
+        Auto => "auto",
+        /// An event from a program on the PC (§16).
+        Event => "event",
+    }
 }
 
 impl Kind {
-    /// Both kinds.
-    pub const ALL: [Kind; 2] = [Kind::Call, Kind::Event];
-
-    /// How the journal spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Call => "call",
-            Kind::Event => "event",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.as_str() == text)
-    }
-
     /// The family its lines' codes are read in.
     fn family(self) -> Family {
         match self {
             Kind::Call => Family::Call,
             Kind::Event => Family::Event,
         }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -28,6 +28,7 @@ pub mod profile;
 mod quarantine;
 mod registry;
 pub mod review;
+mod spelling;
 mod stamp;
 pub mod status;
 mod switches;

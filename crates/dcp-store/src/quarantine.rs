@@ -6,6 +6,7 @@
 use crate::error::StoreError;
 use crate::files::{self, CopyLock};
 use crate::review::{self, Origin, Previous, Review};
+use crate::spelling;
 use crate::Store;
 use dcp_format::model::Plugin;
 use dcp_format::package::{self, Package};
@@ -129,8 +130,8 @@ impl Store {
             cloud_choice: row.cloud_choice.as_deref(),
             setting_keys: &setting_keys,
             events_on: &events_on,
-        });
             manifest_fingerprint: &row.manifest_fingerprint,
+        });
         Ok(review::build(id, plugin, origin, &language, old))
     }
 
@@ -142,13 +143,12 @@ impl Store {
 
     /// The pending package of a review, validated again now.
     pub(crate) fn pending(&self, id: &str) -> Result<(Plugin, Origin, (PathBuf, Package)), StoreError> {
-        let row: Option<(String, String, Option<String>)> = rusqlite::OptionalExtension::optional(
+        let row: Option<(Origin, String, Option<String>)> = rusqlite::OptionalExtension::optional(
             self.conn.query_row("SELECT origin, dir, manifest_fingerprint FROM reviews WHERE id = ?1", [id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                Ok((spelling::column(r, 0)?, r.get(1)?, r.get(2)?))
             }),
         )?;
         let (origin, dir, reviewed) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
-        let origin = Origin::parse(&origin);
         let dir = self.resolve(Path::new(&dir));
         let package = package::read_path(&dir).map_err(|e| StoreError::Refused(single(e.into())))?;
         let (plugin, _) = self.validated(&package, origin)?;
@@ -166,14 +166,14 @@ impl Store {
     /// Cancel: forgets the review and deletes the quarantined copy (never a
     /// loaded folder).
     pub fn cancel(&self, id: &str) -> Result<(), StoreError> {
-        let row: Option<(String, String)> = rusqlite::OptionalExtension::optional(self.conn.query_row(
+        let row: Option<(Origin, String)> = rusqlite::OptionalExtension::optional(self.conn.query_row(
             "SELECT origin, dir FROM reviews WHERE id = ?1",
             [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((spelling::column(r, 0)?, r.get(1)?)),
         ))?;
         let (origin, dir) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
         self.conn.execute("DELETE FROM reviews WHERE id = ?1", [id])?;
-        if Origin::parse(&origin) != Origin::Folder {
+        if origin != Origin::Folder {
             files::remove_dir(&self.resolve(Path::new(&dir)))?;
         }
         Ok(())

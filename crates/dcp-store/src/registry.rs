@@ -8,6 +8,7 @@ use crate::error::StoreError;
 use crate::journal::FailedCall;
 use crate::prefs::Prefs;
 use crate::review::Origin;
+use crate::spelling;
 use crate::status::{self, Facts, Status};
 use crate::Store;
 use dcp_format::fingerprint::{sha256_hex, Permissions};
@@ -180,7 +181,7 @@ fn row_from(r: &SqlRow) -> rusqlite::Result<Row> {
     let permissions: String = r.get(6)?;
     Ok(Row {
         slug: r.get(0)?,
-        origin: Origin::parse(&r.get::<_, String>(1)?),
+        origin: spelling::column(r, 1)?,
         dir: PathBuf::from(r.get::<_, String>(2)?),
         version: r.get(3)?,
         manifest_fingerprint: r.get(4)?,

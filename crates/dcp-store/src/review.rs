@@ -11,36 +11,20 @@ use dcp_format::risk::Level;
 use dcp_format::Problem;
 use serde::Serialize;
 
-/// Where a plugin comes from, which decides its badge.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// Imported from a file: "Not signed".
-    Import,
-    /// Loaded from a folder in developer mode: "Folder (dev)".
-    Folder,
-    /// Bundled with the app: "Official".
-    Official,
+dcp_format::spelled! {
+    /// Where a plugin comes from, which decides its badge; stored as
+    /// spelled, and read back strictly (see `spelling`).
+    pub enum Origin {
+        /// Imported from a file: "Not signed".
+        Import => "import",
+        /// Loaded from a folder in developer mode: "Folder (dev)".
+        Folder => "folder",
+        /// Bundled with the app: "Official".
+        Official => "official",
+    }
 }
 
 impl Origin {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Origin::Import => "import",
-            Origin::Folder => "folder",
-            Origin::Official => "official",
-        }
-    }
-
-    pub(crate) fn parse(text: &str) -> Origin {
-        match text {
-            "folder" => Origin::Folder,
-            "official" => Origin::Official,
-            _ => Origin::Import,
-        }
-    }
-
     /// Whether a plugin from here needs developer mode (§15, §19): a
     /// folder, or one that talks to a program on the PC.
     pub fn needs_dev_mode(self, talks_to_pc: bool) -> bool {

@@ -7,30 +7,28 @@
 //! Missing, Invalid, Modified, Developer mode off, Off, Needs setup,
 //! Tools off, Active.
 
-use serde::Serialize;
-
-/// A plugin's status (§18).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// The installed file cannot be found.
-    Missing,
-    /// The installed file no longer passes the checks.
-    Invalid,
-    /// The installed file changed on disk since the player accepted it.
-    Modified,
-    /// A folder plugin or one that talks to a server on the PC, while
-    /// developer mode is off.
-    DevModeOff,
-    /// Switched off by the player (the plugin, or Plugins enabled).
-    Off,
-    /// A required setting is missing or a secret cannot be read here.
-    NeedsSetup,
-    /// Enable tools is off in the Tools tab.
-    ToolsOff,
-    /// Installed, on, ready.
-    Active,
+dcp_format::spelled! {
+    /// A plugin's status (§18), in the order in which they win.
+    #[derive(PartialOrd, Ord)]
+    pub enum Status {
+        /// The installed file cannot be found.
+        Missing => "missing",
+        /// The installed file no longer passes the checks.
+        Invalid => "invalid",
+        /// The installed file changed on disk since the player accepted it.
+        Modified => "modified",
+        /// A folder plugin or one that talks to a server on the PC, while
+        /// developer mode is off.
+        DevModeOff => "dev_mode_off",
+        /// Switched off by the player (the plugin, or Plugins enabled).
+        Off => "off",
+        /// A required setting is missing or a secret cannot be read here.
+        NeedsSetup => "needs_setup",
+        /// Enable tools is off in the Tools tab.
+        ToolsOff => "tools_off",
+        /// Installed, on, ready.
+        Active => "active",
+    }
 }
 
 /// What decides a status.

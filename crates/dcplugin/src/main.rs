@@ -3,6 +3,7 @@
 //! arguments, calls the engine and prints. Its commands, flags, `--json`
 //! shapes and exit codes are a public contract (see README.md).
 
+mod choice;
 mod cmd;
 mod localtime;
 mod output;
@@ -33,11 +34,11 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 struct TurnArgs {
     /// Who started the turn.
-    #[arg(long, default_value = "voice", value_parser = ["voice", "keyboard", "twitch", "auto", "event"])]
-    source: String,
+    #[arg(long, default_value = "voice", value_parser = choice::of::<dcp_host::Source>())]
+    source: dcp_host::Source,
     /// Where the AI runs.
-    #[arg(long, default_value = "local", value_parser = ["local", "online"])]
-    model: String,
+    #[arg(long, default_value = "local", value_parser = choice::of::<dcp_host::Model>())]
+    model: dcp_host::Model,
     /// The player's Twitch chat is connected (stream mode).
     #[arg(long)]
     live: bool,
@@ -63,8 +64,8 @@ struct InstallArgs {
     #[arg(long)]
     pub secrets_stdin: bool,
     /// The answer to the online-AI question.
-    #[arg(long, value_parser = ["allow", "local"])]
-    pub cloud: Option<String>,
+    #[arg(long, value_parser = choice::of::<dcp_host::CloudChoice>())]
+    pub cloud: Option<dcp_host::CloudChoice>,
 }
 
 #[derive(Subcommand)]
@@ -161,8 +162,8 @@ enum Command {
     /// Allow with online AI models, or keep on this PC only.
     Cloud {
         slug: String,
-        #[arg(value_parser = ["allow", "local"])]
-        choice: String,
+        #[arg(value_parser = choice::of::<dcp_host::CloudChoice>())]
+        choice: dcp_host::CloudChoice,
     },
     /// Use while live on Twitch.
     Twitch {
@@ -214,11 +215,11 @@ enum Command {
         #[arg(long, value_name = "SLUG")]
         plugin: Option<String>,
         /// Only this outcome.
-        #[arg(long, value_parser = ["done", "failed", "refused", "received", "dropped"])]
-        outcome: Option<String>,
+        #[arg(long, value_parser = choice::of::<dcp_host::JournalOutcome>())]
+        outcome: Option<dcp_host::JournalOutcome>,
         /// Only tool calls, or only events.
-        #[arg(long, value_parser = ["call", "event"])]
-        kind: Option<String>,
+        #[arg(long, value_parser = choice::of::<dcp_host::JournalKind>())]
+        kind: Option<dcp_host::JournalKind>,
         /// Only entries older than this id (the next page).
         #[arg(long, value_name = "ID")]
         before: Option<i64>,

@@ -4,6 +4,7 @@ import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
 import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
 import { errorWords, isImportRefusal } from '../words';
+import { slugOf } from '../toolref';
 import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
 import { Dialog, Switch, useId } from './common';
@@ -140,7 +141,7 @@ export function App() {
       case 'journal_added': journalBus.publish(ev.entry); break;
       case 'journal_lost': setJournalLost(ev.message); break;
       case 'call_finished': {
-        setVersions((v) => bumped(v, ev.tool.split('__')[0]));
+        setVersions((v) => bumped(v, slugOf(ev.tool)));
         break;
       }
       case 'door': {

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ApiError, CloudChoice, Review } from '../types';
 import { changeWords, errorWords, fieldProblems, levelText } from '../words';
+import { toolRef } from '../toolref';
 import { Dialog, Switch } from './common';
 import { useApp } from './context';
 import { SettingField, hostValue } from './settings-fields';
@@ -64,7 +65,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
     }
   };
   // An action in a change is named by its hint, as in the list of actions.
-  const actionWords = (name: string) => r.actions.find((a) => a.full_name === `${r.slug}__${name}`)?.hint || name;
+  const actionWords = (name: string) => r.actions.find((a) => a.full_name === toolRef(r.slug, name))?.hint || name;
   const title = r.update ? t('consent.update_title') : t('consent.title');
   const general = error ? errorWords(t, error) : null;
   return (

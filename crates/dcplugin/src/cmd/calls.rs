@@ -4,14 +4,14 @@ use super::host::{fail, run as act};
 use crate::TurnArgs;
 use dcp_host::events::HostEvent;
 use dcp_host::format::Refusal;
-use dcp_host::{Host, JournalOutcome, JournalQuery, Model, Source, Status, Turn};
+use dcp_host::{Host, JournalOutcome, JournalQuery, Status, ToolRef, Turn};
 use std::process::ExitCode;
 
 /// The turn described on the command line.
 pub fn turn(args: &TurnArgs) -> Turn {
     Turn {
-        source: Source::parse(&args.source).unwrap_or(Source::Voice),
-        model: if args.model == "online" { Model::Online } else { Model::Local },
+        source: args.source,
+        model: args.model,
         live: args.live,
         builtin: args.builtin,
         id: args.turn.clone(),
@@ -61,8 +61,7 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
     let hint = match (outcome.outcome, outcome.reason) {
         // plugin_off also covers a file that is Invalid, Modified or Missing: its status says which fix.
         (JournalOutcome::Refused, Some(Refusal::PluginOff)) => {
-            let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
-            let card = host.block_on(host.card(slug)).ok();
+            let card = tool.parse::<ToolRef>().ok().and_then(|t| host.block_on(host.card(t.slug())).ok());
             card.filter(|c| !matches!(c.status, Status::Off | Status::Active))
                 .and_then(|c| super::hints::status_fix(&c))
                 .or_else(|| super::hints::fix_for_refusal(Refusal::PluginOff, tool))

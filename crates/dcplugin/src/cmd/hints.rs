@@ -5,7 +5,7 @@
 use super::shell_word;
 use crate::me;
 use dcp_host::format::{Code, Refusal, SettingsCode};
-use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status};
+use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status, ToolRef};
 
 /// The command or flag that fixes a refused command, when there is one.
 pub fn fix_for(error: &ApiError) -> Option<String> {
@@ -60,8 +60,10 @@ pub fn fix_for(error: &ApiError) -> Option<String> {
 /// The fix for a call the courtier refused, by §22 reason.
 pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
     let me = me();
-    let slug = tool.split_once("__").map_or(tool, |(slug, _)| slug);
-    let action = tool.split_once("__").map_or("TOOL", |(_, action)| action);
+    let tool = tool.parse::<ToolRef>().ok();
+    // Only an unknown tool is refused before its name is known to be one.
+    let slug = tool.as_ref().map_or("SLUG", ToolRef::slug);
+    let action = tool.as_ref().map_or("TOOL", ToolRef::tool);
     Some(match reason {
         Refusal::ToolsOff => format!("turn tools on: {me} prefs tools_enabled=true"),
         Refusal::PluginOff => format!(

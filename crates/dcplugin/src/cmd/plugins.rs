@@ -8,8 +8,8 @@ use crate::localtime::format_ms;
 use crate::words::{self, CardJson, DetailsJson};
 use crate::{Command, InstallArgs};
 use dcp_host::{
-    ApiError, Card, CloudChoice, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive,
-    Status, SwitchesPatch,
+    ApiError, Card, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive,
+    Status, SwitchesPatch, ToolRef,
 };
 use serde_json::Value;
 use std::io::Read;
@@ -106,10 +106,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
             }
             edited(host, json, host.set_secret(&slug, &key, value), format!("{key}: set"))
         }
-        Command::Cloud { slug, choice } => {
-            let choice = CloudChoice::parse(&choice).ok_or_else(|| anyhow::anyhow!("allow or local"))?;
-            edited(host, json, host.set_cloud(&slug, choice), "saved".into())
-        }
+        Command::Cloud { slug, choice } => edited(host, json, host.set_cloud(&slug, choice), "saved".into()),
         Command::Twitch { slug, choice } => {
             edited(host, json, host.set_twitch(&slug, choice == "allow"), "saved".into())
         }
@@ -156,8 +153,8 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
             let query = dcp_host::JournalQuery {
                 limit,
                 plugin,
-                outcome: outcome.and_then(|o| serde_json::from_value(Value::String(o)).ok()),
-                kind: kind.and_then(|k| serde_json::from_value(Value::String(k)).ok()),
+                outcome,
+                kind,
                 before,
             };
             super::calls::journal(host, query, json)
@@ -396,7 +393,9 @@ fn human_details(d: &PluginDetails) -> String {
 
 fn switch(host: &Host, slug: &str, action: Option<&str>, on: bool, json: bool) -> ExitCode {
     let word = if on { "on" } else { "off" };
-    let label = format!("{} {word}", action.map_or(slug.to_owned(), |t| format!("{slug}__{t}")));
+    // Printed only once the switch is made, so of an action that exists.
+    let name = action.and_then(|t| ToolRef::new(slug, t).ok()).map_or(slug.to_owned(), |t| t.to_string());
+    let label = format!("{name} {word}");
     edited(
         host,
         json,
@@ -467,7 +466,7 @@ fn switches_patch(pairs: Vec<(String, String)>) -> Result<SwitchesPatch, String>
 fn install_options(args: &InstallArgs) -> anyhow::Result<InstallOptions> {
     let settings = pairs(&args.set)?.into_iter().map(|(k, v)| (k, Value::String(v))).collect();
     let secrets = if args.secrets_stdin { secret_lines()? } else { Vec::new() };
-    let cloud = args.cloud.as_deref().and_then(CloudChoice::parse);
+    let cloud = args.cloud;
     Ok(InstallOptions { settings, secrets, cloud })
 }
 

@@ -1,0 +1,13 @@
+//! Spelled enums in SQLite: stored as their one spelling (`as_str`), read
+//! back strictly. A stored text this version does not spell is an error of
+//! the row, never a guess (an unknown origin is not an import).
+
+use dcp_format::codes::{NotSpelled, Spelled};
+use rusqlite::types::Type;
+use rusqlite::Row;
+
+/// Column `index` of `row`, read as a `T`.
+pub(crate) fn column<T: Spelled>(row: &Row, index: usize) -> rusqlite::Result<T> {
+    let text: String = row.get(index)?;
+    T::parse(&text).ok_or_else(|| rusqlite::Error::FromSqlConversionFailure(index, Type::Text, Box::new(NotSpelled)))
+}
