@@ -23,6 +23,8 @@ mkdir -p test-results
 rm -f test-results/unit.json test-results/browser.json
 
 status=0
+# The browser tests and the mock host are type-checked against the bindings and the fixtures.
+npx tsc --noEmit -p tests/browser || status=1
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=1
 if ui_dist_fresh . || { npm run build && ui_mark_built .; }; then
   npx vitest run --config vitest.browser.config.ts --reporter=default --reporter=json --outputFile.json=test-results/browser.json || status=1

@@ -29,6 +29,8 @@ mod window;
 mod bindings;
 #[cfg(test)]
 mod capability;
+#[cfg(test)]
+mod fixtures;
 
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use dcp_host::{

@@ -92,7 +92,8 @@ export async function cspViolations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as any).__csp ?? []);
 }
 
-export const calls = (page: Page, cmd: string) =>
+/** The arguments of each call of `cmd` so far, oldest first. */
+export const calls = (page: Page, cmd: string): Promise<Record<string, any>[]> =>
   page.evaluate((c) => (window as any).__mock.calls.filter((x: any) => x.cmd === c).map((x: any) => x.args), cmd);
 
 export const emit = (page: Page, event: string, payload: unknown) =>

@@ -1,11 +1,18 @@
 // A fake host for the browser tests: installed with mockIPC before the app
 // boots (bundled to one script and injected by the test runner; never part
-// of the production bundle). window.__SCENARIO__ picks the fixture;
+// of the production bundle). window.__SCENARIO__ picks the scenario;
 // window.__mock exposes the calls made, the state, and emit().
+//
+// Every value starts from what the real host answered for the example
+// plugins (fixtures.ts, written by src-tauri/src/fixtures.rs) and overrides
+// only what a scenario needs: a field the host adds is there, one it drops
+// or retypes fails the type-check (tsconfig.json here).
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
-  AppSwitches, Card, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, FieldProblem,
+  AppSwitches, Card, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
+  FieldProblem, Problem,
 } from '../../src/types';
+import * as real from './fixtures';
 
 interface Scenario {
   devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
@@ -20,9 +27,14 @@ const switches: AppSwitches = {
   plugins_enabled: true, tools_enabled: sc.toolsEnabled ?? true, dev_mode: sc.devMode ?? false, language: sc.language ?? 'en',
 };
 
+/** A refusal as the host sends it: code, message, problems, fields. */
+function refused(code: ErrorCode, message: string, problems: Problem[] = [], fields: FieldProblem[] = []): ApiError {
+  return { ...real.errors.import_refused, code, message, problems, fields };
+}
+
 function card(slug: string, name: string, extra: Partial<Card>): Card {
   return {
-    slug, name, version: '1.0.0', status: 'active', enabled: true, origin: 'import', kept_on_pc: false, local_ports: [],
+    ...real.cards[0], slug, name, version: '1.0.0', status: 'active', enabled: true, origin: 'import', kept_on_pc: false, local_ports: [],
     update_available: null, author: 'Ada Lovelace', description: null, has_icon: false, recent_errors: 0, ...extra,
   };
 }
@@ -45,7 +57,7 @@ const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0k
 
 type Extra = Omit<PluginDetails, keyof Card>;
 // Null-prototype, like every table keyed by a plugin's slug here: a slug may be `constructor`.
-const details: Record<string, Extra> = Object.assign(Object.create(null), {
+const details: Record<string, Extra> = Object.assign(Object.create(null) as Record<string, Extra>, {
   fx: {
     settings: [
       { key: 'board', kind: 'string', min: null, max: null, label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', help_domain: 'example.com', required: true, secret: false, set: false, value: 'abc' },
@@ -122,7 +134,7 @@ const catalog: CatalogEntry[] = [
 
 function review(id: string, extra: Partial<Review>): Review {
   return {
-    review: id, slug: 'weather', name: 'Weather', version: '2.0.0', author: 'Meteo Friends', description: 'Tells the weather for a city.',
+    ...real.reviews['exchange-rates'], review: id, slug: 'weather', name: 'Weather', version: '2.0.0', author: 'Meteo Friends', description: 'Tells the weather for a city.',
     badge: 'Not signed', origin: 'import', update: false, old_version: null, permissions_changed: false, changes: [], permission_changes: [],
     actions: [
       { full_name: 'weather__today', level: 'R0', label: 'reads public data', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false, required_args: ['city'] },
@@ -140,14 +152,11 @@ function review(id: string, extra: Partial<Review>): Review {
   };
 }
 
-const refusal: ApiError = {
-  code: 'host_not_declared', message: 'the plugin is refused: 3 errors',
-  problems: [
+const refusal = refused('host_not_declared', 'the plugin is refused: 3 errors', [
     { code: 'host_not_declared', path: 'tools.add_card.request.url', message: 'host api.example.org is not in permissions.network.hosts' },
     { code: 'instructions', path: 'tools.add_card.description', message: 'the text looks like an instruction to the AI' },
     { code: 'bad_schema', path: 'tools.add_card.inputSchema', message: 'pattern is not supported' },
-  ],
-};
+]);
 
 /** Every refused value at once, as the host lists them in `fields` (§18). */
 function badFields(values: Map<string, unknown>): FieldProblem[] {
@@ -178,10 +187,10 @@ function importPath(path: string): Review {
   }
   if (path.includes('bad')) throw refusal;
   if (path.includes('http-only')) {
-    throw { code: 'bad_request', message: 'the plugin is refused: 1 error', problems: [{ code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' }] };
+    throw refused('bad_request', 'the plugin is refused: 1 error', [{ code: 'bad_request', path: 'tools.get_rates.request.url', message: 'the URL must use https' }]);
   }
   if (path.includes('devonly')) {
-    throw { code: 'dev_mode_required', message: 'the plugin is refused', problems: [{ code: 'dev_mode_required', path: 'permissions.network.local', message: 'this plugin talks to a server on the PC: turn on developer mode first' }] };
+    throw refused('dev_mode_required', 'the plugin is refused', [{ code: 'dev_mode_required', path: 'permissions.network.local', message: 'this plugin talks to a server on the PC: turn on developer mode first' }]);
   }
   if (path.includes('fx-update')) {
     return newReview({
@@ -215,7 +224,7 @@ function line(id: number): JournalLine {
   const plugin = PLUGINS[id % 3];
   const event = outcome === 'received' || outcome === 'dropped';
   return {
-    id, at: NOW - (JSIZE - id) * 61_000, plugin, action: event ? 'focus_done' : 'convert', who: event ? 'event' : ['voice', 'keyboard', 'twitch'][id % 3], kind: event ? 'event' : 'call',
+    ...real.journal[0], id, at: NOW - (JSIZE - id) * 61_000, plugin, action: event ? 'focus_done' : 'convert', who: event ? 'event' : ['voice', 'keyboard', 'twitch'][id % 3], kind: event ? 'event' : 'call',
     outcome, code: outcome === 'failed' ? 'HTTP_404' : outcome === 'refused' ? 'stream_private' : outcome === 'dropped' ? 'event_expired' : null,
     subject: event ? null : `100 USD #${id}`, detail: null,
   };
@@ -236,8 +245,8 @@ const eventsOn = new Map<string, boolean>([['timer/focus_done', false], ['timer/
 
 function fullDetails(slug: string): PluginDetails {
   const c = cards.get(slug);
-  if (!c) throw { code: 'unknown_plugin', message: `no installed plugin is named ${slug}` };
-  if (slug === 'gone') throw { code: 'plugin_unreadable', message: 'the installed file is missing' };
+  if (!c) throw refused('unknown_plugin', `no installed plugin is named ${slug}`);
+  if (slug === 'gone') throw refused('plugin_unreadable', 'the installed file is missing');
   const d = details[slug] ?? emptyDetails;
   return { ...c, ...d, events: d.events.map((e) => ({ ...e, on: eventsOn.get(`${slug}/${e.name}`) ?? e.on })) };
 }
@@ -267,9 +276,9 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'review': return reviews.get(a.id);
     case 'install': {
       const r = reviews.get(a.review);
-      if (!r) throw { code: 'unknown_review', message: 'no pending review' };
-      const refused = badFields(new Map<string, unknown>(a.options.settings));
-      if (refused.length) throw { code: 'bad_settings', message: 'bad_settings: …', problems: [], fields: refused };
+      if (!r) throw refused('unknown_review', 'no pending review');
+      const bad = badFields(new Map<string, unknown>(a.options.settings));
+      if (bad.length) throw refused('bad_settings', 'bad_settings: …', [], bad);
       cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
       if (PROTO.includes(r.slug)) details[r.slug] = protoDetails(r.slug, new Map(a.options.settings), new Map(a.options.secrets));
       reviews.delete(a.review);
@@ -281,13 +290,13 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'set_enabled': return edit(a.slug, { enabled: a.on, status: a.on ? 'active' : 'off' });
     case 'set_action_enabled': {
       const act = (details[a.slug]?.actions ?? []).find((x) => x.name === a.tool);
-      if (!act) throw { code: 'bad_input', message: `no action ${a.tool}` };
+      if (!act) throw refused('bad_input', `no action ${a.tool}`);
       act.enabled = a.on; return cards.get(a.slug);
     }
     case 'save_settings': {
       const values = new Map<string, unknown>(a.values);
-      const refused = badFields(values);
-      if (refused.length) throw { code: 'bad_settings', message: 'bad_settings: …', problems: [], fields: refused };
+      const bad = badFields(values);
+      if (bad.length) throw refused('bad_settings', 'bad_settings: …', [], bad);
       for (const s of details[a.slug]?.settings ?? []) if (values.has(s.key)) s.value = values.get(s.key);
       return cards.get(a.slug);
     }
@@ -298,7 +307,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'keep': details[a.slug].review_banner = false; return cards.get(a.slug);
     case 'events_page': {
       const page: EventsPage = {
-        slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,
+        ...Object.values(real.eventsPages)[0], slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,
         door: switches.dev_mode
           ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
           : { wanted: 'dev_mode_off', address: '127.0.0.1:8440' },
@@ -310,7 +319,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'copy_event_token': return null;
     case 'new_event_token': return null;
     case 'test_plugin':
-      if (sc.testRejects) throw { code: 'plugin_unreadable', message: 'the installed file changed', problems: [], fields: [] };
+      if (sc.testRejects) throw refused('plugin_unreadable', 'the installed file changed');
       return sc.testFails
         ? { action: `${a.slug}__convert`, ok: false, code: 'HTTP_401', message: 'The service refused the key.' }
         : { action: `${a.slug}__convert`, ok: true, code: null, message: 'Connected' };
@@ -327,7 +336,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'open_help': return null;
     case 'take_opened_files': { const o = opened; opened = []; return o; }
     case 'ui_ready': return 321;
-    default: throw { code: 'internal', message: `unknown command ${cmd}` };
+    default: throw refused('internal', `unknown command ${cmd}`);
   }
 }
 

@@ -1,0 +1,188 @@
+//! The browser tests' host data, answered by the real host: the example
+//! plugins of `plugins-examples/` imported and installed in a temp profile,
+//! and what the window's commands answer for them (reviews, cards, details,
+//! events pages, journal lines, refusals), written as
+//! `ui/tests/browser/fixtures.ts`. The mock host builds its scenarios on
+//! these values, so its shapes are the DTOs' own. Checked like the bindings
+//! (`DCP_WRITE_BINDINGS=1` rewrites it); the profile's path, review ids and
+//! times are normalized so that the file is the same on every machine.
+
+use dcp_host::{
+    CloudChoice, Host, HostOptions, InstallOptions, JournalQuery, Model, Sensitive, Source, SwitchesPatch, Turn,
+};
+use dcp_vault::testing::MemoryKeyStore;
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where the profile seems to be, in the fixtures.
+const PROFILE: &str = "/home/p/.local/share/dcp";
+/// Every time in the fixtures (2026-01-01T00:00:00Z, in ms).
+const TIME: u64 = 1_767_225_600_000;
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples")
+}
+
+fn out_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/tests/browser/fixtures.ts")
+}
+
+fn value(answer: impl Serialize) -> Value {
+    serde_json::to_value(answer).expect("a DTO as JSON")
+}
+
+/// The values an install needs for a review's required settings (§10), by kind.
+fn install_options(review: &Value) -> InstallOptions {
+    let mut options = InstallOptions::default();
+    for setting in review["settings"].as_array().into_iter().flatten().filter(|s| s["required"] == true) {
+        let key = setting["key"].as_str().expect("a key").to_owned();
+        if setting["secret"] == true {
+            options.secrets.push((key, Sensitive::new("secret-of-the-fixture".into())));
+        } else {
+            let filled = match setting["kind"].as_str() {
+                Some("number") => setting["min"].as_f64().map_or(json!(1), |min| json!(min)),
+                Some("boolean") => json!(false),
+                _ => json!("abc"),
+            };
+            options.settings.push((key, filled));
+        }
+    }
+    if review["cloud"] == "ask" {
+        options.cloud = Some(CloudChoice::Local);
+    }
+    options
+}
+
+/// Everything the fixtures hold, by export name, as the host answered it.
+async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, Value)> {
+    host.set_switches(SwitchesPatch { dev_mode: Some(true), ..Default::default() }).await.expect("developer mode");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(examples())
+        .expect("plugins-examples")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("manifest.json").is_file())
+        .collect();
+    folders.sort();
+    let (mut reviews, mut errors) = (Map::new(), Map::new());
+    for folder in &folders {
+        let review = host.import_path(folder.join("manifest.json")).await.expect("an example imports");
+        let id = review.review.clone();
+        let review = value(review);
+        if errors.get("missing_settings").is_none() && review["settings"].as_array().is_some_and(|s| !s.is_empty()) {
+            // Installing with nothing filled in: every required setting is named in `fields`.
+            if let Err(error) = host.install(&id, InstallOptions::default()).await {
+                errors.insert(error.code.as_str().to_owned(), value(error));
+            }
+        }
+        host.install(&id, install_options(&review)).await.expect("an example installs");
+        let name = folder.file_name().expect("a folder name").to_string_lossy().into_owned();
+        reviews.insert(name, review);
+    }
+    let broken = temp.join("broken.json");
+    std::fs::write(&broken, br#"{"name": "Broken", "tools": {"x": {}}}"#).expect("a broken manifest");
+    let refusal = host.import_path(broken).await.expect_err("refused");
+    errors.insert("import_refused".to_owned(), value(refusal));
+
+    let cards = host.cards().await.expect("cards");
+    let (mut details, mut pages) = (Map::new(), Map::new());
+    for card in &cards {
+        details.insert(card.slug.clone(), value(host.details(&card.slug).await.expect("details")));
+        pages.insert(card.slug.clone(), value(host.events_page(&card.slug).await.expect("events page")));
+    }
+    // A call to a plugin that is off is refused before any request: a journal line with no network.
+    let slug = &cards[0].slug;
+    let tool = details[slug.as_str()]["actions"][0]["full_name"].as_str().expect("an action").to_owned();
+    host.set_enabled(slug, false).await.expect("off");
+    let turn = Turn { source: Source::Keyboard, model: Model::Local, live: false, builtin: 0, id: None, step: None };
+    let _ = host.call(turn, &tool, json!({})).await;
+    host.set_enabled(slug, true).await.expect("on");
+    let query: JournalQuery = serde_json::from_value(json!({ "limit": 50 })).expect("a query");
+    let journal = value(host.journal(query).await.expect("journal"));
+    let catalog = value(host.catalog().await.expect("catalog"));
+    vec![
+        ("reviews", "Record<string, Review>", Value::Object(reviews)),
+        ("cards", "Card[]", value(&cards)),
+        ("details", "Record<string, PluginDetails>", Value::Object(details)),
+        ("eventsPages", "Record<string, EventsPage>", Value::Object(pages)),
+        ("journal", "JournalLine[]", journal),
+        ("catalog", "CatalogEntry[]", catalog),
+        ("errors", "Record<string, ApiError>", Value::Object(errors)),
+    ]
+}
+
+/// The same on every machine: the profile's path, review ids and times.
+fn normalize(value: &mut Value, profile: &str, ids: &mut Vec<String>) {
+    match value {
+        Value::String(text) => *text = ids_named(&text.replace(profile, PROFILE), ids),
+        Value::Array(items) => items.iter_mut().for_each(|v| normalize(v, profile, ids)),
+        Value::Object(fields) => {
+            for (key, v) in fields.iter_mut() {
+                if (key == "at" || key.ends_with("_at")) && v.is_number() {
+                    *v = json!(TIME);
+                } else {
+                    normalize(v, profile, ids);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `text` with each random id (a review's, a generation folder's: 16 hex
+/// digits, `files::random_id`) named `r1`, `r2`… in the order first seen.
+fn ids_named(text: &str, ids: &mut Vec<String>) -> String {
+    let mut out = String::new();
+    for word in text.split_inclusive(|c: char| !c.is_ascii_alphanumeric()) {
+        let (id, rest) = word.split_at(word.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()).len());
+        if id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+            let n = ids.iter().position(|known| known == id).unwrap_or_else(|| {
+                ids.push(id.to_owned());
+                ids.len() - 1
+            });
+            out.push_str(&format!("r{}", n + 1));
+        } else {
+            out.push_str(id);
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+fn generated() -> String {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let profile = temp.path().join("profile");
+    let host = Host::open(HostOptions {
+        profile: Some(profile.clone()),
+        key_store: Some(Arc::new(MemoryKeyStore::new())),
+        door_port: Some(8440),
+    })
+    .expect("host");
+    let answers = host.block_on(answered(&host, temp.path()));
+    let mut text = String::from(
+        "// Generated by scripts/gen-bindings (src-tauri/src/fixtures.rs): the real host's answers for the\n\
+         // example plugins. Do not edit; the mock host builds on these.\n\
+         import type { ApiError, Card, CatalogEntry, EventsPage, JournalLine, PluginDetails, Review } from '../../src/types';\n",
+    );
+    let mut ids = Vec::new();
+    for (name, ts, mut answer) in answers {
+        normalize(&mut answer, &profile.display().to_string(), &mut ids);
+        let json = serde_json::to_string_pretty(&answer).expect("JSON");
+        text.push_str(&format!("\nexport const {name}: {ts} = {json};\n"));
+    }
+    text
+}
+
+#[test]
+fn the_browser_tests_fixtures_are_what_the_host_answers_for_the_examples() {
+    let want = generated();
+    if std::env::var_os("DCP_WRITE_BINDINGS").is_some() {
+        std::fs::write(out_path(), &want).expect("write the fixtures");
+    }
+    let have = std::fs::read_to_string(out_path()).unwrap_or_default();
+    assert!(
+        have == want,
+        "ui/tests/browser/fixtures.ts is stale (the host answers otherwise): run scripts/gen-bindings and commit the result"
+    );
+}
