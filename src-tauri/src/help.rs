@@ -4,8 +4,7 @@
 //! that the OS is never handed a file, a program or another scheme.
 
 use crate::handed::Handed;
-use dcp_host::format::validate::help_link;
-use dcp_host::{ApiError, ErrorCode, HostCode};
+use dcp_host::{help_link, ApiError, ErrorCode, HostCode};
 use url::Url;
 
 /// The link to open, when the window was shown it and it passes §10's

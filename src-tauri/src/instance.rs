@@ -12,7 +12,7 @@
 //! own window. On Windows and macOS the plugin names its mutex or socket
 //! after the identifier alone: there, one window serves every profile.
 
-use dcp_host::format::fingerprint::sha256_hex;
+use dcp_host::sha256_hex;
 use std::path::Path;
 
 /// The suffix the plugin appends to its D-Bus id for its name.

@@ -4,11 +4,11 @@
 //! reported. All of it reports on the host's event stream and stops when
 //! the [`Background`] guard is dropped.
 
+use crate::dto::Card;
 use crate::events::{Change, HostEvent};
 use crate::{ApiError, ApiResult, Host};
 use dcp_door::{CompanionState, Door, DoorConfig, SystemClock};
 use dcp_store::watch::FolderWatcher;
-use crate::dto::Card;
 use dcp_store::Store;
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};

@@ -22,6 +22,7 @@
 
 #![deny(missing_docs)]
 
+pub mod author;
 mod background;
 pub mod dto;
 mod error;
@@ -33,11 +34,21 @@ pub use dcp_call::offer::Offer;
 pub use dcp_call::pipeline::{Outcome as CallOutcome, SentRequest};
 pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
-/// The plugin format (validator, package reader, codes), for `validate` and `pack`.
-pub use dcp_format as format;
 pub use dcp_format::codes::Spelled;
+/// The §22 codes and a problem of a manifest, under their own names: plain
+/// spellings and data, which a mirror would only copy.
+pub use dcp_format::codes::{Refusal, SettingsCode, SpecCode};
+/// The digest of the fingerprints, for a shell naming its one window per profile.
+pub use dcp_format::fingerprint::sha256_hex;
 pub use dcp_format::names::ToolRef;
-pub use dcp_format::Problem;
+/// §10's check of a help link, which the window's shell repeats before opening one.
+pub use dcp_format::validate::help_link;
+/// An app or plugin version, x.y.z.
+pub use dcp_format::version::Version;
+pub use dcp_format::Code;
+/// A level of §12 and a permission change of an update (§18), as a review lists them.
+pub use dcp_format::{changes::PermissionChange, risk::Level};
+pub use dcp_format::{Problem, Problems};
 pub use dcp_store::catalog::CatalogEntry;
 pub use dcp_store::journal::{Entry as JournalLine, FailedCall};
 pub use dcp_store::review::{CloudQuestion, Review};

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use dcp_host::format::SettingsCode;
+use dcp_host::SettingsCode;
 use dcp_host::{ApiError, CloudChoice, ErrorCode, InstallOptions, Sensitive};
 use serde_json::{json, Value};
 

@@ -6,9 +6,9 @@ mod common;
 
 use common::*;
 use dcp_host::events::{Change, HostEvent};
-use dcp_host::format::{Refusal, SpecCode};
 use dcp_host::{ErrorCode, HostCode, InstallOptions, Model, Sensitive, Source, Status, Turn};
 use dcp_host::{JournalKind, JournalOutcome, JournalQuery, JournalValue};
+use dcp_host::{Refusal, SpecCode};
 use std::time::Duration;
 
 fn voice() -> Turn {
@@ -37,7 +37,7 @@ async fn s3_import_consent_install_call_and_journal() {
 
     // Required secret missing: missing_settings, the review stays pending.
     let missing = f.host.install(&review.review, Default::default()).await.expect_err("token is required");
-    assert_eq!(missing.code, ErrorCode::Settings(dcp_host::format::SettingsCode::MissingSettings));
+    assert_eq!(missing.code, ErrorCode::Settings(dcp_host::SettingsCode::MissingSettings));
     let installed = f.host.install(&review.review, with_token()).await.expect("installed");
     assert_eq!((installed.slug.as_str(), installed.update), ("mypc", false));
     let event = next_event(&mut events, Duration::from_secs(5), |e| {

@@ -68,7 +68,7 @@ async fn s18_test_calls_the_first_harmless_action_and_says_why_it_was_refused() 
         PluginTest {
             action: Some("boards__list".into()),
             ok: false,
-            code: Some(dcp_host::format::SpecCode::Refusal(dcp_host::format::Refusal::ToolsOff)),
+            code: Some(dcp_host::SpecCode::Refusal(dcp_host::Refusal::ToolsOff)),
             message: "Enable tools is off in the Tools tab.".into(),
         }
     );

@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
-use dcp_host::format::changes::PermissionChange;
-use dcp_host::format::risk::Level;
+use dcp_host::Level;
+use dcp_host::PermissionChange;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s18_an_update_review_lists_structured_changes_and_their_english_lines() {

@@ -78,7 +78,7 @@ enum Command {
         path: PathBuf,
         /// The app version minAppVersion is checked against (x.y.z).
         #[arg(long, value_name = "X.Y.Z", value_parser = cmd::parse_version)]
-        app_version: Option<dcp_host::format::version::Version>,
+        app_version: Option<dcp_host::Version>,
     },
     /// Check a package, keep it in quarantine and print its review (consent screen).
     Import {

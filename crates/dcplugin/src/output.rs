@@ -1,6 +1,6 @@
 //! How problems are printed, for people and for scripts.
 
-use dcp_host::format::{Problem, Problems};
+use dcp_host::{Problem, Problems};
 use serde::Serialize;
 
 /// The `dcplugin validate --json` object: a public contract.

@@ -212,4 +212,3 @@ fn setting_view(setting: &Setting, state: &dcp_store::SettingState, language: &s
         value: state.value.clone(),
     }
 }
-

@@ -416,7 +416,10 @@ fn s18_official_catalog_lists_todoist_and_trello_and_installs_as_official() {
     assert_eq!(r.badge, "Official");
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install");
     let d = f.store.show("todoist").expect("show");
-    assert_eq!((d.card.origin, d.card.kept_on_pc, d.card.local_ports.clone()), (dcp_store::Origin::Official, false, vec![]));
+    assert_eq!(
+        (d.card.origin, d.card.kept_on_pc, d.card.local_ports.clone()),
+        (dcp_store::Origin::Official, false, vec![])
+    );
     assert_eq!(d.card.status, Status::Active);
     assert!(!d.review_banner, "official plugins have no review banner");
     let e = f.store.import_official("nothing").expect_err("not in the catalog");

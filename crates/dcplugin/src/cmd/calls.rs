@@ -3,7 +3,7 @@
 use super::host::{fail, run as act};
 use crate::TurnArgs;
 use dcp_host::events::HostEvent;
-use dcp_host::format::Refusal;
+use dcp_host::Refusal;
 use dcp_host::{Host, JournalOutcome, JournalQuery, Status, ToolRef, Turn};
 use std::process::ExitCode;
 

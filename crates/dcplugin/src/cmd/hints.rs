@@ -4,8 +4,8 @@
 
 use super::shell_word;
 use crate::me;
-use dcp_host::format::{Code, Refusal, SettingsCode};
 use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status, ToolRef};
+use dcp_host::{Code, Refusal, SettingsCode};
 
 /// The command or flag that fixes a refused command, when there is one.
 pub fn fix_for(error: &ApiError) -> Option<String> {

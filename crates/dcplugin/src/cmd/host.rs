@@ -19,9 +19,9 @@ pub fn open(profile: Option<PathBuf>, door_port: Option<u16>) -> anyhow::Result<
 #[derive(Serialize)]
 struct ErrorJson<'a> {
     ok: bool,
-    code: Option<dcp_host::format::SpecCode>,
+    code: Option<dcp_host::SpecCode>,
     message: &'a str,
-    errors: &'a [dcp_host::format::Problem],
+    errors: &'a [dcp_host::Problem],
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<&'a str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]

@@ -4,7 +4,6 @@
 
 use super::shell_word;
 use crate::output::{print_json, print_problems};
-use dcp_host::format::{validate_manifest, Options};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
@@ -154,7 +153,7 @@ fn ask(a: Answers, dir: PathBuf, interactive: bool) -> anyhow::Result<Plan> {
         if port < 1024 {
             anyhow::bail!("port {port} is reserved for system services: pick one from 1024 to 65535 (--port)");
         }
-        if let Some(what) = dcp_host::format::hosts::reserved_port(port) {
+        if let Some(what) = dcp_host::author::reserved_port(port) {
             anyhow::bail!("port {port} is reserved ({what}): pick another one (--port), for example 8420");
         }
         (String::new(), port)
@@ -186,13 +185,12 @@ fn manifest_that_validates(plan: &Plan) -> anyhow::Result<(String, Value)> {
     let mut last = None;
     for slug in [base.clone(), format!("my{base}").chars().take(20).collect()] {
         let manifest = manifest(plan, &slug);
-        let report = validate_manifest(serde_json::to_string(&manifest)?.as_bytes(), &Options::default());
-        if report.is_ok() {
+        let problems = dcp_host::author::validate_manifest(serde_json::to_string(&manifest)?.as_bytes());
+        if problems.is_ok() {
             return Ok((slug, manifest));
         }
-        let slug_refused =
-            report.problems.errors.iter().all(|p| p.path == "slug" || p.code.as_str() == "reserved_slug");
-        last = Some(report.problems);
+        let slug_refused = problems.errors.iter().all(|p| p.path == "slug" || p.code.as_str() == "reserved_slug");
+        last = Some(problems);
         if !slug_refused {
             break;
         }

@@ -9,7 +9,7 @@ pub mod pack;
 pub mod plugins;
 pub mod validate;
 
-use dcp_host::format::version::Version;
+use dcp_host::Version;
 
 /// Exit code of a refused plugin (1); 0 is success and 2 a usage error.
 pub const REFUSED: u8 = 1;

@@ -2,8 +2,8 @@
 //! folder with only the files §4 allows, and refuses to write an invalid one.
 
 use crate::output::{print_json, print_problems};
-use dcp_host::format::package::{self, Package, Source};
-use dcp_host::format::{Options, Problem, Problems};
+use dcp_host::author::{self, EXTRA_FILES, ICON_FILE, MANIFEST_FILE};
+use dcp_host::Problem;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,7 +32,7 @@ struct LeftOut {
 const ALLOWED: &str = "manifest.json, icon.png, readme.md, license, license.md or license.txt";
 
 /// Every entry of the folder that the package leaves out, with why.
-fn left_out(folder: &Path, pkg: Option<&Package>) -> Vec<LeftOut> {
+fn left_out(folder: &Path, icon_ignored: Option<&str>) -> Vec<LeftOut> {
     let Ok(entries) = std::fs::read_dir(folder) else { return Vec::new() };
     let mut names: Vec<(String, bool)> = entries
         .flatten()
@@ -41,13 +41,11 @@ fn left_out(folder: &Path, pkg: Option<&Package>) -> Vec<LeftOut> {
     names.sort();
     let mut out = Vec::new();
     for (name, is_dir) in names {
-        let allowed = name == package::MANIFEST_FILE
-            || name == package::ICON_FILE
-            || package::EXTRA_FILES.contains(&name.as_str());
+        let allowed = name == MANIFEST_FILE || name == ICON_FILE || EXTRA_FILES.contains(&name.as_str());
         let why = if is_dir {
             "§4: a package holds no folders".to_owned()
-        } else if name == package::ICON_FILE {
-            match pkg.and_then(|p| p.icon_ignored.as_deref()) {
+        } else if name == ICON_FILE {
+            match icon_ignored {
                 Some(note) => format!("not used: {note}"),
                 None => continue,
             }
@@ -55,7 +53,7 @@ fn left_out(folder: &Path, pkg: Option<&Package>) -> Vec<LeftOut> {
             continue;
         } else {
             let lower = name.to_lowercase();
-            let exact = [package::MANIFEST_FILE, package::ICON_FILE].into_iter().chain(package::EXTRA_FILES);
+            let exact = [MANIFEST_FILE, ICON_FILE].into_iter().chain(EXTRA_FILES);
             match exact.into_iter().find(|allowed| *allowed == lower) {
                 Some(allowed) => format!("names are exact: rename it {allowed} to include it"),
                 None => format!("§4: a package holds only {ALLOWED}; the app never runs other files"),
@@ -70,16 +68,19 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
     if !folder.is_dir() {
         anyhow::bail!("{} is not a folder: pack builds a .zip from a plugin folder", folder.display());
     }
-    let (problems, slug, written, package) = match package::read_path(folder) {
-        Ok(pkg) => build(&pkg, output).map(|(problems, slug, written)| (problems, slug, written, Some(pkg)))?,
-        Err(e) => {
-            let mut problems = Problems::default();
-            problems.push(e.code, e.path, e.message);
-            (problems, None, None, None)
+    let packed = author::pack(folder);
+    let written = match (&packed.zip, &packed.file_name) {
+        (Some(bytes), Some(name)) => {
+            let target = output.map_or_else(|| PathBuf::from(name), Path::to_path_buf);
+            write_atomically(&target, bytes)?;
+            Some(target)
         }
+        _ => None,
     };
-    let files = package.as_ref().map(file_names).unwrap_or_default();
-    let left = left_out(folder, package.as_ref());
+    let check = packed.check;
+    let (problems, slug) = (check.problems, check.slug);
+    let files: Vec<&str> = check.files.iter().map(String::as_str).collect();
+    let left = left_out(folder, check.icon_ignored.as_deref());
     if json {
         print_json(&PackJson {
             ok: written.is_some(),
@@ -108,36 +109,6 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
         }
     }
     Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
-}
-
-/// Validates, writes the zip; the path is `None` when the plugin is refused.
-fn build(pkg: &Package, output: Option<&Path>) -> anyhow::Result<(Problems, Option<String>, Option<PathBuf>)> {
-    debug_assert_eq!(pkg.source, Source::Folder);
-    let report = dcp_host::format::check_package(pkg, &Options::default());
-    let Some(plugin) = &report.plugin else {
-        return Ok((report.problems, report.slug, None));
-    };
-    let bytes = match package::to_zip(pkg) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            let mut problems = report.problems;
-            problems.push(e.code, e.path, e.message);
-            return Ok((problems, report.slug, None));
-        }
-    };
-    let target =
-        output.map_or_else(|| PathBuf::from(format!("{}-{}.zip", plugin.slug, plugin.version)), Path::to_path_buf);
-    write_atomically(&target, &bytes)?;
-    Ok((report.problems, report.slug, Some(target)))
-}
-
-fn file_names(pkg: &Package) -> Vec<&str> {
-    let mut names = vec![package::MANIFEST_FILE];
-    if pkg.icon.is_some() {
-        names.push(package::ICON_FILE);
-    }
-    names.extend(pkg.extras.iter().map(|(name, _)| name.as_str()));
-    names
 }
 
 /// Writes beside the target, then renames, so an interrupted pack never

@@ -8,8 +8,8 @@ use crate::localtime::format_ms;
 use crate::words::{self, CardJson, DetailsJson};
 use crate::{Command, InstallArgs};
 use dcp_host::{
-    ApiError, Card, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive,
-    Status, SwitchesPatch, ToolRef,
+    ApiError, Card, CloudQuestion, Host, InstallOptions, Installed, PluginDetails, Review, Sensitive, Status,
+    SwitchesPatch, ToolRef,
 };
 use serde_json::Value;
 use std::io::Read;
@@ -49,41 +49,45 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
             // The review as the player saw it, for the next steps.
             let pending = host.block_on(host.review(&review)).ok();
             match host.block_on(host.install(&review, options)) {
-                Ok(installed) => {
-                    done(&installed, json, || {
-                        let mut lines = vec![installed_line(&installed)];
-                        if let Some(r) = &pending {
-                            lines.extend(hints::after_install(r));
-                        }
-                        lines.join("\n")
-                    })
-                }
+                Ok(installed) => done(&installed, json, || {
+                    let mut lines = vec![installed_line(&installed)];
+                    if let Some(r) = &pending {
+                        lines.extend(hints::after_install(r));
+                    }
+                    lines.join("\n")
+                }),
                 Err(e) => fail(&e, json),
             }
         }
         Command::Cancel { review } => {
             act(host, json, async { host.cancel(&review).await.map(|()| ok()) }, |_| format!("cancelled {review}"))
         }
-        Command::List => run_as(host, json, host.cards(), |c| CardJson::list(c), |entries| {
-            if entries.is_empty() {
-                let me = crate::me();
-                return format!(
+        Command::List => run_as(
+            host,
+            json,
+            host.cards(),
+            |c| CardJson::list(c),
+            |entries| {
+                if entries.is_empty() {
+                    let me = crate::me();
+                    return format!(
                     "no plugin installed\nnext: {me} import FILE (a .json or .zip), {me} catalog (the official ones), \
                      or dcplugin init DIR to write one"
                 );
-            }
-            let mut lines: Vec<String> = entries
-                .iter()
-                .map(|e| {
-                    let status = words::status_label(e.status);
-                    format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, status, words::badges(e).join(", "))
-                })
-                .collect();
-            if let Some(warning) = host.block_on(host.secrets_persistence()).warning() {
-                lines.push(format!("note: {warning}"));
-            }
-            lines.join("\n")
-        }),
+                }
+                let mut lines: Vec<String> = entries
+                    .iter()
+                    .map(|e| {
+                        let status = words::status_label(e.status);
+                        format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, status, words::badges(e).join(", "))
+                    })
+                    .collect();
+                if let Some(warning) = host.block_on(host.secrets_persistence()).warning() {
+                    lines.push(format!("note: {warning}"));
+                }
+                lines.join("\n")
+            },
+        ),
         Command::Show { slug } => run_as(host, json, host.details(&slug), DetailsJson::of, human_details),
         Command::Enable { slug, action } => switch(host, &slug, action.as_deref(), true, json),
         Command::Disable { slug, action } => switch(host, &slug, action.as_deref(), false, json),
@@ -114,20 +118,26 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         Command::Uninstall { slug } => {
             act(host, json, async { host.uninstall(&slug).await.map(|()| ok()) }, |_| format!("uninstalled {slug}"))
         }
-        Command::Reload => run_as(host, json, host.reload(), |c| CardJson::list(c), |entries| {
-            let mut lines = Vec::new();
-            for e in entries {
-                lines.push(format!("{:<20} {}", e.slug, words::status_label(e.status)));
-                if let Some(fix) = hints::status_fix(e) {
-                    lines.push(format!("  {fix}"));
+        Command::Reload => run_as(
+            host,
+            json,
+            host.reload(),
+            |c| CardJson::list(c),
+            |entries| {
+                let mut lines = Vec::new();
+                for e in entries {
+                    lines.push(format!("{:<20} {}", e.slug, words::status_label(e.status)));
+                    if let Some(fix) = hints::status_fix(e) {
+                        lines.push(format!("  {fix}"));
+                    }
                 }
-            }
-            if lines.is_empty() {
-                "no plugin installed".to_owned()
-            } else {
-                lines.join("\n")
-            }
-        }),
+                if lines.is_empty() {
+                    "no plugin installed".to_owned()
+                } else {
+                    lines.join("\n")
+                }
+            },
+        ),
         Command::DevMode { state } => {
             let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
             act(host, json, async { host.set_switches(patch).await.map(|_| ok()) }, |_| {

@@ -1,25 +1,14 @@
 //! `dcplugin validate PATH [--json] [--app-version X.Y.Z]`.
 
 use crate::output::{print_json, print_problems, ValidateJson};
-use dcp_host::format::version::Version;
-use dcp_host::format::{package, Options, Problems};
+use dcp_host::Version;
 use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(path: &Path, json: bool, app_version: Option<Version>) -> anyhow::Result<ExitCode> {
-    let options = Options { app_version: app_version.unwrap_or(Version::APP), ..Options::default() };
-    let (problems, slug, icon_note, summary) = match package::read_path(path) {
-        Ok(pkg) => {
-            let report = dcp_host::format::check_package(&pkg, &options);
-            let summary = report.plugin.as_ref().map(|p| format!("{} ({} {})", p.slug, p.display_name, p.version));
-            (report.problems, report.slug, pkg.icon_ignored, summary)
-        }
-        Err(e) => {
-            let mut problems = Problems::default();
-            problems.push(e.code, e.path, e.message);
-            (problems, None, None, None)
-        }
-    };
+    let check = dcp_host::author::validate_path(path, app_version);
+    let summary = check.plugin.as_ref().map(|p| format!("{} ({} {})", p.slug, p.name, p.version));
+    let (problems, slug, icon_note) = (check.problems, check.slug, check.icon_ignored);
     if json {
         print_json(&ValidateJson {
             ok: problems.is_ok(),
