@@ -5,6 +5,7 @@ use crate::output::{print_json, print_problems};
 use dcp_host::author::{self, EXTRA_FILES, ICON_FILE, MANIFEST_FILE};
 use dcp_host::Problem;
 use serde::Serialize;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -111,12 +112,72 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
     Ok(if written.is_some() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
 }
 
-/// Writes beside the target, then renames, so an interrupted pack never
-/// leaves a half-written package under the final name.
+/// Writes beside the target under a fresh random name, then renames, so an
+/// interrupted pack never leaves a half-written package under the final
+/// name and two packs at once never write the same file.
 fn write_atomically(target: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = dir.join(format!(".{name}.partial"));
-    std::fs::write(&temp, bytes).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", temp.display()))?;
-    std::fs::rename(&temp, target).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", target.display()))
+    Partial::write(target, bytes)?.finish()
+}
+
+/// A package written in full under its temp name, not yet renamed.
+struct Partial<'a> {
+    temp: tempfile::NamedTempFile,
+    target: &'a Path,
+}
+
+impl<'a> Partial<'a> {
+    fn write(target: &'a Path, bytes: &[u8]) -> anyhow::Result<Partial<'a>> {
+        let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".partial");
+        // A package is a file to share: the mode a plain write gives (0666
+        // less the umask), not a temp file's owner-only 0600.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let mut temp = builder.tempfile_in(dir).map_err(|e| cannot_write(target, &e))?;
+        temp.write_all(bytes).map_err(|e| cannot_write(target, &e))?;
+        Ok(Partial { temp, target })
+    }
+
+    /// Renames it to the target, replacing whatever is there.
+    fn finish(self) -> anyhow::Result<()> {
+        self.temp.persist(self.target).map_err(|e| cannot_write(self.target, &e.error))?;
+        Ok(())
+    }
+}
+
+fn cannot_write(target: &Path, e: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("cannot write {}: {e}", target.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_packs_to_one_target_at_once_both_succeed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("plugin.zip");
+        // Both written before either is renamed: the interleaving under
+        // which one fixed temp name lost a pack (the second write truncated
+        // the first, the second rename found no file).
+        let first = Partial::write(&target, b"first").expect("first written");
+        let second = Partial::write(&target, b"second").expect("second written");
+        first.finish().expect("first renamed");
+        assert_eq!(std::fs::read(&target).expect("read"), b"first");
+        second.finish().expect("second renamed");
+        assert_eq!(std::fs::read(&target).expect("read"), b"second");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names, ["plugin.zip"], "no temp file left");
+    }
+
+    #[test]
+    fn a_pack_that_is_not_finished_leaves_nothing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("plugin.zip");
+        drop(Partial::write(&target, b"half").expect("written"));
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+    }
 }
