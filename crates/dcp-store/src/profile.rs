@@ -82,3 +82,18 @@ impl Profile {
         self.root.join("host.sqlite")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::APP_ID;
+
+    /// The window's shell (Tauri) names its data folder by its own
+    /// identifier; the command line finds the same folder by `APP_ID`.
+    #[test]
+    fn the_app_id_is_the_tauri_identifier() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../src-tauri/tauri.conf.json");
+        let text = std::fs::read_to_string(path).expect("src-tauri/tauri.conf.json");
+        let conf: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(conf["identifier"].as_str(), Some(APP_ID));
+    }
+}
