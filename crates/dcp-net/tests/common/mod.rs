@@ -13,6 +13,7 @@ use std::time::Duration;
 use dcp_net::{Client, Method, Outgoing, Policy, TestOverrides};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
 /// Names the test certificate covers.
 pub const CERT_NAMES: &[&str] = &[
@@ -75,6 +76,9 @@ pub struct Server {
     pub seen: Arc<Mutex<Vec<Seen>>>,
     /// Body bytes written by `Reply::Endless`.
     pub sent: Arc<AtomicUsize>,
+    /// Connections served to their end: the reply written out, or cut off
+    /// by the client.
+    ended: watch::Receiver<usize>,
 }
 
 impl Server {
@@ -86,6 +90,12 @@ impl Server {
     }
     pub fn hits(&self) -> usize {
         self.seen.lock().unwrap().len()
+    }
+    /// Returns once `n` connections were served to their end (within 10 s).
+    pub async fn ended(&self, n: usize) {
+        let mut ended = self.ended.clone();
+        let done = ended.wait_for(|e| *e >= n);
+        tokio::time::timeout(Duration::from_secs(10), done).await.expect("the server still writes").unwrap();
     }
 }
 
@@ -117,10 +127,13 @@ async fn start(tls: Option<tokio_rustls::TlsAcceptor>, handler: Handler) -> Serv
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sent = Arc::new(AtomicUsize::new(0));
     let (seen2, sent2) = (seen.clone(), sent.clone());
+    let (ends, ended) = watch::channel(0);
+    let ends = Arc::new(ends);
     tokio::spawn(async move {
         loop {
             let Ok((tcp, _)) = listener.accept().await else { return };
             let (tls, handler, seen, sent) = (tls.clone(), handler.clone(), seen2.clone(), sent2.clone());
+            let ends = ends.clone();
             tokio::spawn(async move {
                 let io: Box<dyn Io> = match tls {
                     Some(acceptor) => match acceptor.accept(tcp).await {
@@ -130,10 +143,11 @@ async fn start(tls: Option<tokio_rustls::TlsAcceptor>, handler: Handler) -> Serv
                     None => Box::new(tcp),
                 };
                 let _ = serve(io, handler, seen, sent).await;
+                ends.send_modify(|n| *n += 1);
             });
         }
     });
-    Server { addr, seen, sent }
+    Server { addr, seen, sent, ended }
 }
 
 async fn serve(
