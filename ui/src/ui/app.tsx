@@ -4,7 +4,6 @@ import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
 import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
 import { errorWords, isImportRefusal } from '../words';
-import { slugOf } from '../toolref';
 import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
 import { Dialog, Switch, useId } from './common';
@@ -14,13 +13,11 @@ import { Details } from './details';
 import { Journal } from './journal';
 import { MyPlugins } from './mine';
 import { Options } from './options';
+import { bump, invalidated } from './stale';
 import { TabPanel, Tabs } from './tabs';
 
 type Top = 'tools' | 'plugins';
 type Sub = 'mine' | 'catalog' | 'actions';
-
-/** `map` with the count of `key` one higher (a new Map, for state). */
-const bumped = (map: ReadonlyMap<string, number>, key: string) => new Map(map).set(key, (map.get(key) ?? 0) + 1);
 
 const byName = (cards: Map<string, Card>) =>
   [...cards.values()].sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug)).map((c) => c.slug);
@@ -43,9 +40,8 @@ export function App() {
   const [options, setOptions] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Card | null>(null);
   // By slug, in Maps like every table keyed by a plugin's names: a slug may be `constructor`.
-  const [versions, setVersions] = useState<ReadonlyMap<string, number>>(new Map());
+  const [stamps, setStamps] = useState<ReadonlyMap<string, number>>(new Map());
   const [lastTurns, setLastTurns] = useState<ReadonlyMap<string, string>>(new Map());
-  const [doorTick, setDoorTick] = useState(0);
   const [toast, setToast] = useState<{ text: string; n: number }>({ text: '', n: 0 });
   const message = toast.text;
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +58,6 @@ export function App() {
       if (!card || !had || old.get(slug)!.name !== card.name) setOrder(byName(next));
       return next;
     });
-    setVersions((v) => bumped(v, slug));
     if (!card) {
       setDetails((d) => (d === slug ? null : d));
       setOptions((o) => (o === slug ? null : o));
@@ -72,7 +67,6 @@ export function App() {
     const m = new Map(list.map((c) => [c.slug, c]));
     setCards(m);
     setOrder(byName(m));
-    setVersions((v) => new Map(list.map((c) => [c.slug, (v.get(c.slug) ?? 0) + 1])));
   };
 
   const setMessage = useCallback((text: string) => setToast((o) => ({ text, n: o.n + 1 })), []);
@@ -131,6 +125,8 @@ export function App() {
   }, []);
 
   const onHostEvent = (ev: HostEvent) => {
+    // What to read again comes from one table (stale.ts); what the event carries is kept here.
+    setStamps((s) => bump(s, invalidated(ev)));
     switch (ev.kind) {
       case 'plugin_changed':
         putCard(ev.slug, ev.change === 'removed' ? null : ev.card);
@@ -140,10 +136,6 @@ export function App() {
       case 'reload_failed': setDevNote(ev.message); break;
       case 'journal_added': journalBus.publish(ev.entry); break;
       case 'journal_lost': setJournalLost(ev.message); break;
-      case 'call_finished': {
-        setVersions((v) => bumped(v, slugOf(ev.tool)));
-        break;
-      }
       case 'door': {
         const n = ev.notice;
         if (n.kind === 'turn') {
@@ -152,7 +144,7 @@ export function App() {
             for (const e of n.events) next.set(e.split('/')[0], n.message);
             return next;
           });
-        } else setDoorTick((x) => x + 1);
+        }
         break;
       }
     }
@@ -201,9 +193,9 @@ export function App() {
     showError,
   }), [dismissToasts, showError]);
   const ctx: AppApi = useMemo(() => ({
-    t, language: switches.language, switches, startReview, cards, versions, lastTurns, doorTick,
+    t, language: switches.language, switches, startReview, cards, stamps, lastTurns,
     ...cardActions, cardActions, announce: setMessage,
-  }), [t, switches, cards, versions, lastTurns, doorTick, cardActions]);
+  }), [t, switches, cards, stamps, lastTurns, cardActions]);
 
   const doImport = async () => {
     setImporting(true);

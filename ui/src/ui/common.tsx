@@ -69,9 +69,10 @@ export function CloseButton(props: { onClose: () => void }) {
 const icons = new Map<string, string | null>();
 
 /** The plugin's icon, else its first letter on a coloured tile. */
-export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean; version?: number }) {
+/** `stamp`: when its icon was last made stale (stale.ts); the icon is fetched again only then. */
+export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean; stamp: string }) {
   const t = useT();
-  const key = `${props.slug}#${props.version ?? 0}`;
+  const key = `${props.slug}#${props.stamp}`;
   const [src, setSrc] = useState<string | null>(icons.get(key) ?? null);
   useEffect(() => {
     if (!props.hasIcon) { setSrc(null); return; }

@@ -22,11 +22,9 @@ export interface AppApi extends CardActions {
   announce: (text: string) => void;
   /** The last event turn's message, by slug (from door notices). */
   lastTurns: ReadonlyMap<string, string>;
-  /** Bumped when a plugin's card changes, by slug. */
-  versions: ReadonlyMap<string, number>;
+  /** When each read was made stale by a host event (stale.ts): a screen keys its read on `stampOf`. */
+  stamps: ReadonlyMap<string, number>;
   cards: Map<string, Card>;
-  /** Bumped when the event door reports a new state. */
-  doorTick: number;
 }
 
 export const Ctx = createContext<AppApi>(null as unknown as AppApi);

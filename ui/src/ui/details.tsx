@@ -4,14 +4,14 @@ import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction 
 import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp } from './context';
+import { stampOf } from './stale';
 
-/** Loads a plugin's details and reloads them when its card changes. */
-export function useDetails(slug: string): [PluginDetails | null, () => void, string | null] {
+/** Loads a plugin's details, and again when a host event makes them stale (stale.ts). */
+export function useDetails(slug: string): [PluginDetails | null, string | null] {
   const app = useApp();
   const [details, setDetails] = useState<PluginDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
-  const version = app.versions.get(slug) ?? 0;
+  const stamp = stampOf(app.stamps, 'details', slug);
   useEffect(() => {
     let live = true;
     api.details(slug).then(
@@ -19,21 +19,22 @@ export function useDetails(slug: string): [PluginDetails | null, () => void, str
       (e) => { if (live) setError(errorWords(app.t, asApiError(e))); },
     );
     return () => { live = false; };
-  }, [slug, version, tick, app.language]);
-  return [details, () => setTick((n) => n + 1), error];
+  }, [slug, stamp, app.language]);
+  return [details, error];
 }
 
 export function Details(props: { slug: string; onClose: () => void }) {
   const app = useApp();
   const { t } = app;
-  const [d, reload, loadError] = useDetails(props.slug);
+  const [d, loadError] = useDetails(props.slug);
   const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
-  const run = (p: Promise<unknown>) => p.then(reload, (e) => app.showError(asApiError(e)));
+  // What a change shows comes back as the host's plugin_changed event.
+  const run = (p: Promise<unknown>) => p.catch((e) => app.showError(asApiError(e)));
   return (
     <Dialog label={t('details.title', { name })} onClose={props.onClose} testid="details" wide>
       <div class="dialog-body">
         <header class="dialog-head">
-          {d && <PluginIcon slug={d.slug} name={d.name} hasIcon={d.has_icon} version={app.versions.get(d.slug)} />}
+          {d && <PluginIcon slug={d.slug} name={d.name} hasIcon={d.has_icon} stamp={stampOf(app.stamps, 'icon', d.slug)} />}
           <div class="grow">
             <h2 tabIndex={-1}>{name}</h2>
             {d && (
@@ -115,14 +116,13 @@ function EventsSection(props: { slug: string }) {
   const { t } = app;
   const [page, setPage] = useState<EventsPage | null>(null);
   const [note, setNote] = useState('');
-  const [tick, setTick] = useState(0);
-  const version = app.versions.get(props.slug) ?? 0;
+  const stamp = stampOf(app.stamps, 'events', props.slug);
   useEffect(() => {
     api.eventsPage(props.slug).then(setPage, (e) => app.showError(asApiError(e)));
-  }, [props.slug, version, tick, app.doorTick]);
+  }, [props.slug, stamp]);
   if (!page) return null;
   const act = (p: Promise<unknown>, done?: string) =>
-    p.then(() => { setTick((n) => n + 1); if (done) setNote(done); }, (e) => app.showError(asApiError(e)));
+    p.then(() => { if (done) setNote(done); }, (e) => app.showError(asApiError(e)));
   return (
     <section class="section" data-testid="events-section">
       <h3>{t('events.heading')}</h3>

@@ -6,6 +6,7 @@ import { badgeText, cardLines, filterCards, statusHelp, statusText, type Filter 
 import { PluginIcon, Switch, useId } from './common';
 import { useApp, type CardActions } from './context';
 import type { Translate } from '../i18n';
+import { stampOf } from './stale';
 
 export function MyPlugins(props: { order: string[]; updates: Map<string, string>; secretsWarning: string | null }) {
   const app = useApp();
@@ -50,7 +51,7 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
             {shown.map((c) => (
               <PluginCard
                 key={c.slug} card={c} devMode={app.switches.dev_mode} update={props.updates.get(c.slug) ?? null}
-                version={app.versions.get(c.slug) ?? 0} t={t} actions={app.cardActions}
+                icon={stampOf(app.stamps, 'icon', c.slug)} read={stampOf(app.stamps, 'details', c.slug)} t={t} actions={app.cardActions}
               />
             ))}
           </ul>
@@ -64,9 +65,10 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
  * Everything a card shows and does comes in its props, none from the app context (which
  * changes with every card): with 200 plugins, a change redraws one card, not 200.
  */
-type CardProps = { card: Card; devMode: boolean; update: string | null; version: number; t: Translate; actions: CardActions };
+/** `icon` and `read`: the stamps of its icon and its details (stale.ts). */
+type CardProps = { card: Card; devMode: boolean; update: string | null; icon: string; read: string; t: Translate; actions: CardActions };
 
-const PluginCard = memo(function PluginCard({ card, devMode, update, version, t, actions }: CardProps) {
+const PluginCard = memo(function PluginCard({ card, devMode, update, icon, read, t, actions }: CardProps) {
   const lines = cardLines(t, card);
   const nameId = `card-name-${card.slug}`;
   const toggle = async (on: boolean) => {
@@ -74,7 +76,7 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version, t,
   };
   return (
     <li class={`card status-${card.status}`} data-testid={`card-${card.slug}`} aria-labelledby={nameId}>
-      <PluginIcon slug={card.slug} name={card.name} hasIcon={card.has_icon} version={version} />
+      <PluginIcon slug={card.slug} name={card.name} hasIcon={card.has_icon} stamp={icon} />
       <div class="card-main">
         <div class="card-head">
           <h3 id={nameId} class="card-name">{card.name}</h3>
@@ -97,7 +99,7 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version, t,
           <div class="dev-line" data-testid="card-dev">
             <span>{t('card.id', { slug: card.slug })}</span>
             <span data-testid="card-recent-errors"> · {t('card.recent_errors', { count: card.recent_errors })}</span>
-            {card.status === 'invalid' && <ManifestErrors slug={card.slug} version={version} />}
+            {card.status === 'invalid' && <ManifestErrors slug={card.slug} read={read} />}
           </div>
         )}
         <div class="card-buttons">
@@ -114,13 +116,13 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, version, t,
 });
 
 /** Developer mode: the errors of a manifest that no longer passes the checks, right on its card (§19). */
-function ManifestErrors(props: { slug: string; version: number }) {
+function ManifestErrors(props: { slug: string; read: string }) {
   const [errors, setErrors] = useState<Problem[]>([]);
   useEffect(() => {
     let live = true;
     api.details(props.slug).then((d) => { if (live) setErrors(d.errors); }, () => undefined);
     return () => { live = false; };
-  }, [props.slug, props.version]);
+  }, [props.slug, props.read]);
   if (!errors.length) return null;
   return (
     <ul class="card-errors" data-testid="manifest-errors">

@@ -17,7 +17,7 @@ function initial(settings: SettingView[]): Map<string, string | boolean> {
 export function Options(props: { slug: string; onClose: () => void }) {
   const app = useApp();
   const { t } = app;
-  const [d, reload, loadError] = useDetails(props.slug);
+  const [d, loadError] = useDetails(props.slug);
   const [values, setValues] = useState<Map<string, string | boolean> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [note, setNote] = useState('');
@@ -38,7 +38,6 @@ export function Options(props: { slug: string; onClose: () => void }) {
     try {
       await api.saveSettings(d.slug, list);
       setNote(t('app.saved'));
-      reload();
     } catch (e) { setError(asApiError(e)); }
   };
   const runTest = async () => {
@@ -73,7 +72,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
                 </div>
               </form>
             )}
-            {secrets.map((s) => <SecretRow key={s.key} slug={d.slug} s={s} onChanged={reload} />)}
+            {secrets.map((s) => <SecretRow key={s.key} slug={d.slug} s={s} />)}
             <section class="section">
               <div class="row">
                 <button type="button" data-testid="options-test" aria-describedby="options-test-help" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
@@ -91,7 +90,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
   );
 }
 
-function SecretRow(props: { slug: string; s: SettingView; onChanged: () => void }) {
+function SecretRow(props: { slug: string; s: SettingView }) {
   const app = useApp();
   const { t } = app;
   const { s } = props;
@@ -107,14 +106,13 @@ function SecretRow(props: { slug: string; s: SettingView; onChanged: () => void 
       setValue('');
       setEditing(false);
       setNote(t('options.secret_saved'));
-      props.onChanged();
     } catch (e) {
       const a = asApiError(e);
       setError(fieldProblems(t, a).get(s.key) ?? errorWords(t, a));
     }
   };
   const clear = async () => {
-    try { await api.clearSecret(props.slug, s.key); setEditing(true); setNote(t('options.secret_cleared')); props.onChanged(); }
+    try { await api.clearSecret(props.slug, s.key); setEditing(true); setNote(t('options.secret_cleared')); }
     catch (e) { setError(errorWords(t, asApiError(e))); }
   };
   return (

@@ -9,7 +9,7 @@
 // or retypes fails the type-check (tsconfig.json here).
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
-  AppSwitches, Card, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
+  AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
   FieldProblem, Problem,
 } from '../../src/types';
 import * as real from './fixtures';
@@ -254,16 +254,27 @@ function fullDetails(slug: string): PluginDetails {
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
 let opened = [...(sc.opened ?? [])];
 
-function edit(slug: string, patch: Partial<Card>): Card {
-  const c = { ...cards.get(slug)!, ...patch };
-  cards.set(slug, c);
-  return c;
+/** Reported on the event stream once the command has answered, as the host does (its `edit`, `changed`). */
+function report(event: HostEvent): void {
+  setTimeout(() => (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'host-event', payload: event }), 0);
+}
+
+/** A plugin changed by a command: its card is answered, and reported as the host reports it. */
+function changed(slug: string, change: Change = 'edited'): Card | undefined {
+  const card = cards.get(slug);
+  report({ kind: 'plugin_changed', slug, change, card: card ?? null });
+  return card;
+}
+
+function edit(slug: string, patch: Partial<Card>): Card | undefined {
+  cards.set(slug, { ...cards.get(slug)!, ...patch });
+  return changed(slug);
 }
 
 function handle(cmd: string, a: Record<string, any>): unknown {
   switch (cmd) {
     case 'switches': return switches;
-    case 'set_switches': Object.assign(switches, Object.fromEntries(Object.entries(a.patch).filter(([, v]) => v !== undefined && v !== null))); return switches;
+    case 'set_switches': Object.assign(switches, Object.fromEntries(Object.entries(a.patch).filter(([, v]) => v !== undefined && v !== null))); report({ kind: 'switches', switches: { ...switches } }); return switches;
     case 'secrets_warning': return sc.secretsWarning ?? null;
     case 'cards': return [...cards.values()];
     case 'card': return cards.get(a.slug);
@@ -282,29 +293,30 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
       if (PROTO.includes(r.slug)) details[r.slug] = protoDetails(r.slug, new Map(a.options.settings), new Map(a.options.secrets));
       reviews.delete(a.review);
+      changed(r.slug, 'installed');
       return { slug: r.slug, version: r.version, update: r.update, permissions_changed: r.permissions_changed, same_manifest: r.same_manifest };
     }
     case 'cancel': reviews.delete(a.review); return null;
-    case 'uninstall': cards.delete(a.slug); return null;
+    case 'uninstall': cards.delete(a.slug); changed(a.slug, 'removed'); return null;
     case 'reload': return [...cards.values()];
     case 'set_enabled': return edit(a.slug, { enabled: a.on, status: a.on ? 'active' : 'off' });
     case 'set_action_enabled': {
       const act = (details[a.slug]?.actions ?? []).find((x) => x.name === a.tool);
       if (!act) throw refused('bad_input', `no action ${a.tool}`);
-      act.enabled = a.on; return cards.get(a.slug);
+      act.enabled = a.on; return changed(a.slug);
     }
     case 'save_settings': {
       const values = new Map<string, unknown>(a.values);
       const bad = badFields(values);
       if (bad.length) throw refused('bad_settings', 'bad_settings: …', [], bad);
       for (const s of details[a.slug]?.settings ?? []) if (values.has(s.key)) s.value = values.get(s.key);
-      return cards.get(a.slug);
+      return changed(a.slug);
     }
-    case 'set_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = true; return cards.get(a.slug);
-    case 'clear_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = false; return cards.get(a.slug);
-    case 'set_cloud': details[a.slug].cloud_choice = a.choice; return cards.get(a.slug);
-    case 'set_twitch': details[a.slug].twitch_allowed = a.allowed; return cards.get(a.slug);
-    case 'keep': details[a.slug].review_banner = false; return cards.get(a.slug);
+    case 'set_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = true; return changed(a.slug);
+    case 'clear_secret': for (const s of details[a.slug].settings) if (s.key === a.key) s.set = false; return changed(a.slug);
+    case 'set_cloud': details[a.slug].cloud_choice = a.choice; return changed(a.slug);
+    case 'set_twitch': details[a.slug].twitch_allowed = a.allowed; return changed(a.slug);
+    case 'keep': details[a.slug].review_banner = false; return changed(a.slug);
     case 'events_page': {
       const page: EventsPage = {
         ...Object.values(real.eventsPages)[0], slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,
@@ -315,7 +327,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       };
       return page;
     }
-    case 'set_event_enabled': eventsOn.set(`${a.slug}/${a.event}`, a.on); return cards.get(a.slug);
+    case 'set_event_enabled': eventsOn.set(`${a.slug}/${a.event}`, a.on); return changed(a.slug);
     case 'copy_event_token': return null;
     case 'new_event_token': return null;
     case 'test_plugin':

@@ -86,6 +86,20 @@ describe('My plugins', () => {
     expect(await calls(page, 'set_enabled')).toEqual([{ slug: 'fx', on: false }]);
   });
 
+  test('the icon is fetched again only when its file can have changed, not on every card change', async () => {
+    const page = await app();
+    const icons = () => page.evaluate(() => (window as any).__mock.count('icon'));
+    await expect.poll(icons).toBe(1);
+    const card = await page.evaluate(() => (window as any).__mock.cards.get('fx'));
+    await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').click();
+    await emit(page, 'host-event', { kind: 'call_finished', tool: 'fx__convert', outcome: 'failed', code: 'HTTP_404' });
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'edited', card: { ...card, name: 'Rates' } });
+    await expect.poll(() => page.locator('[data-testid="card-fx"] h3').innerText()).toBe('Rates');
+    expect(await icons()).toBe(1);
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'folder_saved', card });
+    await expect.poll(icons).toBe(2);
+  });
+
   test('a host-event replaces a card live, and a removed plugin drops its card', async () => {
     const page = await app();
     const card = await page.evaluate(() => (window as any).__mock.cards.get('fx'));
