@@ -20,7 +20,7 @@ use crate::verdict::{Call, Verdict};
 use dcp_format::codes::{CallCode, Refusal, ToolCode};
 use dcp_format::model::{Method, Response};
 use dcp_net::{Client, Incoming, NetError, Outgoing, Policy};
-use dcp_store::journal::{Entry, Outcome as Logged};
+use dcp_store::journal::{JournalLine, Outcome as Logged};
 use dcp_store::{Store, StoreError};
 use serde::Serialize;
 
@@ -146,7 +146,7 @@ pub struct Finished {
     /// The journal line the call wrote, as [`Store::journal`] lists it;
     /// none when the plugin could not be read. A line that cannot be
     /// written is [`StoreError::JournalLost`]: the call stands.
-    pub entry: Option<Result<Entry, StoreError>>,
+    pub entry: Option<Result<JournalLine, StoreError>>,
 }
 
 /// Reads the answer (cleaned, masked, framed), writes the call's journal

@@ -101,9 +101,7 @@ pub struct DoorView {
 /// Which journal lines to list (Actions tab), newest first: plugin,
 /// outcome, calls or events, and paging by id; and a line's value as
 /// read back, known or shown as it is ([`JournalValue`]).
-pub use dcp_store::journal::{
-    JournalFilter as JournalQuery, Kind as JournalKind, Outcome as JournalOutcome, Stored as JournalValue,
-};
+pub use dcp_store::journal::{JournalQuery, Kind as JournalKind, Outcome as JournalOutcome, Stored as JournalValue};
 
 /// Try an action (§19): what the AI reads and how the call ended, and the
 /// request the app sent (none when the call ended before one was built).

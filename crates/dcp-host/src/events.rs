@@ -75,6 +75,6 @@ pub enum HostEvent {
     /// A line was added to the action journal.
     JournalAdded {
         /// The line.
-        entry: dcp_store::journal::Entry,
+        entry: dcp_store::journal::JournalLine,
     },
 }

@@ -50,7 +50,7 @@ pub use dcp_format::Code;
 pub use dcp_format::{changes::PermissionChange, risk::Level};
 pub use dcp_format::{Problem, Problems};
 pub use dcp_store::catalog::CatalogEntry;
-pub use dcp_store::journal::{Entry as JournalLine, FailedCall};
+pub use dcp_store::journal::{FailedCall, JournalLine};
 pub use dcp_store::review::{CloudQuestion, Review};
 pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};

@@ -14,7 +14,7 @@
 //! rows there are.
 //!
 //! Every line is written at once, in its own short transaction
-//! ([`Store::journal_write`]), which gives back the [`Entry`] it inserted:
+//! ([`Store::journal_write`]), which gives back the [`JournalLine`] it inserted:
 //! a tool call's when its pipeline finishes, after the answer is read and
 //! before the AI is given it; an event's when the door decides.
 //!
@@ -148,9 +148,9 @@ impl<T: fmt::Display> fmt::Display for Stored<T> {
 }
 
 /// Which lines a journal page lists.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalQuery", optional_fields))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct JournalFilter {
+pub struct JournalQuery {
     /// How many lines.
     pub limit: usize,
     /// Only this plugin.
@@ -164,9 +164,9 @@ pub struct JournalFilter {
 }
 
 /// One line of the journal.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalLine"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
-pub struct Entry {
+pub struct JournalLine {
     /// Its number, increasing.
     pub id: i64,
     /// Milliseconds since the Unix epoch.
@@ -235,14 +235,14 @@ fn now_ms() -> i64 {
 /// kind's family (`plugin_off` is a refusal in a call's line, the door's
 /// reason in an event's); a line of a kind this version does not know
 /// keeps its code as stored.
-fn entry(r: &rusqlite::Row) -> rusqlite::Result<Entry> {
+fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
     let kind = Stored::read(r.get(5)?, Kind::parse);
     let family = match kind {
         Stored::Known(kind) => Some(kind.family()),
         Stored::Unknown(_) => None,
     };
     let code: Option<String> = r.get(7)?;
-    Ok(Entry {
+    Ok(JournalLine {
         id: r.get(0)?,
         at: r.get(1)?,
         plugin: r.get(2)?,
@@ -270,7 +270,7 @@ const RECENT_ERRORS_SQL: &str = "SELECT j.slug, COUNT(*) FROM journal j INDEXED 
 /// the module doc); a failed call's error goes to its plugin's last failed
 /// calls, in the same commit. Gives the line as inserted, as
 /// [`Store::journal`] would list it.
-fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<Entry, rusqlite::Error> {
+fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, rusqlite::Error> {
     // One commit for both tables (inside a caller's transaction, that one).
     let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
     let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
@@ -288,7 +288,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<Entry, rusqlit
         subject
     ])?;
     let id = conn.last_insert_rowid();
-    let inserted = Entry {
+    let inserted = JournalLine {
         id,
         at,
         plugin: e.plugin.to_owned(),
@@ -335,20 +335,20 @@ impl Store {
     /// line to report, whatever else was written meanwhile.
     /// A line that cannot be written is lost ([`StoreError::JournalLost`]);
     /// what it records stands.
-    pub fn journal_write(&self, e: &NewEntry) -> Result<Entry, StoreError> {
+    pub fn journal_write(&self, e: &NewEntry) -> Result<JournalLine, StoreError> {
         insert(&self.conn, now_ms(), e).map_err(|e| StoreError::JournalLost(e.to_string()))
     }
 
     /// The latest entries, newest first, of every plugin or of one.
-    pub fn journal(&self, limit: usize, plugin: Option<&str>) -> Result<Vec<Entry>, StoreError> {
-        self.journal_page(&JournalFilter { limit, plugin: plugin.map(str::to_owned), ..JournalFilter::default() })
+    pub fn journal(&self, limit: usize, plugin: Option<&str>) -> Result<Vec<JournalLine>, StoreError> {
+        self.journal_page(&JournalQuery { limit, plugin: plugin.map(str::to_owned), ..JournalQuery::default() })
     }
 
     /// One page of the journal, newest first (the Actions tab): only the
     /// filters given become conditions, so a page walks the primary key or
     /// the `(slug, id)` index backwards however long the journal is; the
     /// next page starts `before` the last id shown.
-    pub fn journal_page(&self, filter: &JournalFilter) -> Result<Vec<Entry>, StoreError> {
+    pub fn journal_page(&self, filter: &JournalQuery) -> Result<Vec<JournalLine>, StoreError> {
         let mut conditions: Vec<&str> = Vec::new();
         let mut values: Vec<rusqlite::types::Value> = Vec::new();
         if let Some(slug) = &filter.plugin {
@@ -374,7 +374,7 @@ impl Store {
     }
 
     /// Entries matching `filter` (its parameters first, the limit last).
-    fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<Entry>, StoreError> {
+    fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<JournalLine>, StoreError> {
         let sql = format!(
             "SELECT id, at, slug, action, who, kind, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?"
         );

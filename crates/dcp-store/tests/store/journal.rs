@@ -2,7 +2,7 @@
 //! bounded retention, and the last failures for the Developer section.
 
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
-use dcp_store::journal::{JournalFilter, Kind, NewEntry, Outcome, Stored, KEPT_ENTRIES, SUBJECT_CHARS};
+use dcp_store::journal::{JournalQuery, Kind, NewEntry, Outcome, Stored, KEPT_ENTRIES, SUBJECT_CHARS};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use std::sync::Arc;
@@ -88,7 +88,7 @@ fn s19_retention_keeps_the_newest_entries_only() {
     assert_eq!(newest[0].subject, Some((total - 1).to_string()), "the newest entry is never pruned");
 }
 
-fn subjects(entries: &[dcp_store::journal::Entry]) -> Vec<&str> {
+fn subjects(entries: &[dcp_store::journal::JournalLine]) -> Vec<&str> {
     entries.iter().map(|e| e.subject.as_deref().unwrap_or("")).collect()
 }
 
@@ -113,7 +113,7 @@ fn s3_a_written_line_comes_back_as_the_journal_lists_it() {
         s.journal_write(&entry("todo", Outcome::Failed, Some(HTTP_500), None)).expect("write"),
     ];
     let listed = s.journal(10, None).expect("list");
-    let json = |e: &dcp_store::journal::Entry| serde_json::to_value(e).expect("JSON");
+    let json = |e: &dcp_store::journal::JournalLine| serde_json::to_value(e).expect("JSON");
     assert_eq!(listed.iter().rev().map(json).collect::<Vec<_>>(), written.iter().map(json).collect::<Vec<_>>());
     assert!(written.windows(2).all(|w| w[0].id < w[1].id), "ids increase");
     assert_eq!(written[0].subject.as_ref().map(|s| s.chars().count()), Some(SUBJECT_CHARS), "cut as kept");
@@ -194,7 +194,7 @@ fn s3_s22_a_line_reads_in_the_kind_its_writer_stated() {
     s.journal_write(&door).expect("written");
     s.journal_write(&courtier).expect("written");
     let read = |kind| {
-        let filter = JournalFilter { limit: 10, kind, ..JournalFilter::default() };
+        let filter = JournalQuery { limit: 10, kind, ..JournalQuery::default() };
         let lines = s.journal_page(&filter).expect("the journal reads");
         lines.into_iter().map(|e| (e.who, e.kind, e.code)).collect::<Vec<_>>()
     };
