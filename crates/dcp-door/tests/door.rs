@@ -72,6 +72,11 @@ async fn one_whole_tick(r: &mut Running) {
     tokio::time::timeout(Duration::from_secs(5), ticked).await.expect("the ticker runs").expect("door alive");
 }
 
+/// How a connection to `port` on loopback fails, if it does.
+fn refused(port: u16) -> Option<std::io::ErrorKind> {
+    std::net::TcpStream::connect(("127.0.0.1", port)).err().map(|e| e.kind())
+}
+
 /// The first notice other than the door's state already sent, if any.
 fn said_now(r: &mut Running) -> Option<Notice> {
     std::iter::from_fn(|| r.notices.try_recv().ok()).find(|n| !matches!(n, Notice::Door { .. }))
@@ -502,12 +507,12 @@ async fn s16_the_door_opens_and_closes_by_itself_and_reports_a_taken_port() {
     w.store.set_event_enabled("othertimer", "focus_done", false).expect("off");
     let closed = DoorState::Closed { why: dcp_door::Wanted::NoEventOn };
     wait_for(&mut r, closed).await;
-    assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "nothing listens");
+    assert_eq!(refused(p), Some(std::io::ErrorKind::ConnectionRefused), "nothing listens");
     w.store.set_event_enabled("pomodoro", "focus_done", true).expect("on");
     wait_for(&mut r, DoorState::Listening { port: p }).await;
     w.store.set_pref("dev_mode", "false").expect("dev off");
     wait_for(&mut r, DoorState::Closed { why: dcp_door::Wanted::DevModeOff }).await;
-    assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "nothing listens");
+    assert_eq!(refused(p), Some(std::io::ErrorKind::ConnectionRefused), "nothing listens");
     // Someone else takes the port meanwhile.
     let squatter = std::net::TcpListener::bind(("127.0.0.1", p)).expect("squat");
     w.store.set_pref("dev_mode", "true").expect("dev on");
@@ -516,7 +521,7 @@ async fn s16_the_door_opens_and_closes_by_itself_and_reports_a_taken_port() {
     drop(squatter);
     wait_for(&mut r, DoorState::Listening { port: p }).await;
     r.door.stop().await;
-    assert!(std::net::TcpStream::connect(("127.0.0.1", p)).is_err(), "stopped: nothing listens");
+    assert_eq!(refused(p), Some(std::io::ErrorKind::ConnectionRefused), "stopped: nothing listens");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
