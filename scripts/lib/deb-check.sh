@@ -31,12 +31,15 @@ binary="$work/root/usr/bin/dcp-app"
 # The bundler writes which package it came in into its copy, so the two
 # differ by a few bytes: the linker's build id says they are one build.
 build_id() { readelf -n "$1" | sed -n 's/^ *Build ID: //p'; }
-[ -n "$(build_id "$binary")" ] && [ "$(build_id "$binary")" = "$(build_id "${CARGO_TARGET_DIR:-target}/debug/dcp-app")" ] \
-  || fail "/usr/bin/dcp-app is not the app just built"
+if [ -z "$(build_id "$binary")" ] || [ "$(build_id "$binary")" != "$(build_id "${CARGO_TARGET_DIR:-target}/debug/dcp-app")" ]; then
+  fail "/usr/bin/dcp-app is not the app just built"
+fi
 [ -f "$work/root/usr/share/icons/hicolor/128x128/apps/dcp-app.png" ] || fail "no 128x128 icon named dcp-app"
 
 entries=("$work/root/usr/share/applications/"*.desktop)
-[ "${#entries[@]}" = 1 ] && [ -f "${entries[0]}" ] || fail "not one desktop entry: ${entries[*]}"
+if [ "${#entries[@]}" != 1 ] || [ ! -f "${entries[0]}" ]; then
+  fail "not one desktop entry: ${entries[*]}"
+fi
 entry="${entries[0]}"
 desktop-file-validate "$entry" || fail "desktop-file-validate refused $(basename "$entry")"
 grep -qx 'Exec=dcp-app %F' "$entry" || fail "Exec is not the program with %F: $(grep ^Exec= "$entry")"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The app's Debian package, made by Tauri's bundler (the @tauri-apps/cli of
 # ui/package.json) from src-tauri/tauri.conf.json: source it after setup.sh
 # and ui-build.sh, run ui_build first, then `deb=$(build_deb debug|release)`.

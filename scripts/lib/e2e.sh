@@ -88,6 +88,7 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/dcp-e2e.XXXXXX")
 RUN_PID=""
 XVFB_PID=""
 SERVER_PID=""
+# shellcheck disable=SC2317 # reached through the EXIT trap below
 cleanup() {
   local rc=$?
   set +e

@@ -9,17 +9,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-# Shell files of the repository: by extension, or by a shell's #! line.
+# shellcheck source=scripts/lib/shell-files.sh
+source scripts/lib/shell-files.sh
 files=()
-while IFS= read -r -d '' file; do
-  case "$file" in
-    *.sh) files+=("$file") ;;
-    *)
-      first=$(head -c 64 -- "$file" 2>/dev/null | tr -d '\0')
-      case "$first" in '#!'*sh*) files+=("$file") ;; esac
-      ;;
-  esac
-done < <(git ls-files -z -- scripts tests .ci)
+shell_files files
 
 early='\|[[:space:]]*(grep[[:space:]]+(-[[:alnum:]]*[qm]|--quiet|--max-count)|head([[:space:]]|$))'
 # Comment lines are left out: they may show the shape they warn against.

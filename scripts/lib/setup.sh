@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared set-up for scripts/test and scripts/run-app; source it, don't run it.
 #
 # On a fresh Debian/Ubuntu machine: installs the system packages the Tauri
@@ -22,6 +23,8 @@ DCP_SYSTEM_PACKAGES=(
   dbus-daemon
   dbus-bin
   gnome-keyring
+  # scripts/test lints every shell script of the repository (scripts/lib/shellcheck.sh).
+  shellcheck
 )
 
 say() { printf '\n==> %s\n' "$*"; }
@@ -63,6 +66,6 @@ system_setup() {
   say "Set-up"
   command -v dpkg >/dev/null 2>&1 \
     || die "this script sets up Debian/Ubuntu machines (no dpkg here); install the Tauri 2 Linux prerequisites by hand."
-  ensure_packages "${DCP_SYSTEM_PACKAGES[@]}" "$@"
+  ensure_packages "${DCP_SYSTEM_PACKAGES[@]}"
   ensure_rust
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Builds the settings panel's UI into ui/dist, which the app binary embeds at
 # compile time (tauri.conf.json frontendDist): source it after setup.sh, then
 # call ui_build before any cargo build of dcp-app.

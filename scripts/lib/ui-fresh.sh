@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Whether ui/dist is the build of the UI's sources as they are now, so that a
 # second build is skipped: rewriting ui/dist gives its files new dates, and the
 # app binary, which embeds them, is compiled again (half a minute) although

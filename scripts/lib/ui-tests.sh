@@ -8,8 +8,9 @@ cd "$(dirname "$0")/../.." || exit 1
 
 if [ ! -x /usr/bin/chromium ]; then
   echo "ui-tests: installing chromium (Debian package)"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || {
-    echo "ui-tests: could not install chromium"; echo "0 passed, 1 failed"; exit 1; }
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; then
+    echo "ui-tests: could not install chromium"; echo "0 passed, 1 failed"; exit 1
+  fi
 fi
 
 # shellcheck source=scripts/lib/ui-fresh.sh
@@ -33,6 +34,7 @@ else
   status=1
 fi
 
+# shellcheck disable=SC2016 # JavaScript, not shell: its `${…}` are the script's own.
 node -e '
   const fs = require("fs");
   let passed = 0, failed = 0;
