@@ -10,7 +10,7 @@ mod details;
 pub use card::Card;
 pub use details::{ActionView, EventView, PluginDetails, SettingView};
 
-use dcp_store::{Prefs, Status};
+use dcp_store::{Prefs, Status, Switch};
 use serde::{Deserialize, Serialize};
 
 /// The app switches of the Plugins and Tools tabs (§18, §19).
@@ -53,14 +53,25 @@ pub struct SwitchesPatch {
 }
 
 impl SwitchesPatch {
-    /// The store's key and value of each switch given.
-    pub(crate) fn pairs(&self) -> Vec<(&'static str, String)> {
-        let flag = |key, v: Option<bool>| v.map(|v| (key, v.to_string()));
+    /// Adds `key=value` as `dcplugin prefs` writes it; the message says
+    /// what is wrong with it (the language is checked when it is set).
+    pub fn set_text(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match Switch::parse(key, value).map_err(|e| e.to_string())? {
+            Switch::PluginsEnabled(on) => self.plugins_enabled = Some(on),
+            Switch::ToolsEnabled(on) => self.tools_enabled = Some(on),
+            Switch::DevMode(on) => self.dev_mode = Some(on),
+            Switch::Language(language) => self.language = Some(language),
+        }
+        Ok(())
+    }
+
+    /// Each switch given, typed.
+    pub(crate) fn switches(&self) -> Vec<Switch> {
         [
-            flag("plugins_enabled", self.plugins_enabled),
-            flag("tools_enabled", self.tools_enabled),
-            flag("dev_mode", self.dev_mode),
-            self.language.clone().map(|l| ("language", l)),
+            self.plugins_enabled.map(Switch::PluginsEnabled),
+            self.tools_enabled.map(Switch::ToolsEnabled),
+            self.dev_mode.map(Switch::DevMode),
+            self.language.clone().map(Switch::Language),
         ]
         .into_iter()
         .flatten()

@@ -181,8 +181,8 @@ impl Host {
     pub async fn set_switches(&self, patch: SwitchesPatch) -> ApiResult<AppSwitches> {
         let switches: AppSwitches = self
             .read(move |s| {
-                for (key, value) in patch.pairs() {
-                    s.set_pref(key, &value)?;
+                for switch in patch.switches() {
+                    s.set_switch(&switch)?;
                 }
                 Ok(s.prefs()?.into())
             })

@@ -40,7 +40,7 @@ pub use context::{CallContext, SealedSecrets};
 pub use error::StoreError;
 pub use event_tokens::TOKEN_BYTES;
 pub use install::{InstallOptions, Installed};
-pub use prefs::Prefs;
+pub use prefs::{Prefs, Switch};
 pub use profile::Profile;
 pub use registry::{Card, Details, DetailsPage, SettingState};
 pub use review::{Origin, Review};
@@ -120,10 +120,16 @@ impl Store {
         prefs::read(&self.conn)
     }
 
-    /// Sets an app switch (`plugins_enabled`, `tools_enabled`, `dev_mode`,
+    /// Sets an app switch.
+    pub fn set_switch(&self, switch: &Switch) -> Result<(), StoreError> {
+        prefs::write(&self.conn, switch)
+    }
+
+    /// Sets an app switch written as text, `key` = `value`
+    /// (`plugins_enabled`, `tools_enabled`, `dev_mode`: `true` or `false`;
     /// `language`).
     pub fn set_pref(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        prefs::write(&self.conn, key, value)
+        self.set_switch(&Switch::parse(key, value)?)
     }
 }
 

@@ -1,5 +1,7 @@
 //! The app switches kept in the profile: Plugins enabled, Enable tools
-//! (from the Tools tab), developer mode and the player's language.
+//! (from the Tools tab), developer mode and the player's language. A
+//! change is a typed [`Switch`]; the text `KEY=VALUE` form is parsed into
+//! one, and only the stored value is text (`true`/`false`, a language).
 
 use crate::error::StoreError;
 use rusqlite::{params, Connection};
@@ -36,20 +38,74 @@ pub(crate) fn read(conn: &Connection) -> Result<Prefs, StoreError> {
     })
 }
 
-/// Sets one switch, checking its value.
-pub(crate) fn write(conn: &Connection, key: &str, value: &str) -> Result<(), StoreError> {
-    let ok = match key {
-        "plugins_enabled" | "tools_enabled" | "dev_mode" => value == "true" || value == "false",
-        "language" => dcp_format::model::LANGUAGES.contains(&value),
-        _ => return Err(StoreError::NoSuchName(format!("unknown pref {key} (use {})", PREF_KEYS.join(", ")))),
-    };
-    if !ok {
-        let expected = if key == "language" { dcp_format::model::LANGUAGES.join(", ") } else { "true or false".into() };
-        return Err(StoreError::BadValue(format!("{key} must be {expected}")));
+/// One app switch and its new value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Switch {
+    /// Plugins enabled.
+    PluginsEnabled(bool),
+    /// Enable tools.
+    ToolsEnabled(bool),
+    /// Developer mode.
+    DevMode(bool),
+    /// The player's language: one of §10's, checked when it is written.
+    Language(String),
+}
+
+impl Switch {
+    /// `key=value` as `dcplugin prefs` and the tests write it.
+    pub fn parse(key: &str, value: &str) -> Result<Switch, StoreError> {
+        let flag = || match value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(StoreError::BadValue(format!("{key} must be true or false"))),
+        };
+        Ok(match key {
+            "plugins_enabled" => Switch::PluginsEnabled(flag()?),
+            "tools_enabled" => Switch::ToolsEnabled(flag()?),
+            "dev_mode" => Switch::DevMode(flag()?),
+            "language" => Switch::Language(value.to_owned()),
+            _ => return Err(StoreError::NoSuchName(format!("unknown pref {key} (use {})", PREF_KEYS.join(", ")))),
+        })
     }
+
+    /// Its row: the key and the value as stored.
+    fn row(&self) -> (&'static str, &str) {
+        let flag = |on: bool| if on { "true" } else { "false" };
+        match self {
+            Switch::PluginsEnabled(on) => ("plugins_enabled", flag(*on)),
+            Switch::ToolsEnabled(on) => ("tools_enabled", flag(*on)),
+            Switch::DevMode(on) => ("dev_mode", flag(*on)),
+            Switch::Language(language) => ("language", language),
+        }
+    }
+}
+
+/// Sets one switch; a language that is not one of §10's is refused.
+pub(crate) fn write(conn: &Connection, switch: &Switch) -> Result<(), StoreError> {
+    if let Switch::Language(language) = switch {
+        if !dcp_format::model::LANGUAGES.contains(&language.as_str()) {
+            let expected = dcp_format::model::LANGUAGES.join(", ");
+            return Err(StoreError::BadValue(format!("language must be {expected}")));
+        }
+    }
+    let (key, value) = switch.row();
     conn.execute(
         "INSERT INTO prefs (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2",
         params![key, value],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_switch_is_parsed_from_its_text_form() {
+        assert_eq!(Switch::parse("dev_mode", "true").ok(), Some(Switch::DevMode(true)));
+        assert_eq!(Switch::parse("tools_enabled", "false").ok(), Some(Switch::ToolsEnabled(false)));
+        assert_eq!(Switch::parse("language", "fr").ok(), Some(Switch::Language("fr".into())));
+        assert!(matches!(Switch::parse("dev_mode", "yes"), Err(StoreError::BadValue(_))));
+        assert!(matches!(Switch::parse("volume", "1"), Err(StoreError::NoSuchName(_))));
+    }
 }

@@ -160,13 +160,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         Command::Tools { turn } => super::calls::tools(host, &turn, json),
         Command::Call { tool, args, turn } => super::calls::call(host, &tool, args.as_deref(), &turn, json)?,
         Command::Journal { limit, plugin, outcome, kind, before } => {
-            let query = dcp_host::JournalQuery {
-                limit,
-                plugin,
-                outcome,
-                kind,
-                before,
-            };
+            let query = dcp_host::JournalQuery { limit, plugin, outcome, kind, before };
             super::calls::journal(host, query, json)
         }
         Command::Events { slug, what, event, new, .. } => {
@@ -457,18 +451,7 @@ fn prefs(host: &Host, values: &[String], json: bool) -> anyhow::Result<ExitCode>
 fn switches_patch(pairs: Vec<(String, String)>) -> Result<SwitchesPatch, String> {
     let mut patch = SwitchesPatch::default();
     for (key, value) in pairs {
-        let flag = || match value.as_str() {
-            "true" => Ok(Some(true)),
-            "false" => Ok(Some(false)),
-            _ => Err(format!("{key} must be true or false")),
-        };
-        match key.as_str() {
-            "plugins_enabled" => patch.plugins_enabled = flag()?,
-            "tools_enabled" => patch.tools_enabled = flag()?,
-            "dev_mode" => patch.dev_mode = flag()?,
-            "language" => patch.language = Some(value),
-            _ => return Err(format!("unknown pref {key} (use plugins_enabled, tools_enabled, dev_mode, language)")),
-        }
+        patch.set_text(&key, &value)?;
     }
     Ok(patch)
 }
