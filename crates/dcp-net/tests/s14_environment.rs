@@ -29,8 +29,8 @@ async fn s14_proxy_variables_are_ignored_and_test_variables_are_read() {
 
     let web = https_server(|_| Reply::json(r#"{"web":true}"#)).await;
     let local = http_server(|_| Reply::json(r#"{"local":true}"#)).await;
-    let ca_path = std::env::temp_dir().join(format!("dcp-net-test-ca-{}.pem", std::process::id()));
-    std::fs::write(&ca_path, &pki().ca_pem).unwrap();
+    let ca_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(ca_file.path(), &pki().ca_pem).unwrap();
 
     for name in ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"] {
         std::env::set_var(name, &proxy_url);
@@ -42,7 +42,7 @@ async fn s14_proxy_variables_are_ignored_and_test_variables_are_read() {
         "api.example.com=93.184.216.34,multi.example.com=93.184.216.35|10.0.0.7,v6.example.com=[2606:2800:220:1::1]",
     );
     std::env::set_var("DCPLUGIN_TEST_CONNECT", format!("93.184.216.34:443={0},[2606:2800:220:1::1]:443={0}", web.addr));
-    std::env::set_var("DCPLUGIN_TEST_CA", &ca_path);
+    std::env::set_var("DCPLUGIN_TEST_CA", ca_file.path());
 
     // Control: a default reqwest client would use the proxy.
     // (reqwest is built without a crypto provider; the control needs one.)
@@ -69,5 +69,4 @@ async fn s14_proxy_variables_are_ignored_and_test_variables_are_read() {
     assert_eq!(connections.load(Ordering::SeqCst), 1, "the filter never uses a proxy");
     assert_eq!(web.hits(), 2);
     assert_eq!(local.hits(), 1);
-    let _ = std::fs::remove_file(&ca_path);
 }
