@@ -28,9 +28,9 @@ pub use crate::prepare::prepare;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CallOutcome"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub struct CallOutcome {
     /// done, failed or refused.
     pub outcome: Logged,
     /// The §22 code of a failure (`POLICY_DENIED` for a refusal).
@@ -108,7 +108,7 @@ enum End {
     /// Decided before anything was sent.
     Decided(Call, Verdict),
     /// The plugin could not even be read: nothing to journal.
-    Unlogged(Outcome),
+    Unlogged(CallOutcome),
     /// The server's reply, or why there is none.
     Replied { call: Call, reply: Result<Incoming, NetError>, reading: Reading },
 }
@@ -119,7 +119,7 @@ impl Ending {
     }
 
     pub(crate) fn unlogged(code: CallCode, message: &str) -> Ending {
-        Ending(Box::new(End::Unlogged(Outcome {
+        Ending(Box::new(End::Unlogged(CallOutcome {
             outcome: Logged::Failed,
             code: Some(code.into()),
             reason: None,
@@ -140,7 +140,7 @@ pub async fn send(client: &Client, request: Box<Request>) -> Ending {
 #[derive(Debug)]
 pub struct Finished {
     /// What the AI reads.
-    pub outcome: Outcome,
+    pub outcome: CallOutcome,
     /// The request that was sent, none when the call ended before one was.
     pub sent: Option<SentRequest>,
     /// The journal line the call wrote, as [`Store::journal`] lists it;

@@ -6,7 +6,7 @@
 
 use crate::answer::{self, frame};
 use crate::mask::Masker;
-use crate::pipeline::Outcome;
+use crate::pipeline::CallOutcome;
 use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
 use dcp_format::model::Response;
 use dcp_net::{Incoming, NetError};
@@ -25,7 +25,7 @@ pub(crate) struct Call {
 /// What the AI reads, with the code and error the journal keeps.
 #[derive(Debug)]
 pub(crate) struct Verdict {
-    pub outcome: Outcome,
+    pub outcome: CallOutcome,
     /// The journal's code: a refusal's reason, a failure's §22 code.
     code: Option<SpecCode>,
     /// A failure's text as the AI read it, for the plugin's last failed calls.
@@ -36,7 +36,7 @@ impl Verdict {
     /// Refused by the courtier (or the chat's quota).
     pub fn refused(reason: Refusal) -> Verdict {
         let code = ToolCode::Call(CallCode::PolicyDenied);
-        let outcome = Outcome {
+        let outcome = CallOutcome {
             outcome: Logged::Refused,
             code: Some(code),
             reason: Some(reason),
@@ -67,7 +67,7 @@ impl Verdict {
             for_ai.push('\n');
             for_ai.push_str(&frame(&call.slug, &call.tool, text));
         }
-        let outcome = Outcome { outcome: Logged::Failed, code: Some(code), reason: None, retryable, for_ai };
+        let outcome = CallOutcome { outcome: Logged::Failed, code: Some(code), reason: None, retryable, for_ai };
         // The journal gets the code; the error goes to the plugin's last
         // failed calls (§3, §19).
         Verdict { code: Some(SpecCode::Tool(code)), error: Some(outcome.for_ai.clone()), outcome }
@@ -91,7 +91,7 @@ impl Verdict {
     }
 
     fn done(for_ai: String) -> Verdict {
-        let outcome = Outcome { outcome: Logged::Done, code: None, reason: None, retryable: false, for_ai };
+        let outcome = CallOutcome { outcome: Logged::Done, code: None, reason: None, retryable: false, for_ai };
         Verdict { outcome, code: None, error: None }
     }
 

@@ -120,7 +120,7 @@ pub use dcp_store::journal::{JournalQuery, Kind as JournalKind, Outcome as Journ
 #[derive(Debug, Clone, Serialize)]
 pub struct TriedAction {
     /// The outcome, with exactly what the AI reads.
-    pub outcome: dcp_call::pipeline::Outcome,
+    pub outcome: dcp_call::pipeline::CallOutcome,
     /// Method, URL, headers and body as sent, every secret as `[secret]`.
     pub sent: Option<dcp_call::pipeline::SentRequest>,
 }

@@ -31,7 +31,7 @@ mod plugin_test;
 
 pub use background::{Background, BackgroundOptions};
 pub use dcp_call::offer::Offer;
-pub use dcp_call::pipeline::{Outcome as CallOutcome, SentRequest};
+pub use dcp_call::pipeline::{CallOutcome, SentRequest};
 pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
 pub use dcp_format::codes::Spelled;

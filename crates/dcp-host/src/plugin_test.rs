@@ -6,7 +6,7 @@
 
 use crate::dto::PluginTest;
 use crate::{ApiResult, Host, Model, Source, Turn};
-use dcp_call::pipeline::Outcome;
+use dcp_call::pipeline::CallOutcome;
 use dcp_format::codes::{SpecCode, ToolCode};
 use dcp_format::limits::CALL_SECONDS;
 use dcp_format::model::Plugin;
@@ -51,7 +51,7 @@ fn action_to_test(plugin: &Plugin, tools_off: &[String]) -> Option<String> {
 }
 
 /// The player's verdict of a test call.
-fn verdict(action: String, outcome: &Outcome) -> PluginTest {
+fn verdict(action: String, outcome: &CallOutcome) -> PluginTest {
     if outcome.outcome == JournalOutcome::Done {
         return PluginTest { action: Some(action), ok: true, code: None, message: "Connected".into() };
     }
@@ -96,12 +96,12 @@ fn plain_words(code: SpecCode) -> String {
 #[cfg(test)]
 mod tests {
     use super::verdict;
-    use dcp_call::pipeline::Outcome;
+    use dcp_call::pipeline::CallOutcome;
     use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
     use dcp_store::journal::Outcome as JournalOutcome;
 
-    fn ended(outcome: JournalOutcome, code: Option<ToolCode>, reason: Option<Refusal>) -> Outcome {
-        Outcome { outcome, code, reason, retryable: false, for_ai: String::new() }
+    fn ended(outcome: JournalOutcome, code: Option<ToolCode>, reason: Option<Refusal>) -> CallOutcome {
+        CallOutcome { outcome, code, reason, retryable: false, for_ai: String::new() }
     }
 
     #[test]
