@@ -53,7 +53,7 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<Box
     let call = Call {
         slug: slug.to_owned(),
         tool: tool_name.to_owned(),
-        who: turn.source.as_str(),
+        who: turn.source,
         subject: subject(tool, args, &masker),
     };
     let turn = match in_step(store, turn) {

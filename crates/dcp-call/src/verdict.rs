@@ -10,7 +10,7 @@ use crate::pipeline::CallOutcome;
 use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
 use dcp_format::model::Response;
 use dcp_net::{Incoming, NetError};
-use dcp_store::journal::{Kind, NewEntry, Outcome as Logged};
+use dcp_store::journal::{Kind, NewEntry, Outcome as Logged, Source};
 
 /// Which call a journal line names: the tool as the AI asked for it, who
 /// asked, and its subject (the first text argument, cleaned and masked).
@@ -18,7 +18,7 @@ use dcp_store::journal::{Kind, NewEntry, Outcome as Logged};
 pub(crate) struct Call {
     pub slug: String,
     pub tool: String,
-    pub who: &'static str,
+    pub who: Source,
     pub subject: Option<String>,
 }
 
@@ -128,7 +128,7 @@ mod tests {
     const TOKEN: &str = "tok-123456789";
 
     fn call() -> Call {
-        Call { slug: "fx".into(), tool: "convert".into(), who: "voice", subject: Some("100 USD".into()) }
+        Call { slug: "fx".into(), tool: "convert".into(), who: Source::Voice, subject: Some("100 USD".into()) }
     }
 
     fn masker() -> Masker {
@@ -165,7 +165,7 @@ mod tests {
         );
         assert_eq!(
             (line.plugin, line.action, line.who, line.kind, line.subject),
-            ("fx", "convert", "voice", Kind::Call, Some("100 USD"))
+            ("fx", "convert", Source::Voice, Kind::Call, Some("100 USD"))
         );
     }
 

@@ -6,7 +6,7 @@
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dcp_store::journal::{Kind, NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use std::hint::black_box;
@@ -64,7 +64,7 @@ fn bench(c: &mut Criterion) {
             .journal_write(&NewEntry {
                 plugin: "fx",
                 action: "convert",
-                who: "voice",
+                who: Source::Voice,
                 kind: Kind::Call,
                 outcome: Outcome::Done,
                 code: None,

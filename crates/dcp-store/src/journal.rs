@@ -213,7 +213,7 @@ pub struct NewEntry<'a> {
     /// Tool or event name.
     pub action: &'a str,
     /// Who asked.
-    pub who: &'a str,
+    pub who: Source,
     /// A call or an event: the family its code is read in.
     pub kind: Kind,
     /// Outcome.
@@ -281,7 +281,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         at,
         e.plugin,
         e.action,
-        e.who,
+        e.who.as_str(),
         e.kind.as_str(),
         e.outcome.as_str(),
         e.code.map(|c| c.to_string()),
@@ -293,7 +293,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         at,
         plugin: e.plugin.to_owned(),
         action: e.action.to_owned(),
-        who: e.who.to_owned(),
+        who: e.who.as_str().to_owned(),
         kind: Stored::Known(e.kind),
         outcome: Stored::Known(e.outcome),
         code: e.code.map(Stored::Known),

@@ -16,7 +16,7 @@ use crate::queue::Waiting;
 use bytes::Bytes;
 use dcp_format::codes::EventReason;
 use dcp_format::model::Plugin;
-use dcp_store::journal::{Kind, NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
 use dcp_store::Store;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -248,7 +248,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
     let _ = store.journal_write(&NewEntry {
         plugin: slug,
         action: &sent.event,
-        who: "event",
+        who: Source::Event,
         kind: Kind::Event,
         outcome: Outcome::Received,
         code: None,

@@ -8,7 +8,7 @@
 use super::ticker::Notice;
 use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
 use dcp_format::codes::{EventReason, SpecCode};
-use dcp_store::journal::{Kind, NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
 use dcp_store::Store;
 use std::sync::Arc;
 
@@ -61,7 +61,7 @@ pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: 
     let _ = store.journal_write(&NewEntry {
         plugin: slug,
         action: event.unwrap_or("-"),
-        who: "event",
+        who: Source::Event,
         kind: Kind::Event,
         outcome: Outcome::Refused,
         code: Some(SpecCode::Event(reason)),

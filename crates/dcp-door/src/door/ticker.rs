@@ -10,7 +10,7 @@ use crate::message::{turn_message, EventLine};
 use crate::queue::Waiting;
 use dcp_format::codes::{EventReason, SpecCode};
 use dcp_format::model::Plugin;
-use dcp_store::journal::{Kind, NewEntry, Outcome};
+use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
 use dcp_store::Store;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -119,7 +119,7 @@ pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: Ev
     let _ = store.journal_write(&NewEntry {
         plugin: &w.plugin,
         action: &w.event,
-        who: "event",
+        who: Source::Event,
         kind: Kind::Event,
         outcome: Outcome::Dropped,
         code: Some(SpecCode::Event(reason)),

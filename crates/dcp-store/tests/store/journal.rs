@@ -2,7 +2,7 @@
 //! bounded retention, and the last failures for the Developer section.
 
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
-use dcp_store::journal::{JournalQuery, Kind, NewEntry, Outcome, Stored, KEPT_ENTRIES, SUBJECT_CHARS};
+use dcp_store::journal::{JournalQuery, Kind, NewEntry, Outcome, Source, Stored, KEPT_ENTRIES, SUBJECT_CHARS};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use std::sync::Arc;
@@ -12,7 +12,7 @@ fn store(dir: &std::path::Path) -> Store {
 }
 
 fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<SpecCode>, subject: Option<&'a str>) -> NewEntry<'a> {
-    NewEntry { plugin, action: "convert", who: "voice", kind: Kind::Call, outcome, code, subject, error: None }
+    NewEntry { plugin, action: "convert", who: Source::Voice, kind: Kind::Call, outcome, code, subject, error: None }
 }
 
 const HTTP_500: SpecCode = SpecCode::Tool(ToolCode::Http(500));
@@ -101,7 +101,7 @@ fn s3_a_written_line_comes_back_as_the_journal_lists_it() {
     let s = store(dir.path());
     let long = format!("w1{}", "s".repeat(200));
     let door = NewEntry {
-        who: "event",
+        who: Source::Event,
         kind: Kind::Event,
         ..entry("pomodoro", Outcome::Refused, Some(SpecCode::Event(EventReason::PluginOff)), None)
     };
@@ -187,9 +187,9 @@ fn s3_s22_a_line_reads_in_the_kind_its_writer_stated() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
     let refused = |who, kind, code| NewEntry { who, kind, ..entry("pomodoro", Outcome::Refused, Some(code), None) };
-    let event_turn = refused("event", Kind::Call, SpecCode::Refusal(Refusal::NotRequested));
-    let door = refused("event", Kind::Event, SpecCode::Event(EventReason::PluginOff));
-    let courtier = refused("voice", Kind::Call, SpecCode::Refusal(Refusal::PluginOff));
+    let event_turn = refused(Source::Event, Kind::Call, SpecCode::Refusal(Refusal::NotRequested));
+    let door = refused(Source::Event, Kind::Event, SpecCode::Event(EventReason::PluginOff));
+    let courtier = refused(Source::Voice, Kind::Call, SpecCode::Refusal(Refusal::PluginOff));
     s.journal_write(&event_turn).expect("written");
     s.journal_write(&door).expect("written");
     s.journal_write(&courtier).expect("written");
