@@ -4,6 +4,7 @@
 
 use super::shell_word;
 use crate::output::{print_json, print_problems};
+use dcp_host::ToolRef;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
@@ -69,8 +70,10 @@ pub fn run(answers: Answers, yes: bool, json: bool) -> anyhow::Result<ExitCode> 
     let mut files = vec!["manifest.json", "readme.md"];
     let text = serde_json::to_string_pretty(&manifest)? + "\n";
     write_new(&plan.dir.join("manifest.json"), &text)?;
-    let next = next_steps(&plan, &slug);
-    write_new(&plan.dir.join("readme.md"), &readme(&plan, &slug, &next))?;
+    // The manifest validated, so its slug and action make a tool name.
+    let tool = ToolRef::new(&slug, &plan.action)?;
+    let next = next_steps(&plan, &tool);
+    write_new(&plan.dir.join("readme.md"), &readme(&plan, &tool, &next))?;
     if plan.pc {
         write_new(&plan.dir.join("server.py"), &server_py(&plan))?;
         files.push("server.py");
@@ -298,7 +301,7 @@ fn manifest(plan: &Plan, slug: &str) -> Value {
 }
 
 /// The commands from here to a plugin tried by hand.
-fn next_steps(plan: &Plan, slug: &str) -> Vec<String> {
+fn next_steps(plan: &Plan, tool: &ToolRef) -> Vec<String> {
     let me = crate::me();
     let dir = shell_word(&plan.dir.to_string_lossy());
     let mut lines = vec![format!("{me} validate {dir}")];
@@ -322,12 +325,12 @@ fn next_steps(plan: &Plan, slug: &str) -> Vec<String> {
         Auth::Query => format!("printf 'api_key=%s\\n' \"$API_KEY\" | {load} --secrets-stdin --cloud allow"),
     });
     lines.push(format!("{me} serve (in its own terminal: reloads the plugin at each save of manifest.json)"));
-    lines.push(format!("{me} call {slug}__{}", plan.action));
+    lines.push(format!("{me} call {tool}"));
     lines.push(format!("{me} pack {dir} (a .zip to share, once it works)"));
     lines
 }
 
-fn readme(plan: &Plan, slug: &str, next: &[String]) -> String {
+fn readme(plan: &Plan, tool: &ToolRef, next: &[String]) -> String {
     let what = if plan.pc {
         format!(
             "a program on this PC: `server.py` (Python standard library only) listens on 127.0.0.1:{} and \
@@ -339,7 +342,7 @@ fn readme(plan: &Plan, slug: &str, next: &[String]) -> String {
     };
     let steps: String = next.iter().enumerate().map(|(i, l)| format!("{}. `{l}`\n", i + 1)).collect();
     format!(
-        "# {name} (slug `{slug}`)\n\nStarted with `dcplugin init`. One action, `{slug}__{action}`, talks to {what}\n\n\
+        "# {name} (slug `{slug}`)\n\nStarted with `dcplugin init`. One action, `{tool}`, talks to {what}\n\n\
          ## Next\n\n{steps}\n\
          Then make it yours: edit `manifest.json` (the action's description is what the AI reads to choose it; \
          `request.url` is where it goes; `response.pick` keeps only the fields the AI needs) and save: while \
@@ -347,7 +350,7 @@ fn readme(plan: &Plan, slug: &str, next: &[String]) -> String {
          The guide for plugin authors is in the plugin host's repository: `docs/guide.md` (tutorial), \
          `docs/reference.md` (every manifest field), `docs/errors.md` (every error code and its fix).\n",
         name = plan.name,
-        action = plan.action,
+        slug = tool.slug(),
     )
 }
 
