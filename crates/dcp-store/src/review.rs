@@ -77,9 +77,6 @@ pub struct Review {
     pub actions: Vec<ReviewAction>,
     /// "Connects to".
     pub sites: Vec<String>,
-    /// An update whose manifest is, byte for byte, the one installed:
-    /// installing it again changes nothing (a Modified or Missing copy is restored).
-    pub same_manifest: bool,
     /// "This PC · port N", each with its warning.
     pub local_ports: Vec<LocalPort>,
     /// The settings to fill in.
@@ -96,6 +93,9 @@ pub struct Review {
     pub cloud_kept: Option<CloudChoice>,
     /// Warnings of the validator (superlative).
     pub warnings: Vec<Problem>,
+    /// An update whose manifest is, byte for byte, the one installed:
+    /// installing it again changes nothing (a Modified or Missing copy is restored).
+    pub same_manifest: bool,
 }
 
 /// One action on the consent screen.
@@ -170,7 +170,6 @@ pub struct ReviewEvent {
     pub name: String,
     /// Title in the player's language, else English.
     pub title: String,
-    pub manifest_fingerprint: &'a str,
     /// Its switch: off for a new event.
     pub on: bool,
 }
@@ -187,6 +186,7 @@ pub(crate) struct Previous<'a> {
     pub cloud_choice: Option<&'a str>,
     pub setting_keys: &'a [String],
     pub events_on: &'a [String],
+    pub manifest_fingerprint: &'a str,
 }
 
 pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, old: Option<Previous>) -> Review {
@@ -242,7 +242,6 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         author: plugin.author.clone(),
         description: plugin.description.clone(),
         badge: origin.badge(),
-        same_manifest: old.as_ref().is_some_and(|o| o.manifest_fingerprint == plugin.fingerprints.manifest),
         origin,
         update: old.is_some(),
         old_version: old.as_ref().map(|o| o.version.clone()),
@@ -259,5 +258,6 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         cloud,
         cloud_kept,
         warnings: Vec::new(),
+        same_manifest: old.as_ref().is_some_and(|o| o.manifest_fingerprint == plugin.fingerprints.manifest),
     }
 }
