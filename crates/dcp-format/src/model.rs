@@ -249,29 +249,13 @@ pub struct Argument {
     pub default: Option<serde_json::Value>,
 }
 
-/// The four argument types (§7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ArgKind {
-    /// `string`.
-    String,
-    /// `number`.
-    Number,
-    /// `integer`.
-    Integer,
-    /// `boolean`.
-    Boolean,
-}
-
-impl ArgKind {
-    /// The JSON Schema type name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ArgKind::String => "string",
-            ArgKind::Number => "number",
-            ArgKind::Integer => "integer",
-            ArgKind::Boolean => "boolean",
-        }
+crate::spelled! {
+    /// The four argument types (§7), spelled as their JSON Schema type names.
+    pub enum ArgKind {
+        String => "string",
+        Number => "number",
+        Integer => "integer",
+        Boolean => "boolean",
     }
 }
 

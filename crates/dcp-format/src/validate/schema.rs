@@ -86,12 +86,9 @@ fn property(name: &str, value: &Value, required: bool, path: Path, p: &mut Probl
         );
     }
     unknown_keys(prop, KEYWORDS, Code::BadSchema, path, p);
-    let kind = match prop.get("type").and_then(Value::as_str) {
-        Some("string") => ArgKind::String,
-        Some("number") => ArgKind::Number,
-        Some("integer") => ArgKind::Integer,
-        Some("boolean") => ArgKind::Boolean,
-        _ => {
+    let kind = match prop.get("type").and_then(Value::as_str).and_then(ArgKind::parse) {
+        Some(kind) => kind,
+        None => {
             p.push(
                 Code::BadSchema,
                 path.key("type"),
