@@ -54,8 +54,12 @@ pub(crate) fn cloud_question(plugin: &Plugin, new: &Permissions, old: Option<&Pe
 /// data may go, "Only on this PC" still applies (it can only narrow), and
 /// "Allow" only if the installed version asked that very question (`ask`):
 /// an "Allow" stored while the plugin said `never` never sent anything.
-pub(crate) fn kept_cloud_choice(stored: Option<&str>, old: &Permissions, new: &Permissions) -> Option<CloudChoice> {
-    let stored = stored.and_then(CloudChoice::parse)?;
+pub(crate) fn kept_cloud_choice(
+    stored: Option<CloudChoice>,
+    old: &Permissions,
+    new: &Permissions,
+) -> Option<CloudChoice> {
+    let stored = stored?;
     let applies =
         !new.widens_cloud_from(old) || stored == CloudChoice::Local || old.cloud_models == Some(CloudModels::Ask);
     applies.then_some(stored)
@@ -70,7 +74,7 @@ pub(crate) fn cloud_choice(
     given: Option<CloudChoice>,
     old: Option<&Row>,
 ) -> Result<Option<CloudChoice>, StoreError> {
-    let kept = old.and_then(|o| kept_cloud_choice(o.cloud_choice.as_deref(), &o.permissions, permissions));
+    let kept = old.and_then(|o| kept_cloud_choice(o.cloud_choice, &o.permissions, permissions));
     let answer = given.or(kept);
     match cloud_question(plugin, permissions, old.map(|o| &o.permissions)) {
         CloudQuestion::Ask => answer.map(Some).ok_or(StoreError::CloudChoiceRequired),
@@ -80,6 +84,6 @@ pub(crate) fn cloud_choice(
 
 /// Kept on this PC (§13): the player answered "Only with an AI running on
 /// this PC", or the plugin says `never`.
-pub(crate) fn kept_on_pc(stored: Option<&str>, plugin: Option<&Plugin>) -> bool {
-    stored == Some(CloudChoice::Local.as_str()) || plugin.is_some_and(|p| p.cloud_models == CloudModels::Never)
+pub(crate) fn kept_on_pc(stored: Option<CloudChoice>, plugin: Option<&Plugin>) -> bool {
+    stored == Some(CloudChoice::Local) || plugin.is_some_and(|p| p.cloud_models == CloudModels::Never)
 }

@@ -127,7 +127,7 @@ impl Store {
         let old = existing.as_ref().map(|row| Previous {
             version: row.version.clone(),
             permissions: row.permissions.clone(),
-            cloud_choice: row.cloud_choice.as_deref(),
+            cloud_choice: row.cloud_choice,
             setting_keys: &setting_keys,
             events_on: &events_on,
             manifest_fingerprint: &row.manifest_fingerprint,

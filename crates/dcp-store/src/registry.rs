@@ -43,7 +43,7 @@ pub(crate) struct Row {
     pub permissions_fingerprint: String,
     pub permissions: Permissions,
     pub enabled: bool,
-    pub cloud_choice: Option<String>,
+    pub cloud_choice: Option<CloudChoice>,
     pub twitch_allowed: bool,
     pub review_kept: bool,
 }
@@ -189,7 +189,7 @@ fn row_from(r: &SqlRow) -> rusqlite::Result<Row> {
         permissions: serde_json::from_str(&permissions)
             .map_err(|e| rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e)))?,
         enabled: r.get(7)?,
-        cloud_choice: r.get(8)?,
+        cloud_choice: spelling::optional_column(r, 8)?,
         twitch_allowed: r.get(9)?,
         review_kept: r.get(10)?,
     })
@@ -391,7 +391,7 @@ impl Store {
             // What the file declares now, which is what calls use (a saved
             // folder's new sites apply at once, §19); the row's otherwise.
             sites: plugin.map_or_else(|| row.permissions.hosts.iter().cloned().collect(), |p| p.hosts.clone()),
-            cloud_choice: row.cloud_choice.as_deref().and_then(CloudChoice::parse),
+            cloud_choice: row.cloud_choice,
             twitch_allowed: row.twitch_allowed,
             manifest_fingerprint: row.manifest_fingerprint.clone(),
             permissions_fingerprint: row.permissions_fingerprint.clone(),
@@ -454,7 +454,7 @@ impl Store {
 
     /// True when the plugin only works with an AI on this PC (§13).
     pub(crate) fn kept_on_pc(&self, row: &Row, plugin: Option<&Plugin>) -> bool {
-        crate::cloud::kept_on_pc(row.cloud_choice.as_deref(), plugin)
+        crate::cloud::kept_on_pc(row.cloud_choice, plugin)
     }
 
     /// A required setting is missing, or a stored secret cannot be read on

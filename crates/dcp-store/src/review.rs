@@ -183,7 +183,7 @@ pub const EVENTS_WARNING: &str = "turn an event on only if you started the progr
 pub(crate) struct Previous<'a> {
     pub version: String,
     pub permissions: Permissions,
-    pub cloud_choice: Option<&'a str>,
+    pub cloud_choice: Option<CloudChoice>,
     pub setting_keys: &'a [String],
     pub events_on: &'a [String],
     pub manifest_fingerprint: &'a str,

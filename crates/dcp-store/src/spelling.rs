@@ -9,5 +9,15 @@ use rusqlite::Row;
 /// Column `index` of `row`, read as a `T`.
 pub(crate) fn column<T: Spelled>(row: &Row, index: usize) -> rusqlite::Result<T> {
     let text: String = row.get(index)?;
-    T::parse(&text).ok_or_else(|| rusqlite::Error::FromSqlConversionFailure(index, Type::Text, Box::new(NotSpelled)))
+    spelled(index, &text)
+}
+
+/// Column `index` of `row`, NULL or read as a `T`.
+pub(crate) fn optional_column<T: Spelled>(row: &Row, index: usize) -> rusqlite::Result<Option<T>> {
+    let text: Option<String> = row.get(index)?;
+    text.map(|text| spelled(index, &text)).transpose()
+}
+
+fn spelled<T: Spelled>(index: usize, text: &str) -> rusqlite::Result<T> {
+    T::parse(text).ok_or_else(|| rusqlite::Error::FromSqlConversionFailure(index, Type::Text, Box::new(NotSpelled)))
 }
