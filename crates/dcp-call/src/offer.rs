@@ -153,5 +153,9 @@ pub fn parameters(tool: &Tool) -> Value {
 }
 
 fn offered(tool: &Tool) -> OfferedTool {
-    OfferedTool { name: tool.full_name.to_string(), description: tool.description.clone(), parameters: parameters(tool) }
+    OfferedTool {
+        name: tool.full_name.to_string(),
+        description: tool.description.clone(),
+        parameters: parameters(tool),
+    }
 }
