@@ -1,7 +1,7 @@
 //! `dcplugin`: the command-line tool for plugin authors and for scripting the
 //! host. Glue only: every rule lives in the engine crates; this file parses
 //! arguments, calls the engine and prints. Its commands, flags, `--json`
-//! shapes and exit codes are a public contract (see README.md).
+//! shapes and exit codes are a public contract (see docs/cli.md).
 
 mod choice;
 mod cmd;
