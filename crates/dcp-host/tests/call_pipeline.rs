@@ -127,3 +127,29 @@ async fn s3_a_call_whose_caller_stops_waiting_still_gets_its_line_and_frees_the_
     let next = f.host.call(turn(Source::Voice), "mypc__get_time", json!({})).await.expect("call");
     assert_eq!(next.outcome, JournalOutcome::Done, "the lock was given back: {}", next.for_ai);
 }
+
+/// A name that is not `<slug>__<tool>` names no plugin (issue 21's
+/// `ToolRef`): refused `unknown_tool` before any plugin is read, its line
+/// keeping the name as given with no action. A near miss of an installed
+/// tool is not taken for it, and the real name still works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_a_name_that_is_no_tool_ref_is_refused_unknown_tool() {
+    let (f, mut server) = setup().await;
+    for bad in ["mypc", "mypc__", "__get_time", "Mypc__get_time", "mypc__Get_time"] {
+        let out = f.host.call(turn(Source::Voice), bad, json!({})).await.expect("call");
+        assert_eq!((out.outcome, out.reason), (JournalOutcome::Refused, Some(Refusal::UnknownTool)), "{bad}");
+        let newest = f.host.journal(JournalQuery { limit: 1, ..Default::default() }).await.expect("journal");
+        assert_eq!((newest[0].plugin.as_str(), newest[0].action.as_str()), (bad, ""), "{bad}");
+    }
+    // Well formed, but no such action: the plugin is named, the action refused.
+    let out = f.host.call(turn(Source::Voice), "mypc__get_time__x", json!({})).await.expect("call");
+    assert_eq!((out.outcome, out.reason), (JournalOutcome::Refused, Some(Refusal::UnknownTool)));
+    let newest = f.host.journal(JournalQuery { limit: 1, ..Default::default() }).await.expect("journal");
+    assert_eq!((newest[0].plugin.as_str(), newest[0].action.as_str()), ("mypc", "get_time__x"));
+    assert!(server.arrived.try_recv().is_err(), "no refused name reached the plugin's server");
+    let call = call_in_flight(&f.host);
+    tokio::time::timeout(LIMIT, server.arrived.recv()).await.expect("the real name reaches the server");
+    server.release.send(()).expect("release");
+    let done = call.await.expect("task").expect("call");
+    assert_eq!(done.outcome, JournalOutcome::Done, "{}", done.for_ai);
+}
