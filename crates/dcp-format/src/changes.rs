@@ -166,42 +166,30 @@ pub enum PermissionChange {
     NotRecorded,
 }
 
-/// A part of a request besides its URL (§8), for [`PermissionChange::RequestChanged`].
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RequestPart {
-    /// The `query` parameters.
-    Query,
-    /// The `headers`.
-    Headers,
-    /// The `body`.
-    Body,
-}
-
-impl RequestPart {
-    fn label(self) -> &'static str {
-        match self {
-            RequestPart::Query => "query",
-            RequestPart::Headers => "headers",
-            RequestPart::Body => "body",
-        }
+crate::spelled! {
+    /// A part of a request besides its URL (§8), for [`PermissionChange::RequestChanged`].
+    pub enum RequestPart {
+        /// The `query` parameters.
+        Query => "query",
+        /// The `headers`.
+        Headers => "headers",
+        /// The `body`.
+        Body => "body",
     }
 }
 
-/// How far a plugin's private data may go (§13), for [`PermissionChange::CloudChanged`].
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DataReach {
-    /// The plugin reads no private data.
-    NoPrivateData,
-    /// Only with an AI running on the PC (`never`).
-    Never,
-    /// The player is asked (`ask`).
-    Asked,
-    /// Any AI (`allowed`).
-    Allowed,
+crate::spelled! {
+    /// How far a plugin's private data may go (§13), for [`PermissionChange::CloudChanged`].
+    pub enum DataReach {
+        /// The plugin reads no private data.
+        NoPrivateData => "no_private_data",
+        /// Only with an AI running on the PC (`never`).
+        Never => "never",
+        /// The player is asked (`ask`).
+        Asked => "asked",
+        /// Any AI (`allowed`).
+        Allowed => "allowed",
+    }
 }
 
 impl DataReach {
@@ -214,13 +202,12 @@ impl DataReach {
         }
     }
 
-    /// The English words of the CLI's line.
+    /// The English words of the CLI's line: the spelling, but for the one
+    /// whose spelling is no phrase.
     fn label(self) -> &'static str {
         match self {
             DataReach::NoPrivateData => "no private data read",
-            DataReach::Never => "never",
-            DataReach::Asked => "asked",
-            DataReach::Allowed => "allowed",
+            reach => reach.as_str(),
         }
     }
 }
@@ -250,7 +237,7 @@ impl fmt::Display for PermissionChange {
             MethodChanged { action, old, new } => write!(f, "action {action}: method {old} → {new}"),
             UrlChanged { action, old, new } => write!(f, "action {action}: URL {old} → {new}"),
             RequestChanged { action, part, old, new } => {
-                write!(f, "action {action}: {} {} → {}", part.label(), or_none(old), or_none(new))
+                write!(f, "action {action}: {} {} → {}", part, or_none(old), or_none(new))
             }
             SecretsSentAdded { location, name, secrets } => {
                 write!(f, "new secrets sent in: {location} {name} ({})", secrets.join(", "))

@@ -105,28 +105,21 @@ impl fmt::Debug for VaultKey {
     }
 }
 
-/// How long a key store keeps its keys: whether secrets survive a restart
-/// of the PC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Persistence {
-    /// Kept on disk by the OS, tied to the account (Windows Credential
-    /// Manager, macOS Keychain, a Linux Secret Service).
-    Persistent,
-    /// Kept in memory only (the Linux kernel key store where no Secret
-    /// Service answers): a restart of the PC forgets the key, and every
-    /// secret is asked again.
-    UntilRestart,
+dcp_format::spelled! {
+    /// How long a key store keeps its keys: whether secrets survive a restart
+    /// of the PC. Spelled for JSON and logs.
+    pub enum Persistence {
+        /// Kept on disk by the OS, tied to the account (Windows Credential
+        /// Manager, macOS Keychain, a Linux Secret Service).
+        Persistent => "persistent",
+        /// Kept in memory only (the Linux kernel key store where no Secret
+        /// Service answers): a restart of the PC forgets the key, and every
+        /// secret is asked again.
+        UntilRestart => "until_restart",
+    }
 }
 
 impl Persistence {
-    /// A stable name for JSON and logs: `persistent`, `until_restart`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Persistence::Persistent => "persistent",
-            Persistence::UntilRestart => "until_restart",
-        }
-    }
-
     /// The sentence to show the player next to secret settings, or `None`
     /// when there is nothing to warn about.
     pub fn warning(self) -> Option<&'static str> {

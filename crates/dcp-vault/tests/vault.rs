@@ -250,12 +250,12 @@ fn s11_vault_reports_how_long_its_key_lasts_and_what_to_tell_the_player() {
     let lasting = Vault::new(Arc::new(MemoryKeyStore::new()), "profile-a");
     assert_eq!(lasting.persistence(), Persistence::Persistent);
     assert_eq!(lasting.persistence().warning(), None);
-    assert_eq!(lasting.persistence().code(), "persistent");
+    assert_eq!(lasting.persistence().as_str(), "persistent");
 
     let store = MemoryKeyStore::new().with_persistence(Persistence::UntilRestart);
     let until_restart = Vault::new(Arc::new(store), "profile-a");
     assert_eq!(until_restart.persistence(), Persistence::UntilRestart);
-    assert_eq!(until_restart.persistence().code(), "until_restart");
+    assert_eq!(until_restart.persistence().as_str(), "until_restart");
     let warning = until_restart.persistence().warning().unwrap();
     assert!(warning.contains("restart") && warning.contains("ask"), "{warning}");
     // Sealing still works: the warning is about later, not now.
