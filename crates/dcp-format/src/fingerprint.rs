@@ -138,10 +138,7 @@ impl Permissions {
             .auth
             .iter()
             .map(|a| SecretDestination {
-                location: match a.location {
-                    AuthIn::Header => "header".to_owned(),
-                    AuthIn::Query => "query".to_owned(),
-                },
+                location: a.location.as_str().to_owned(),
                 name: match a.location {
                     AuthIn::Header => a.name.to_ascii_lowercase(),
                     AuthIn::Query => a.name.clone(),

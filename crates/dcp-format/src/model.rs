@@ -163,11 +163,12 @@ pub enum SettingKind {
 impl SettingKind {
     /// The manifest's `type` word: "string", "number" or "boolean".
     pub fn type_name(&self) -> &'static str {
-        match self {
-            SettingKind::Text { .. } => "string",
-            SettingKind::Number { .. } => "number",
-            SettingKind::Boolean { .. } => "boolean",
-        }
+        let kind = match self {
+            SettingKind::Text { .. } => ArgKind::String,
+            SettingKind::Number { .. } => ArgKind::Number,
+            SettingKind::Boolean { .. } => ArgKind::Boolean,
+        };
+        kind.as_str()
     }
 
     /// A number's `min` and `max`; none for other kinds.
@@ -190,14 +191,14 @@ pub struct AuthEntry {
     pub value: Template,
 }
 
-/// Where an auth entry goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AuthIn {
-    /// An HTTP header.
-    Header,
-    /// A query parameter.
-    Query,
+crate::spelled! {
+    /// Where an auth entry goes, as its `in` spells it (§11).
+    pub enum AuthIn {
+        /// An HTTP header.
+        Header => "header",
+        /// A query parameter.
+        Query => "query",
+    }
 }
 
 /// One tool (§6).

@@ -59,14 +59,14 @@ fn entry(value: &Value, path: Path, settings: &Settings, out: &mut Auth, p: &mut
         return None;
     };
     unknown_keys(map, &["in", "name", "value"], Code::BadAuth, path, p);
-    let location = match map.get("in").map(|v| v.as_str()) {
-        None | Some(Some("header")) => AuthIn::Header,
-        Some(Some("query")) => AuthIn::Query,
-        Some(_) => {
-            p.push(Code::BadAuth, path.key("in"), "in must be \"header\" or \"query\"");
-            AuthIn::Header
-        }
+    let location = match map.get("in") {
+        None => Some(AuthIn::Header),
+        Some(text) => text.as_str().and_then(AuthIn::parse),
     };
+    let location = location.unwrap_or_else(|| {
+        p.push(Code::BadAuth, path.key("in"), "in must be \"header\" or \"query\"");
+        AuthIn::Header
+    });
     let name = map.get("name").and_then(Value::as_str).unwrap_or_default();
     let name_ok = match location {
         AuthIn::Header => super::request::header_name_problem(name).is_none(),
