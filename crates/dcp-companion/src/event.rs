@@ -1,0 +1,121 @@
+//! What a turn reports as it runs: the `dcplugin chat --json` lines (issue
+//! 22), one [`TurnEvent`] per line, and what a turn is asked ([`Said`]).
+
+use dcp_host::{JournalOutcome, Source};
+use serde::Serialize;
+use serde_json::Value;
+
+/// What the player (or a program, through the door) said.
+#[derive(Debug, Clone)]
+pub struct Said {
+    /// Who asked.
+    pub source: Source,
+    /// The player is live on Twitch (stream mode, §12).
+    pub live: bool,
+    /// The words.
+    pub text: String,
+}
+
+/// How a tool call of the turn ended: done, failed or refused.
+pub type ToolOutcome = JournalOutcome;
+
+/// One line of `dcplugin chat --json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TurnEvent {
+    /// A turn starts.
+    Turn {
+        /// The turn's id (the journal's calls of this turn share it).
+        id: String,
+        /// Who asked.
+        source: Source,
+        /// What was said.
+        text: String,
+    },
+    /// A piece of the answer, as it streams.
+    Delta {
+        /// The piece.
+        text: String,
+    },
+    /// One tool call the AI asked for, and how it ended.
+    Tool {
+        /// The step, from 1.
+        step: u32,
+        /// The full tool name the AI gave.
+        tool: String,
+        /// The arguments as the AI gave them (`null` when not JSON).
+        args: Value,
+        /// done, failed or refused.
+        outcome: ToolOutcome,
+        /// The §22 code of a failure, `POLICY_DENIED` for a refusal.
+        code: Option<String>,
+        /// Why it was refused.
+        reason: Option<String>,
+    },
+    /// The player was asked to confirm an R3 action (§12).
+    Confirm {
+        /// The full tool name.
+        tool: String,
+        /// The method that would be sent.
+        method: String,
+        /// The URL that would be sent (secrets as `[secret]`).
+        url: String,
+        /// confirmed, declined or expired.
+        decision: String,
+    },
+    /// The whole answer.
+    Reply {
+        /// The answer.
+        text: String,
+    },
+    /// An event turn: the message the AI read (§16).
+    Event {
+        /// The plugin that posted it.
+        plugin: String,
+        /// The event's name.
+        event: String,
+        /// The message the AI read.
+        text: String,
+    },
+    /// The turn could not be completed.
+    Error {
+        /// The error's code (`ai_not_listening`, …).
+        code: String,
+        /// What the player reads.
+        message: String,
+    },
+    /// The turn is over.
+    End {
+        /// Tool steps used.
+        steps: u32,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lines_have_the_chat_json_shape() {
+        let turn = TurnEvent::Turn { id: "t1".into(), source: Source::Keyboard, text: "hi".into() };
+        assert_eq!(
+            serde_json::to_value(turn).ok(),
+            Some(json!({"type":"turn","id":"t1","source":"keyboard","text":"hi"}))
+        );
+        let tool = TurnEvent::Tool {
+            step: 2,
+            tool: "fx__convert".into(),
+            args: json!({"amount": 100}),
+            outcome: ToolOutcome::Refused,
+            code: Some("POLICY_DENIED".into()),
+            reason: Some("tools_off".into()),
+        };
+        assert_eq!(
+            serde_json::to_value(tool).ok(),
+            Some(json!({"type":"tool","step":2,"tool":"fx__convert","args":{"amount":100},
+                "outcome":"refused","code":"POLICY_DENIED","reason":"tools_off"}))
+        );
+        assert_eq!(serde_json::to_value(TurnEvent::End { steps: 0 }).ok(), Some(json!({"type":"end","steps":0})));
+    }
+}

@@ -1,0 +1,220 @@
+//! What one tool step of a turn runs (§3, §17 "Design for small AI
+//! models"): pure decisions over the calls the AI asked for, so they are
+//! tested without a network. With an AI on the PC only the first call of a
+//! step runs; the same call with the same arguments runs once per turn;
+//! arguments that are not JSON go back as INVALID_ARGUMENTS without a call;
+//! after the last step no tools are offered.
+
+use dcp_format::limits::STEPS_PER_TURN;
+use dcp_host::JournalOutcome;
+use serde_json::Value;
+
+/// What the AI is told of a call not run because an AI on the PC asked for
+/// several in one step.
+pub const NOT_RUN_ONE_PER_STEP: &str =
+    "not run: one action per step. Ask for it again in the next step if it is still needed.";
+/// What the AI is told of a call it already made in this turn.
+pub const NOT_RUN_REPEATED: &str =
+    "not run: the same action with the same arguments was already run in this turn; use its result above.";
+
+/// One call the AI asked for, its arguments read (or why they could not be).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked {
+    /// The call's id (the tool message answers it).
+    pub id: String,
+    /// The tool name the AI gave.
+    pub name: String,
+    /// The arguments, or what is wrong with them ("the arguments are not
+    /// JSON (…)").
+    pub args: Result<Value, String>,
+}
+
+/// What to do with one call of a step, in the order asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Run it through the host.
+    Run {
+        /// The call's id.
+        id: String,
+        /// The tool name.
+        name: String,
+        /// The arguments.
+        args: Value,
+    },
+    /// Do not run it: answer the AI with `text`.
+    Answer {
+        /// The call's id.
+        id: String,
+        /// The tool name.
+        name: String,
+        /// The arguments as given (`null` when they were not JSON).
+        args: Value,
+        /// Failed (the AI's arguments) or refused (the engine's rules).
+        outcome: JournalOutcome,
+        /// `INVALID_ARGUMENTS` for arguments that are not JSON.
+        code: Option<&'static str>,
+        /// Why the engine did not run it.
+        reason: Option<&'static str>,
+        /// What the AI reads as the tool message.
+        text: String,
+    },
+}
+
+/// A turn's tool steps: how many are used, and the calls already run.
+#[derive(Debug, Clone)]
+pub struct Steps {
+    used: usize,
+    one_per_step: bool,
+    run: Vec<(String, Value)>,
+}
+
+impl Steps {
+    /// A new turn's steps; `one_per_step` for an AI on the PC.
+    pub fn new(one_per_step: bool) -> Steps {
+        Steps { used: 0, one_per_step, run: Vec::new() }
+    }
+
+    /// Steps used so far.
+    pub fn used(&self) -> u32 {
+        self.used as u32
+    }
+
+    /// Whether the next request may offer tools: false after the last step,
+    /// when only the answer is asked for.
+    pub fn tools_allowed(&self) -> bool {
+        self.used < STEPS_PER_TURN
+    }
+
+    /// The next step: what to do with each call asked for in it. The step
+    /// counts even when nothing of it runs.
+    pub fn plan(&mut self, calls: Vec<Asked>) -> Vec<Action> {
+        self.used += 1;
+        let mut ran_one = false;
+        calls
+            .into_iter()
+            .map(|call| {
+                let args = match call.args {
+                    Err(wrong) => {
+                        return Action::Answer {
+                            id: call.id,
+                            name: call.name,
+                            args: Value::Null,
+                            outcome: JournalOutcome::Failed,
+                            code: Some("INVALID_ARGUMENTS"),
+                            reason: None,
+                            text: format!("INVALID_ARGUMENTS: {wrong}. You may retry."),
+                        }
+                    }
+                    Ok(args) => args,
+                };
+                let not_run = |reason, text: &str| Action::Answer {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    args: args.clone(),
+                    outcome: JournalOutcome::Refused,
+                    code: None,
+                    reason: Some(reason),
+                    text: text.to_owned(),
+                };
+                if self.one_per_step && ran_one {
+                    return not_run("one_action_per_step", NOT_RUN_ONE_PER_STEP);
+                }
+                let key = (call.name.clone(), args.clone());
+                if self.run.contains(&key) {
+                    return not_run("repeated_call", NOT_RUN_REPEATED);
+                }
+                self.run.push(key);
+                ran_one = true;
+                Action::Run { id: call.id, name: call.name, args }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn asked(id: &str, name: &str, args: Result<Value, String>) -> Asked {
+        Asked { id: id.into(), name: name.into(), args }
+    }
+
+    fn ran(actions: &[Action]) -> Vec<&str> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Run { id, .. } => Some(id.as_str()),
+                Action::Answer { .. } => None,
+            })
+            .collect()
+    }
+
+    fn reasons(actions: &[Action]) -> Vec<Option<&'static str>> {
+        actions
+            .iter()
+            .map(|a| match a {
+                Action::Run { .. } => None,
+                Action::Answer { reason, code, .. } => reason.or(*code),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_ai_on_the_pc_runs_the_first_call_of_a_step_only() {
+        let mut steps = Steps::new(true);
+        let plan =
+            steps.plan(vec![asked("a", "fx__rate", Ok(json!({}))), asked("b", "fx__convert", Ok(json!({"n": 1})))]);
+        assert_eq!(ran(&plan), ["a"]);
+        assert_eq!(reasons(&plan), [None, Some("one_action_per_step")]);
+        let Action::Answer { text, outcome, .. } = &plan[1] else { unreachable!("planned above") };
+        assert_eq!((text.as_str(), *outcome), (NOT_RUN_ONE_PER_STEP, JournalOutcome::Refused));
+    }
+
+    #[test]
+    fn online_every_call_of_a_step_runs() {
+        let mut steps = Steps::new(false);
+        let plan = steps.plan(vec![asked("a", "fx__rate", Ok(json!({}))), asked("b", "fx__convert", Ok(json!({})))]);
+        assert_eq!(ran(&plan), ["a", "b"]);
+    }
+
+    #[test]
+    fn the_same_call_with_the_same_arguments_runs_once_per_turn() {
+        let mut steps = Steps::new(false);
+        assert_eq!(ran(&steps.plan(vec![asked("a", "fx__convert", Ok(json!({"n": 1, "to": "EUR"})))])), ["a"]);
+        let again = steps.plan(vec![
+            asked("b", "fx__convert", Ok(json!({"to": "EUR", "n": 1}))),
+            asked("c", "fx__convert", Ok(json!({"n": 2, "to": "EUR"}))),
+            asked("d", "fx__convert", Ok(json!({"n": 2, "to": "EUR"}))),
+        ]);
+        assert_eq!(ran(&again), ["c"]);
+        assert_eq!(reasons(&again), [Some("repeated_call"), None, Some("repeated_call")]);
+    }
+
+    #[test]
+    fn arguments_that_are_not_json_go_back_as_invalid_arguments() {
+        let mut steps = Steps::new(true);
+        let plan = steps.plan(vec![asked(
+            "a",
+            "fx__convert",
+            Err("the arguments are not JSON (expected value at line 1)".into()),
+        )]);
+        let Action::Answer { code, outcome, text, args, .. } = &plan[0] else { unreachable!("not JSON is never run") };
+        assert_eq!((*code, *outcome, args), (Some("INVALID_ARGUMENTS"), JournalOutcome::Failed, &Value::Null));
+        assert!(text.starts_with("INVALID_ARGUMENTS: ") && text.contains("expected value"), "{text}");
+        // A broken call takes no place: the next call of the step still runs.
+        let plan = steps.plan(vec![asked("b", "x__y", Err("bad".into())), asked("c", "x__y", Ok(json!({})))]);
+        assert_eq!(ran(&plan), ["c"]);
+    }
+
+    #[test]
+    fn after_the_last_step_no_tools_are_offered() {
+        let mut steps = Steps::new(true);
+        for n in 0..STEPS_PER_TURN {
+            assert!(steps.tools_allowed(), "step {n}");
+            steps.plan(vec![asked(&n.to_string(), "x__y", Ok(json!({"n": n})))]);
+        }
+        assert!(!steps.tools_allowed());
+        assert_eq!(steps.used(), STEPS_PER_TURN as u32);
+    }
+}
