@@ -113,18 +113,10 @@ impl Client {
     /// A reqwest client for one hop, able to reach only the checked
     /// addresses of `target`.
     async fn hop_client(&self, target: &Target) -> Result<reqwest::Client, NetError> {
-        let builder = reqwest::Client::builder()
-            .use_preconfigured_tls((*self.tls).clone())
-            .no_proxy()
-            .redirect(reqwest::redirect::Policy::none())
-            .referer(false)
-            .user_agent(USER_AGENT)
-            .http1_only()
-            .pool_max_idle_per_host(0)
-            .dns_resolver(Arc::new(RefuseEveryName));
+        let builder = self.pinned_builder().user_agent(USER_AGENT).pool_max_idle_per_host(0);
         let builder = match target {
             Target::Web { host, .. } => {
-                let addrs = self.resolve(host).await?;
+                let addrs = self.resolve_public(host, 443).await?;
                 builder.https_only(true).resolve_to_addrs(host, &addrs)
             }
             // http://127.0.0.1:<port> never resolves; http://localhost:<port>
@@ -136,8 +128,27 @@ impl Client {
         builder.build().map_err(|_| NetError::Network { local: target.is_local() })
     }
 
-    /// Resolves `host`, judges every answer, and returns where to connect.
-    async fn resolve(&self, host: &str) -> Result<Vec<SocketAddr>, NetError> {
+    /// A reqwest builder with this client's TLS (the bundled roots, plus the
+    /// test root under `test-net`), no proxy, no automatic redirect, no
+    /// referer, HTTP/1.1, and a resolver that refuses every name: whoever
+    /// builds on it pins each name it may reach (`resolve_to_addrs`). Shared
+    /// with the companion's AI connection (dcp-ai), so both reach the
+    /// network the same way.
+    pub fn pinned_builder(&self) -> reqwest::ClientBuilder {
+        reqwest::Client::builder()
+            .use_preconfigured_tls((*self.tls).clone())
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
+            .http1_only()
+            .dns_resolver(Arc::new(RefuseEveryName))
+    }
+
+    /// Resolves `host`, judges every answer by [`is_public`] (any private
+    /// answer refuses the name: PRIVATE_ADDRESS), and returns where to
+    /// connect on `port`. Under `test-net` the fake answers and connection
+    /// rewrites apply, after the check.
+    pub async fn resolve_public(&self, host: &str, port: u16) -> Result<Vec<SocketAddr>, NetError> {
         let answers = self.lookup(host).await?;
         if answers.is_empty() {
             return Err(NetError::DnsFailed { host: host.to_owned() });
@@ -147,7 +158,7 @@ impl Client {
         }
         let mut addrs: Vec<SocketAddr> = Vec::new();
         for ip in answers {
-            let addr = SocketAddr::new(ip.to_canonical(), 443);
+            let addr = SocketAddr::new(ip.to_canonical(), port);
             // test-net: where the checked address really goes. Applied
             // after the check, so the check runs on the (fake) answer.
             #[cfg(feature = "test-net")]

@@ -1,0 +1,314 @@
+//! A streamed answer assembled: the data of each server-sent event (a
+//! `chat.completion.chunk`) → text pieces, and tool calls made whole.
+//!
+//! What small models and their servers send, all accepted (§17):
+//!
+//! * arguments in fragments over many chunks, keyed by `index` (OpenAI,
+//!   llama.cpp); each call whole in one chunk, with or without `index`
+//!   (Ollama); several calls; a call without `id` (one is made:
+//!   `call_<n>`); arguments as a JSON string, as an object, or `""`;
+//! * a fragment whose `index` is taken by a call with another `id` is a new
+//!   call (servers that number every call 0); a fragment without `index` is
+//!   a new call when it names a tool or carries an id, else the rest of the
+//!   last call;
+//! * the whole answer as one `message` instead of `delta` (a server that
+//!   ignores `"stream": true`);
+//! * `{"error": …}` inside the stream is an error, not an answer.
+//!
+//! Which tool names were offered, and whether the arguments are valid JSON,
+//! is judged later (the courtier, [`crate::RawArgs::parse`]).
+
+use serde_json::Value;
+
+use crate::wire::{RawArgs, Reply, ToolCall};
+
+/// What one event's data said.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    /// Pieces of the answer's text (may be none: a tool-call fragment).
+    Text(Vec<String>),
+    /// `[DONE]`: the answer is complete.
+    Done,
+    /// The service reported an error inside the stream: its message.
+    Error(String),
+}
+
+#[derive(Debug, Default)]
+struct Partial {
+    index: Option<u64>,
+    id: String,
+    name: String,
+    text: String,
+    value: Option<Value>,
+}
+
+/// Collects the chunks of one answer.
+#[derive(Debug, Default)]
+pub struct Assembler {
+    text: String,
+    calls: Vec<Partial>,
+}
+
+impl Assembler {
+    /// An empty answer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads one event's data. Err when it is not JSON.
+    pub fn feed(&mut self, data: &str) -> Result<Piece, String> {
+        let data = data.trim();
+        if data == "[DONE]" {
+            return Ok(Piece::Done);
+        }
+        let chunk: Value = serde_json::from_str(data).map_err(|e| format!("an event is not JSON ({e})"))?;
+        if let Some(error) = chunk.get("error") {
+            return Ok(Piece::Error(error_message(error)));
+        }
+        self.feed_value(&chunk)
+    }
+
+    /// Reads a chunk (or a whole completion) already parsed.
+    pub fn feed_value(&mut self, chunk: &Value) -> Result<Piece, String> {
+        let mut pieces = Vec::new();
+        let choices = chunk.get("choices").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        // One answer is asked for: choice 0 (or the first there is).
+        let choice = choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0);
+        let Some(delta) = choice.and_then(|c| c.get("delta").or_else(|| c.get("message"))) else {
+            return Ok(Piece::Text(pieces));
+        };
+        if let Some(text) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+            self.text.push_str(text);
+            pieces.push(text.to_owned());
+        }
+        if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
+            for fragment in calls {
+                self.fragment(fragment);
+            }
+        }
+        Ok(Piece::Text(pieces))
+    }
+
+    fn fragment(&mut self, fragment: &Value) {
+        let index = fragment.get("index").and_then(Value::as_u64);
+        let id = fragment.get("id").and_then(Value::as_str).unwrap_or_default();
+        let function = fragment.get("function");
+        let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).unwrap_or_default();
+        let arguments = function.and_then(|f| f.get("arguments"));
+        let slot = match index {
+            Some(index) => self
+                .calls
+                .iter()
+                .rposition(|call| call.index == Some(index))
+                .filter(|&at| id.is_empty() || self.calls[at].id.is_empty() || self.calls[at].id == id),
+            None if id.is_empty() && name.is_empty() => self.calls.len().checked_sub(1),
+            None => None,
+        };
+        let at = slot.unwrap_or_else(|| {
+            self.calls.push(Partial { index, ..Partial::default() });
+            self.calls.len() - 1
+        });
+        let call = &mut self.calls[at];
+        if call.id.is_empty() {
+            call.id = id.to_owned();
+        }
+        if call.name.is_empty() {
+            call.name = name.to_owned();
+        }
+        match arguments {
+            Some(Value::String(piece)) => call.text.push_str(piece),
+            Some(Value::Null) | None => {}
+            Some(value) => call.value = Some(value.clone()),
+        }
+    }
+
+    /// The whole answer.
+    pub fn finish(self) -> Reply {
+        let tool_calls = self
+            .calls
+            .into_iter()
+            .enumerate()
+            .map(|(n, call)| ToolCall {
+                id: if call.id.is_empty() { format!("call_{}", n + 1) } else { call.id },
+                name: call.name,
+                arguments: match call.value {
+                    Some(value) if call.text.is_empty() => RawArgs::Value(value),
+                    _ => RawArgs::Text(call.text),
+                },
+            })
+            .collect();
+        Reply { text: self.text, tool_calls }
+    }
+}
+
+/// The message of an error body: `{"error":{"message"}}`, `{"error":"…"}`,
+/// `{"message"}`, `{"detail"}`; else the JSON as text.
+pub fn error_message(error: &Value) -> String {
+    let field = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+    match error {
+        Value::String(text) => text.clone(),
+        Value::Object(_) => field(error, "message")
+            .or_else(|| error.get("error").map(error_message))
+            .or_else(|| field(error, "detail"))
+            .unwrap_or_else(|| error.to_string()),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sse::SseDecoder;
+    use serde_json::json;
+
+    /// Runs SSE bytes, cut into `size`-byte chunks, through the decoder and
+    /// the assembler.
+    fn run(stream: &str, size: usize) -> (Vec<String>, Reply) {
+        let mut sse = SseDecoder::new();
+        let mut asm = Assembler::new();
+        let mut pieces = Vec::new();
+        let mut events: Vec<String> = stream.as_bytes().chunks(size).flat_map(|c| sse.feed(c)).collect();
+        events.extend(sse.finish());
+        for data in events {
+            match asm.feed(&data).expect("JSON") {
+                Piece::Text(text) => pieces.extend(text),
+                Piece::Done => break,
+                Piece::Error(e) => panic!("{e}"),
+            }
+        }
+        (pieces, asm.finish())
+    }
+
+    fn sse(chunks: &[Value]) -> String {
+        let mut out: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+        out.push_str("data: [DONE]\n\n");
+        out
+    }
+
+    fn delta(delta: Value) -> Value {
+        json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": null}]})
+    }
+
+    fn every_chunking(stream: &str) -> (Vec<String>, Reply) {
+        let want = run(stream, stream.len());
+        for size in [1, 2, 3, 7, 16, 61] {
+            assert_eq!(run(stream, size), want, "chunks of {size}");
+        }
+        want
+    }
+
+    #[test]
+    fn s3_text_streams_in_pieces() {
+        let stream = sse(&[
+            delta(json!({"role": "assistant", "content": ""})),
+            delta(json!({"content": "Hel"})),
+            delta(json!({"content": "lo"})),
+        ]);
+        let (pieces, reply) = every_chunking(&stream);
+        assert_eq!(pieces, ["Hel", "lo"]);
+        assert_eq!(reply, Reply { text: "Hello".into(), tool_calls: vec![] });
+    }
+
+    #[test]
+    fn s17_openai_fragments_keyed_by_index_several_calls() {
+        let stream = sse(&[
+            delta(
+                json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0, "id": "call_a", "type": "function", "function": {"name": "fx__convert", "arguments": ""}}]}),
+            ),
+            delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"amo"}}]})),
+            delta(
+                json!({"tool_calls": [{"index": 1, "id": "call_b", "type": "function", "function": {"name": "fx__rates", "arguments": "{}"}}]}),
+            ),
+            delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": "unt\":100}"}}]})),
+        ]);
+        let (pieces, reply) = every_chunking(&stream);
+        assert!(pieces.is_empty());
+        assert_eq!(reply.text, "");
+        assert_eq!(
+            reply.tool_calls,
+            [
+                ToolCall {
+                    id: "call_a".into(),
+                    name: "fx__convert".into(),
+                    arguments: RawArgs::Text("{\"amount\":100}".into())
+                },
+                ToolCall { id: "call_b".into(), name: "fx__rates".into(), arguments: RawArgs::Text("{}".into()) },
+            ]
+        );
+    }
+
+    #[test]
+    fn s17_ollama_whole_calls_objects_no_index_no_id() {
+        let stream = sse(&[
+            delta(json!({"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": "fx__convert", "arguments": {"amount": 100}}},
+                {"id": "call_x", "function": {"name": "fx__rates", "arguments": {}}},
+            ]})),
+            delta(json!({"tool_calls": [{"function": {"name": "pomodoro__start", "arguments": ""}}]})),
+        ]);
+        let (_, reply) = every_chunking(&stream);
+        assert_eq!(
+            reply.tool_calls,
+            [
+                ToolCall {
+                    id: "call_1".into(),
+                    name: "fx__convert".into(),
+                    arguments: RawArgs::Value(json!({"amount": 100}))
+                },
+                ToolCall { id: "call_x".into(), name: "fx__rates".into(), arguments: RawArgs::Value(json!({})) },
+                ToolCall {
+                    id: "call_3".into(),
+                    name: "pomodoro__start".into(),
+                    arguments: RawArgs::Text(String::new())
+                },
+            ]
+        );
+        assert_eq!(reply.tool_calls[2].arguments.parse(), Ok(json!({})));
+    }
+
+    #[test]
+    fn s17_every_call_numbered_zero_is_still_several_calls() {
+        let stream = sse(&[
+            delta(json!({"tool_calls": [{"index": 0, "id": "a", "function": {"name": "x__one", "arguments": "{}"}}]})),
+            delta(json!({"tool_calls": [{"index": 0, "id": "b", "function": {"name": "x__two", "arguments": "{}"}}]})),
+        ]);
+        let names: Vec<String> = every_chunking(&stream).1.tool_calls.into_iter().map(|c| c.name).collect();
+        assert_eq!(names, ["x__one", "x__two"]);
+    }
+
+    #[test]
+    fn s17_llamacpp_text_then_a_call_and_arguments_not_json() {
+        let stream = sse(&[
+            delta(json!({"content": "Let me check."})),
+            delta(
+                json!({"tool_calls": [{"index": 0, "id": "", "type": "function", "function": {"name": "fx__convert"}}]}),
+            ),
+            delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": "amount=100"}}]})),
+        ]);
+        let (pieces, reply) = every_chunking(&stream);
+        assert_eq!(pieces, ["Let me check."]);
+        assert_eq!(reply.tool_calls[0].id, "call_1");
+        assert!(reply.tool_calls[0].arguments.parse().is_err());
+    }
+
+    #[test]
+    fn a_whole_message_and_an_error_inside_the_stream() {
+        let mut asm = Assembler::new();
+        let whole = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi", "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "a__b", "arguments": "{\"x\":1}"}}]}}]});
+        assert_eq!(asm.feed_value(&whole), Ok(Piece::Text(vec!["Hi".into()])));
+        assert_eq!(asm.finish().tool_calls[0].arguments.parse(), Ok(json!({"x": 1})));
+        let mut asm = Assembler::new();
+        assert_eq!(asm.feed(r#"{"error":{"message":"model crashed"}}"#), Ok(Piece::Error("model crashed".into())));
+        assert!(asm.feed("not json").is_err());
+        assert_eq!(asm.feed(r#"{"choices":[]}"#), Ok(Piece::Text(vec![])));
+    }
+
+    #[test]
+    fn error_messages_in_every_shape() {
+        assert_eq!(error_message(&json!({"error": {"message": "m"}})), "m");
+        assert_eq!(error_message(&json!({"error": "m"})), "m");
+        assert_eq!(error_message(&json!({"detail": "m"})), "m");
+        assert_eq!(error_message(&json!("m")), "m");
+    }
+}
