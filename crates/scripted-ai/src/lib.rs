@@ -18,8 +18,8 @@
 //! ]))
 //! .await;
 //! // … a turn against ai.url() …
-//! let asked = &ai.received()[0].body;
-//! assert_eq!(asked["tools"][0]["function"]["name"], "fx__convert");
+//! let received = ai.received();
+//! assert_eq!(received[0].body["tools"][0]["function"]["name"], "fx__convert");
 //! # }
 //! ```
 
