@@ -7,10 +7,12 @@
 //! The pure parts (what the AI is told, what a step runs) live in their own
 //! modules so they are tested without a network.
 
+mod engine;
 mod event;
 mod prompt;
 mod step;
 
+pub use engine::{Companion, Out, Presence, TurnError};
 pub use event::{Said, ToolOutcome, TurnEvent};
 pub use prompt::system_message;
 pub use step::{Action, Asked, Steps, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};

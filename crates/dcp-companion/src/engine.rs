@@ -1,0 +1,289 @@
+//! [`Companion`]: one conversation with the companion's AI, turn by turn
+//! (§3 "A tool call", §12, §16). A turn asks the host what it offers, sends
+//! the AI the system message, the conversation and the offered tools,
+//! streams the answer, runs each tool call the AI asks for through the host
+//! (courtier, BUSY, the Twitch chat's one call, stream mode, the 5 steps,
+//! R3's question) and sends the results back, until the AI answers.
+//!
+//! The conversation lives as long as the value: nothing is written anywhere
+//! else, so §16's "never kept in the companion's memory" holds by
+//! construction.
+
+use crate::event::{Said, TurnEvent};
+use crate::prompt::system_message;
+use crate::step::{Action, Asked, Steps};
+use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
+use dcp_format::limits::STEPS_PER_TURN;
+use dcp_host::{ApiError, Ask, CompanionState, Host, Model, Source, Turn};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where a turn's events go, as they happen.
+pub type Out<'a> = &'a mut (dyn FnMut(TurnEvent) + Send);
+
+/// Told when the companion starts and stops answering (the door's
+/// listening, §16).
+pub type Presence = Box<dyn Fn(CompanionState) + Send + Sync>;
+
+/// Why a turn could not end with an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    /// The AI could not be reached or answered badly.
+    #[error(transparent)]
+    Ai(#[from] AiError),
+    /// The host failed (not a refusal: refusals go back to the AI).
+    #[error(transparent)]
+    Host(#[from] ApiError),
+}
+
+impl TurnError {
+    /// The error's code: the AI's (`ai_not_listening`, …) or the host's.
+    pub fn code(&self) -> &'static str {
+        match self {
+            TurnError::Ai(e) => e.code(),
+            TurnError::Host(e) => e.code.as_str(),
+        }
+    }
+}
+
+/// The companion: a host, the AI connection and the conversation so far.
+pub struct Companion {
+    host: Host,
+    connection: Connection,
+    conversation: Vec<Message>,
+    presence: Option<Presence>,
+}
+
+/// A turn as the engine runs it: what the host is told of it, and who may
+/// be asked to confirm.
+struct Running {
+    turn: Turn,
+    tools: bool,
+    ask: Option<Arc<dyn Ask>>,
+}
+
+impl Companion {
+    /// A companion with an empty conversation.
+    pub fn new(host: Host, connection: Connection) -> Companion {
+        Companion { host, connection, conversation: Vec::new(), presence: None }
+    }
+
+    /// Forgets the conversation.
+    pub fn new_conversation(&mut self) {
+        self.conversation.clear();
+    }
+
+    /// The conversation so far (no system message: it is made anew for each
+    /// request from what is offered then).
+    pub fn conversation(&self) -> &[Message] {
+        &self.conversation
+    }
+
+    /// Who hears when the companion answers and listens again: the shell
+    /// connects it to the door (`Background::set_companion`).
+    pub fn set_presence(&mut self, presence: Presence) {
+        self.presence = Some(presence);
+    }
+
+    /// One turn of the player (or the Twitch chat): their words, the tool
+    /// steps, the answer. R3 actions are offered, and asked through `ask`,
+    /// only when there is someone to ask. Every event goes to `out`, the
+    /// last one `end`; an error is also reported as `error` before it.
+    pub async fn say(&mut self, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<String, TurnError> {
+        let running = Running { turn: self.turn(said.source, said.live, ask.is_some()), tools: true, ask };
+        out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
+        self.run(running, said.text, out).await
+    }
+
+    /// An event turn (§16): the door's `message` (already in the player's
+    /// language and framed as unchecked information), for `events` given as
+    /// `slug/event`. No tools are offered; a call the AI asks for anyway is
+    /// refused by the courtier (`not_requested`). The event and the answer
+    /// stay in the conversation.
+    pub async fn event_turn(
+        &mut self,
+        message: String,
+        events: Vec<String>,
+        out: Out<'_>,
+    ) -> Result<String, TurnError> {
+        let running = Running { turn: self.turn(Source::Event, false, false), tools: false, ask: None };
+        out(TurnEvent::Turn { id: turn_id(&running.turn), source: Source::Event, text: message.clone() });
+        for said in events {
+            let (plugin, event) = said.split_once('/').unwrap_or((said.as_str(), ""));
+            out(TurnEvent::Event { plugin: plugin.to_owned(), event: event.to_owned(), text: message.clone() });
+        }
+        self.run(running, message, out).await
+    }
+
+    fn turn(&self, source: Source, live: bool, can_confirm: bool) -> Turn {
+        let model = match self.connection.place() {
+            Place::Pc => Model::Local,
+            Place::Online => Model::Online,
+        };
+        Turn { source, model, live, builtin: 0, id: Some(new_turn_id()), step: None, can_confirm }
+    }
+
+    /// Runs a turn; on an error the turn's messages are taken back out of
+    /// the conversation, which stays a valid transcript (every tool call
+    /// answered).
+    async fn run(&mut self, running: Running, text: String, out: Out<'_>) -> Result<String, TurnError> {
+        self.tell(CompanionState::Answering);
+        let start = self.conversation.len();
+        self.conversation.push(Message::User { content: text });
+        let mut steps = Steps::new(one_per_step(&self.connection));
+        let result = self.steps(&running, &mut steps, out).await;
+        match &result {
+            Ok(text) => out(TurnEvent::Reply { text: text.clone() }),
+            Err(e) => {
+                self.conversation.truncate(start);
+                out(TurnEvent::Error { code: e.code().to_owned(), message: e.to_string() });
+            }
+        }
+        out(TurnEvent::End { steps: steps.used() });
+        self.tell(CompanionState::Listening);
+        result
+    }
+
+    /// Requests until the AI answers without calling a tool: up to
+    /// [`STEPS_PER_TURN`] offering tools, then one asking for the answer
+    /// only. Calls asked for when no tools were offered still go to the
+    /// host, which refuses them (not_requested, step_limit) so the AI is
+    /// told why and can say it; past [`STEPS_PER_TURN`] + 1 requests the
+    /// turn ends with what the AI said last.
+    async fn steps(&mut self, running: &Running, steps: &mut Steps, out: Out<'_>) -> Result<String, TurnError> {
+        let mut last = String::new();
+        for _ in 0..=STEPS_PER_TURN {
+            let offering = running.tools && steps.tools_allowed();
+            let mut turn = running.turn.clone();
+            turn.step = Some(steps.used() + 1);
+            let offer = self.host.offer(turn.clone()).await?;
+            let language = self.host.switches().await?.language;
+            let tools = if offering {
+                offer
+                    .tools
+                    .iter()
+                    .map(|t| ToolSpec {
+                        name: t.name.clone(),
+                        description: t.description.clone(),
+                        parameters: t.parameters.clone(),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let mut messages = vec![Message::System { content: system_message(&offer, &language, offering) }];
+            messages.extend(self.conversation.iter().cloned());
+            let request = ChatRequest { messages, tools, one_tool_per_step: one_per_step(&self.connection) };
+            let reply = self.stream(&request, out).await?;
+            self.conversation.push(Message::Assistant {
+                content: (!reply.text.is_empty()).then(|| reply.text.clone()),
+                tool_calls: reply.tool_calls.clone(),
+            });
+            if reply.tool_calls.is_empty() {
+                return Ok(reply.text);
+            }
+            let step = steps.used() + 1;
+            for action in steps.plan(reply.tool_calls.iter().map(asked).collect()) {
+                self.act(running, &turn, step, action, out).await?;
+            }
+            last = reply.text;
+        }
+        Ok(last)
+    }
+
+    /// One call of a step: run through the host, or answered by the engine.
+    async fn act(
+        &mut self,
+        running: &Running,
+        turn: &Turn,
+        step: u32,
+        action: Action,
+        out: Out<'_>,
+    ) -> Result<(), TurnError> {
+        let (id, content) = match action {
+            Action::Answer { id, name, args, outcome, code, reason, text } => {
+                out(TurnEvent::Tool {
+                    step,
+                    tool: name,
+                    args,
+                    outcome,
+                    code: code.map(str::to_owned),
+                    reason: reason.map(str::to_owned),
+                });
+                (id, text)
+            }
+            Action::Run { id, name, args } => {
+                let outcome = match &running.ask {
+                    Some(ask) => {
+                        let tried = self.host.call_asking(turn.clone(), &name, args.clone(), ask.clone()).await?;
+                        if let (Some(decision), Some(sent)) = (tried.confirmation, &tried.sent) {
+                            out(TurnEvent::Confirm {
+                                tool: name.clone(),
+                                method: sent.method.to_owned(),
+                                url: sent.url.clone(),
+                                decision: decision.as_str().to_owned(),
+                            });
+                        }
+                        tried.outcome
+                    }
+                    None => self.host.call(turn.clone(), &name, args.clone()).await?,
+                };
+                out(TurnEvent::Tool {
+                    step,
+                    tool: name,
+                    args,
+                    outcome: outcome.outcome,
+                    code: outcome.code.map(|c| c.to_string()),
+                    reason: outcome.reason.map(|r| r.as_str().to_owned()),
+                });
+                (id, outcome.for_ai)
+            }
+        };
+        self.conversation.push(Message::Tool { tool_call_id: id, content });
+        Ok(())
+    }
+
+    /// Sends `request` and passes each streamed piece to `out`.
+    async fn stream(&self, request: &ChatRequest, out: Out<'_>) -> Result<Reply, TurnError> {
+        let mut stream = self.connection.chat(request).await?;
+        while let Some(item) = stream.next().await {
+            match item? {
+                StreamItem::Delta(text) => out(TurnEvent::Delta { text }),
+                StreamItem::Done(reply) => return Ok(reply),
+            }
+        }
+        Err(AiError::BadAnswer {
+            url: self.connection.url().as_str().to_owned(),
+            detail: "the answer ended before it was complete".into(),
+        }
+        .into())
+    }
+
+    fn tell(&self, state: CompanionState) {
+        if let Some(presence) = &self.presence {
+            presence(state);
+        }
+    }
+}
+
+/// An AI on this PC is asked for one tool per step (§3).
+fn one_per_step(connection: &Connection) -> bool {
+    connection.place() == Place::Pc
+}
+
+fn asked(call: &ToolCall) -> Asked {
+    Asked { id: call.id.clone(), name: call.name.clone(), args: call.arguments.parse() }
+}
+
+fn turn_id(turn: &Turn) -> String {
+    turn.id.clone().unwrap_or_default()
+}
+
+/// A turn id unique in this profile's journal across runs: the time, then a
+/// counter for turns started in the same instant.
+fn new_turn_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_micros());
+    format!("turn-{now:x}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
+}

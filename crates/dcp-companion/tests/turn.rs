@@ -1,0 +1,263 @@
+//! Turns end to end (issue 22): the scripted OpenAI-compatible server as
+//! the AI, the host over a real profile with the local-server example
+//! installed, and a real program on the PC answering its requests. Each
+//! test checks what the AI received and what the program received.
+
+#[path = "../../dcp-host/tests/common/mod.rs"]
+mod common;
+
+use common::{
+    dev_mode, example_on_port, fixture, free_port, install_manifest, pc_server, with_token, Fixture, PcServer, TOKEN,
+};
+use dcp_ai::{judge_ai_url, Connection};
+use dcp_companion::{Companion, Said, TurnError, TurnEvent, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};
+use dcp_format::limits::STEPS_PER_TURN;
+use dcp_host::{JournalOutcome, Source};
+use scripted_ai::{ollama, openai, Received, Script, ScriptedAi, Step, MODEL};
+use serde_json::json;
+use std::sync::atomic::Ordering;
+
+const ANSWER: &str = r#"{"time":"12:00","date":"2026-12-02","saved":true,"notes":1}"#;
+
+struct World {
+    _f: Fixture,
+    pc: PcServer,
+    ai: ScriptedAi,
+    companion: Companion,
+}
+
+/// A host with `mypc` installed and its program running, and a companion
+/// whose AI (on this PC) answers `turns`.
+async fn world(turns: Vec<Step>) -> World {
+    let f = fixture();
+    dev_mode(&f.host, true).await;
+    let pc = pc_server(free_port(), ANSWER);
+    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", pc.port), with_token()).await;
+    let ai = ScriptedAi::start(Script::with_turns(turns)).await;
+    let url = judge_ai_url(&ai.url()).expect("a loopback URL is an AI on this PC");
+    let companion = Companion::new(f.host.clone(), Connection::new(url, MODEL.into(), None));
+    World { _f: f, pc, ai, companion }
+}
+
+async fn say(w: &mut World, source: Source, text: &str) -> (Result<String, TurnError>, Vec<TurnEvent>) {
+    let mut events = Vec::new();
+    let said = Said { source, live: false, text: text.into() };
+    let result = w.companion.say(said, None, &mut |e| events.push(e)).await;
+    (result, events)
+}
+
+fn chats(ai: &ScriptedAi) -> Vec<Received> {
+    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
+}
+
+fn offered(request: &Received) -> Vec<String> {
+    request.body["tools"]
+        .as_array()
+        .map(|tools| tools.iter().map(|t| t["function"]["name"].as_str().unwrap_or_default().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+/// The tool messages of a request: (call id, content).
+fn tool_messages(request: &Received) -> Vec<(String, String)> {
+    request.body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| {
+            (
+                m["tool_call_id"].as_str().unwrap_or_default().to_owned(),
+                m["content"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// A `tool` line: (step, tool, outcome, code, reason).
+type ToolLine = (u32, String, JournalOutcome, Option<String>, Option<String>);
+
+/// The `tool` lines of a turn.
+fn tools(events: &[TurnEvent]) -> Vec<ToolLine> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::Tool { step, tool, outcome, code, reason, .. } => {
+                Some((*step, tool.clone(), *outcome, code.clone(), reason.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn no_secret_in(ai: &ScriptedAi) {
+    for request in ai.received() {
+        let text = serde_json::to_string(&request).expect("JSON");
+        assert!(!text.contains(TOKEN), "a secret reached the AI: {text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_read_then_act_chain_of_two_steps() {
+    let mut w = world(vec![
+        openai::tool_calls(&[("call_a", "mypc__get_time", "{}")], 0),
+        openai::tool_calls(&[("call_b", "mypc__add_note", r#"{"text":"tea at 12:00"}"#)], 3),
+        openai::text(["Done: ", "noted."]),
+    ])
+    .await;
+    let (result, events) = say(&mut w, Source::Keyboard, "note the time").await;
+    assert_eq!(result.expect("the turn ends with an answer"), "Done: noted.");
+    let lines: Vec<_> = tools(&events).into_iter().map(|(s, t, o, ..)| (s, t, o)).collect();
+    assert_eq!(
+        lines,
+        [(1, "mypc__get_time".into(), JournalOutcome::Done), (2, "mypc__add_note".into(), JournalOutcome::Done)]
+    );
+    assert!(matches!(events.first(), Some(TurnEvent::Turn { source: Source::Keyboard, .. })), "{events:?}");
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 2 }));
+    assert!(events.contains(&TurnEvent::Delta { text: "Done: ".into() }), "{events:?}");
+    assert!(events.contains(&TurnEvent::Reply { text: "Done: noted.".into() }), "{events:?}");
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 2, "the program received both calls");
+
+    let sent = chats(&w.ai);
+    assert_eq!(sent.len(), 3);
+    let first = &sent[0].body;
+    assert_eq!(first["stream"], json!(true));
+    assert_eq!(first["model"], json!(MODEL));
+    assert_eq!(first["parallel_tool_calls"], json!(false), "an AI on the PC: one tool per step");
+    assert_eq!(offered(&sent[0]), ["mypc__get_time", "mypc__add_note"]);
+    let system = first["messages"][0]["content"].as_str().unwrap_or_default();
+    assert!(system.contains("My PC (local server): tell the time on the user's PC"), "{system}");
+    assert!(system.contains("third-party data"), "{system}");
+    assert_eq!(first["messages"][1], json!({"role": "user", "content": "note the time"}));
+    let results = tool_messages(&sent[2]);
+    assert_eq!(results.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["call_a", "call_b"]);
+    assert!(results[0].1.contains("12:00"), "{results:?}");
+    no_secret_in(&w.ai);
+
+    // The conversation goes on: the next turn sends the first one again.
+    let (_, events) = say(&mut w, Source::Keyboard, "thanks").await;
+    assert!(matches!(events.last(), Some(TurnEvent::Error { .. }) | Some(TurnEvent::End { .. })));
+    let again = chats(&w.ai);
+    let messages = again[3].body["messages"].as_array().cloned().unwrap_or_default();
+    assert!(messages.iter().any(|m| m["content"] == json!("note the time")), "{messages:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ai_on_the_pc_runs_one_tool_per_step() {
+    let mut w = world(vec![
+        openai::tool_calls(&[("c1", "mypc__get_time", "{}"), ("c2", "mypc__add_note", r#"{"text":"x"}"#)], 4),
+        openai::text(["ok"]),
+    ])
+    .await;
+    let (result, events) = say(&mut w, Source::Keyboard, "time and note").await;
+    assert_eq!(result.expect("answer"), "ok");
+    let lines = tools(&events);
+    assert_eq!(lines[0].2, JournalOutcome::Done);
+    assert_eq!((lines[1].2, lines[1].4.as_deref()), (JournalOutcome::Refused, Some("one_action_per_step")));
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "only the first call reached the program");
+    let results = tool_messages(&chats(&w.ai)[1]);
+    assert_eq!(results[1], ("c2".to_owned(), NOT_RUN_ONE_PER_STEP.to_owned()), "the transcript stays valid");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fifth_step_is_followed_by_one_request_without_tools() {
+    let mut turns: Vec<Step> = (0..STEPS_PER_TURN)
+        .map(|n| openai::tool_calls(&[("", "mypc__add_note", &format!(r#"{{"text":"note {n}"}}"#))], 5))
+        .collect();
+    turns.push(openai::text(["five notes"]));
+    let mut w = world(turns).await;
+    let (result, events) = say(&mut w, Source::Keyboard, "five notes").await;
+    assert_eq!(result.expect("answer"), "five notes");
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: STEPS_PER_TURN as u32 }));
+    let sent = chats(&w.ai);
+    assert_eq!(sent.len(), STEPS_PER_TURN + 1);
+    assert!(sent[..STEPS_PER_TURN].iter().all(|r| !offered(r).is_empty()));
+    assert!(sent[STEPS_PER_TURN].body.get("tools").is_none(), "no tools after the 5th step");
+    // A missing id is made up, and answered under that id.
+    let ids: Vec<String> = tool_messages(&sent[STEPS_PER_TURN]).into_iter().map(|(id, _)| id).collect();
+    assert_eq!(ids.len(), STEPS_PER_TURN);
+    assert!(ids.iter().all(|id| id.starts_with("call_")), "{ids:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_small_models_get_wrong_is_answered_not_crashed_on() {
+    let mut w = world(vec![
+        // Ollama's shape: whole calls, arguments as an object, no id.
+        ollama::tool_calls(&[(None, "mypc__get_time", json!({}))]),
+        // The same call again, an unknown tool, arguments that are not JSON.
+        openai::tool_calls(&[("r1", "mypc__get_time", "")], 0),
+        openai::tool_calls(&[("u1", "mypc__fly", "{}")], 0),
+        openai::tool_calls(&[("j1", "mypc__add_note", "{text: oops")], 2),
+        // A reply with no text.
+        openai::text(Vec::<&str>::new()),
+    ])
+    .await;
+    let (result, events) = say(&mut w, Source::Keyboard, "what time is it").await;
+    assert_eq!(result.expect("a reply with no text is a reply"), "");
+    let lines = tools(&events);
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0].2, JournalOutcome::Done);
+    assert_eq!((lines[1].2, lines[1].4.as_deref()), (JournalOutcome::Refused, Some("repeated_call")));
+    assert_eq!(
+        (lines[2].2, lines[2].3.as_deref(), lines[2].4.as_deref()),
+        (JournalOutcome::Refused, Some("POLICY_DENIED"), Some("unknown_tool"))
+    );
+    assert_eq!((lines[3].2, lines[3].3.as_deref()), (JournalOutcome::Failed, Some("INVALID_ARGUMENTS")));
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "only the first call reached the program");
+    let results = tool_messages(&chats(&w.ai)[4]);
+    assert_eq!(results[1], ("r1".to_owned(), NOT_RUN_REPEATED.to_owned()));
+    assert!(results[2].1.contains("unknown_tool"), "{results:?}");
+    assert!(results[3].1.starts_with("INVALID_ARGUMENTS: the arguments are not JSON"), "{results:?}");
+    assert!(events.contains(&TurnEvent::Reply { text: String::new() }));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_twitch_turn_is_offered_what_the_chat_may_use_only() {
+    let mut w = world(vec![openai::text(["hi chat"])]).await;
+    let (result, _) = say(&mut w, Source::Twitch, "!time").await;
+    assert_eq!(result.expect("answer"), "hi chat");
+    let sent = chats(&w.ai);
+    assert!(offered(&sent[0]).is_empty(), "the PC's actions are no Twitch action: {:?}", offered(&sent[0]));
+    let system = sent[0].body["messages"][0]["content"].as_str().unwrap_or_default().to_owned();
+    assert!(system.contains("not for the Twitch chat"), "the AI can say why: {system}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_turn_offers_no_tools_and_a_call_is_refused() {
+    let mut w =
+        world(vec![openai::tool_calls(&[("e1", "mypc__get_time", "{}")], 0), openai::text(["Your build finished."])])
+            .await;
+    let mut events = Vec::new();
+    let message = "Information from a program on your PC (unchecked): build finished".to_owned();
+    let result = w.companion.event_turn(message.clone(), vec!["mypc/build_done".into()], &mut |e| events.push(e)).await;
+    assert_eq!(result.expect("answer"), "Your build finished.");
+    assert!(events.contains(&TurnEvent::Event {
+        plugin: "mypc".into(),
+        event: "build_done".into(),
+        text: message.clone()
+    }));
+    let lines = tools(&events);
+    assert_eq!((lines[0].2, lines[0].4.as_deref()), (JournalOutcome::Refused, Some("not_requested")));
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reached the program");
+    let sent = chats(&w.ai);
+    assert!(sent.iter().all(|r| r.body.get("tools").is_none()), "no tools in an event turn");
+    // The event and its answer stay in the conversation.
+    let kept = w.companion.conversation().len();
+    assert!(kept >= 4, "user, assistant call, tool, assistant answer: {kept}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ai_that_cannot_be_reached_ends_the_turn_with_its_code_and_forgets_it() {
+    let mut w = world(vec![ollama::no_tools(MODEL)]).await;
+    let (result, events) = say(&mut w, Source::Keyboard, "hello").await;
+    let error = result.expect_err("a model without tools");
+    assert_eq!(error.code(), "ai_no_tools");
+    assert!(matches!(&events[events.len() - 2], TurnEvent::Error { code, .. } if code == "ai_no_tools"), "{events:?}");
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0 }));
+    assert!(w.companion.conversation().is_empty(), "a turn that failed is not kept");
+
+    let gone = free_port();
+    let url = judge_ai_url(&format!("http://127.0.0.1:{gone}/v1")).expect("url");
+    let mut nobody = Companion::new(w._f.host.clone(), Connection::new(url, MODEL.into(), None));
+    let result = nobody.say(Said { source: Source::Keyboard, live: false, text: "hi".into() }, None, &mut |_| {}).await;
+    assert_eq!(result.map_err(|e| e.code()).err(), Some("ai_not_listening"));
+}
