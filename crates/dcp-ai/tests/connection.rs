@@ -343,3 +343,31 @@ async fn s13_discovery_proposes_what_answers() {
         (ai.url().as_str(), ["llama3.1".to_owned()].as_slice())
     );
 }
+
+#[tokio::test]
+async fn s13_localhost_is_the_pc_and_is_pinned_to_loopback() {
+    let ai = ScriptedAi::start(Script::with_turns(vec![openai::text(["hi"])])).await;
+    let url = judge_ai_url(&format!("http://localhost:{}/v1/", ai.addr().port())).expect("localhost");
+    assert_eq!(url.place(), Place::Pc);
+    let connection = Connection::new(url, MODEL.into(), None);
+    assert_eq!(connection.models().await.expect("models"), [MODEL]);
+    assert_eq!(reply(&connection, &ask("hi")).await.1.text, "hi");
+}
+
+#[tokio::test]
+async fn s17_a_server_that_ignores_stream_and_one_that_cuts_the_answer() {
+    let whole = json!({"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": "Checking.",
+        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "fx__convert", "arguments": "{\"amount\":1}"}}],
+    }}]});
+    let mut cut = openai::text_chunks(["Hel"]);
+    cut.push(Chunk::Cut);
+    let ai = ScriptedAi::start(Script::with_turns(vec![Step::Status(200, whole), Step::Stream(cut)])).await;
+    let connection = connect(&ai, None);
+    let (deltas, answer) = reply(&connection, &with_tool("x")).await;
+    assert_eq!(deltas, ["Checking."]);
+    assert_eq!((answer.tool_calls[0].id.as_str(), answer.tool_calls[0].name.as_str()), ("c1", "fx__convert"));
+    let (deltas, rest) = drain(connection.chat(&ask("x")).await.expect("starts")).await;
+    assert_eq!(deltas, ["Hel"]);
+    assert_eq!(rest.expect_err("cut").code(), "ai_bad_answer", "a cut answer is not a whole one");
+}
