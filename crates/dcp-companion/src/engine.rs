@@ -14,9 +14,10 @@ use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_format::limits::STEPS_PER_TURN;
-use dcp_host::{ApiError, Ask, CompanionState, Host, Model, Source, Turn};
+use dcp_host::{Answer, ApiError, Ask, CompanionState, Host, Model, Question, Source, Turn};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Where a turn's events go, as they happen.
@@ -216,12 +217,14 @@ impl Companion {
             Action::Run { id, name, args } => {
                 let outcome = match &running.ask {
                     Some(ask) => {
-                        let tried = self.host.call_asking(turn.clone(), &name, args.clone(), ask.clone()).await?;
-                        if let (Some(decision), Some(sent)) = (tried.confirmation, &tried.sent) {
+                        let asking = Arc::new(Recorder { ask: ask.clone(), asked: Mutex::new(None) });
+                        let tried = self.host.call_asking(turn.clone(), &name, args.clone(), asking.clone()).await?;
+                        let asked = asking.asked.lock().unwrap_or_else(PoisonError::into_inner).take();
+                        if let (Some(decision), Some((method, url))) = (tried.confirmation, asked) {
                             out(TurnEvent::Confirm {
                                 tool: name.clone(),
-                                method: sent.method.to_owned(),
-                                url: sent.url.clone(),
+                                method,
+                                url,
                                 decision: decision.as_str().to_owned(),
                             });
                         }
@@ -264,6 +267,26 @@ impl Companion {
         if let Some(presence) = &self.presence {
             presence(state);
         }
+    }
+}
+
+/// The shell's asker, noting what the player was shown (method and URL,
+/// secrets already `[secret]`) for the turn's `confirm` line: the request
+/// asked about, whether or not it was then sent.
+struct Recorder {
+    ask: Arc<dyn Ask>,
+    asked: Mutex<Option<(String, String)>>,
+}
+
+impl Ask for Recorder {
+    fn confirm(&self, question: Question) -> Answer<'_> {
+        let shown = (question.request.method.to_owned(), question.request.url.clone());
+        *self.asked.lock().unwrap_or_else(PoisonError::into_inner) = Some(shown);
+        self.ask.confirm(question)
+    }
+
+    fn within(&self) -> Duration {
+        self.ask.within()
     }
 }
 

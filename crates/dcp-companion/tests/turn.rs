@@ -12,10 +12,11 @@ use common::{
 use dcp_ai::{judge_ai_url, Connection};
 use dcp_companion::{Companion, Said, TurnError, TurnEvent, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};
 use dcp_format::limits::STEPS_PER_TURN;
-use dcp_host::{JournalOutcome, Source};
+use dcp_host::{Answer, Ask, Decision, JournalOutcome, Question, Source};
 use scripted_ai::{ollama, openai, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::json;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 const ANSWER: &str = r#"{"time":"12:00","date":"2026-12-02","saved":true,"notes":1}"#;
 
@@ -260,4 +261,83 @@ async fn an_ai_that_cannot_be_reached_ends_the_turn_with_its_code_and_forgets_it
     let mut nobody = Companion::new(w._f.host.clone(), Connection::new(url, MODEL.into(), None));
     let result = nobody.say(Said { source: Source::Keyboard, live: false, text: "hi".into() }, None, &mut |_| {}).await;
     assert_eq!(result.map_err(|e| e.code()).err(), Some("ai_not_listening"));
+}
+
+/// Answers every R3 question with `decision`, and counts the questions.
+struct Answering {
+    decision: Decision,
+    asked: AtomicUsize,
+}
+
+impl Ask for Answering {
+    fn confirm(&self, question: Question) -> Answer<'_> {
+        assert!(!serde_json::to_string(&question).expect("JSON").contains(TOKEN), "the question shows no secret");
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let decision = self.decision;
+        Box::pin(async move { decision })
+    }
+}
+
+/// `mypc` with `add_note` made irreversible (R3), a keyboard turn asking
+/// for it, answered `decision`.
+async fn r3_turn(decision: Decision) -> (World, Vec<TurnEvent>, Arc<Answering>) {
+    let mut w = world(vec![]).await;
+    let f = fixture();
+    dev_mode(&f.host, true).await;
+    let mut manifest = example_on_port("local-server", w.pc.port);
+    manifest["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible");
+    install_manifest(&f.host, f.dir.path(), "mypc", &manifest, with_token()).await;
+    let ai = ScriptedAi::start(Script::with_turns(vec![
+        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
+        openai::text(["ok"]),
+    ]))
+    .await;
+    let url = judge_ai_url(&ai.url()).expect("url");
+    w.companion = Companion::new(f.host.clone(), Connection::new(url, MODEL.into(), None));
+    w.ai = ai;
+    w._f = f;
+    let ask = Arc::new(Answering { decision, asked: AtomicUsize::new(0) });
+    let mut events = Vec::new();
+    let said = Said { source: Source::Keyboard, live: false, text: "note: pay rent".into() };
+    w.companion.say(said, Some(ask.clone()), &mut |e| events.push(e)).await.expect("answer");
+    (w, events, ask)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn r3_is_offered_where_the_player_can_be_asked_and_sent_only_on_a_yes() {
+    let (w, events, ask) = r3_turn(Decision::Confirmed).await;
+    assert_eq!(ask.asked.load(Ordering::SeqCst), 1);
+    assert!(offered(&chats(&w.ai)[0]).contains(&"mypc__add_note".to_owned()), "offered when the player can be asked");
+    let confirm = events.iter().find(|e| matches!(e, TurnEvent::Confirm { .. }));
+    assert!(
+        matches!(confirm, Some(TurnEvent::Confirm { tool, method, url, decision })
+            if tool == "mypc__add_note" && method == "POST" && url.ends_with("/note") && decision == "confirmed"),
+        "{events:?}"
+    );
+    assert_eq!(tools(&events)[0].2, JournalOutcome::Done);
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "a yes sends it");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn r3_declined_sends_nothing_and_the_ai_is_told() {
+    let (w, events, _) = r3_turn(Decision::Declined).await;
+    assert!(events.iter().any(|e| matches!(e, TurnEvent::Confirm { decision, .. } if decision == "declined")));
+    let line = &tools(&events)[0];
+    assert_eq!((line.2, line.4.as_deref()), (JournalOutcome::Refused, Some("declined")));
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reaches the program on a no");
+    assert!(tool_messages(&chats(&w.ai)[1])[0].1.contains("declined"), "the AI is told");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn r3_is_not_offered_where_no_one_can_be_asked() {
+    let mut w = world(vec![openai::text(["ok"])]).await;
+    let f = fixture();
+    dev_mode(&f.host, true).await;
+    let mut manifest = example_on_port("local-server", w.pc.port);
+    manifest["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible");
+    install_manifest(&f.host, f.dir.path(), "mypc", &manifest, with_token()).await;
+    let url = judge_ai_url(&w.ai.url()).expect("url");
+    w.companion = Companion::new(f.host.clone(), Connection::new(url, MODEL.into(), None));
+    say(&mut w, Source::Keyboard, "note it").await.0.expect("answer");
+    assert_eq!(offered(&chats(&w.ai)[0]), ["mypc__get_time"]);
 }
