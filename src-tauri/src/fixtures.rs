@@ -95,7 +95,15 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
     let slug = &cards[0].slug;
     let tool = details[slug.as_str()]["actions"][0]["full_name"].as_str().expect("an action").to_owned();
     host.set_enabled(slug, false).await.expect("off");
-    let turn = Turn { source: Source::Keyboard, model: Model::Local, live: false, builtin: 0, id: None, step: None };
+    let turn = Turn {
+        source: Source::Keyboard,
+        model: Model::Local,
+        live: false,
+        builtin: 0,
+        id: None,
+        step: None,
+        can_confirm: false,
+    };
     let _ = host.call(turn, &tool, json!({})).await;
     host.set_enabled(slug, true).await.expect("on");
     let query: JournalQuery = serde_json::from_value(json!({ "limit": 50 })).expect("a query");

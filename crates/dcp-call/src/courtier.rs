@@ -6,7 +6,9 @@
 //! (unknown_tool), the app switches (tools_off, plugin_off), the plugin's
 //! status (plugin_off, dev_mode_off, needs_setup), the action's switch, then
 //! the rules of the action's level (needs_confirmation, cloud_blocked,
-//! twitch_level, stream_private). The chat's one call per turn
+//! twitch_level, stream_private). An R3 action passes only where the
+//! player can be asked and asked for it by voice or keyboard: the pipeline
+//! then stops before sending and asks. The chat's one call per turn
 //! (twitch_quota) needs the profile and is counted by the pipeline last.
 
 use crate::turn::{Model, Source, Turn};
@@ -44,7 +46,7 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
         return Err(Refusal::PluginOff);
     }
     let reads_private = ctx.plugin.as_ref().is_some_and(|p| p.reads_private_data());
-    if tool.level.needs_confirmation() {
+    if tool.level.needs_confirmation() && !may_ask(turn, tool.level) {
         return Err(Refusal::NeedsConfirmation);
     }
     if turn.model == Model::Online && ctx.kept_on_pc && reads_private {
@@ -57,4 +59,11 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
         return Err(Refusal::StreamPrivate);
     }
     Ok(())
+}
+
+/// An action of `level` may run once the player confirms it: R3 (R4 is
+/// reserved for official plugins), on a turn of the player's own (never the
+/// Twitch chat, the companion on its own or an event) whose caller can ask.
+pub fn may_ask(turn: &Turn, level: Level) -> bool {
+    level == Level::R3 && turn.can_confirm && matches!(turn.source, Source::Voice | Source::Keyboard)
 }

@@ -7,6 +7,7 @@
 
 pub mod answer;
 pub mod arguments;
+pub mod ask;
 pub mod build;
 pub mod busy;
 pub mod courtier;

@@ -3,7 +3,9 @@
 //!
 //! 1. [`prepare`] (sync, short, with a store): the courtier decides, the
 //!    arguments are converted, the plugin's BUSY lock is taken and the
-//!    request is built (`prepare.rs`);
+//!    request is built (`prepare.rs`); an R3 request then waits, with no
+//!    store, for the player's answer to its question ([`Asking`]): only a
+//!    yes lets it go on, unchanged, to `send`;
 //! 2. [`send`] (async, no store): the request goes through the network
 //!    filter;
 //! 3. [`finish`] (sync, short, with a store): the answer is read, cleaned,
@@ -14,6 +16,7 @@
 //! `send`. Data flows one way; each stage's failure becomes what the AI
 //! reads, with the codes of §22.
 
+use crate::ask::{Decision, Question};
 use crate::busy::PluginLock;
 use crate::mask::Masker;
 use crate::verdict::{Call, Verdict};
@@ -28,7 +31,6 @@ pub use crate::prepare::prepare;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct CallOutcome {
     /// done, failed or refused.
@@ -45,7 +47,6 @@ pub struct CallOutcome {
 
 /// What the app sent for a call, as the Developer section's Try an action
 /// shows it (§19): every secret and credential as `[secret]`.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SentRequest {
     /// GET, POST, PUT, PATCH or DELETE.
@@ -75,6 +76,8 @@ impl SentRequest {
 pub enum Prepared {
     /// A request for [`send`], then [`finish`].
     Send(Box<Request>),
+    /// An R3 request: the player answers its question first.
+    Ask(Box<Asking>),
     /// The call ended before anything was sent: [`finish`] journals it.
     Finish(Ending),
 }
@@ -88,6 +91,34 @@ pub struct Request {
     pub(crate) outgoing: Outgoing,
     pub(crate) policy: Policy,
     pub(crate) reading: Reading,
+}
+
+/// An R3 request waiting for the player's answer (§12). It cannot be sent
+/// as it is: [`Asking::answer`] gives it back to send only when the player
+/// confirmed, and the question shows exactly that request.
+pub struct Asking {
+    pub(crate) request: Box<Request>,
+    pub(crate) question: Question,
+}
+
+impl Asking {
+    /// What to ask the player.
+    pub fn question(&self) -> &Question {
+        &self.question
+    }
+
+    /// The player's answer: confirmed, the request as prepared (to
+    /// [`send`]); declined or expired, the call ends refused `declined` with
+    /// nothing sent (for [`finish`]). Its journal line says which.
+    pub fn answer(self, decision: Decision) -> Result<Box<Request>, Ending> {
+        let Asking { mut request, .. } = self;
+        request.call.confirmation = Some(decision);
+        if decision == Decision::Confirmed {
+            return Ok(request);
+        }
+        let Request { call, reading, .. } = *request;
+        Err(Ending(Box::new(End::Declined { verdict: Verdict::declined(decision), call, reading })))
+    }
 }
 
 /// What reading an answer needs, from [`prepare`] to [`finish`].
@@ -111,6 +142,9 @@ enum End {
     Unlogged(CallOutcome),
     /// The server's reply, or why there is none.
     Replied { call: Call, reply: Result<Incoming, NetError>, reading: Reading },
+    /// The player said no: built, never sent; the plugin's lock is held
+    /// until the line is written, as for a call that was sent.
+    Declined { call: Call, verdict: Verdict, reading: Reading },
 }
 
 impl Ending {
@@ -152,19 +186,20 @@ pub struct Finished {
 /// Reads the answer (cleaned, masked, framed), writes the call's journal
 /// line in a short transaction of its own, then releases the plugin's lock.
 pub fn finish(store: &Store, ending: Ending) -> Finished {
-    let (call, verdict, reading) = match *ending.0 {
+    let (call, verdict, reading, was_sent) = match *ending.0 {
         End::Unlogged(outcome) => return Finished { outcome, sent: None, entry: None },
-        End::Decided(call, verdict) => (call, verdict, None),
+        End::Decided(call, verdict) => (call, verdict, None, false),
+        End::Declined { call, verdict, reading } => (call, verdict, Some(reading), false),
         End::Replied { call, reply, reading } => {
             let verdict = Verdict::replied(&call, &reply, &reading.response, &reading.masker);
-            (call, verdict, Some(reading))
+            (call, verdict, Some(reading), true)
         }
     };
     let entry = store.journal_write(&verdict.entry(&call));
     // Released only now: until its line is written, the call is running.
-    let sent = reading.map(|Reading { shown, lock, .. }| {
+    let shown = reading.map(|Reading { shown, lock, .. }| {
         drop(lock);
         shown
     });
-    Finished { outcome: verdict.outcome, sent, entry: Some(entry) }
+    Finished { outcome: verdict.outcome, sent: shown.filter(|_| was_sent), entry: Some(entry) }
 }

@@ -5,15 +5,16 @@
 //! rest needs, so no store is held while the request is out.
 
 use crate::arguments::{self, Arguments};
+use crate::ask::Question;
 use crate::build::{self, Inputs};
 use crate::busy::{self, PluginLock};
 use crate::courtier;
 use crate::mask::Masker;
-use crate::pipeline::{Ending, Prepared, Reading, Request, SentRequest};
+use crate::pipeline::{Asking, Ending, Prepared, Reading, Request, SentRequest};
 use crate::turn::{Source, Turn};
 use crate::verdict::{Call, Verdict};
 use dcp_format::codes::{CallCode, Refusal};
-use dcp_format::model::{ArgKind, Method, Plugin, Tool};
+use dcp_format::model::{in_language, ArgKind, Method, Plugin, Tool};
 use dcp_format::names::ToolRef;
 use dcp_net::{Outgoing, Policy};
 use dcp_store::{CallContext, Store};
@@ -21,17 +22,21 @@ use dcp_vault::Sensitive;
 use serde_json::Value;
 
 /// Prepares the call of `full_name` (`<slug>__<tool>`) with the AI's
-/// `args`: a request to send, or a call that ended here (refused, bad
-/// arguments, BUSY, a request that cannot be built) for the pipeline's
-/// `finish` to journal.
+/// `args`: a request to send, an R3 request to ask the player about first,
+/// or a call that ended here (refused, bad arguments, BUSY, a request that
+/// cannot be built) for the pipeline's `finish` to journal.
 pub fn prepare(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Prepared {
     match plan(store, turn, full_name, args) {
-        Ok(request) => Prepared::Send(request),
+        Ok((request, None)) => Prepared::Send(request),
+        Ok((request, Some(question))) => Prepared::Ask(Box::new(Asking { request, question })),
         Err(ending) => Prepared::Finish(ending),
     }
 }
 
-fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<Box<Request>, Ending> {
+/// The request, with the question to ask first when its action needs the
+/// player's confirmation (the courtier let it through: the player can be
+/// asked).
+fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<(Box<Request>, Option<Question>), Ending> {
     // A name that is no `<slug>__<tool>` names no plugin: its line keeps
     // the name as given.
     let name = full_name.parse::<ToolRef>().ok();
@@ -55,6 +60,7 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<Box
         tool: tool_name.to_owned(),
         who: turn.source,
         subject: subject(tool, args, &masker),
+        confirmation: None,
     };
     let turn = match in_step(store, turn) {
         Ok(turn) => turn,
@@ -112,8 +118,15 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<Box
         local_ports: plugin.local_ports.clone(),
         dev_mode: context.prefs.dev_mode,
     };
+    let question = tool.level.needs_confirmation().then(|| Question {
+        plugin: context.slug.clone(),
+        plugin_name: plugin.display_name.clone(),
+        tool: tool.name.clone(),
+        hint: in_language(&tool.hint, &context.prefs.language).unwrap_or_default().to_owned(),
+        request: shown.clone(),
+    });
     let reading = Reading { masker, response: tool.response.clone(), shown, lock };
-    Ok(Box::new(Request { call, outgoing, policy, reading }))
+    Ok((Box::new(Request { call, outgoing, policy, reading }), question))
 }
 
 /// The turn with this call's step resolved: calls sharing a turn id count

@@ -1,5 +1,6 @@
 //! A turn: who asked, which AI answers, whether the player is live on
-//! Twitch, and how many built-in tools are already offered (§3, §12, §13).
+//! Twitch, whether the player can be asked to confirm, and how many
+//! built-in tools are already offered (§3, §12, §13).
 
 use serde::Serialize;
 
@@ -33,4 +34,8 @@ pub struct Turn {
     /// The tool step of the turn this offer or call is in, counting from 1
     /// (§3: up to 5). `None`: the next step of the turn `id`, or the first.
     pub step: Option<u32>,
+    /// The caller can ask the player to confirm (a window, a terminal, an
+    /// answer given in advance): R3 actions of voice and keyboard turns are
+    /// offered, and asked before they are sent (§12).
+    pub can_confirm: bool,
 }

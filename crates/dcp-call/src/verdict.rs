@@ -5,6 +5,7 @@
 //! written once, masked and framed the same way, and testable alone.
 
 use crate::answer::{self, frame};
+use crate::ask::{Decision, ANSWER_WITHIN};
 use crate::mask::Masker;
 use crate::pipeline::CallOutcome;
 use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
@@ -20,6 +21,8 @@ pub(crate) struct Call {
     pub tool: String,
     pub who: Source,
     pub subject: Option<String>,
+    /// An R3 call's answer, once the player gave it (or did not in time).
+    pub confirmation: Option<Decision>,
 }
 
 /// What the AI reads, with the code and error the journal keeps.
@@ -44,6 +47,20 @@ impl Verdict {
             for_ai: format!("{code} ({reason}): {}", reason.for_ai()),
         };
         Verdict { outcome, code: Some(SpecCode::Refusal(reason)), error: None }
+    }
+
+    /// Refused `declined`: the player said no, or nothing in time (a no).
+    pub fn declined(decision: Decision) -> Verdict {
+        let mut verdict = Verdict::refused(Refusal::Declined);
+        if decision == Decision::Expired {
+            let code = ToolCode::Call(CallCode::PolicyDenied);
+            verdict.outcome.for_ai = format!(
+                "{code} ({}): No answer from the player within {} s: nothing was sent. Ask them if they still want it.",
+                Refusal::Declined,
+                ANSWER_WITHIN.as_secs()
+            );
+        }
+        verdict
     }
 
     /// Failed with the app's own words (masked: they may quote an argument).
@@ -106,6 +123,7 @@ impl Verdict {
             code: self.code,
             subject: call.subject.as_deref(),
             error: self.error.as_deref(),
+            confirmation: call.confirmation,
         }
     }
 }
@@ -128,7 +146,13 @@ mod tests {
     const TOKEN: &str = "tok-123456789";
 
     fn call() -> Call {
-        Call { slug: "fx".into(), tool: "convert".into(), who: Source::Voice, subject: Some("100 USD".into()) }
+        Call {
+            slug: "fx".into(),
+            tool: "convert".into(),
+            who: Source::Voice,
+            subject: Some("100 USD".into()),
+            confirmation: None,
+        }
     }
 
     fn masker() -> Masker {

@@ -194,7 +194,8 @@ impl From<CallCode> for ToolCode {
 crate::spelled! {
     /// §22 "Refusals": why the courtier said no (the AI receives
     /// POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
-    /// steps are used (§3, §21).
+    /// steps are used (§3, §21). Nor is `declined`: the player said no to
+    /// an R3 action, or did not answer in time (§12, issue 22).
     pub enum Refusal {
         ToolsOff => "tools_off",
         PluginOff => "plugin_off",
@@ -208,6 +209,7 @@ crate::spelled! {
         DevModeOff => "dev_mode_off",
         StreamPrivate => "stream_private",
         StepLimit => "step_limit",
+        Declined => "declined",
     }
 }
 
@@ -227,6 +229,7 @@ impl Refusal {
             Refusal::DevModeOff => "This plugin needs developer mode, which is off.".into(),
             Refusal::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.".into(),
             Refusal::StepLimit => format!("This turn already used its {STEPS_PER_TURN} tool steps: answer the user with what you have."),
+            Refusal::Declined => "The player declined this action: nothing was sent. Do not ask for it again unless they do.".into(),
         }
     }
 
@@ -243,6 +246,7 @@ impl Refusal {
             Refusal::TwitchLevel => "not for the Twitch chat (only actions that read public data)".into(),
             Refusal::NotRequested => "no actions on a turn the player did not ask for".into(),
             Refusal::StepLimit => format!("this turn already used its {STEPS_PER_TURN} tool steps"),
+            Refusal::Declined => "you declined it".into(),
             Refusal::TwitchQuota | Refusal::UnknownTool => self.for_ai(),
         }
     }

@@ -16,8 +16,10 @@ crate::spelled! {
 }
 
 impl Level {
-    /// R3 and above need a confirmation window that is not available yet
-    /// (§12 note 1): installed, shown, never offered, refused if called.
+    /// R3 and above need the player's confirmation (§12): R3 is offered
+    /// only where the caller can ask the player, and asked every time
+    /// before it is sent; elsewhere, and for R4 always, it is installed,
+    /// shown, never offered, refused if called.
     pub fn needs_confirmation(self) -> bool {
         self >= Level::R3
     }

@@ -5,9 +5,10 @@
 //! the [`Background`] guard is dropped.
 
 use crate::dto::Card;
+use crate::dto::{CompanionState, Notice};
 use crate::events::{Change, HostEvent};
 use crate::{ApiError, ApiResult, Host};
-use dcp_door::{CompanionState, Door, DoorConfig, SystemClock};
+use dcp_door::{Door, DoorConfig, SystemClock};
 use dcp_store::watch::FolderWatcher;
 use dcp_store::Store;
 use std::collections::HashMap;
@@ -42,11 +43,13 @@ impl Host {
         let store = Store::open(self.inner.profile.clone(), self.inner.key_store.clone())?;
         let config = DoorConfig { port: self.inner.door_port, ..DoorConfig::default() };
         let door = Door::start(store, config, Arc::new(SystemClock::new()), notices);
-        door.set_companion(if options.listening { CompanionState::Listening } else { CompanionState::Sleeping });
+        let companion = if options.listening { CompanionState::Listening } else { CompanionState::Sleeping };
+        door.set_companion(companion.into());
         let host = self.clone();
         let forward = tokio::spawn(async move {
             while let Some(notice) = received.recv().await {
-                if let dcp_door::Notice::Door { state } = &notice {
+                let notice = Notice::from(notice);
+                if let Notice::Door { state } = &notice {
                     *host.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner) = Some(state.clone());
                 }
                 host.emit(HostEvent::Door { notice });
@@ -82,7 +85,7 @@ impl Background {
     /// The companion reports its state (listening, busy, asleep): events wait until it listens (§16).
     pub fn set_companion(&self, state: CompanionState) {
         if let Some(door) = &self.door {
-            door.set_companion(state);
+            door.set_companion(state.into());
         }
     }
 

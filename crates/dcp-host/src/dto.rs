@@ -4,11 +4,15 @@
 //! facts (a status, an origin, a port), never a sentence: each shell words
 //! them in its own language. Lower crates' values convert into them.
 
+mod call;
 mod card;
 mod details;
+mod door;
 
+pub use call::{CallOutcome, SentRequest};
 pub use card::Card;
 pub use details::{ActionView, EventView, PluginDetails, SettingView};
+pub use door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_DOOR_PORT};
 
 use dcp_store::{Prefs, Status, Switch};
 use serde::{Deserialize, Serialize};
@@ -100,13 +104,13 @@ pub struct EventsPage {
 #[derive(Debug, Clone, Serialize)]
 pub struct DoorView {
     /// Open, or why it is closed.
-    pub wanted: dcp_door::Wanted,
+    pub wanted: Wanted,
     /// `127.0.0.1:<port>`.
     pub address: String,
     /// The running door's state, when this process runs it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub state: Option<dcp_door::DoorState>,
+    pub state: Option<DoorState>,
 }
 
 /// Which journal lines to list (Actions tab), newest first: plugin,
@@ -120,9 +124,13 @@ pub use dcp_store::journal::{JournalQuery, Kind as JournalKind, Outcome as Journ
 #[derive(Debug, Clone, Serialize)]
 pub struct TriedAction {
     /// The outcome, with exactly what the AI reads.
-    pub outcome: dcp_call::pipeline::CallOutcome,
+    pub outcome: CallOutcome,
     /// Method, URL, headers and body as sent, every secret as `[secret]`.
-    pub sent: Option<dcp_call::pipeline::SentRequest>,
+    pub sent: Option<SentRequest>,
+    /// An R3 action's answer from the player (absent for every other call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub confirmation: Option<dcp_store::journal::Decision>,
 }
 
 /// What Options' Test button found (§18): one harmless call, as the player

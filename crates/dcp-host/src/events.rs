@@ -3,8 +3,7 @@
 //! subscriber that falls behind by more than [`CAPACITY`] events gets
 //! `Lagged` and should read the cards again.
 
-use crate::dto::{AppSwitches, Card};
-use dcp_door::Notice;
+use crate::dto::{AppSwitches, Card, Notice};
 use serde::Serialize;
 
 /// Events kept for a slow subscriber before it lags.

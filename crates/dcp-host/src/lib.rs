@@ -31,9 +31,7 @@ mod plugin_test;
 
 pub use background::{Background, BackgroundOptions};
 pub use dcp_call::offer::Offer;
-pub use dcp_call::pipeline::{CallOutcome, SentRequest};
 pub use dcp_call::turn::{Model, Source, Turn};
-pub use dcp_door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_PORT as DEFAULT_DOOR_PORT};
 pub use dcp_format::codes::Spelled;
 /// The §22 codes and a problem of a manifest, under their own names: plain
 /// spellings and data, which a mirror would only copy.
@@ -56,12 +54,15 @@ pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
 
+/// Asking the player before an R3 action is sent (§12).
+pub use dcp_call::ask::{Answer, Ask, Decision, Question, ANSWER_WITHIN};
 use dcp_call::pipeline::{self, Prepared};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    ActionView, AppSwitches, Card, DoorView, EventView, EventsPage, JournalKind, JournalOutcome, JournalQuery,
-    JournalValue, PluginDetails, PluginTest, SettingView, SwitchesPatch, TriedAction,
+    ActionView, AppSwitches, CallOutcome, Card, CompanionState, DoorState, DoorView, EventView, EventsPage,
+    JournalKind, JournalOutcome, JournalQuery, JournalValue, Notice, PluginDetails, PluginTest, SentRequest,
+    SettingView, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;
@@ -135,7 +136,7 @@ impl Host {
                 client: dcp_net::Client::new(),
                 runtime: Some(runtime),
                 events: broadcast::channel(events::CAPACITY).0,
-                door_port: options.door_port.unwrap_or(dcp_door::DEFAULT_PORT),
+                door_port: options.door_port.unwrap_or(DEFAULT_DOOR_PORT),
                 door_state: Mutex::new(None),
             }),
         })
@@ -376,8 +377,20 @@ impl Host {
 
     /// Runs one call through the whole pipeline (§3). Its journal line is
     /// written once the outcome is known, then reported on the stream.
+    /// No one can be asked here: an R3 action is refused
+    /// `needs_confirmation`, whatever the turn's `can_confirm` says.
     pub async fn call(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<CallOutcome> {
-        Ok(self.call_showing_request(turn, tool, args).await?.outcome)
+        Ok(self.call_showing_request(turn, tool, args, None).await?.outcome)
+    }
+
+    /// [`Host::call`] where the player can be asked (§12): an R3 action of
+    /// a voice or keyboard turn whose `can_confirm` is true is built, then
+    /// `ask` shows the player exactly that request (secrets as `[secret]`)
+    /// and has [`Ask::within`] (at most 60 s) to answer. Only a yes sends
+    /// it, unchanged; a no or no answer is refused `declined` with nothing
+    /// sent. The outcome and the journal line say the decision.
+    pub async fn call_asking(&self, turn: Turn, tool: &str, args: Value, ask: Arc<dyn Ask>) -> ApiResult<TriedAction> {
+        self.call_showing_request(turn, tool, args, Some(ask)).await
     }
 
     /// The Developer section's Try an action (§19): the call as the AI
@@ -386,23 +399,43 @@ impl Host {
     /// Developer section is not there then, so neither is its button.
     pub async fn try_action(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
         if !self.switches().await?.dev_mode {
-            return Err(ApiError::new(
-                ErrorCode::Import(dcp_format::Code::DevModeRequired),
-                "Try an action is in the Developer section: turn on developer mode first",
-            ));
+            return Err(dev_mode_required());
         }
-        self.call_showing_request(turn, tool, args).await
+        self.call_showing_request(turn, tool, args, None).await
     }
 
-    /// One call through the pipeline, with the request it sent.
-    async fn call_showing_request(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
+    /// Try an action of a shell that can ask the player: an R3 action asks
+    /// as in [`Host::call_asking`].
+    pub async fn try_action_asking(
+        &self,
+        turn: Turn,
+        tool: &str,
+        args: Value,
+        ask: Arc<dyn Ask>,
+    ) -> ApiResult<TriedAction> {
+        if !self.switches().await?.dev_mode {
+            return Err(dev_mode_required());
+        }
+        self.call_showing_request(turn, tool, args, Some(ask)).await
+    }
+
+    /// One call through the pipeline, with the request it sent; an R3
+    /// action asks `ask`, when there is someone to ask.
+    async fn call_showing_request(
+        &self,
+        mut turn: Turn,
+        tool: &str,
+        args: Value,
+        ask: Option<Arc<dyn Ask>>,
+    ) -> ApiResult<TriedAction> {
+        turn.can_confirm &= ask.is_some();
         // A task of the host's own: a caller that stops waiting does not
         // stop a call already sent, which still gets its line, gives the
         // plugin's lock back and is reported on the stream.
         let host = self.clone();
         let tool = tool.to_owned();
         self.runtime()
-            .spawn(async move { host.run_call(turn, tool, args).await })
+            .spawn(async move { host.run_call(turn, tool, args, ask).await })
             .await
             .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
     }
@@ -411,21 +444,47 @@ impl Host {
     /// store, the request sent with none checked out (a call that ends in
     /// prepare is finished with the same store). Then the call's end and
     /// the journal line it wrote (its own, whatever else was written
-    /// meanwhile) go on the stream.
-    async fn run_call(&self, turn: Turn, tool: String, args: Value) -> ApiResult<TriedAction> {
+    /// meanwhile) go on the stream. An R3 request waits for the player's
+    /// answer between prepare and send, with no store checked out.
+    async fn run_call(
+        &self,
+        turn: Turn,
+        tool: String,
+        args: Value,
+        ask: Option<Arc<dyn Ask>>,
+    ) -> ApiResult<TriedAction> {
         let name = tool.clone();
         let prepared = self
             .read(move |s| {
                 Ok(match pipeline::prepare(s, &turn, &name, &args) {
-                    Prepared::Send(request) => Err(request),
                     Prepared::Finish(ending) => Ok(pipeline::finish(s, ending)),
+                    other => Err(other),
                 })
             })
             .await?;
-        let finished = match prepared {
+        let mut confirmation = None;
+        let next = match prepared {
+            Ok(finished) => Ok(finished),
+            Err(Prepared::Send(request)) => Err(Ok(request)),
+            Err(Prepared::Ask(asking)) => {
+                // Without an asker the turn cannot confirm (see
+                // `call_showing_request`): a no, should one get here.
+                let decision = match &ask {
+                    Some(ask) => ask_player(ask.as_ref(), asking.question().clone()).await,
+                    None => Decision::Declined,
+                };
+                confirmation = Some(decision);
+                Err((*asking).answer(decision))
+            }
+            Err(Prepared::Finish(_)) => unreachable!("finished with prepare's store"),
+        };
+        let finished = match next {
             Ok(finished) => finished,
-            Err(request) => {
-                let ending = pipeline::send(&self.inner.client, request).await;
+            Err(next) => {
+                let ending = match next {
+                    Ok(request) => pipeline::send(&self.inner.client, request).await,
+                    Err(declined) => declined,
+                };
                 self.read(move |s| Ok(pipeline::finish(s, ending))).await?
             }
         };
@@ -437,7 +496,7 @@ impl Host {
             Some(Err(e)) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
             None => {}
         }
-        Ok(TriedAction { outcome: finished.outcome, sent: finished.sent })
+        Ok(TriedAction { outcome: finished.outcome.into(), sent: finished.sent.map(Into::into), confirmation })
     }
 
     /// Journal lines, newest first (Actions tab).
@@ -546,6 +605,21 @@ impl Inner {
     }
 }
 
+/// Asks the player, for at most [`ANSWER_WITHIN`] (less when the asker
+/// says so): no answer in time is [`Decision::Expired`].
+async fn ask_player(ask: &dyn Ask, question: Question) -> Decision {
+    let within = ask.within().min(ANSWER_WITHIN);
+    tokio::time::timeout(within, ask.confirm(question)).await.unwrap_or(Decision::Expired)
+}
+
+/// Try an action while developer mode is off.
+fn dev_mode_required() -> ApiError {
+    ApiError::new(
+        ErrorCode::Import(dcp_format::Code::DevModeRequired),
+        "Try an action is in the Developer section: turn on developer mode first",
+    )
+}
+
 /// Whether the calling thread runs a future of a multi-thread runtime,
 /// where `block_in_place` may run blocking work on it.
 fn may_lend_thread() -> bool {
@@ -579,7 +653,7 @@ fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> Ap
         slug: slug.to_owned(),
         status: context.status,
         events,
-        door: DoorView { wanted: dcp_door::wanted_now(s), address: format!("127.0.0.1:{port}"), state },
+        door: DoorView { wanted: dcp_door::wanted_now(s).into(), address: format!("127.0.0.1:{port}"), state },
         token_made: s.event_token_sealed(slug)?.is_some(),
     })
 }

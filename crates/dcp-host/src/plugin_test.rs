@@ -4,9 +4,8 @@
 //! this PC (so the online-AI choice cannot refuse it). The call is
 //! journaled like any other: the player asked for it.
 
-use crate::dto::PluginTest;
+use crate::dto::{CallOutcome, PluginTest};
 use crate::{ApiResult, Host, Model, Source, Turn};
-use dcp_call::pipeline::CallOutcome;
 use dcp_format::codes::{SpecCode, ToolCode};
 use dcp_format::limits::CALL_SECONDS;
 use dcp_format::model::Plugin;
@@ -34,8 +33,15 @@ impl Host {
                         .into(),
             });
         };
-        let turn =
-            Turn { source: Source::Keyboard, model: Model::Local, live: false, builtin: 0, id: None, step: None };
+        let turn = Turn {
+            source: Source::Keyboard,
+            model: Model::Local,
+            live: false,
+            builtin: 0,
+            id: None,
+            step: None,
+            can_confirm: false,
+        };
         let outcome = self.call(turn, &action, serde_json::json!({})).await?;
         Ok(verdict(action, &outcome))
     }
@@ -96,7 +102,7 @@ fn plain_words(code: SpecCode) -> String {
 #[cfg(test)]
 mod tests {
     use super::verdict;
-    use dcp_call::pipeline::CallOutcome;
+    use crate::dto::CallOutcome;
     use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
     use dcp_store::journal::Outcome as JournalOutcome;
 

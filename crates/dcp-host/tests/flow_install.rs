@@ -12,7 +12,15 @@ use dcp_host::{Refusal, SpecCode};
 use std::time::Duration;
 
 fn voice() -> Turn {
-    Turn { source: Source::Voice, model: Model::Local, live: false, builtin: 0, id: None, step: None }
+    Turn {
+        source: Source::Voice,
+        model: Model::Local,
+        live: false,
+        builtin: 0,
+        id: None,
+        step: None,
+        can_confirm: false,
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -70,6 +70,7 @@ fn bench(c: &mut Criterion) {
                 code: None,
                 subject: Some("x"),
                 error: None,
+                confirmation: None,
             })
             .expect("write");
     }

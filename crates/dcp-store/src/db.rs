@@ -169,6 +169,10 @@ const MIGRATIONS: &[M<'static>] = &[
             'text_too_long', 'browser_request', 'wrong_host', 'method_not_allowed', 'not_found',
             'unsupported_media_type', 'body_too_large', 'unreadable_body', 'internal_error')));",
     ),
+    // Migration 10: an R3 call's line says what the player answered its
+    // question (confirmed, declined, expired; §12, issue 22). Every other
+    // line, and every line before, has none.
+    M::up("ALTER TABLE journal ADD COLUMN confirmation TEXT;"),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

@@ -93,6 +93,19 @@ dcp_format::spelled! {
     }
 }
 
+dcp_format::spelled! {
+    /// The player's answer to an R3 action's question (§12): only
+    /// `confirmed` sent the request.
+    pub enum Decision {
+        /// The player said yes: the request was sent, exactly as shown.
+        Confirmed => "confirmed",
+        /// The player said no.
+        Declined => "declined",
+        /// No answer in time: a no.
+        Expired => "expired",
+    }
+}
+
 impl Kind {
     /// The family its lines' codes are read in.
     fn family(self) -> Family {
@@ -189,6 +202,11 @@ pub struct JournalLine {
     /// of `dcplugin journal --json` does not change; a failed call's error
     /// is in [`Store::last_failures`].
     pub detail: Option<String>,
+    /// An R3 call's decision: confirmed, declined or expired. Absent from
+    /// the JSON of every other line, so their shape does not change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub confirmation: Option<Stored<Decision>>,
 }
 
 /// One of a plugin's last failed calls (Developer section, §19).
@@ -225,6 +243,8 @@ pub struct NewEntry<'a> {
     /// For a failed call: what the AI was told (already masked). Kept with
     /// the plugin's last failed calls, never in the journal.
     pub error: Option<&'a str>,
+    /// For an R3 call: what the player answered.
+    pub confirmation: Option<Decision>,
 }
 
 fn now_ms() -> i64 {
@@ -242,6 +262,7 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
         Stored::Unknown(_) => None,
     };
     let code: Option<String> = r.get(7)?;
+    let confirmation: Option<String> = r.get(9)?;
     Ok(JournalLine {
         id: r.get(0)?,
         at: r.get(1)?,
@@ -253,6 +274,7 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
         code: code.map(|code| Stored::read(code, |text| SpecCode::parse(text, family?))),
         subject: r.get(8)?,
         detail: None,
+        confirmation: confirmation.map(|text| Stored::read(text, Decision::parse)),
     })
 }
 
@@ -275,7 +297,8 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
     let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
     let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
     conn.prepare_cached(
-        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject, confirmation)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         at,
@@ -285,7 +308,8 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         e.kind.as_str(),
         e.outcome.as_str(),
         e.code.map(|c| c.to_string()),
-        subject
+        subject,
+        e.confirmation.map(Decision::as_str)
     ])?;
     let id = conn.last_insert_rowid();
     let inserted = JournalLine {
@@ -299,6 +323,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         code: e.code.map(Stored::Known),
         subject,
         detail: None,
+        confirmation: e.confirmation.map(Stored::Known),
     };
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
@@ -376,7 +401,7 @@ impl Store {
     /// Entries matching `filter` (its parameters first, the limit last).
     fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<JournalLine>, StoreError> {
         let sql = format!(
-            "SELECT id, at, slug, action, who, kind, outcome, code, subject FROM journal {filter} ORDER BY id DESC LIMIT ?"
+            "SELECT id, at, slug, action, who, kind, outcome, code, subject, confirmation FROM journal {filter} ORDER BY id DESC LIMIT ?"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let entries = stmt.query_map(parameters, entry)?.collect::<Result<Vec<_>, _>>()?;

@@ -4,7 +4,7 @@
 //! what a script reads of `list`, `show`, `reload` and `events` stays
 //! exactly what it was.
 
-use dcp_host::{Card, CloudChoice, EventView, EventsPage, PluginDetails, SettingView, Status};
+use dcp_host::{Card, CloudChoice, DoorState, EventView, EventsPage, PluginDetails, SettingView, Status, Wanted};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -19,6 +19,16 @@ pub fn status_label(status: Status) -> &'static str {
         Status::NeedsSetup => "Needs setup",
         Status::ToolsOff => "Tools off",
         Status::Active => "Active",
+    }
+}
+
+/// The door's state as `serve` prints it (§16).
+pub fn door_state_words(state: &DoorState) -> String {
+    match state {
+        DoorState::Closed { why: Wanted::DevModeOff } => "closed: developer mode is off".into(),
+        DoorState::Closed { .. } => "closed: no event of an active plugin is switched on".into(),
+        DoorState::Listening { port } => format!("listening on 127.0.0.1:{port}"),
+        DoorState::PortTaken { port } => format!("port {port} is used by another program"),
     }
 }
 

@@ -14,7 +14,7 @@ pub async fn try_action(
     source: Source,
     model: Model,
 ) -> Result<TriedAction, ApiError> {
-    let turn = Turn { source, model, live: false, builtin: 0, id: None, step: None };
+    let turn = Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false };
     host(app).try_action(turn, &tool, args).await
 }
 

@@ -12,6 +12,7 @@ export type { CloudChoice } from "./CloudChoice";
 export type { CloudQuestion } from "./CloudQuestion";
 export type { Code } from "./Code";
 export type { DataReach } from "./DataReach";
+export type { Decision } from "./Decision";
 export type { DoorState } from "./DoorState";
 export type { DoorView } from "./DoorView";
 export type { ErrorCode } from "./ErrorCode";

@@ -254,6 +254,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
         code: None,
         subject: sent.text.as_deref(),
         error: None,
+        confirmation: None,
     });
     let _ = shared.notices.send(Notice::Received {
         plugin: slug.to_owned(),

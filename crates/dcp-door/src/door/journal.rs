@@ -67,6 +67,7 @@ pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: 
         code: Some(SpecCode::Event(reason)),
         subject: None,
         error: None,
+        confirmation: None,
     });
     let _ = shared.notices.send(Notice::Refused { plugin: slug.to_owned(), event: event.map(str::to_owned), reason });
 }

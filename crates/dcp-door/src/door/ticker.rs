@@ -17,7 +17,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What the door tells its caller (and `dcplugin serve` prints).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Notice {
@@ -125,6 +124,7 @@ pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: Ev
         code: Some(SpecCode::Event(reason)),
         subject: w.text.as_deref(),
         error: None,
+        confirmation: None,
     });
     let _ = shared.notices.send(Notice::Dropped { plugin: w.plugin.clone(), event: w.event.clone(), reason });
 }

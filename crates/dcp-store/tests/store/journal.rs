@@ -2,7 +2,9 @@
 //! bounded retention, and the last failures for the Developer section.
 
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
-use dcp_store::journal::{JournalQuery, Kind, NewEntry, Outcome, Source, Stored, KEPT_ENTRIES, SUBJECT_CHARS};
+use dcp_store::journal::{
+    Decision, JournalQuery, Kind, NewEntry, Outcome, Source, Stored, KEPT_ENTRIES, SUBJECT_CHARS,
+};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
 use std::sync::Arc;
@@ -12,7 +14,17 @@ fn store(dir: &std::path::Path) -> Store {
 }
 
 fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<SpecCode>, subject: Option<&'a str>) -> NewEntry<'a> {
-    NewEntry { plugin, action: "convert", who: Source::Voice, kind: Kind::Call, outcome, code, subject, error: None }
+    NewEntry {
+        plugin,
+        action: "convert",
+        who: Source::Voice,
+        kind: Kind::Call,
+        outcome,
+        code,
+        subject,
+        error: None,
+        confirmation: None,
+    }
 }
 
 const HTTP_500: SpecCode = SpecCode::Tool(ToolCode::Http(500));
@@ -117,6 +129,41 @@ fn s3_a_written_line_comes_back_as_the_journal_lists_it() {
     assert_eq!(listed.iter().rev().map(json).collect::<Vec<_>>(), written.iter().map(json).collect::<Vec<_>>());
     assert!(written.windows(2).all(|w| w[0].id < w[1].id), "ids increase");
     assert_eq!(written[0].subject.as_ref().map(|s| s.chars().count()), Some(SUBJECT_CHARS), "cut as kept");
+}
+
+/// An R3 call's line keeps what the player answered (§12, issue 22), read
+/// back as written; every other line has none, and no `confirmation` key in
+/// its JSON (the shape of `dcplugin journal --json` does not change).
+#[test]
+fn s12_an_r3_lines_decision_is_kept_and_other_lines_have_none() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    let declined = SpecCode::Refusal(Refusal::Declined);
+    let written = [
+        s.journal_write(&NewEntry {
+            confirmation: Some(Decision::Confirmed),
+            ..entry("fx", Outcome::Done, None, None)
+        }),
+        s.journal_write(&NewEntry {
+            confirmation: Some(Decision::Declined),
+            ..entry("fx", Outcome::Refused, Some(declined), None)
+        }),
+        s.journal_write(&NewEntry {
+            confirmation: Some(Decision::Expired),
+            ..entry("fx", Outcome::Refused, Some(declined), None)
+        }),
+        s.journal_write(&entry("fx", Outcome::Done, None, None)),
+    ]
+    .map(|w| w.expect("write").confirmation);
+    let listed: Vec<_> = s.journal(10, None).expect("list").into_iter().rev().map(|l| l.confirmation).collect();
+    let expected = [Some(Decision::Confirmed), Some(Decision::Declined), Some(Decision::Expired), None]
+        .map(|d| d.map(Stored::Known));
+    assert_eq!(written.to_vec(), expected.to_vec());
+    assert_eq!(listed, expected.to_vec());
+    let lines = s.journal(10, None).expect("list");
+    let json = |i: usize| serde_json::to_value(&lines[i]).expect("JSON");
+    assert_eq!(json(1)["confirmation"], "expired");
+    assert!(json(0).get("confirmation").is_none(), "{}", json(0));
 }
 
 /// A line is committed when its write returns: another connection sees it

@@ -36,7 +36,9 @@
 //! `detail` to `failed_calls`, as the code of version 7 writes it. Version 8
 //! is version 7 with migration 8 applied (an index, no row changes). Version 9
 //! is version 8 with migration 9 applied (the journal's `kind`: both lines
-//! are calls), the same rows a dump of that database gives. Never edit a
+//! are calls), the same rows a dump of that database gives. Version 10 is
+//! version 9 with migration 10 applied (the journal's `confirmation`, none
+//! on either line). Never edit a
 //! fixture: a profile saved by a released version does not change.
 
 use crate::common::{Status, SECRET};
@@ -49,7 +51,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const VERSIONS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.

@@ -16,6 +16,8 @@ pub fn turn(args: &TurnArgs) -> Turn {
         builtin: args.builtin,
         id: args.turn.clone(),
         step: args.step,
+        // `call` asks no one: an R3 action is refused as before.
+        can_confirm: false,
     }
 }
 

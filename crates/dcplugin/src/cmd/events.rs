@@ -4,7 +4,7 @@
 
 use super::host::{done, fail, run as act, run_as, Ok as Done};
 use crate::output::print_json;
-use crate::words::{status_label, EventsPageJson};
+use crate::words::{door_state_words, status_label, EventsPageJson};
 use dcp_host::events::{Change, HostEvent};
 use dcp_host::{BackgroundOptions, EventsPage, Host, Notice, Origin, Status, Wanted};
 use std::process::ExitCode;
@@ -79,7 +79,7 @@ fn print_notice(n: &Notice, json: bool) {
         return;
     }
     let line = match n {
-        Notice::Door { state } => format!("door: {}", state.describe()),
+        Notice::Door { state } => format!("door: {}", door_state_words(state)),
         Notice::Received { plugin, event, text } => {
             format!("received {plugin}/{event}{}", text.as_deref().map_or(String::new(), |t| format!("  \"{t}\"")))
         }

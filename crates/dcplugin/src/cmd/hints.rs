@@ -88,6 +88,7 @@ pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
             format!("allow it while live on Twitch: {me} twitch {slug} allow (or call without --live)")
         }
         Refusal::StepLimit => "a turn has 5 tool steps: start another turn (another --turn ID)".to_owned(),
+        Refusal::Declined => "the player said no (or did not answer within 60 s): ask again in a new turn".to_owned(),
     })
 }
 
