@@ -29,8 +29,9 @@ fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let text = std::fs::read_to_string(&args.script).with_context(|| format!("reading {}", args.script.display()))?;
     let script: Script = serde_json::from_str(&text).with_context(|| format!("reading {}", args.script.display()))?;
-    let ai = ScriptedAi::launch(script, Options { port: args.port, tls: None, received_file: args.received })
-        .context("starting the server")?;
+    let ai =
+        ScriptedAi::launch(script, Options { port: args.port, received_file: args.received, ..Options::default() })
+            .context("starting the server")?;
     let mut stdout = std::io::stdout();
     writeln!(stdout, "{}", ai.url())?;
     stdout.flush()?;

@@ -6,7 +6,8 @@
 //! Routes: `GET /v1/models` answers [`ModelsReply`]; each
 //! `POST /v1/chat/completions` takes the next [`Step`]; once the script is
 //! used up, a 500 whose message says so (a test sees it, the client's error
-//! path names it); anything else, a 404.
+//! path names it) — or, with [`Options::repeat`], the script again from its
+//! first step (a benchmark replays one turn many times); anything else, a 404.
 
 use std::convert::Infallible;
 use std::io;
@@ -92,6 +93,9 @@ pub struct Options {
     /// After each request, the whole list of [`Received`] is written here as
     /// JSON (to a temporary name, then renamed, so a reader never sees half).
     pub received_file: Option<PathBuf>,
+    /// Once the script is used up, start it again from its first step
+    /// instead of answering 500: the n-th chat request gets `turns[n % len]`.
+    pub repeat: bool,
 }
 
 /// A running scripted server. Dropping it stops it (a hung request included).
@@ -123,7 +127,7 @@ impl ScriptedAi {
         let addr = listener.local_addr()?;
         listener.set_nonblocking(true)?;
         let acceptor = options.tls.as_ref().map(Tls::acceptor).transpose()?;
-        let shared = Arc::new(Shared::new(script, options.received_file.clone()));
+        let shared = Arc::new(Shared::new(script, options.received_file.clone(), options.repeat));
         let (stop, stopped) = oneshot::channel();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let serving = shared.clone();
@@ -198,10 +202,11 @@ struct Shared {
     count: watch::Sender<usize>,
     gate: Semaphore,
     received_file: Option<PathBuf>,
+    repeat: bool,
 }
 
 impl Shared {
-    fn new(script: Script, received_file: Option<PathBuf>) -> Shared {
+    fn new(script: Script, received_file: Option<PathBuf>, repeat: bool) -> Shared {
         Shared {
             script,
             chats: AtomicUsize::new(0),
@@ -209,6 +214,16 @@ impl Shared {
             count: watch::Sender::new(0),
             gate: Semaphore::new(0),
             received_file,
+            repeat,
+        }
+    }
+
+    /// The step of the `n`-th chat request (from 0), if the script has one.
+    fn step(&self, n: usize) -> Option<&Step> {
+        let turns = &self.script.turns;
+        match self.repeat && !turns.is_empty() {
+            true => turns.get(n % turns.len()),
+            false => turns.get(n),
         }
     }
 
@@ -291,7 +306,7 @@ async fn answer(shared: Arc<Shared>, request: Request<Incoming>) -> Result<Respo
         ("GET", "/v1/models") => Ok(models(&shared.script.models).await),
         ("POST", "/v1/chat/completions") => {
             let n = shared.chats.fetch_add(1, Ordering::SeqCst);
-            Ok(match shared.script.turns.get(n) {
+            Ok(match shared.step(n) {
                 Some(step) => chat(&shared, step).await,
                 None => error(
                     500,

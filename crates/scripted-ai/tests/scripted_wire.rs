@@ -2,7 +2,7 @@
 //! sent chunk by chunk, the error steps, the record of what was received.
 
 use scripted_ai::pki::TestPki;
-use scripted_ai::{llamacpp, ollama, openai, Chunk, ModelsReply, Script, ScriptedAi, Step};
+use scripted_ai::{llamacpp, ollama, openai, Chunk, ModelsReply, Options, Script, ScriptedAi, Step};
 use serde_json::{json, Value};
 
 mod support;
@@ -203,6 +203,26 @@ async fn an_exhausted_script_answers_500_naming_the_request() {
     let body: Value = answer.text().await.map(|t| json_of(&t)).expect("JSON");
     let message = body["error"]["message"].as_str().expect("message");
     assert!(message.contains("exhausted") && message.contains("chat request 2"), "{message}");
+}
+
+#[tokio::test]
+async fn a_repeating_script_starts_again_instead_of_running_out() {
+    let script = Script::with_turns(vec![openai::text(["first"]), openai::text(["second"])]);
+    let ai = ScriptedAi::launch(script, Options { repeat: true, ..Options::default() }).expect("starts");
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        seen.push(chat_text(&ai).await);
+    }
+    let said: Vec<&str> = seen
+        .iter()
+        .map(|text| match (text.contains(r#""content":"first""#), text.contains(r#""content":"second""#)) {
+            (true, false) => "first",
+            (false, true) => "second",
+            _ => "neither",
+        })
+        .collect();
+    assert_eq!(said, ["first", "second", "first", "second", "first"]);
+    assert_eq!(ai.received().len(), 5, "every replayed request is still recorded");
 }
 
 #[tokio::test]
