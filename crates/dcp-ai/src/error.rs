@@ -97,21 +97,45 @@ pub enum AiError {
     },
 }
 
+dcp_format::spelled! {
+    /// The code of each way reaching the AI fails, as the CLI's `--json`
+    /// and the host's API errors spell it. `ai_not_set` is the host's: no
+    /// URL or no model is set, so there is nothing to reach.
+    pub enum AiCode {
+        NotSet => "ai_not_set",
+        BadUrl => "ai_bad_url",
+        PrivateAddress => "ai_private_address",
+        NotListening => "ai_not_listening",
+        KeyRefused => "ai_key_refused",
+        ModelUnknown => "ai_model_unknown",
+        NoTools => "ai_no_tools",
+        Timeout => "ai_timeout",
+        Redirect => "ai_redirect",
+        Http => "ai_http",
+        BadAnswer => "ai_bad_answer",
+    }
+}
+
 impl AiError {
-    /// The code, as the CLI's `--json` and the host's API errors spell it.
-    pub fn code(&self) -> &'static str {
+    /// The error's code.
+    pub fn ai_code(&self) -> AiCode {
         match self {
-            AiError::BadUrl { .. } => "ai_bad_url",
-            AiError::PrivateAddress { .. } => "ai_private_address",
-            AiError::NotListening { .. } => "ai_not_listening",
-            AiError::KeyRefused { .. } => "ai_key_refused",
-            AiError::ModelUnknown { .. } => "ai_model_unknown",
-            AiError::NoTools { .. } => "ai_no_tools",
-            AiError::Timeout { .. } => "ai_timeout",
-            AiError::Redirect { .. } => "ai_redirect",
-            AiError::Http { .. } => "ai_http",
-            AiError::BadAnswer { .. } => "ai_bad_answer",
+            AiError::BadUrl { .. } => AiCode::BadUrl,
+            AiError::PrivateAddress { .. } => AiCode::PrivateAddress,
+            AiError::NotListening { .. } => AiCode::NotListening,
+            AiError::KeyRefused { .. } => AiCode::KeyRefused,
+            AiError::ModelUnknown { .. } => AiCode::ModelUnknown,
+            AiError::NoTools { .. } => AiCode::NoTools,
+            AiError::Timeout { .. } => AiCode::Timeout,
+            AiError::Redirect { .. } => AiCode::Redirect,
+            AiError::Http { .. } => AiCode::Http,
+            AiError::BadAnswer { .. } => AiCode::BadAnswer,
         }
+    }
+
+    /// The code as spelled ([`AiError::ai_code`]).
+    pub fn code(&self) -> &'static str {
+        self.ai_code().as_str()
     }
 
     /// What to type instead, for a URL refused by [`crate::judge_ai_url`].

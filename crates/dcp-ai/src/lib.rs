@@ -41,7 +41,7 @@ mod wire;
 
 pub use connection::{ChatStream, Connection, Limits, StreamItem};
 pub use discover::{discover, discover_at, Found, KNOWN_PC_SERVERS};
-pub use error::AiError;
+pub use error::{AiCode, AiError};
 pub use url::{judge_ai_url, AiUrl};
 pub use wire::{ChatRequest, Message, RawArgs, Reply, ToolCall, ToolSpec};
 

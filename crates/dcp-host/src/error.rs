@@ -20,6 +20,8 @@ pub enum ErrorCode {
     /// empty, a value is invalid, the online-AI question has no answer, a
     /// secret cannot be saved on this PC.
     Settings(SettingsCode),
+    /// The companion's AI is not set, or could not be reached (issue 22).
+    Ai(dcp_ai::AiCode),
     /// A failure the spec has no code for.
     Host(HostCode),
 }
@@ -52,6 +54,7 @@ impl ErrorCode {
         match self {
             ErrorCode::Import(code) => code.as_str(),
             ErrorCode::Settings(code) => code.as_str(),
+            ErrorCode::Ai(code) => code.as_str(),
             ErrorCode::Host(code) => code.as_str(),
         }
     }
@@ -180,6 +183,12 @@ impl From<StoreError> for ApiError {
             StoreError::Db(_) | StoreError::Io(_) => ErrorCode::Host(HostCode::Storage),
         };
         ApiError::new(code, message)
+    }
+}
+
+impl From<dcp_ai::AiError> for ApiError {
+    fn from(e: dcp_ai::AiError) -> ApiError {
+        ApiError::new(ErrorCode::Ai(e.ai_code()), e.to_string())
     }
 }
 

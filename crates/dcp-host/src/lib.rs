@@ -22,6 +22,7 @@
 
 #![deny(missing_docs)]
 
+mod ai;
 pub mod author;
 mod background;
 pub mod dto;
@@ -29,7 +30,10 @@ mod error;
 pub mod events;
 mod plugin_test;
 
+pub use ai::{AiSettings, AiTest, FoundAi};
 pub use background::{Background, BackgroundOptions};
+/// The companion's AI connection and where it runs (issue 22).
+pub use dcp_ai::{AiCode, Connection, Place};
 pub use dcp_call::offer::Offer;
 pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_format::codes::Spelled;

@@ -173,6 +173,18 @@ const MIGRATIONS: &[M<'static>] = &[
     // question (confirmed, declined, expired; §12, issue 22). Every other
     // line, and every line before, has none.
     M::up("ALTER TABLE journal ADD COLUMN confirmation TEXT;"),
+    // Migration 11: the companion's AI (issue 22), one row: its base URL,
+    // its model, and its API key sealed by the vault (bound to the URL's
+    // host, which is kept beside it so a new host drops the key).
+    M::up(
+        "CREATE TABLE ai_connection (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            url TEXT,
+            model TEXT,
+            key_host TEXT,
+            sealed_key BLOB
+        );",
+    ),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

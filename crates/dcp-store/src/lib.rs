@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+mod ai;
 pub mod catalog;
 pub mod clock;
 mod cloud;
@@ -34,6 +35,7 @@ pub mod status;
 mod switches;
 pub mod watch;
 
+pub use ai::AiStored;
 pub use clock::{Clock, SystemClock};
 pub use cloud::{CloudChoice, CloudQuestion};
 pub use context::{CallContext, SealedSecrets};

@@ -248,6 +248,25 @@ enum Command {
         #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
         door_port: u16,
     },
+    /// The companion's AI: show it, or set the URL and the model of an OpenAI-compatible service.
+    ///
+    /// Where the AI runs is its URL's: a loopback host (127.0.0.1, ::1,
+    /// localhost) is an AI on this PC, plain http allowed; anything else is
+    /// online and must be https on a public address. With nothing set, shows
+    /// what answers on this PC's usual ports (Ollama, LM Studio, llama.cpp).
+    ///
+    /// With --json: {"url", "model", "where": "pc"|"online", "key_set"}.
+    #[command(args_conflicts_with_subcommands = true)]
+    Ai {
+        #[command(subcommand)]
+        what: Option<AiWhat>,
+        /// The service's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://openrouter.ai/api/v1.
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+        /// The model's name, as the service lists it.
+        #[arg(long, value_name = "NAME")]
+        model: Option<String>,
+    },
     /// Start a new plugin in a folder: a manifest that validates, a readme, and for a program on this PC a small Python server.
     ///
     /// Asks a few questions (read from standard input; an empty answer takes
@@ -290,6 +309,21 @@ enum Command {
     },
 }
 
+/// `ai key` and `ai test`.
+#[derive(Subcommand)]
+enum AiWhat {
+    /// The service's API key, read from standard input (the raw value); never printed.
+    Key {
+        /// Forget the key instead.
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Reach the AI and list its models; exit 0 only when it answers and knows the model.
+    ///
+    /// With --json: {"ok", "where", "models": [..], "code"?, "message"?}.
+    Test,
+}
+
 /// How this program was started, for the commands a hint tells to run:
 /// `dcplugin`, with `--profile DIR` when one was given.
 pub fn me() -> &'static str {
@@ -313,6 +347,14 @@ fn main() -> ExitCode {
         }
         Command::Serve { listening, door_port } => cmd::host::open(cli.profile, Some(door_port))
             .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
+        Command::Ai { what, url, model } => {
+            let command = match what {
+                None => cmd::ai::AiCommand::Set { url, model },
+                Some(AiWhat::Key { clear }) => cmd::ai::AiCommand::Key { clear },
+                Some(AiWhat::Test) => cmd::ai::AiCommand::Test,
+            };
+            cmd::host::open(cli.profile, None).and_then(|host| cmd::ai::run(&host, command, json))
+        }
         other => {
             let door_port = match &other {
                 Command::Events { door_port, .. } => Some(*door_port),

@@ -142,3 +142,17 @@ pub fn copy_dir(from: &Path, dest: &Path) {
         std::fs::copy(entry.path(), dest.join(entry.file_name())).expect("copy");
     }
 }
+
+/// Every file under `dir`.
+pub fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod ai;
 mod call_context;
 mod concurrency;
 mod event_tokens;

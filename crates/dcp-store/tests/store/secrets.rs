@@ -42,19 +42,6 @@ fn s11_the_database_never_holds_a_secret_in_clear() {
     }
 }
 
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("dir").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(walk(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
-}
-
 #[test]
 fn s11_a_secret_copied_into_another_plugins_row_does_not_open() {
     let f = Fixture::new();

@@ -38,7 +38,8 @@
 //! is version 8 with migration 9 applied (the journal's `kind`: both lines
 //! are calls), the same rows a dump of that database gives. Version 10 is
 //! version 9 with migration 10 applied (the journal's `confirmation`, none
-//! on either line). Never edit a
+//! on either line). Version 11 is version 10 with migration 11 applied
+//! (the companion's AI, an empty table). Never edit a
 //! fixture: a profile saved by a released version does not change.
 
 use crate::common::{Status, SECRET};
@@ -51,7 +52,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 10] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const VERSIONS: [u32; 11] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.

@@ -4,7 +4,9 @@
 
 use super::shell_word;
 use crate::me;
-use dcp_host::{ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status, ToolRef};
+use dcp_host::{
+    AiCode, ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status, ToolRef,
+};
 use dcp_host::{Code, Refusal, SettingsCode};
 
 /// The command or flag that fixes a refused command, when there is one.
@@ -51,9 +53,30 @@ pub fn fix_for(error: &ApiError) -> Option<String> {
         ErrorCode::Host(HostCode::ReviewOutdated) => {
             format!("the file changed since its review: {me} import PATH to review it again")
         }
+        ErrorCode::Ai(code) => return ai_fix(code),
         ErrorCode::Host(HostCode::JournalLost)
         | ErrorCode::Host(HostCode::Storage)
         | ErrorCode::Host(HostCode::Internal) => return None,
+    })
+}
+
+/// The fix for the companion's AI refused or not reached (issue 22), by code.
+pub fn ai_fix(code: AiCode) -> Option<String> {
+    let me = me();
+    Some(match code {
+        AiCode::BadUrl | AiCode::PrivateAddress => format!(
+            "{me} ai --url http://127.0.0.1:11434/v1 (Ollama on this PC), or the https URL of an online service"
+        ),
+        AiCode::NotSet => format!("{me} ai --url URL --model NAME ({me} ai shows what answers on this PC)"),
+        AiCode::NotListening => {
+            "start the AI server (Ollama: ollama serve; LM Studio: its Developer tab, Start server), or check the URL"
+                .to_owned()
+        }
+        AiCode::KeyRefused => format!("give the service's key again: {me} ai key < key.txt"),
+        AiCode::ModelUnknown => format!("{me} ai --model NAME, with a model that {me} ai test lists"),
+        AiCode::NoTools => format!("choose a model that supports tool calling: {me} ai --model NAME"),
+        AiCode::Redirect => format!("{me} ai --url URL, with the URL the service points to"),
+        AiCode::Timeout | AiCode::Http | AiCode::BadAnswer => return None,
     })
 }
 

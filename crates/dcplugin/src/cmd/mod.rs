@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod ai;
 pub mod calls;
 pub mod events;
 pub mod hints;

@@ -166,7 +166,11 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         Command::Events { slug, what, event, new, .. } => {
             super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
         }
-        Command::Validate { .. } | Command::Pack { .. } | Command::Serve { .. } | Command::Init { .. } => {
+        Command::Validate { .. }
+        | Command::Pack { .. }
+        | Command::Serve { .. }
+        | Command::Init { .. }
+        | Command::Ai { .. } => {
             unreachable!("handled without this store")
         }
     })
@@ -491,7 +495,7 @@ fn secret_lines() -> anyhow::Result<Vec<(String, Sensitive)>> {
 }
 
 /// One secret from standard input (a trailing newline is not part of it).
-fn read_secret() -> anyhow::Result<Sensitive> {
+pub fn read_secret() -> anyhow::Result<Sensitive> {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text)?;
     let value = text.trim_end_matches(['\n', '\r']).to_owned();

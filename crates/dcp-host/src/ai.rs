@@ -1,0 +1,182 @@
+//! The companion's AI as the host keeps it (issue 22, §13): its base URL,
+//! its model and its API key, and the [`dcp_ai::Connection`] made of them.
+//! A URL is judged before it is kept ([`dcp_ai::judge_ai_url`]): where the
+//! AI runs follows from it, never from a switch. The key goes to the vault
+//! and comes back out only into a connection to the host it was given for.
+
+use crate::{ApiError, ApiResult, ErrorCode, Host};
+use dcp_ai::{judge_ai_url, AiCode, AiError, Connection, Found, Place};
+use dcp_vault::Sensitive;
+use serde::Serialize;
+
+/// The companion's AI as the profile keeps it: never the key itself.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AiSettings {
+    /// The base URL (`…/v1`), when set.
+    pub url: Option<String>,
+    /// The model's name, when set.
+    pub model: Option<String>,
+    /// Where the AI runs, from the URL (absent while no URL is set).
+    #[serde(rename = "where")]
+    pub place: Option<Place>,
+    /// An API key is kept for this URL's host.
+    pub key_set: bool,
+}
+
+/// What reaching the AI found: its models, or why it could not be reached.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AiTest {
+    /// Reached, and the model (when one is set) is among its models.
+    pub ok: bool,
+    /// Where the AI runs (absent while no URL is set).
+    #[serde(rename = "where")]
+    pub place: Option<Place>,
+    /// The models it lists.
+    pub models: Vec<String>,
+    /// Why not, when not ok.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<AiCode>,
+    /// What to do, when not ok.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// An AI server found on this PC's usual ports.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FoundAi {
+    /// Its base URL.
+    pub url: String,
+    /// Its models (maybe none yet).
+    pub models: Vec<String>,
+}
+
+impl From<Found> for FoundAi {
+    fn from(found: Found) -> FoundAi {
+        FoundAi { url: found.url.as_str().to_owned(), models: found.models }
+    }
+}
+
+impl Host {
+    /// The companion's AI.
+    pub async fn ai(&self) -> ApiResult<AiSettings> {
+        self.quick(|s| Ok(settings(s.ai()?))).await
+    }
+
+    /// Sets the URL and/or the model (`None` keeps what is there). A URL
+    /// that breaks the rules of §13 is refused with its code and nothing
+    /// changes; a URL on another host drops the API key, which was given
+    /// for the old one.
+    pub async fn set_ai(&self, url: Option<String>, model: Option<String>) -> ApiResult<AiSettings> {
+        let judged = url.as_deref().map(judge_ai_url).transpose()?;
+        if model.as_deref().is_some_and(|m| m.trim().is_empty()) {
+            return Err(ApiError::new(ErrorCode::Ai(AiCode::ModelUnknown), "the model's name is empty"));
+        }
+        self.read(move |s| {
+            let url = judged.as_ref().map(|u| (u.as_str(), u.host()));
+            s.set_ai(url, model.as_deref())?;
+            Ok(settings(s.ai()?))
+        })
+        .await
+    }
+
+    /// Keeps the service's API key, sealed by the vault, for the current
+    /// URL's host. Refused while no URL is set (`ai_not_set`).
+    pub async fn set_ai_key(&self, key: Sensitive) -> ApiResult<AiSettings> {
+        self.read(move |s| {
+            let url = stored_url(&s.ai()?)?;
+            s.set_ai_key(url.host(), &key)?;
+            Ok(settings(s.ai()?))
+        })
+        .await
+    }
+
+    /// Forgets the API key.
+    pub async fn clear_ai_key(&self) -> ApiResult<AiSettings> {
+        self.read(|s| {
+            s.clear_ai_key()?;
+            Ok(settings(s.ai()?))
+        })
+        .await
+    }
+
+    /// The connection to the companion's AI, its key opened from the
+    /// vault. `ai_not_set` while the URL or the model is missing.
+    pub async fn ai_connection(&self) -> ApiResult<Connection> {
+        self.read(|s| {
+            let stored = s.ai()?;
+            let url = stored_url(&stored)?;
+            let Some(model) = stored.model.filter(|m| !m.is_empty()) else {
+                return Err(not_set("no model is set"));
+            };
+            let key = s.ai_key(url.host())?;
+            Ok(Connection::new(url, model, key))
+        })
+        .await
+    }
+
+    /// Reaches the AI and lists its models; a set model that it does not
+    /// list is `ai_model_unknown`. Whether the model can use tools shows
+    /// at the first turn (`ai_no_tools`): asking would load the model, or
+    /// cost the player a paid request, for a check.
+    pub async fn ai_test(&self) -> ApiResult<AiTest> {
+        let stored = self.ai().await?;
+        let failed = |place, e: ApiError| AiTest {
+            ok: false,
+            place,
+            models: Vec::new(),
+            code: match e.code {
+                ErrorCode::Ai(code) => Some(code),
+                _ => None,
+            },
+            message: Some(e.message),
+        };
+        let connection = match self.ai_connection().await {
+            Ok(connection) => connection,
+            Err(e) => return Ok(failed(stored.place, e)),
+        };
+        let place = Some(connection.place());
+        let models = match connection.models().await {
+            Ok(models) => models,
+            Err(e) => return Ok(failed(place, e.into())),
+        };
+        let model = connection.model();
+        if !models.is_empty() && !models.iter().any(|m| m == model) {
+            let error = AiError::ModelUnknown {
+                url: connection.url().as_str().to_owned(),
+                model: model.to_owned(),
+                message: format!("it lists {}", models.join(", ")),
+            };
+            return Ok(AiTest { models, ..failed(place, error.into()) });
+        }
+        Ok(AiTest { ok: true, place, models, code: None, message: None })
+    }
+
+    /// Looks for an AI on this PC's usual ports (Ollama, LM Studio,
+    /// llama.cpp's server), each within 2 s: what answers, with its models.
+    pub async fn find_pc_ai(&self) -> Vec<FoundAi> {
+        dcp_ai::discover().await.into_iter().map(FoundAi::from).collect()
+    }
+}
+
+fn settings(stored: dcp_store::AiStored) -> AiSettings {
+    let place = stored.url.as_deref().and_then(|u| judge_ai_url(u).ok()).map(|u| u.place());
+    AiSettings { url: stored.url, model: stored.model, place, key_set: stored.key_set }
+}
+
+/// The kept URL, judged again: the rules may have changed since it was kept.
+fn stored_url(stored: &dcp_store::AiStored) -> ApiResult<dcp_ai::AiUrl> {
+    let url = stored.url.as_deref().ok_or_else(|| not_set("no AI is set"))?;
+    Ok(judge_ai_url(url)?)
+}
+
+fn not_set(what: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::Ai(AiCode::NotSet),
+        format!(
+            "{what}: set the companion's AI with its URL and model, e.g. http://127.0.0.1:11434/v1 for Ollama on this PC"
+        ),
+    )
+}

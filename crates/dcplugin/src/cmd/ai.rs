@@ -1,0 +1,147 @@
+//! `ai` (the companion's AI: show it, set its URL and model), `ai key`
+//! (its API key from standard input, never printed) and `ai test` (reach it
+//! and list its models), issue 22. Where the AI runs is the URL's: the
+//! host judges it; this module prints.
+
+use super::host::{fail, run as act};
+use super::plugins::read_secret;
+use crate::output::print_json;
+use dcp_host::{AiSettings, AiTest, ApiError, ErrorCode, FoundAi, Host, Place};
+use serde::Serialize;
+use std::process::ExitCode;
+
+/// What `ai` does besides showing.
+pub enum AiCommand {
+    /// Show, or set the URL and/or the model.
+    Set { url: Option<String>, model: Option<String> },
+    /// Keep the key read from standard input, or clear it.
+    Key { clear: bool },
+    /// Reach the AI and list its models.
+    Test,
+}
+
+/// Runs `dcplugin ai …`.
+pub fn run(host: &Host, command: AiCommand, json: bool) -> anyhow::Result<ExitCode> {
+    Ok(match command {
+        AiCommand::Set { url: None, model: None } => show(host, json),
+        AiCommand::Set { url, model } => match host.block_on(host.set_ai(url, model)) {
+            Ok(settings) => print(&settings, json, None),
+            Err(e) => refused(&e, json),
+        },
+        AiCommand::Key { clear: true } => act(host, json, host.clear_ai_key(), |_| "API key cleared".into()),
+        AiCommand::Key { clear: false } => {
+            let key = read_secret()?;
+            if key.is_empty() {
+                anyhow::bail!("no key on standard input (to forget the key: {} ai key --clear)", crate::me());
+            }
+            match host.block_on(host.set_ai_key(key)) {
+                Ok(settings) => print(&settings, json, None),
+                Err(e) => refused(&e, json),
+            }
+        }
+        AiCommand::Test => test(host, json),
+    })
+}
+
+/// `ai` alone: the AI kept, or, with none, what answers on this PC.
+fn show(host: &Host, json: bool) -> ExitCode {
+    let settings = match host.block_on(host.ai()) {
+        Ok(settings) => settings,
+        Err(e) => return fail(&e, json),
+    };
+    let found = match settings.url {
+        None => host.block_on(host.find_pc_ai()),
+        Some(_) => Vec::new(),
+    };
+    print(&settings, json, Some(&found))
+}
+
+/// `--json`: `{"url", "model", "where", "key_set"}`, and `found` (the AI
+/// servers answering on this PC) when none is set.
+#[derive(Serialize)]
+struct SettingsJson<'a> {
+    #[serde(flatten)]
+    settings: &'a AiSettings,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found: Option<&'a [FoundAi]>,
+}
+
+fn print(settings: &AiSettings, json: bool, found: Option<&[FoundAi]>) -> ExitCode {
+    let found = found.filter(|_| settings.url.is_none());
+    if json {
+        print_json(&SettingsJson { settings, found });
+        return ExitCode::SUCCESS;
+    }
+    let me = crate::me();
+    match (&settings.url, settings.place) {
+        (Some(url), Some(place)) => println!("AI: {url} ({})", where_words(place)),
+        _ => println!("AI: not set"),
+    }
+    println!("model: {}", settings.model.as_deref().unwrap_or("not set"));
+    println!("API key: {}", if settings.key_set { "set" } else { "not set" });
+    if let Some(found) = found {
+        if found.is_empty() {
+            println!(
+                "no AI answers on this PC's usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080): start one, \
+                 or set an online AI: {me} ai --url https://… --model NAME"
+            );
+        }
+        for f in found {
+            let models = if f.models.is_empty() { "no model yet".to_owned() } else { f.models.join(", ") };
+            println!("found on this PC: {} ({models})", f.url);
+            if let Some(model) = f.models.first() {
+                println!("  to use it: {me} ai --url {} --model {}", f.url, super::shell_word(model));
+            }
+        }
+    } else if settings.url.is_some() && settings.model.is_none() {
+        println!("next: {me} ai --model NAME (see {me} ai test for the models)");
+    }
+    ExitCode::SUCCESS
+}
+
+fn where_words(place: Place) -> &'static str {
+    match place {
+        Place::Pc => "on this PC",
+        Place::Online => "online: what your plugins return is sent to this service",
+    }
+}
+
+/// A refusal: `{"ok": false, "code", "message", "hint"?}`, exit 1.
+fn refused(e: &ApiError, json: bool) -> ExitCode {
+    let ErrorCode::Ai(code) = e.code else { return fail(e, json) };
+    let hint = super::hints::ai_fix(code);
+    if json {
+        print_json(&serde_json::json!({ "ok": false, "code": code, "message": e.message, "hint": hint }));
+    } else {
+        eprintln!("{}: {}", code, e.message);
+        if let Some(hint) = hint {
+            eprintln!("hint: {hint}");
+        }
+    }
+    ExitCode::from(super::REFUSED)
+}
+
+/// `ai test`: exit 0 only when the AI answered and knows the model.
+fn test(host: &Host, json: bool) -> ExitCode {
+    let tested: AiTest = match host.block_on(host.ai_test()) {
+        Ok(tested) => tested,
+        Err(e) => return fail(&e, json),
+    };
+    if json {
+        print_json(&tested);
+    } else if tested.ok {
+        let place = tested.place.map_or("", where_words);
+        println!("Connected ({place}): {} model(s): {}", tested.models.len(), tested.models.join(", "));
+    } else {
+        let code = tested.code.map_or("error", |c| c.as_str());
+        eprintln!("{code}: {}", tested.message.as_deref().unwrap_or("the AI could not be reached"));
+        if let Some(hint) = tested.code.and_then(super::hints::ai_fix) {
+            eprintln!("hint: {hint}");
+        }
+    }
+    if tested.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::REFUSED)
+    }
+}
