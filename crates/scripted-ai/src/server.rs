@@ -261,6 +261,10 @@ async fn serve(
     let accepting = async {
         loop {
             let Ok((tcp, _)) = listener.accept().await else { continue };
+            // As a Go server (Ollama) does by default:
+            // else Nagle holds each small event until the client's delayed
+            // ACK (~40 ms on Linux), and a stream is timed by that, not by us.
+            let _ = tcp.set_nodelay(true);
             let (tls, shared) = (tls.clone(), shared.clone());
             tokio::spawn(async move {
                 match tls {
