@@ -267,6 +267,17 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         model: Option<String>,
     },
+    /// Talk with the companion: each line of standard input is one turn of the player (or --once TEXT, one turn).
+    ///
+    /// On a terminal a readable chat: the answer streams, each tool call is
+    /// one line (the plugin, the action's hint, the outcome). While
+    /// developer mode is on (and without --once), also runs the event door
+    /// as serve does and says each event turn between the player's turns.
+    /// Exit 0 when standard input ends; with --once, 1 when the turn failed.
+    ///
+    /// With --json: one object per line, each with a "type": turn, delta,
+    /// tool, confirm, reply, event, error, end.
+    Chat(cmd::chat::ChatArgs),
     /// Start a new plugin in a folder: a manifest that validates, a readme, and for a program on this PC a small Python server.
     ///
     /// Asks a few questions (read from standard input; an empty answer takes
@@ -347,6 +358,9 @@ fn main() -> ExitCode {
         }
         Command::Serve { listening, door_port } => cmd::host::open(cli.profile, Some(door_port))
             .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
+        Command::Chat(args) => {
+            cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
+        }
         Command::Ai { what, url, model } => {
             let command = match what {
                 None => cmd::ai::AiCommand::Set { url, model },

@@ -2,6 +2,7 @@
 
 pub mod ai;
 pub mod calls;
+pub mod chat;
 pub mod events;
 pub mod hints;
 pub mod host;

@@ -170,7 +170,8 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         | Command::Pack { .. }
         | Command::Serve { .. }
         | Command::Init { .. }
-        | Command::Ai { .. } => {
+        | Command::Ai { .. }
+        | Command::Chat(_) => {
             unreachable!("handled without this store")
         }
     })

@@ -1,0 +1,303 @@
+//! `dcplugin chat`: talking with the companion from a terminal or a script
+//! (issue 22). A thin shell over [`dcp_companion::Companion`]: each line of
+//! standard input is one player turn (or `--once TEXT` one turn), every
+//! [`TurnEvent`] is printed as it happens (`--json`: one object per line,
+//! the public contract of docs/cli.md; else a readable chat whose answer
+//! streams), and an R3 action's question is asked on the terminal or
+//! answered in advance (`--confirm`).
+//!
+//! While developer mode is on (and not with `--once`), chat runs the event
+//! door as `serve` does, tells it when the companion listens (between the
+//! player's turns) and says each event turn the door hands over. Turns
+//! never overlap: player lines and event turns are taken one at a time by
+//! one loop, and the door hears "answering" while one runs.
+
+use super::host::fail;
+use crate::output::print_json;
+use dcp_companion::{Companion, Said, ToolOutcome, TurnEvent};
+use dcp_host::events::HostEvent;
+use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, Source};
+use std::collections::HashMap;
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{mpsc, Mutex};
+
+/// `dcplugin chat`'s flags.
+#[derive(clap::Args)]
+pub struct ChatArgs {
+    /// Run this one turn and exit (exit 1 when the AI could not be reached or answered with an error).
+    #[arg(long, value_name = "TEXT")]
+    once: Option<String>,
+    /// Who speaks: each line of standard input (or --once) is a turn of this source.
+    #[arg(long, default_value = "keyboard", value_parser = ["voice", "keyboard", "twitch"])]
+    source: String,
+    /// The player is live on Twitch (stream mode).
+    #[arg(long)]
+    live: bool,
+    /// An R3 action's question: asked on the terminal, or answered yes or no in advance. Default: ask when standard input is a terminal, else no.
+    #[arg(long, value_parser = ["ask", "yes", "no"])]
+    confirm: Option<String>,
+    /// The event door's port (default 8440; for tests).
+    #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
+    door_port: u16,
+}
+
+impl ChatArgs {
+    /// The port the host is opened with.
+    pub fn door_port(&self) -> u16 {
+        self.door_port
+    }
+}
+
+/// The lines of standard input, read by a thread: the player's turns and
+/// the answers to R3 questions come from the same lines, taken by whoever
+/// waits for one (the chat loop between turns, the asker during a turn).
+type Lines = Arc<Mutex<mpsc::UnboundedReceiver<String>>>;
+
+/// `dcplugin chat`: exit 0 when standard input ends; with `--once`, 1 when
+/// the turn failed; 1 when no AI is set.
+pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> {
+    let source = Source::parse(&args.source).unwrap_or(Source::Keyboard);
+    let connection = match host.block_on(host.ai_connection()) {
+        Ok(connection) => connection,
+        Err(e) if json => {
+            // The line has no hint field: what fixes it ends the message.
+            let message = match super::hints::fix_for(&e) {
+                Some(hint) => format!("{}; run: {hint}", e.message),
+                None => e.message.clone(),
+            };
+            print_json(&TurnEvent::Error { code: e.code.as_str().to_owned(), message });
+            return Ok(ExitCode::from(super::REFUSED));
+        }
+        Err(e) => return Ok(fail(&e, false)),
+    };
+    let lines = read_lines();
+    let ask: Arc<dyn Ask> = match args.confirm.as_deref() {
+        Some("yes") => Arc::new(InAdvance(Decision::Confirmed)),
+        Some("no") => Arc::new(InAdvance(Decision::Declined)),
+        Some(_) => Arc::new(Terminal { lines: lines.clone(), json }),
+        None if std::io::stdin().is_terminal() => Arc::new(Terminal { lines: lines.clone(), json }),
+        None => Arc::new(InAdvance(Decision::Declined)),
+    };
+    let mut chat =
+        Chat { host, companion: Companion::new(host.clone(), connection), ask, json, source, live: args.live };
+    if let Some(text) = args.once {
+        let ok = host.block_on(chat.say(text));
+        return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) });
+    }
+    let dev_mode = host.block_on(host.switches()).map(|s| s.dev_mode).unwrap_or(false);
+    let mut host_events = host.subscribe();
+    let background = if dev_mode {
+        let background = Arc::new(host.start_background(BackgroundOptions { listening: true })?);
+        let door = background.clone();
+        chat.companion.set_presence(Box::new(move |state| door.set_companion(state)));
+        Some(background)
+    } else {
+        None
+    };
+    host.block_on(async {
+        loop {
+            let next = {
+                let mut waiting = lines.lock().await;
+                tokio::select! {
+                    line = waiting.recv() => Next::Line(line),
+                    event = host_events.recv(), if background.is_some() => match event {
+                        Ok(HostEvent::Door { notice: Notice::Turn { message, events, .. } }) => {
+                            Next::EventTurn(message, events)
+                        }
+                        Err(RecvError::Closed) => Next::Line(None),
+                        _ => Next::Other,
+                    },
+                }
+            };
+            match next {
+                Next::Line(None) => break,
+                Next::Line(Some(line)) if line.trim().is_empty() => {}
+                Next::Line(Some(line)) => {
+                    chat.say(line).await;
+                }
+                Next::EventTurn(message, events) => chat.event_turn(message, events).await,
+                Next::Other => {}
+            }
+        }
+    });
+    // The presence closure holds the door: once the companion is gone the
+    // door is stopped cleanly, its port free when chat exits.
+    drop(chat);
+    if let Some(background) = background.and_then(Arc::into_inner) {
+        host.block_on(background.stop());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the chat loop takes next.
+enum Next {
+    /// A line of standard input; none once it ended.
+    Line(Option<String>),
+    /// The door handed over an event turn: its message and its events.
+    EventTurn(String, Vec<String>),
+    /// A host event chat does not say.
+    Other,
+}
+
+/// Standard input's lines, as they come; the channel closes when it ends.
+fn read_lines() -> Lines {
+    let (send, receive) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Arc::new(Mutex::new(receive))
+}
+
+/// The companion and how its turns are printed.
+struct Chat<'h> {
+    host: &'h Host,
+    companion: Companion,
+    ask: Arc<dyn Ask>,
+    json: bool,
+    source: Source,
+    live: bool,
+}
+
+impl Chat<'_> {
+    /// One player turn; false when it ended with an error.
+    async fn say(&mut self, text: String) -> bool {
+        let mut printer = Printer::new(self.host, self.json).await;
+        let said = Said { source: self.source, live: self.live, text };
+        self.companion.say(said, Some(self.ask.clone()), &mut |e| printer.print(&e)).await.is_ok()
+    }
+
+    /// One event turn the door handed over.
+    async fn event_turn(&mut self, message: String, events: Vec<String>) {
+        let mut printer = Printer::new(self.host, self.json).await;
+        let _ = self.companion.event_turn(message, events, &mut |e| printer.print(&e)).await;
+    }
+}
+
+/// Prints a turn's events: JSON lines, or the readable chat.
+struct Printer {
+    json: bool,
+    /// The answer's words were printed as they streamed.
+    streamed: bool,
+    /// Each offered action's plugin name and hint, by full tool name.
+    actions: HashMap<String, (String, String)>,
+}
+
+impl Printer {
+    async fn new(host: &Host, json: bool) -> Printer {
+        let mut actions = HashMap::new();
+        if !json {
+            for card in host.cards().await.unwrap_or_default() {
+                if let Ok(details) = host.details(&card.slug).await {
+                    for action in details.actions {
+                        actions.insert(action.full_name, (card.name.clone(), action.hint));
+                    }
+                }
+            }
+        }
+        Printer { json, streamed: false, actions }
+    }
+
+    fn print(&mut self, event: &TurnEvent) {
+        if self.json {
+            print_json(event);
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        match event {
+            TurnEvent::Turn { .. } | TurnEvent::End { .. } => {}
+            TurnEvent::Delta { text } => {
+                self.streamed = true;
+                let _ = write!(out, "{text}");
+                let _ = out.flush();
+            }
+            TurnEvent::Tool { tool, outcome, code, reason, .. } => {
+                self.end_line(&mut out);
+                let (plugin, hint) = self.actions.get(tool).cloned().unwrap_or_else(|| (tool.clone(), String::new()));
+                let why = reason.as_deref().or(code.as_deref()).unwrap_or("no reason given");
+                let outcome = match outcome {
+                    ToolOutcome::Done => "done".to_owned(),
+                    ToolOutcome::Failed => format!("failed: {}", code.as_deref().unwrap_or(why)),
+                    other => format!("{}: {why}", other.as_str()),
+                };
+                let hint = if hint.is_empty() { String::new() } else { format!(" ({hint})") };
+                let _ = writeln!(out, "  [{plugin}{hint}] {outcome}");
+            }
+            TurnEvent::Confirm { method, url, decision, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "  serious action {decision}: {method} {url}");
+            }
+            TurnEvent::Reply { text } => {
+                if !self.streamed {
+                    let _ = write!(out, "{text}");
+                }
+                let _ = writeln!(out);
+                self.streamed = false;
+            }
+            TurnEvent::Event { plugin, event, text } => {
+                let _ = writeln!(out, "event {plugin}/{event}: {text}");
+            }
+            TurnEvent::Error { code, message } => {
+                self.end_line(&mut out);
+                eprintln!("error {code}: {message}");
+            }
+        }
+    }
+
+    /// Ends an answer's streamed line before a line of its own.
+    fn end_line(&mut self, out: &mut impl Write) {
+        if std::mem::take(&mut self.streamed) {
+            let _ = writeln!(out);
+        }
+    }
+}
+
+/// `--confirm yes|no`: every R3 question answered in advance.
+struct InAdvance(Decision);
+
+impl Ask for InAdvance {
+    fn confirm(&self, _question: Question) -> Answer<'_> {
+        let decision = self.0;
+        Box::pin(async move { decision })
+    }
+}
+
+/// `--confirm ask`: the question printed, the answer read from the next
+/// line of standard input (y or yes; anything else, or its end, is a no).
+struct Terminal {
+    lines: Lines,
+    json: bool,
+}
+
+impl Ask for Terminal {
+    fn confirm(&self, question: Question) -> Answer<'_> {
+        let request = &question.request;
+        let mut text = format!(
+            "{} wants to: {} (serious action, confirmed every time)\n  {} {}\n",
+            question.plugin_name, question.hint, request.method, request.url
+        );
+        if let Some(body) = &request.body {
+            text.push_str(&format!("  {body}\n"));
+        }
+        text.push_str("Send exactly this? [y/N] ");
+        // A script reading --json lines gets only the contract's lines on stdout.
+        if self.json {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+            let _ = std::io::stdout().flush();
+        }
+        Box::pin(async move {
+            match self.lines.lock().await.recv().await {
+                Some(answer) if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") => Decision::Confirmed,
+                _ => Decision::Declined,
+            }
+        })
+    }
+}

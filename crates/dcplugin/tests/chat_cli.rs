@@ -1,0 +1,465 @@
+//! `dcplugin chat` end to end through the real binary (issue 22; §3, §12,
+//! §13, §16): the scripted OpenAI-compatible server as the AI (no model
+//! runs here), the local-server and pomodoro examples as the real plugin
+//! servers (Python). Each test reads the `--json` lines and checks what the
+//! AI server and the plugin's server received.
+
+mod support;
+
+use scripted_ai::{openai, Options, Received, Script, ScriptedAi, Step, MODEL};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use support::{contains, examples, free_port, text, Profile, Running};
+
+/// The AI service's key, given with `dcplugin ai key`.
+const AI_KEY: &str = "sk-scripted-7c41e9d0b2";
+
+/// A profile in developer mode with the AI set to `ai`.
+fn profile_with_ai(ai: &ScriptedAi) -> Profile {
+    let p = Profile::new();
+    assert!(p.run(&["dev-mode", "on"]).status.success());
+    let set = p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    p
+}
+
+/// The local-server example on a free port, its requests logged to a file.
+struct PcServer {
+    _child: Running,
+    dir: PathBuf,
+    token: String,
+}
+
+impl PcServer {
+    /// A copy of the example whose manifest is changed by `edit`, started,
+    /// and loaded into `p` with its token.
+    fn start(p: &Profile, edit: impl FnOnce(&mut Value)) -> PcServer {
+        let port = free_port();
+        let dir = p.dir.path().join("local-server");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let source = examples().join("local-server");
+        let manifest = std::fs::read_to_string(source.join("manifest.json")).expect("manifest");
+        let mut manifest: Value = serde_json::from_str(&manifest.replace("8420", &port.to_string())).expect("JSON");
+        edit(&mut manifest);
+        std::fs::write(dir.join("manifest.json"), manifest.to_string()).expect("write");
+        std::fs::copy(source.join("server.py"), dir.join("server.py")).expect("copy");
+        let log = std::fs::File::create(dir.join("requests.log")).expect("log");
+        let child = Command::new("python3")
+            .arg(dir.join("server.py"))
+            .args(["--port", &port.to_string()])
+            .current_dir(&dir)
+            .stdout(Stdio::from(log))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 runs");
+        let child = Running(child);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let token = loop {
+            let token = std::fs::read_to_string(dir.join("token.txt")).unwrap_or_default();
+            if !token.trim().is_empty() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break token.trim().to_owned();
+            }
+            assert!(Instant::now() < deadline, "the example server did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let loaded = p.run_with(
+            &["load-folder", dir.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--json"],
+            Some(&format!("token={token}\n")),
+            &[],
+        );
+        assert!(loaded.status.success(), "{}{}", text(&loaded.stdout), text(&loaded.stderr));
+        PcServer { _child: child, dir, token }
+    }
+
+    /// The request lines the server logged ("GET /time", "POST /note").
+    fn received(&self) -> Vec<String> {
+        let log = std::fs::read_to_string(self.dir.join("requests.log")).unwrap_or_default();
+        log.lines()
+            .filter_map(|line| line.split('"').nth(1))
+            .map(|request| request.rsplit_once(' ').map_or(request, |(r, _)| r).to_owned())
+            .collect()
+    }
+}
+
+/// The scripted AI answering `turns`, on this PC.
+fn ai(turns: Vec<Step>) -> ScriptedAi {
+    ScriptedAi::launch(Script::with_turns(turns), Options::default()).expect("scripted-ai starts")
+}
+
+/// `dcplugin chat --json ARGS` with `stdin`, its lines parsed.
+fn chat(p: &Profile, args: &[&str], stdin: &str) -> (Output, Vec<Value>) {
+    let port = free_port().to_string();
+    let mut all = vec!["chat", "--json", "--door-port", &port];
+    all.extend_from_slice(args);
+    let out = p.run_with(&all, Some(stdin), &[]);
+    let lines = lines_of(&out);
+    (out, lines)
+}
+
+fn lines_of(out: &Output) -> Vec<Value> {
+    text(&out.stdout)
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}{}", text(&out.stderr)))
+        })
+        .collect()
+}
+
+/// The lines of this type.
+fn of_type<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
+    lines.iter().filter(|l| l["type"] == kind).collect()
+}
+
+fn chats(ai: &ScriptedAi) -> Vec<Received> {
+    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
+}
+
+fn offered(request: &Received) -> Vec<String> {
+    request.body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| t["function"]["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// The tool messages of a request: (call id, content).
+fn tool_messages(request: &Received) -> Vec<(String, String)> {
+    request.body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| (m["tool_call_id"].as_str().unwrap_or("").to_owned(), m["content"].as_str().unwrap_or("").to_owned()))
+        .collect()
+}
+
+/// No secret in the output, nor in the bodies the AI received; the AI key
+/// only in its `Authorization` header.
+fn no_secret(out: &Output, ai: &ScriptedAi, secrets: &[&str]) {
+    for secret in secrets {
+        assert!(!contains(&out.stdout, secret) && !contains(&out.stderr, secret), "{secret} printed");
+        for request in ai.received() {
+            assert!(!request.body.to_string().contains(secret), "{secret} sent to the AI: {}", request.body);
+            for (name, value) in &request.headers {
+                if value.contains(secret) {
+                    assert_eq!((name.to_lowercase().as_str(), *secret), ("authorization", AI_KEY), "{name}");
+                    assert_eq!(value, &format!("Bearer {AI_KEY}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn s3_a_read_then_act_chain_of_two_steps_through_the_plugins_server() {
+    let ai = ai(vec![
+        openai::tool_calls(&[("call_a", "mypc__get_time", "{}")], 0),
+        openai::tool_calls(&[("call_b", "mypc__add_note", r#"{"text":"tea at noon"}"#)], 3),
+        openai::text(["Done: ", "noted."]),
+    ]);
+    let p = profile_with_ai(&ai);
+    let key = p.run_with(&["ai", "key"], Some(AI_KEY), &[]);
+    assert!(key.status.success(), "{}", text(&key.stderr));
+    let pc = PcServer::start(&p, |_| {});
+    let (out, lines) = chat(&p, &[], "note the time\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    assert_eq!(lines[0]["type"], "turn");
+    assert_eq!((lines[0]["source"].as_str(), lines[0]["text"].as_str()), (Some("keyboard"), Some("note the time")));
+    assert!(lines[0]["id"].as_str().is_some_and(|id| !id.is_empty()), "{}", lines[0]);
+    let tools: Vec<_> = of_type(&lines, "tool")
+        .iter()
+        .map(|t| (t["step"].clone(), t["tool"].clone(), t["outcome"].clone(), t["code"].clone()))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            (json!(1), json!("mypc__get_time"), json!("done"), Value::Null),
+            (json!(2), json!("mypc__add_note"), json!("done"), Value::Null)
+        ]
+    );
+    assert_eq!(of_type(&lines, "tool")[1]["args"], json!({"text": "tea at noon"}));
+    let deltas: Vec<_> = of_type(&lines, "delta").iter().map(|d| d["text"].clone()).collect();
+    assert_eq!(deltas, ["Done: ", "noted."], "the answer streams");
+    assert_eq!(of_type(&lines, "reply"), [&json!({"type": "reply", "text": "Done: noted."})]);
+    assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 2})));
+
+    assert_eq!(pc.received(), ["GET /time", "POST /note"], "the plugin's server received both calls, in order");
+    let notes = std::fs::read_to_string(pc.dir.join("notes.txt")).expect("notes");
+    assert!(notes.contains("tea at noon"), "{notes}");
+
+    let sent = chats(&ai);
+    assert_eq!(sent.len(), 3);
+    assert_eq!(sent[0].body["stream"], json!(true));
+    assert_eq!(sent[0].body["parallel_tool_calls"], json!(false), "an AI on the PC: one tool per step");
+    assert_eq!(offered(&sent[0]), ["mypc__get_time", "mypc__add_note"]);
+    let results = tool_messages(&sent[2]);
+    assert_eq!(results.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["call_a", "call_b"]);
+    assert!(results[0].1.contains("\"time\"") && results[0].1.contains("trust=\"untrusted\""), "{results:?}");
+    assert!(results[1].1.contains("\"saved\""), "{results:?}");
+    assert_eq!(sent[0].header("authorization"), Some(format!("Bearer {AI_KEY}").as_str()));
+    no_secret(&out, &ai, &[&pc.token, AI_KEY]);
+}
+
+#[test]
+fn s3_an_ai_on_the_pc_runs_one_tool_per_step_and_the_other_is_not_run() {
+    let ai = ai(vec![
+        openai::tool_calls(&[("c1", "mypc__get_time", "{}"), ("c2", "mypc__add_note", r#"{"text":"x"}"#)], 4),
+        openai::text(["ok"]),
+    ]);
+    let p = profile_with_ai(&ai);
+    let pc = PcServer::start(&p, |_| {});
+    let (out, lines) = chat(&p, &[], "time and note\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tools = of_type(&lines, "tool");
+    assert_eq!((tools[0]["tool"].as_str(), tools[0]["outcome"].as_str()), (Some("mypc__get_time"), Some("done")));
+    assert_eq!(
+        (tools[1]["step"].clone(), tools[1]["outcome"].clone(), tools[1]["reason"].clone()),
+        (json!(1), json!("refused"), json!("one_action_per_step"))
+    );
+    assert_eq!(pc.received(), ["GET /time"], "only the first call reached the plugin's server");
+    let sent = chats(&ai);
+    assert_eq!(sent[0].body["parallel_tool_calls"], json!(false));
+    let results = tool_messages(&sent[1]);
+    assert_eq!(results[1], ("c2".to_owned(), dcp_companion::NOT_RUN_ONE_PER_STEP.to_owned()));
+}
+
+/// The terminal's chat (no --json): the answer streams, each call is one
+/// line with the plugin, the action's hint and the outcome.
+#[test]
+fn s3_the_terminal_chat_names_the_plugin_the_hint_and_the_outcome() {
+    let ai = ai(vec![openai::tool_calls(&[("c1", "mypc__get_time", "{}")], 0), openai::text(["It is ", "noon."])]);
+    let p = profile_with_ai(&ai);
+    let _pc = PcServer::start(&p, |_| {});
+    let out = p.run_with(&["chat", "--door-port", &free_port().to_string()], Some("what time is it\n"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "  [My PC (local server) (tell the time on your PC)] done\nIt is noon.\n");
+}
+
+#[test]
+fn s12_a_twitch_turn_is_offered_r0_tools_only() {
+    let ai = ai(vec![openai::text(["hi chat"]), openai::text(["hello"])]);
+    let p = profile_with_ai(&ai);
+    let _pc = PcServer::start(&p, |_| {});
+    let fx = examples().join("exchange-rates/manifest.json");
+    let imported = p.run(&["import", fx.to_str().expect("utf-8"), "--yes", "--json"]);
+    assert!(imported.status.success(), "{}", text(&imported.stderr));
+    let (out, lines) = chat(&p, &["--source", "twitch"], "!rates\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(lines[0]["source"], "twitch");
+    let (out, _) = chat(&p, &[], "rates\n");
+    assert_eq!(out.status.code(), Some(0));
+    let sent = chats(&ai);
+    let twitch = offered(&sent[0]);
+    assert!(!twitch.is_empty() && twitch.iter().all(|t| t.starts_with("fx__")), "R0 only: {twitch:?}");
+    assert!(offered(&sent[1]).contains(&"mypc__add_note".to_owned()), "the keyboard's turn is offered more");
+}
+
+/// Stream mode (§12): live on Twitch, an action reading the player's data
+/// is neither offered nor run until the plugin is allowed while live.
+#[test]
+fn s12_stream_mode_hides_what_reads_the_players_data_until_allowed_while_live() {
+    let ai = ai(vec![
+        openai::tool_calls(&[("l1", "mytasks__list_tasks", "{}")], 0),
+        openai::text(["paused while live"]),
+        openai::text(["allowed"]),
+    ]);
+    let p = profile_with_ai(&ai);
+    let tasks = examples().join("my-tasks/manifest.json");
+    let imported = p.run_with(
+        &["import", tasks.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"],
+        Some("api_token=tasks-secret-token\n"),
+        &[],
+    );
+    assert!(imported.status.success(), "{}", text(&imported.stderr));
+    let (out, lines) = chat(&p, &["--live"], "my tasks?\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tool = of_type(&lines, "tool")[0];
+    assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("stream_private")));
+    assert!(tool_messages(&chats(&ai)[1])[0].1.contains("stream_private"), "the AI is told why");
+    assert!(p.run(&["twitch", "mytasks", "allow"]).status.success());
+    let (out, _) = chat(&p, &["--live"], "my tasks?\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sent = chats(&ai);
+    assert!(!offered(&sent[0]).contains(&"mytasks__list_tasks".to_owned()), "live: {:?}", offered(&sent[0]));
+    assert!(offered(&sent[0]).contains(&"mytasks__add_task".to_owned()), "only what reads data is hidden");
+    assert!(offered(&sent[2]).contains(&"mytasks__list_tasks".to_owned()), "allowed while live: offered");
+    no_secret(&out, &ai, &["tasks-secret-token"]);
+}
+
+/// What an R3 turn left: the profile (its folder holds the plugin's
+/// server), the AI, the server, chat's output and its lines.
+type R3 = (Profile, ScriptedAi, PcServer, Output, Vec<Value>);
+
+/// `mypc` with `add_note` made irreversible (R3), a turn asking for it.
+fn r3_chat(confirm: &[&str], stdin: &str) -> R3 {
+    let ai =
+        ai(vec![openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0), openai::text(["ok"])]);
+    let p = profile_with_ai(&ai);
+    let pc = PcServer::start(&p, |m| {
+        m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible")
+    });
+    let (out, lines) = chat(&p, confirm, stdin);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(offered(&chats(&ai)[0]).contains(&"mypc__add_note".to_owned()), "R3 offered: someone answers");
+    (p, ai, pc, out, lines)
+}
+
+fn confirm_line(lines: &[Value]) -> Value {
+    let confirms = of_type(lines, "confirm");
+    assert_eq!(confirms.len(), 1, "{lines:?}");
+    let c = confirms[0].clone();
+    assert_eq!((c["tool"].as_str(), c["method"].as_str()), (Some("mypc__add_note"), Some("POST")));
+    assert!(c["url"].as_str().is_some_and(|u| u.ends_with("/note")), "{c}");
+    c
+}
+
+#[test]
+fn s12_r3_confirmed_in_advance_is_sent() {
+    let (_p, _ai, pc, _, lines) = r3_chat(&["--confirm", "yes"], "note: pay rent\n");
+    assert_eq!(confirm_line(&lines)["decision"], "confirmed");
+    assert_eq!(of_type(&lines, "tool")[0]["outcome"], "done");
+    assert_eq!(pc.received(), ["POST /note"]);
+}
+
+#[test]
+fn s12_r3_declined_sends_nothing_and_the_ai_is_told() {
+    for confirm in [&["--confirm", "no"][..], &[]] {
+        let (_p, ai, pc, _, lines) = r3_chat(confirm, "note: pay rent\n");
+        assert_eq!(confirm_line(&lines)["decision"], "declined", "{confirm:?}");
+        let tool = of_type(&lines, "tool")[0];
+        assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("declined")));
+        assert_eq!(pc.received(), Vec::<String>::new(), "nothing reaches the plugin's server on a no");
+        assert!(!pc.dir.join("notes.txt").exists());
+        assert!(tool_messages(&chats(&ai)[1])[0].1.contains("declined"), "the AI is told");
+    }
+}
+
+/// `--confirm ask`: the question shows exactly the request, the answer is
+/// the next line.
+#[test]
+fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
+    let (_p, _ai, pc, out, lines) = r3_chat(&["--confirm", "ask"], "note: pay rent\ny\n");
+    assert_eq!(confirm_line(&lines)["decision"], "confirmed");
+    let asked = text(&out.stderr);
+    assert!(asked.contains("write a note on your PC") && asked.contains("POST http://127.0.0.1:"), "{asked}");
+    assert!(asked.contains(r#""text":"pay rent""#), "the body is shown: {asked}");
+    assert_eq!(pc.received(), ["POST /note"]);
+    assert_eq!(of_type(&lines, "turn").len(), 1, "the answer is no turn of its own");
+}
+
+/// Posts one event to the door, retrying until it listens; the status.
+fn post_event(port: u16, token: &str, event: &str, text: &str) -> u16 {
+    let body = json!({"event": event, "text": text}).to_string();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            let request = format!(
+                "POST /v1/events/pomodoro HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(request.as_bytes()).expect("send");
+            let mut answer = String::new();
+            let _ = stream.read_to_string(&mut answer);
+            if let Some(status) = answer.split(' ').nth(1).and_then(|s| s.parse().ok()) {
+                return status;
+            }
+        }
+        assert!(Instant::now() < deadline, "the door never listened");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn s16_an_event_turn_while_idle_offers_no_tools() {
+    let ai = ai(vec![openai::text(["Your focus session is over."])]);
+    let p = profile_with_ai(&ai);
+    let manifest = examples().join("pomodoro/manifest.json");
+    let out = p.run_with(
+        &["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin"],
+        Some("token=pomodoro-server-token\n"),
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(p.run(&["events", "pomodoro", "on", "focus_done"]).status.success());
+    let token = text(&p.run(&["events", "pomodoro", "token"]).stdout).trim().to_owned();
+    let door = free_port();
+    let mut child = p
+        .command(&["chat", "--json", "--door-port", &door.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chat runs");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut child = Running(child);
+    let (send, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = send.send(line);
+        }
+    });
+    assert_eq!(post_event(door, &token, "focus_done", "Session 2 of 4 done."), 202);
+    let mut seen: Vec<Value> = Vec::new();
+    while !seen.iter().any(|l| l["type"] == "end") {
+        let line = lines.recv_timeout(Duration::from_secs(15)).expect("the event turn's lines");
+        seen.push(serde_json::from_str(&line).expect("JSON line"));
+    }
+    assert_eq!((seen[0]["type"].as_str(), seen[0]["source"].as_str()), (Some("turn"), Some("event")));
+    let event = of_type(&seen, "event");
+    assert_eq!((event[0]["plugin"].as_str(), event[0]["event"].as_str()), (Some("pomodoro"), Some("focus_done")));
+    let message = event[0]["text"].as_str().expect("text");
+    assert!(message.starts_with("(Not a message from the user. The Pomodoro timer plugin reports:"), "{message}");
+    assert!(message.contains("Session 2 of 4 done."), "{message}");
+    assert_eq!(of_type(&seen, "reply")[0]["text"], "Your focus session is over.");
+    let sent = chats(&ai);
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.get("tools").is_none(), "no tools in an event turn: {}", sent[0].body);
+    drop(stdin);
+    let status = child.0.wait().expect("chat ends");
+    assert_eq!(status.code(), Some(0), "standard input ended");
+    let mut stderr = String::new();
+    let _ = child.0.stderr.take().map(|mut e| e.read_to_string(&mut stderr));
+    assert!(!stderr.contains(&token) && !seen.iter().any(|l| l.to_string().contains(&token)), "no event token shown");
+}
+
+#[test]
+fn s13_an_ai_not_listening_is_an_error_line_and_exit_1_with_once() {
+    let p = Profile::new();
+    let url = format!("http://127.0.0.1:{}/v1", free_port());
+    assert!(p.run(&["ai", "--url", &url, "--model", MODEL]).status.success());
+    let (out, lines) = chat(&p, &["--once", "hello"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let errors = of_type(&lines, "error");
+    assert_eq!(errors[0]["code"], "ai_not_listening", "{lines:?}");
+    assert!(errors[0]["message"].as_str().is_some_and(|m| m.contains(&url)), "the URL is named: {}", errors[0]);
+    assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 0})));
+    // Each line of standard input: the error is printed, the chat goes on, exit 0.
+    let (out, lines) = chat(&p, &[], "hello\nagain\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(of_type(&lines, "error").len(), 2);
+    let human = p.run_with(&["chat", "--once", "hello"], None, &[]);
+    assert_eq!(human.status.code(), Some(1));
+    assert!(text(&human.stderr).contains("ai_not_listening"), "{}", text(&human.stderr));
+}
+
+#[test]
+fn s13_no_ai_set_is_refused_with_what_to_run() {
+    let p = Profile::new();
+    let (out, lines) = chat(&p, &["--once", "hello"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["type"], "error");
+    assert_eq!(lines[0]["code"], "ai_not_set");
+    assert!(lines[0]["message"].as_str().is_some_and(|m| m.contains("ai --url")), "{}", lines[0]);
+    let human = p.run_with(&["chat"], Some("hello\n"), &[]);
+    assert_eq!(human.status.code(), Some(1));
+    assert!(text(&human.stderr).contains("ai --url"), "{}", text(&human.stderr));
+}
