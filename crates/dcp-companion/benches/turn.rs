@@ -8,7 +8,10 @@
 //! to the same scripted server and read to the end of their streams, and
 //! the same plugin request, measured in the same run. Printed as the ratio
 //! of the medians (target ≤ 1.1×), with the time to the first streamed word
-//! (the first `TurnEvent::Delta`) beside the direct one's.
+//! (the first `TurnEvent::Delta`) beside the direct one's. Then the host's
+//! parts a turn awaits (`offer`, `switches`, `call`), each timed alone, so
+//! the excess is split between what the host costs and the engine's own
+//! work (building requests, decoding the streams).
 //!
 //! The direct baseline uses connections as the engine does, so that only
 //! the engine's own work is left in the ratio: one kept-alive client for the
@@ -24,7 +27,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use dcp_ai::{judge_ai_url, Connection};
 use dcp_companion::{Companion, Said, TurnEvent};
-use dcp_host::{Host, HostOptions, InstallOptions, JournalOutcome, Sensitive, Source, SwitchesPatch};
+use dcp_host::{Host, HostOptions, InstallOptions, JournalOutcome, Model, Sensitive, Source, SwitchesPatch, Turn};
 use dcp_vault::testing::MemoryKeyStore;
 use scripted_ai::{openai, Options, Script, ScriptedAi, MODEL};
 use std::io::{BufRead, BufReader, Write};
@@ -154,9 +157,7 @@ impl Direct {
         let start = Instant::now();
         let step1 = self.chat(&self.bodies[0]).send().await.expect("sent").bytes().await.expect("stream");
         assert!(step1.ends_with(b"data: [DONE]\n\n"));
-        let program = self.plugin.get(&self.time_url).header("authorization", format!("Bearer {TOKEN}"));
-        let result = program.send().await.expect("sent").bytes().await.expect("body");
-        assert_eq!(result.len(), PROGRAM_ANSWER.len());
+        self.program().await;
         let mut step2 = self.chat(&self.bodies[1]).send().await.expect("sent");
         let first_piece = serde_json::json!({ "content": PIECES[0] }).to_string();
         let first_piece = &first_piece[1..first_piece.len() - 1];
@@ -170,10 +171,23 @@ impl Direct {
         assert!(seen.ends_with(b"data: [DONE]\n\n"));
         first_word.expect("the answer streamed")
     }
+
+    /// The plugin's request, as the pipeline sends it.
+    async fn program(&self) {
+        let request = self.plugin.get(&self.time_url).header("authorization", format!("Bearer {TOKEN}"));
+        let result = request.send().await.expect("sent").bytes().await.expect("body");
+        assert_eq!(result.len(), PROGRAM_ANSWER.len());
+    }
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn timed(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -231,26 +245,56 @@ fn bench(c: &mut Criterion) {
     group.bench_function("direct", |b| b.iter(|| host.block_on(direct.turn())));
     group.finish();
 
-    // Interleaved, so that a busy machine slows each alike.
+    // Interleaved, so that a busy machine slows each alike. Beside the
+    // turn, the host's parts the engine awaits, each alone (a turn awaits
+    // the offer and the switches once per request, the call once), so that
+    // what the engine adds of its own can be told from what the host costs.
     let runs = 300;
     let mut totals: [Vec<Duration>; 2] = Default::default();
     let mut first_words: [Vec<Duration>; 2] = Default::default();
-    for _ in 0..runs {
+    let mut parts: [Vec<Duration>; 4] = Default::default();
+    for n in 0..runs {
         let start = Instant::now();
         first_words[0].push(host.block_on(through(&mut companion)));
         totals[0].push(start.elapsed());
         let start = Instant::now();
         first_words[1].push(host.block_on(direct.turn()));
         totals[1].push(start.elapsed());
+
+        let turn = Turn {
+            source: Source::Keyboard,
+            model: Model::Local,
+            live: false,
+            builtin: 0,
+            id: Some(format!("bench-{n}")),
+            step: Some(1),
+            can_confirm: false,
+        };
+        parts[0].push(timed(|| drop(host.block_on(host.offer(turn.clone())).expect("offer"))));
+        parts[1].push(timed(|| drop(host.block_on(host.switches()).expect("switches"))));
+        parts[2].push(timed(|| {
+            let outcome = host.block_on(host.call(turn, "mypc__get_time", serde_json::json!({}))).expect("call");
+            assert!(outcome.for_ai.contains("12:00"), "{}", outcome.for_ai);
+        }));
+        parts[3].push(timed(|| host.block_on(direct.program())));
     }
     let [engine, baseline] = totals.map(median);
     let [engine_word, baseline_word] = first_words.map(median);
+    let [offer, switches, call, program] = parts.map(median);
     let ratio = engine.as_secs_f64() / baseline.as_secs_f64();
     let verdict = if ratio <= 1.1 { "PASS" } else { "OVER" };
+    let micros = |d: Duration| d.as_secs_f64() * 1e6;
+    let host_adds = 2.0 * (micros(offer) + micros(switches)) + micros(call) - micros(program);
+    let engine_adds = micros(engine) - micros(baseline) - host_adds;
     println!("\na turn with one tool call, p50 over {runs} runs each (same servers, same run):");
     println!("  through the engine            {engine:>10.1?}   first word {engine_word:>10.1?}");
     println!("  two round trips + the call    {baseline:>10.1?}   first word {baseline_word:>10.1?}");
     println!("  engine / direct = {ratio:.2}x (target <= 1.1x): {verdict}");
+    println!(
+        "  the host's parts, each alone: offer {offer:.1?} and switches {switches:.1?} (2 of each a turn), \
+         call {call:.1?} (1; its request made directly {program:.1?})"
+    );
+    println!("  so the host adds ~{host_adds:.0}µs a turn, the engine's own work ~{engine_adds:.0}µs");
 }
 
 criterion_group! {
