@@ -492,7 +492,7 @@ async fn s16_journal_refusals_once_a_minute_never_for_unknown_slugs_never_the_to
     assert_eq!(count("event_off"), 2, "once a minute");
     assert!(all
         .iter()
-        .all(|e| e.who == "event" && e.kind == Stored::Known(Kind::Event) && e.outcome.as_str() == "refused"));
+        .all(|e| e.who.as_str() == "event" && e.kind == Stored::Known(Kind::Event) && e.outcome.as_str() == "refused"));
     let text = serde_json::to_string(&all).expect("json");
     assert!(!text.contains(&w.token));
 }

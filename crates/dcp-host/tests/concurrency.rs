@@ -263,7 +263,7 @@ async fn run() {
         .journal(JournalQuery { limit: 100, plugin: Some("pomodoro".into()), ..Default::default() })
         .await
         .expect("journal");
-    assert!(pomodoro.iter().any(|e| e.who == "event" && e.outcome.as_str() == "received"), "{pomodoro:?}");
+    assert!(pomodoro.iter().any(|e| e.who.as_str() == "event" && e.outcome.as_str() == "received"), "{pomodoro:?}");
     stop_watching.store(true, std::sync::atomic::Ordering::SeqCst);
     host.set_switches(SwitchesPatch::default()).await.expect("one more event wakes the watcher");
     let seen = watched.await.expect("the watcher ended without a panic");

@@ -92,7 +92,7 @@ async fn s16_an_event_posted_over_tcp_becomes_the_turn_the_ai_reads() {
         .journal(dcp_host::JournalQuery { limit: 10, plugin: Some("pomodoro".into()), ..Default::default() })
         .await
         .expect("journal");
-    assert!(journal.iter().any(|e| e.who == "event" && e.outcome.as_str() == "received"), "{journal:?}");
+    assert!(journal.iter().any(|e| e.who.as_str() == "event" && e.outcome.as_str() == "received"), "{journal:?}");
 
     background.stop().await;
 }

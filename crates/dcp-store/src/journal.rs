@@ -26,7 +26,7 @@
 
 use crate::error::StoreError;
 use crate::Store;
-use dcp_format::codes::{Family, SpecCode, ToolCode};
+use dcp_format::codes::{Family, SpecCode, Spelled, ToolCode};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -141,11 +141,11 @@ impl<T> Stored<T> {
     }
 }
 
-impl Stored<Outcome> {
-    /// The outcome as it is spelled, known or not.
+impl<T: Spelled> Stored<T> {
+    /// The value as it is spelled, known or not.
     pub fn as_str(&self) -> &str {
         match self {
-            Stored::Known(outcome) => outcome.as_str(),
+            Stored::Known(known) => known.as_str(),
             Stored::Unknown(text) => text,
         }
     }
@@ -189,7 +189,7 @@ pub struct JournalLine {
     /// The action (tool name) or event name.
     pub action: String,
     /// Who asked: voice, keyboard, twitch, auto, event.
-    pub who: String,
+    pub who: Stored<Source>,
     /// A call or an event.
     pub kind: Stored<Kind>,
     /// done, failed, refused, received, dropped.
@@ -268,7 +268,7 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
         at: r.get(1)?,
         plugin: r.get(2)?,
         action: r.get(3)?,
-        who: r.get(4)?,
+        who: Stored::read(r.get(4)?, Source::parse),
         kind,
         outcome: Stored::read(r.get(6)?, Outcome::parse),
         code: code.map(|code| Stored::read(code, |text| SpecCode::parse(text, family?))),
@@ -317,7 +317,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         at,
         plugin: e.plugin.to_owned(),
         action: e.action.to_owned(),
-        who: e.who.as_str().to_owned(),
+        who: Stored::Known(e.who),
         kind: Stored::Known(e.kind),
         outcome: Stored::Known(e.outcome),
         code: e.code.map(Stored::Known),

@@ -99,7 +99,7 @@ struct Expected {
 
 fn read_back(line: &JournalLine) -> (Line, Expected) {
     let written = Line {
-        who: line.who.clone(),
+        who: line.who.to_string(),
         kind: line.kind.to_string(),
         outcome: line.outcome.to_string(),
         code: line.code.as_ref().map(ToString::to_string),

@@ -3,6 +3,7 @@ import type { Decision } from "./Decision";
 import type { JournalKind } from "./JournalKind";
 import type { JournalOutcome } from "./JournalOutcome";
 import type { JournalValue } from "./JournalValue";
+import type { Source } from "./Source";
 import type { SpecCode } from "./SpecCode";
 
 /**
@@ -28,7 +29,7 @@ action: string,
 /**
  * Who asked: voice, keyboard, twitch, auto, event.
  */
-who: string, 
+who: JournalValue<Source>, 
 /**
  * A call or an event.
  */

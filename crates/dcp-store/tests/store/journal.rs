@@ -243,7 +243,7 @@ fn s3_s22_a_line_reads_in_the_kind_its_writer_stated() {
     let read = |kind| {
         let filter = JournalQuery { limit: 10, kind, ..JournalQuery::default() };
         let lines = s.journal_page(&filter).expect("the journal reads");
-        lines.into_iter().map(|e| (e.who, e.kind, e.code)).collect::<Vec<_>>()
+        lines.into_iter().map(|e| (e.who.as_str().to_owned(), e.kind, e.code)).collect::<Vec<_>>()
     };
     let line = |who: &str, kind, code| (who.to_owned(), Stored::Known(kind), Some(Stored::Known(code)));
     let calls = vec![
@@ -269,7 +269,7 @@ fn s19_a_line_or_a_failed_call_this_version_cannot_read_is_listed_as_it_is() {
         .execute_batch(
             "INSERT INTO failed_calls (slug, at, action, code, error) VALUES ('mytasks', 1, 'add_task', 'QUOTA_LEFT', 'x');
              INSERT INTO journal (at, slug, action, who, kind, outcome, code) VALUES (1, 'mytasks', 'add_task', 'voice', 'call', 'failed', 'QUOTA_LEFT');
-             INSERT INTO journal (at, slug, action, who, kind, outcome, code) VALUES (1, 'mytasks', 'add_task', 'voice', 'chore', 'snoozed', NULL);",
+             INSERT INTO journal (at, slug, action, who, kind, outcome, code) VALUES (1, 'mytasks', 'add_task', 'robot', 'chore', 'snoozed', NULL);",
         )
         .expect("lines of another version");
     f.store.journal_write(&failed).expect("write");
@@ -278,6 +278,9 @@ fn s19_a_line_or_a_failed_call_this_version_cannot_read_is_listed_as_it_is() {
     let http_500 = Stored::Known(ToolCode::Http(500));
     assert_eq!(codes, [http_500.clone(), Stored::Unknown("QUOTA_LEFT".into()), http_500]);
     let lines = f.store.journal(10, Some("mytasks")).expect("the journal reads");
+    let who: Vec<_> = lines.iter().map(|e| e.who.clone()).collect();
+    let voice = || Stored::Known(Source::Voice);
+    assert_eq!(who, [voice(), Stored::Unknown("robot".into()), voice(), voice()], "who asked, typed, or as stored");
     let read: Vec<_> = lines.into_iter().map(|e| (e.kind, e.outcome, e.code)).collect();
     let call = Stored::Known(Kind::Call);
     let failed = || (call.clone(), Stored::Known(Outcome::Failed), Some(Stored::Known(HTTP_500)));
