@@ -1,0 +1,168 @@
+//! `dcplugin ai`, `ai key`, `ai test` (issue 22, §13): where the AI runs is
+//! decided by its URL; the key is read from standard input, never printed,
+//! sent only as `Authorization: Bearer …` to the URL's host and forgotten
+//! when the URL moves to another host; each way reaching the AI fails has
+//! its code. The AI is the scripted OpenAI-compatible server on loopback
+//! (no model runs here); an online AI is reached over TLS through the
+//! network filter's test hooks.
+
+mod support;
+
+use scripted_ai::{pki::TestPki, ModelsReply, Options, Script, ScriptedAi, MODEL};
+use serde_json::Value;
+use std::process::Output;
+use support::{contains, json_of, text, Profile};
+
+const KEY: &str = "sk-test-5e3b1c9d8f7a6e4d";
+
+fn json(out: &Output) -> Value {
+    json_of(out)
+}
+
+fn models(list: &[&str]) -> ScriptedAi {
+    let script = Script { models: ModelsReply::List(list.iter().map(|m| (*m).to_owned()).collect()), turns: vec![] };
+    ScriptedAi::launch(script, Options::default()).expect("scripted-ai")
+}
+
+/// §13: loopback http is this PC, https on a public name is online; the
+/// rest is refused with its code, a hint, exit 1, and nothing kept.
+#[test]
+fn s13_where_the_ai_runs_is_decided_by_its_url() {
+    let p = Profile::new();
+    let pc = p.run(&["ai", "--url", "http://127.0.0.1:11434/v1", "--model", "llama3.2", "--json"]);
+    assert!(pc.status.success(), "{}", text(&pc.stderr));
+    assert_eq!(
+        json(&pc),
+        serde_json::json!({"url": "http://127.0.0.1:11434/v1", "model": "llama3.2", "where": "pc", "key_set": false})
+    );
+    let online = json(&p.run(&["ai", "--url", "https://openrouter.ai/api/v1", "--json"]));
+    assert_eq!((online["where"].as_str(), online["model"].as_str()), (Some("online"), Some("llama3.2")));
+
+    for (url, code) in [
+        ("http://10.0.0.1:11434/v1", "ai_private_address"),
+        ("https://192.168.1.20/v1", "ai_private_address"),
+        ("http://api.example.com/v1", "ai_bad_url"),
+        ("ftp://127.0.0.1/v1", "ai_bad_url"),
+        ("not a url", "ai_bad_url"),
+    ] {
+        let out = p.run(&["ai", "--url", url, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{url}");
+        let refused = json(&out);
+        assert_eq!((refused["ok"].as_bool(), refused["code"].as_str()), (Some(false), Some(code)), "{url}");
+        assert!(refused["hint"].as_str().is_some_and(|h| h.contains("ai --url")), "{url}: {refused}");
+        let human = p.run(&["ai", "--url", url]);
+        assert!(text(&human.stderr).starts_with(code), "{url}: {}", text(&human.stderr));
+    }
+    let kept = json(&p.run(&["ai", "--json"]));
+    assert_eq!(kept["url"], "https://openrouter.ai/api/v1", "a refused URL changes nothing");
+}
+
+/// The key comes from standard input, is never printed, goes only as a
+/// bearer header to the AI, and is forgotten for another host.
+#[test]
+fn s11_the_ai_key_is_never_printed_and_sent_only_as_a_bearer_header() {
+    let p = Profile::new();
+    let ai = models(&[MODEL]);
+    let set = p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    let keyed = p.run_with(&["ai", "key", "--json"], Some(&format!("{KEY}\n")), &[]);
+    assert!(keyed.status.success(), "{}", text(&keyed.stderr));
+    assert_eq!(json(&keyed)["key_set"], true);
+
+    let tested = p.run(&["ai", "test", "--json"]);
+    assert!(tested.status.success(), "{}", text(&tested.stderr));
+    assert_eq!(json(&tested), serde_json::json!({"ok": true, "where": "pc", "models": [MODEL]}));
+    let received = ai.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0].path, "/v1/models");
+    assert_eq!(received[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+
+    for out in [&set, &keyed, &tested, &p.run(&["ai"]), &p.run(&["ai", "--json"])] {
+        assert!(!contains(&out.stdout, KEY) && !contains(&out.stderr, KEY), "the key printed");
+    }
+    for file in support::files(&p.root()) {
+        assert!(!contains(&std::fs::read(&file).expect("read"), KEY), "in clear in {}", file.display());
+    }
+
+    // Another host: the key was not given for it.
+    let moved = json(&p.run(&["ai", "--url", "http://localhost:9/v1", "--json"]));
+    assert_eq!(moved["key_set"], false);
+    let back = json(&p.run(&["ai", "--url", &ai.url(), "--json"]));
+    assert_eq!(back["key_set"], false, "forgotten, not hidden");
+
+    let again = p.run_with(&["ai", "key"], Some(KEY), &[]);
+    assert!(again.status.success());
+    let cleared = p.run(&["ai", "key", "--clear", "--json"]);
+    assert!(cleared.status.success());
+    assert_eq!(json(&cleared)["key_set"], false);
+    assert_eq!(p.run_with(&["ai", "key"], Some(""), &[]).status.code(), Some(2), "an empty key is a usage error");
+}
+
+/// Each way `ai test` fails: its code, exit 1, and `ok: false`.
+#[test]
+fn issue22_ai_test_names_each_failure() {
+    let p = Profile::new();
+    let not_set = p.run(&["ai", "test", "--json"]);
+    assert_eq!(not_set.status.code(), Some(1));
+    assert_eq!(json(&not_set)["code"], "ai_not_set");
+
+    let ai = models(&["qwen2.5:7b", "llama3.2"]);
+    p.run(&["ai", "--url", &ai.url(), "--model", "mistral"]);
+    let unknown = p.run(&["ai", "test", "--json"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    let unknown = json(&unknown);
+    assert_eq!((unknown["ok"].as_bool(), unknown["code"].as_str()), (Some(false), Some("ai_model_unknown")));
+    assert_eq!(unknown["models"], serde_json::json!(["qwen2.5:7b", "llama3.2"]));
+    p.run(&["ai", "--model", "llama3.2"]);
+    let known = p.run(&["ai", "test"]);
+    assert!(known.status.success());
+    assert!(text(&known.stdout).contains("Connected (on this PC): 2 model(s)"), "{}", text(&known.stdout));
+
+    let refusing = ScriptedAi::launch(Script { models: ModelsReply::Status(401), turns: vec![] }, Options::default())
+        .expect("scripted-ai");
+    p.run(&["ai", "--url", &refusing.url()]);
+    let refused = p.run(&["ai", "test", "--json"]);
+    assert_eq!((refused.status.code(), json(&refused)["code"].as_str()), (Some(1), Some("ai_key_refused")));
+
+    let port = refusing.addr().port();
+    drop(refusing);
+    p.run(&["ai", "--url", &format!("http://127.0.0.1:{port}/v1")]);
+    let silent = p.run(&["ai", "test"]);
+    assert_eq!(silent.status.code(), Some(1));
+    let said = text(&silent.stderr);
+    assert!(said.starts_with("ai_not_listening") && said.contains(&format!("port {port}")), "{said}");
+}
+
+/// An online AI over TLS, reached through the network filter's test hooks
+/// (a public-looking name answered with a public address, the connection
+/// rewritten to the local server): `where` is online, the key goes there.
+#[test]
+fn s13_an_online_ai_is_reached_over_https_on_a_public_address() {
+    let pki = TestPki::new(&["ai.example.com"]).expect("pki");
+    let ai = ScriptedAi::launch(
+        Script { models: ModelsReply::List(vec![MODEL.into()]), turns: vec![] },
+        Options { tls: Some(pki.tls()), ..Options::default() },
+    )
+    .expect("scripted-ai");
+    let p = Profile::new();
+    let ca = p.dir.path().join("ca.pem");
+    std::fs::write(&ca, &pki.ca_pem).expect("ca");
+    let connect = format!("93.184.216.40:443={}", ai.addr());
+    let env = [
+        ("DCPLUGIN_TEST_DNS", "ai.example.com=93.184.216.40"),
+        ("DCPLUGIN_TEST_CONNECT", connect.as_str()),
+        ("DCPLUGIN_TEST_CA", ca.to_str().expect("path")),
+    ];
+    p.run(&["ai", "--url", "https://ai.example.com/v1", "--model", MODEL]);
+    p.run_with(&["ai", "key"], Some(KEY), &[]);
+    let tested = p.run_with(&["ai", "test", "--json"], None, &env);
+    assert!(tested.status.success(), "{}{}", text(&tested.stdout), text(&tested.stderr));
+    assert_eq!(json(&tested)["where"], "online");
+    assert_eq!(ai.received()[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+
+    // The same name answered with a private address: refused before any byte is sent.
+    let private = [("DCPLUGIN_TEST_DNS", "ai.example.com=10.1.2.3"), env[1], env[2]];
+    let refused = p.run_with(&["ai", "test", "--json"], None, &private);
+    assert_eq!((refused.status.code(), json(&refused)["code"].as_str()), (Some(1), Some("ai_private_address")));
+    assert_eq!(ai.received().len(), 1, "nothing more reached the server");
+}
