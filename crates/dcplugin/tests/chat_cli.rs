@@ -6,7 +6,7 @@
 
 mod support;
 
-use scripted_ai::{openai, Options, Received, Script, ScriptedAi, Step, MODEL};
+use scripted_ai::{openai, pki::TestPki, Options, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -92,10 +92,15 @@ fn ai(turns: Vec<Step>) -> ScriptedAi {
 
 /// `dcplugin chat --json ARGS` with `stdin`, its lines parsed.
 fn chat(p: &Profile, args: &[&str], stdin: &str) -> (Output, Vec<Value>) {
+    chat_with(p, args, stdin, &[])
+}
+
+/// [`chat`] with these environment variables.
+fn chat_with(p: &Profile, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (Output, Vec<Value>) {
     let port = free_port().to_string();
     let mut all = vec!["chat", "--json", "--door-port", &port];
     all.extend_from_slice(args);
-    let out = p.run_with(&all, Some(stdin), &[]);
+    let out = p.run_with(&all, Some(stdin), env);
     let lines = lines_of(&out);
     (out, lines)
 }
@@ -462,4 +467,77 @@ fn s13_no_ai_set_is_refused_with_what_to_run() {
     let human = p.run_with(&["chat"], Some("hello\n"), &[]);
     assert_eq!(human.status.code(), Some(1));
     assert!(text(&human.stderr).contains("ai --url"), "{}", text(&human.stderr));
+}
+
+/// An online AI (§13): the scripted server over TLS, reached as
+/// `https://ai.example.com/v1` through the network filter's test hooks (a
+/// public address for the name, the connection rewritten to the server,
+/// the test CA trusted), set as `p`'s AI with its key. The hooks' variables
+/// are returned.
+fn online_ai(p: &Profile, turns: Vec<Step>) -> (ScriptedAi, Vec<(&'static str, String)>) {
+    let pki = TestPki::new(&["ai.example.com"]).expect("pki");
+    let options = Options { tls: Some(pki.tls()), ..Options::default() };
+    let ai = ScriptedAi::launch(Script::with_turns(turns), options).expect("scripted-ai starts");
+    let ca = p.dir.path().join("ca.pem");
+    std::fs::write(&ca, &pki.ca_pem).expect("ca");
+    let set = p.run(&["ai", "--url", "https://ai.example.com/v1", "--model", MODEL]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    assert!(p.run_with(&["ai", "key"], Some(AI_KEY), &[]).status.success());
+    let env = vec![
+        ("DCPLUGIN_TEST_DNS", "ai.example.com=93.184.216.40".to_owned()),
+        ("DCPLUGIN_TEST_CONNECT", format!("93.184.216.40:443={}", ai.addr())),
+        ("DCPLUGIN_TEST_CA", ca.to_str().expect("path").to_owned()),
+    ];
+    (ai, env)
+}
+
+/// Online, several calls of one step all run (§3); a plugin kept on this
+/// PC is neither offered to an online AI nor run for it, so its results
+/// never reach it (§13).
+#[test]
+fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_absent() {
+    let p = Profile::new();
+    assert!(p.run(&["dev-mode", "on"]).status.success());
+    let pc = PcServer::start(&p, |_| {});
+    let (ai, env) = online_ai(
+        &p,
+        vec![
+            openai::tool_calls(&[("p1", "mypc__get_time", "{}"), ("p2", "mypc__add_note", r#"{"text":"both"}"#)], 5),
+            openai::text(["both done"]),
+            openai::tool_calls(&[("k1", "mytasks__list_tasks", "{}")], 0),
+            openai::text(["kept on the PC"]),
+        ],
+    );
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    assert!(p.run(&["cloud", "mypc", "allow"]).status.success());
+    let (out, lines) = chat_with(&p, &[], "time and a note\n", &env);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tools: Vec<_> = of_type(&lines, "tool").iter().map(|t| (t["step"].clone(), t["outcome"].clone())).collect();
+    assert_eq!(tools, [(json!(1), json!("done")), (json!(1), json!("done"))], "both calls of the step ran");
+    let mut received = pc.received();
+    received.sort();
+    assert_eq!(received, ["GET /time", "POST /note"]);
+    let sent = chats(&ai);
+    assert_ne!(sent[0].body.get("parallel_tool_calls"), Some(&json!(false)), "online: several at once");
+    assert_eq!(sent[0].header("authorization"), Some(format!("Bearer {AI_KEY}").as_str()));
+    no_secret(&out, &ai, &[&pc.token, AI_KEY]);
+
+    // My tasks reads the player's data and is kept on this PC.
+    let tasks = examples().join("my-tasks/manifest.json");
+    let imported = p.run_with(
+        &["import", tasks.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--cloud", "local", "--json"],
+        Some("api_token=tasks-secret-token\n"),
+        &[],
+    );
+    assert!(imported.status.success(), "{}", text(&imported.stderr));
+    let (out, lines) = chat_with(&p, &[], "my tasks?\n", &env);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sent = chats(&ai);
+    let tools = offered(&sent[2]);
+    assert!(tools.iter().all(|t| !t.starts_with("mytasks__")), "kept on the PC: {tools:?}");
+    assert!(tools.contains(&"mypc__get_time".to_owned()), "the plugin allowed online still is: {tools:?}");
+    let tool = of_type(&lines, "tool")[0];
+    assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("cloud_blocked")));
+    assert!(tool_messages(&sent[3])[0].1.contains("cloud_blocked"), "the AI is told why");
+    no_secret(&out, &ai, &["tasks-secret-token", AI_KEY]);
 }
