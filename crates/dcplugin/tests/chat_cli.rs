@@ -541,3 +541,51 @@ fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_a
     assert!(tool_messages(&sent[3])[0].1.contains("cloud_blocked"), "the AI is told why");
     no_secret(&out, &ai, &["tasks-secret-token", AI_KEY]);
 }
+
+/// §3: up to 5 tool steps, then one last request with no tools for the answer.
+#[test]
+fn s3_after_the_fifth_step_one_request_without_tools() {
+    let mut turns: Vec<Step> = (1..=5)
+        .map(|n| openai::tool_calls(&[("", "mypc__add_note", &format!(r#"{{"text":"note {n}"}}"#))], 4))
+        .collect();
+    turns.push(openai::text(["five notes"]));
+    let ai = ai(turns);
+    let p = profile_with_ai(&ai);
+    let pc = PcServer::start(&p, |_| {});
+    let (out, lines) = chat(&p, &[], "five notes\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let steps: Vec<_> = of_type(&lines, "tool").iter().map(|t| t["step"].clone()).collect();
+    assert_eq!(steps, [json!(1), json!(2), json!(3), json!(4), json!(5)]);
+    assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 5})));
+    assert_eq!(pc.received(), vec!["POST /note"; 5]);
+    let sent = chats(&ai);
+    assert_eq!(sent.len(), 6);
+    assert!(sent[..5].iter().all(|r| !offered(r).is_empty()));
+    assert!(sent[5].body.get("tools").is_none(), "no tools after the 5th step: {}", sent[5].body);
+}
+
+/// Each way the AI fails (§13, issue 22 "The AI connection") ends a
+/// `--once` turn with its code and exit 1; nothing of it is kept.
+#[test]
+fn s13_each_error_of_the_ai_ends_a_once_turn_with_its_code() {
+    let cases = [
+        (openai::error(401, "Incorrect API key provided"), "ai_key_refused"),
+        (scripted_ai::ollama::model_not_found(MODEL), "ai_model_unknown"),
+        (scripted_ai::ollama::no_tools(MODEL), "ai_no_tools"),
+        (Step::Redirect("https://elsewhere.example/v1".into()), "ai_redirect"),
+    ];
+    for (step, code) in cases {
+        let ai = ai(vec![step]);
+        let p = profile_with_ai(&ai);
+        assert!(p.run_with(&["ai", "key"], Some(AI_KEY), &[]).status.success());
+        let (out, lines) = chat(&p, &["--once", "hello"], "");
+        assert_eq!(out.status.code(), Some(1), "{code}: {lines:?}");
+        let errors = of_type(&lines, "error");
+        assert_eq!(errors.len(), 1, "{code}: {lines:?}");
+        assert_eq!(errors[0]["code"], code, "{lines:?}");
+        assert!(of_type(&lines, "reply").is_empty(), "{code}: {lines:?}");
+        assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 0})));
+        assert_eq!(chats(&ai).len(), 1, "{code}: one request");
+        no_secret(&out, &ai, &[AI_KEY]);
+    }
+}
