@@ -13,8 +13,9 @@
 //! the excess is split between what the host costs and the engine's own
 //! work (building requests, decoding the streams).
 //!
-//! The direct baseline uses connections as the engine does, so that only
-//! the engine's own work is left in the ratio: one kept-alive client for the
+//! The direct baseline uses connections as the engine does, so that the
+//! ratio holds what the engine and the host add, not a difference in how
+//! connections are made: one kept-alive client for the
 //! AI (a `Connection` keeps its client for every request), a new connection
 //! for the plugin (the pipeline pins each call's connection to the
 //! addresses the filter checked, §14; the program closes it anyway).
