@@ -458,8 +458,11 @@ impl Host {
         ask: Option<Arc<dyn Ask>>,
     ) -> ApiResult<TriedAction> {
         let name = tool.clone();
+        // prepare and finish are short (no network): on the caller's thread
+        // where it can be lent, sparing a call the thread hops that cost it
+        // more than the pipeline's own work (benches/turn.rs).
         let prepared = self
-            .read(move |s| {
+            .quick(move |s| {
                 Ok(match pipeline::prepare(s, &turn, &name, &args) {
                     Prepared::Finish(ending) => Ok(pipeline::finish(s, ending)),
                     other => Err(other),
@@ -489,7 +492,7 @@ impl Host {
                     Ok(request) => pipeline::send(&self.inner.client, request).await,
                     Err(declined) => declined,
                 };
-                self.read(move |s| Ok(pipeline::finish(s, ending))).await?
+                self.quick(move |s| Ok(pipeline::finish(s, ending))).await?
             }
         };
         let outcome = &finished.outcome;
