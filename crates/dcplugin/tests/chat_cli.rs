@@ -326,22 +326,26 @@ fn confirm_line(lines: &[Value]) -> Value {
 
 #[test]
 fn s12_r3_confirmed_in_advance_is_sent() {
-    let (_p, _ai, pc, _, lines) = r3_chat(&["--confirm", "yes"], "note: pay rent\n");
+    let (p, _ai, pc, _, lines) = r3_chat(&["--confirm", "yes"], "note: pay rent\n");
     assert_eq!(confirm_line(&lines)["decision"], "confirmed");
     assert_eq!(of_type(&lines, "tool")[0]["outcome"], "done");
     assert_eq!(pc.received(), ["POST /note"]);
+    let journal = text(&p.run(&["journal"]).stdout);
+    assert!(journal.contains("mypc__add_note  keyboard  done (confirmed)"), "the journal says it: {journal}");
 }
 
 #[test]
 fn s12_r3_declined_sends_nothing_and_the_ai_is_told() {
     for confirm in [&["--confirm", "no"][..], &[]] {
-        let (_p, ai, pc, _, lines) = r3_chat(confirm, "note: pay rent\n");
+        let (p, ai, pc, _, lines) = r3_chat(confirm, "note: pay rent\n");
         assert_eq!(confirm_line(&lines)["decision"], "declined", "{confirm:?}");
         let tool = of_type(&lines, "tool")[0];
         assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("declined")));
         assert_eq!(pc.received(), Vec::<String>::new(), "nothing reaches the plugin's server on a no");
         assert!(!pc.dir.join("notes.txt").exists());
         assert!(tool_messages(&chats(&ai)[1])[0].1.contains("declined"), "the AI is told");
+        let journal = text(&p.run(&["journal"]).stdout);
+        assert!(journal.contains("refused declined (declined)"), "the journal says it: {journal}");
     }
 }
 

@@ -345,6 +345,24 @@ fn every_complete_manifest_in_the_guide_validates() {
     assert!(checked >= 2, "only {checked} complete manifests found");
 }
 
+/// The scripted AI's script in testing-sentences.md is one the server
+/// reads: exactly its `Script` type, its turns those the page describes.
+#[test]
+fn the_scripted_ai_script_of_the_testing_page_is_one_it_reads() {
+    let scripts: Vec<Value> = blocks(&doc("testing-sentences.md"))
+        .into_iter()
+        .filter(|(lang, _)| lang == "json")
+        .filter_map(|(_, body)| serde_json::from_str::<Value>(&body).ok())
+        .filter(|v| v.get("turns").is_some())
+        .collect();
+    assert_eq!(scripts.len(), 1, "one script on the page");
+    let script: scripted_ai::Script = serde_json::from_value(scripts[0].clone())
+        .unwrap_or_else(|e| panic!("docs/testing-sentences.md: the script does not parse as scripted-ai's: {e}"));
+    assert_eq!(script.turns.len(), 2, "a tool call, then the answer");
+    let first = serde_json::to_string(&script.turns[0]).expect("json");
+    assert!(first.contains("fx__convert"), "the first step calls the tool the page tests: {first}");
+}
+
 #[test]
 fn the_readme_links_the_guide_and_starts_its_cli_section_with_a_normal_build() {
     let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");

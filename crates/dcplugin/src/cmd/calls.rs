@@ -104,7 +104,9 @@ pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
                 let code = e.code.as_ref().map_or(String::new(), |c| format!(" {c}"));
                 let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{s}\""));
                 let when = crate::localtime::format_ms(e.at);
-                format!("{when}  {}__{}  {}  {}{code}{subject}", e.plugin, e.action, e.who, e.outcome)
+                // An R3 call's answer from the player (§12): confirmed, declined, expired.
+                let asked = e.confirmation.as_ref().map_or(String::new(), |d| format!(" ({d})"));
+                format!("{when}  {}__{}  {}  {}{code}{asked}{subject}", e.plugin, e.action, e.who, e.outcome)
             })
             .collect::<Vec<_>>()
             .join("\n");
