@@ -100,7 +100,9 @@ pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
         Refusal::CloudBlocked => {
             format!("allow it with online AI models: {me} cloud {slug} allow (or call with --model local)")
         }
-        Refusal::NeedsConfirmation => "R3 actions need a confirmation window that is not available yet".to_owned(),
+        Refusal::NeedsConfirmation => {
+            format!("a serious action (R3) is confirmed each time: run it from {me} chat, which asks you")
+        }
         Refusal::TwitchLevel | Refusal::TwitchQuota => {
             "the Twitch chat may only use R0 tools, one call per turn: call with --source voice or keyboard".to_owned()
         }

@@ -267,7 +267,8 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
     }
     out.push("Actions:".into());
     for a in &r.actions {
-        let note = if a.needs_confirmation { "  (needs a confirmation: coming soon)" } else { "" };
+        let note =
+            if a.needs_confirmation { "  (serious action: you confirm it each time, in dcplugin chat)" } else { "" };
         out.push(format!("  {}  {:?} {}: {}  {} {}{note}", a.full_name, a.level, a.label, a.hint, a.method, a.url));
     }
     if !r.sites.is_empty() {
@@ -364,7 +365,11 @@ fn human_details(d: &PluginDetails) -> String {
         .actions
         .iter()
         .map(|a| {
-            let note = if a.needs_confirmation { "  (needs a confirmation: coming soon)" } else { "" };
+            let note = if a.needs_confirmation {
+                "  (serious action: you confirm it each time, in dcplugin chat)"
+            } else {
+                ""
+            };
             let on = if a.enabled { "on" } else { "off" };
             format!("{}  {:?} {}  [{on}]  {} {}{note}", a.full_name, a.level, a.hint, a.method, a.url)
         })
