@@ -1,7 +1,38 @@
 //! Risk levels (spec §12): what a tool declares, what its side effects and
-//! method imply, and the level the app computes from them.
+//! method imply, and the level the app computes from them; who may trigger
+//! a tool and an R3 action's answer, as the journal spells them.
 
 use crate::model::{Method, Target};
+
+crate::spelled! {
+    /// Who started the turn (§12 "Who may trigger a tool"), as the
+    /// journal's `who` spells it.
+    pub enum Source {
+        /// The player's voice.
+        Voice => "voice",
+        /// The player's keyboard.
+        Keyboard => "keyboard",
+        /// The Twitch chat.
+        Twitch => "twitch",
+        /// The companion speaking on its own.
+        Auto => "auto",
+        /// An event from a program on the PC (§16).
+        Event => "event",
+    }
+}
+
+crate::spelled! {
+    /// The player's answer to an R3 action's question (§12): only
+    /// `confirmed` sent the request.
+    pub enum Decision {
+        /// The player said yes: the request was sent, exactly as shown.
+        Confirmed => "confirmed",
+        /// The player said no.
+        Declined => "declined",
+        /// No answer in time: a no.
+        Expired => "expired",
+    }
+}
 
 crate::spelled! {
     /// R0 to R4, ordered from the least to the most sensitive.

@@ -8,13 +8,21 @@ mod call;
 mod card;
 mod details;
 mod door;
+mod install;
+mod journal;
+mod review;
+mod spelled;
 
 pub use call::{CallOutcome, SentRequest};
 pub use card::Card;
 pub use details::{ActionView, EventView, PluginDetails, SettingView};
 pub use door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_DOOR_PORT};
+pub use install::{CatalogEntry, InstallOptions, Installed};
+pub use journal::{FailedCall, JournalLine, JournalQuery, JournalValue};
+pub use review::{CloudQuestion, LocalPort, Review, ReviewAction, ReviewEvent, ReviewSetting};
+pub use spelled::{CloudChoice, JournalKind, JournalOutcome, Origin, Status};
 
-use dcp_store::{Prefs, Status, Switch};
+use dcp_store::{Prefs, Switch};
 use serde::{Deserialize, Serialize};
 
 /// The app switches of the Plugins and Tools tabs (§18, §19).
@@ -113,11 +121,6 @@ pub struct DoorView {
     pub state: Option<DoorState>,
 }
 
-/// Which journal lines to list (Actions tab), newest first: plugin,
-/// outcome, calls or events, and paging by id; and a line's value as
-/// read back, known or shown as it is ([`JournalValue`]).
-pub use dcp_store::journal::{JournalQuery, Kind as JournalKind, Outcome as JournalOutcome, Stored as JournalValue};
-
 /// Try an action (§19): what the AI reads and how the call ended, and the
 /// request the app sent (none when the call ended before one was built).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -130,7 +133,7 @@ pub struct TriedAction {
     /// An R3 action's answer from the player (absent for every other call).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
-    pub confirmation: Option<dcp_store::journal::Decision>,
+    pub confirmation: Option<dcp_format::risk::Decision>,
 }
 
 /// What Options' Test button found (§18): one harmless call, as the player

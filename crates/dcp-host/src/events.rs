@@ -62,7 +62,7 @@ pub enum HostEvent {
         /// `<slug>__<tool>`.
         tool: String,
         /// done, failed or refused.
-        outcome: dcp_store::journal::Outcome,
+        outcome: crate::JournalOutcome,
         /// Its code.
         code: Option<dcp_format::ToolCode>,
     },
@@ -74,6 +74,6 @@ pub enum HostEvent {
     /// A line was added to the action journal.
     JournalAdded {
         /// The line.
-        entry: dcp_store::journal::JournalLine,
+        entry: crate::JournalLine,
     },
 }

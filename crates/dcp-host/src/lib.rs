@@ -51,10 +51,6 @@ pub use dcp_format::Code;
 /// A level of §12 and a permission change of an update (§18), as a review lists them.
 pub use dcp_format::{changes::PermissionChange, risk::Level};
 pub use dcp_format::{Problem, Problems};
-pub use dcp_store::catalog::CatalogEntry;
-pub use dcp_store::journal::{FailedCall, JournalLine};
-pub use dcp_store::review::{CloudQuestion, Review};
-pub use dcp_store::{CloudChoice, InstallOptions, Installed, Origin, Status};
 pub use dcp_vault::{Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
 
@@ -64,9 +60,11 @@ use dcp_call::pipeline::{self, Prepared};
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
-    ActionView, AppSwitches, CallOutcome, Card, CompanionState, DoorState, DoorView, EventView, EventsPage,
-    JournalKind, JournalOutcome, JournalQuery, JournalValue, Notice, PluginDetails, PluginTest, SentRequest,
-    SettingView, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
+    ActionView, AppSwitches, CallOutcome, Card, CatalogEntry, CloudChoice, CloudQuestion, CompanionState, DoorState,
+    DoorView, EventView, EventsPage, FailedCall, InstallOptions, Installed, JournalKind, JournalLine, JournalOutcome,
+    JournalQuery, JournalValue, LocalPort, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction,
+    ReviewEvent, ReviewSetting, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted,
+    DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;
@@ -230,37 +228,37 @@ impl Host {
 
     /// The official plugins (Catalog).
     pub async fn catalog(&self) -> ApiResult<Vec<CatalogEntry>> {
-        self.read(|s| Ok(s.catalog()?)).await
+        self.read(|s| Ok(s.catalog()?.into_iter().map(Into::into).collect())).await
     }
 
     // ------------------------------------------------------------ consent
 
     /// Imports a .json or .zip file: checked, quarantined, and its review (consent screen).
     pub async fn import_path(&self, path: PathBuf) -> ApiResult<Review> {
-        self.read(move |s| Ok(s.import(&path)?)).await
+        self.read(move |s| Ok(s.import(&path)?.into())).await
     }
 
     /// Load a folder (developer mode, §19): its review.
     pub async fn load_folder(&self, dir: PathBuf) -> ApiResult<Review> {
-        self.read(move |s| Ok(s.load_folder(&dir)?)).await
+        self.read(move |s| Ok(s.load_folder(&dir)?.into())).await
     }
 
     /// Starts installing an official plugin: its review.
     pub async fn import_official(&self, slug: &str) -> ApiResult<Review> {
         let slug = slug.to_owned();
-        self.read(move |s| Ok(s.import_official(&slug)?)).await
+        self.read(move |s| Ok(s.import_official(&slug)?.into())).await
     }
 
     /// A pending review again (the consent screen reopened).
     pub async fn review(&self, id: &str) -> ApiResult<Review> {
         let id = id.to_owned();
-        self.read(move |s| Ok(s.review(&id)?)).await
+        self.read(move |s| Ok(s.review(&id)?.into())).await
     }
 
     /// Installs the plugin of a review with the consent screen's answers.
     pub async fn install(&self, review: &str, options: InstallOptions) -> ApiResult<Installed> {
         let review = review.to_owned();
-        let installed = self.read(move |s| Ok(s.install(&review, options)?)).await?;
+        let installed: Installed = self.read(move |s| Ok(s.install(&review, options.into())?.into())).await?;
         self.changed(&installed.slug, Change::Installed).await;
         Ok(installed)
     }
@@ -324,7 +322,7 @@ impl Host {
 
     /// Allow with online AI models, or keep on this PC (§13).
     pub async fn set_cloud(&self, slug: &str, choice: CloudChoice) -> ApiResult<Card> {
-        self.edit(slug, move |s, slug| s.set_cloud(slug, choice)).await
+        self.edit(slug, move |s, slug| s.set_cloud(slug, choice.into())).await
     }
 
     /// Use while live on Twitch (§12).
@@ -496,10 +494,10 @@ impl Host {
             }
         };
         let outcome = &finished.outcome;
-        self.emit(HostEvent::CallFinished { tool, outcome: outcome.outcome, code: outcome.code });
+        self.emit(HostEvent::CallFinished { tool, outcome: outcome.outcome.into(), code: outcome.code });
         // The call happened: its outcome stands even when its line is lost.
         match finished.entry {
-            Some(Ok(entry)) => self.emit(HostEvent::JournalAdded { entry }),
+            Some(Ok(entry)) => self.emit(HostEvent::JournalAdded { entry: entry.into() }),
             Some(Err(e)) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
             None => {}
         }
@@ -508,7 +506,7 @@ impl Host {
 
     /// Journal lines, newest first (Actions tab).
     pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
-        self.quick(move |s| Ok(s.journal_page(&query)?)).await
+        self.quick(move |s| Ok(s.journal_page(&query.into())?.into_iter().map(Into::into).collect())).await
     }
 
     // ------------------------------------------------------------ plumbing
@@ -658,7 +656,7 @@ fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> Ap
         .unwrap_or_default();
     Ok(EventsPage {
         slug: slug.to_owned(),
-        status: context.status,
+        status: context.status.into(),
         events,
         door: DoorView { wanted: dcp_door::wanted_now(s).into(), address: format!("127.0.0.1:{port}"), state },
         token_made: s.event_token_sealed(slug)?.is_some(),

@@ -5,12 +5,12 @@
 //! journaled like any other: the player asked for it.
 
 use crate::dto::{CallOutcome, PluginTest};
+use crate::JournalOutcome;
 use crate::{ApiResult, Host, Model, Source, Turn};
 use dcp_format::codes::{SpecCode, ToolCode};
 use dcp_format::limits::CALL_SECONDS;
 use dcp_format::model::Plugin;
 use dcp_format::risk::Level;
-use dcp_store::journal::Outcome as JournalOutcome;
 use dcp_store::StoreError;
 
 impl Host {
@@ -103,8 +103,8 @@ fn plain_words(code: SpecCode) -> String {
 mod tests {
     use super::verdict;
     use crate::dto::CallOutcome;
+    use crate::JournalOutcome;
     use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
-    use dcp_store::journal::Outcome as JournalOutcome;
 
     fn ended(outcome: JournalOutcome, code: Option<ToolCode>, reason: Option<Refusal>) -> CallOutcome {
         CallOutcome { outcome, code, reason, retryable: false, for_ai: String::new() }

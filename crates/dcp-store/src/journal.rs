@@ -27,6 +27,8 @@
 use crate::error::StoreError;
 use crate::Store;
 use dcp_format::codes::{Family, SpecCode, Spelled, ToolCode};
+/// Who asked and an R3 answer are §12's, spelled in `dcp_format`.
+pub use dcp_format::risk::{Decision, Source};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -50,7 +52,6 @@ pub const RECENT_ERRORS_MS: i64 = 24 * 3600 * 1000;
 
 dcp_format::spelled! {
     /// What happened, as the journal and the CLI spell it.
-    #[cfg_attr(feature = "ts", ts(rename = "JournalOutcome"))]
     pub enum Outcome {
         /// A call that went through.
         Done => "done",
@@ -67,42 +68,11 @@ dcp_format::spelled! {
 
 dcp_format::spelled! {
     /// Calls or events, as the journal spells them.
-    #[cfg_attr(feature = "ts", ts(rename = "JournalKind"))]
     pub enum Kind {
         /// Tool calls, whoever asked.
         Call => "call",
         /// Events from a program on the PC (§16).
         Event => "event",
-    }
-}
-
-dcp_format::spelled! {
-    /// Who started the turn (§12 "Who may trigger a tool"), as the
-    /// journal's `who` spells it.
-    pub enum Source {
-        /// The player's voice.
-        Voice => "voice",
-        /// The player's keyboard.
-        Keyboard => "keyboard",
-        /// The Twitch chat.
-        Twitch => "twitch",
-        /// The companion speaking on its own.
-        Auto => "auto",
-        /// An event from a program on the PC (§16).
-        Event => "event",
-    }
-}
-
-dcp_format::spelled! {
-    /// The player's answer to an R3 action's question (§12): only
-    /// `confirmed` sent the request.
-    pub enum Decision {
-        /// The player said yes: the request was sent, exactly as shown.
-        Confirmed => "confirmed",
-        /// The player said no.
-        Declined => "declined",
-        /// No answer in time: a no.
-        Expired => "expired",
     }
 }
 
@@ -121,7 +91,6 @@ impl Kind {
 /// the app, or changed by hand), so that one line this version cannot
 /// read never hides the others. In JSON and TypeScript, the plain text
 /// either way.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged, rename = "JournalValue"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Stored<T> {
@@ -161,7 +130,6 @@ impl<T: fmt::Display> fmt::Display for Stored<T> {
 }
 
 /// Which lines a journal page lists.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct JournalQuery {
     /// How many lines.
@@ -177,7 +145,6 @@ pub struct JournalQuery {
 }
 
 /// One line of the journal.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct JournalLine {
     /// Its number, increasing.
@@ -205,12 +172,10 @@ pub struct JournalLine {
     /// An R3 call's decision: confirmed, declined or expired. Absent from
     /// the JSON of every other line, so their shape does not change.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
     pub confirmation: Option<Stored<Decision>>,
 }
 
 /// One of a plugin's last failed calls (Developer section, §19).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct FailedCall {
     /// Milliseconds since the Unix epoch.

@@ -42,7 +42,6 @@ impl Origin {
 }
 
 /// The consent screen.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Review {
     /// The review's id, for install and cancel.
@@ -99,7 +98,6 @@ pub struct Review {
 }
 
 /// One action on the consent screen.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewAction {
     /// `<slug>__<tool>`.
@@ -122,7 +120,6 @@ pub struct ReviewAction {
 }
 
 /// "This PC · port N" (§15).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct LocalPort {
     /// The port.
@@ -132,7 +129,6 @@ pub struct LocalPort {
 }
 
 /// One setting on the consent screen.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewSetting {
     /// Key.
@@ -152,7 +148,6 @@ pub struct ReviewSetting {
     /// A secret: typed, never shown again.
     pub secret: bool,
     /// Default value.
-    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub default: Option<serde_json::Value>,
     /// Help link and the domain its button shows ("Open example.com").
     pub help_url: Option<String>,
@@ -163,7 +158,6 @@ pub struct ReviewSetting {
 }
 
 /// One event on the consent screen (§16).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewEvent {
     /// Event name.

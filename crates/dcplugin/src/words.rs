@@ -4,7 +4,9 @@
 //! what a script reads of `list`, `show`, `reload` and `events` stays
 //! exactly what it was.
 
-use dcp_host::{Card, CloudChoice, DoorState, EventView, EventsPage, PluginDetails, SettingView, Status, Wanted};
+use dcp_host::{
+    Card, CloudChoice, DoorState, EventView, EventsPage, Origin, PluginDetails, SettingView, Status, Wanted,
+};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -22,6 +24,15 @@ pub fn status_label(status: Status) -> &'static str {
     }
 }
 
+/// Where a plugin comes from, as its badge says it (§18).
+pub fn origin_badge(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Import => "Not signed",
+        Origin::Folder => "Folder (dev)",
+        Origin::Official => "Official",
+    }
+}
+
 /// The door's state as `serve` prints it (§16).
 pub fn door_state_words(state: &DoorState) -> String {
     match state {
@@ -35,7 +46,7 @@ pub fn door_state_words(state: &DoorState) -> String {
 /// A card's badges (§18, §13, §15): where it comes from, kept on this PC,
 /// each program on this PC it talks to.
 pub fn badges(card: &Card) -> Vec<String> {
-    let mut out = vec![card.origin.badge().to_owned()];
+    let mut out = vec![origin_badge(card.origin).to_owned()];
     if card.kept_on_pc {
         out.push("Kept on this PC".into());
     }

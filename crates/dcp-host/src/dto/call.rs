@@ -2,8 +2,8 @@
 //! exactly what the AI reads, and the request the app sent. Mirrors of
 //! `dcp-call`'s pipeline values, which stay the pipeline's own.
 
+use super::JournalOutcome as Outcome;
 use dcp_format::codes::{Refusal, ToolCode};
-use dcp_store::journal::Outcome;
 use serde::Serialize;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
@@ -25,7 +25,13 @@ pub struct CallOutcome {
 
 impl From<dcp_call::pipeline::CallOutcome> for CallOutcome {
     fn from(o: dcp_call::pipeline::CallOutcome) -> CallOutcome {
-        CallOutcome { outcome: o.outcome, code: o.code, reason: o.reason, retryable: o.retryable, for_ai: o.for_ai }
+        CallOutcome {
+            outcome: o.outcome.into(),
+            code: o.code,
+            reason: o.reason,
+            retryable: o.retryable,
+            for_ai: o.for_ai,
+        }
     }
 }
 

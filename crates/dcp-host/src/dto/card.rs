@@ -2,7 +2,7 @@
 //! comes from, whether it is kept on this PC, the ports it talks to, its
 //! status), which each shell words in its own language.
 
-use dcp_store::{Origin, Status};
+use super::{Origin, Status};
 use serde::Serialize;
 
 /// One card of My plugins (§18); the icon through [`crate::Host::icon`].
@@ -44,9 +44,9 @@ impl From<dcp_store::Card> for Card {
             slug: c.slug,
             name: c.name,
             version: c.version,
-            status: c.status,
+            status: c.status.into(),
             enabled: c.enabled,
-            origin: c.origin,
+            origin: c.origin.into(),
             kept_on_pc: c.kept_on_pc,
             local_ports: c.local_ports,
             update_available: c.update_available,

@@ -4,8 +4,9 @@
 //! work out again (a help link's domain).
 
 use super::Card;
+use super::CloudChoice;
 use dcp_format::model::{in_language, Plugin, Setting};
-use dcp_store::{CloudChoice, Details};
+use dcp_store::Details;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -132,7 +133,7 @@ pub struct PluginDetails {
     /// The plugin's folder.
     pub folder: PathBuf,
     /// The last failed calls, newest first.
-    pub last_failures: Vec<dcp_store::journal::FailedCall>,
+    pub last_failures: Vec<super::FailedCall>,
 }
 
 impl PluginDetails {
@@ -184,14 +185,14 @@ impl PluginDetails {
             actions,
             events,
             sites: details.sites,
-            cloud_choice: details.cloud_choice,
+            cloud_choice: details.cloud_choice.map(Into::into),
             twitch_allowed: details.twitch_allowed,
             review_banner: details.review_banner,
             errors: details.errors,
             manifest_fingerprint: details.manifest_fingerprint,
             permissions_fingerprint: details.permissions_fingerprint,
             folder: details.folder,
-            last_failures,
+            last_failures: last_failures.into_iter().map(Into::into).collect(),
         }
     }
 }

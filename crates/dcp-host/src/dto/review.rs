@@ -1,0 +1,243 @@
+//! The consent screen as it crosses to a shell (§3 Consent, §12, §13,
+//! §15, §16, §18 "Update this plugin?"): the store's review, converted.
+
+use super::{CloudChoice, Origin};
+use dcp_format::changes::PermissionChange;
+use dcp_format::risk::Level;
+use dcp_format::Problem;
+use serde::Serialize;
+
+/// The consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Review {
+    /// The review's id, for install and cancel.
+    pub review: String,
+    /// The plugin's slug.
+    pub slug: String,
+    /// Name shown to players.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// "by …".
+    pub author: Option<String>,
+    /// One-line description.
+    pub description: Option<String>,
+    /// "Not signed", "Official" or "Folder (dev)".
+    pub badge: &'static str,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// True when a plugin with this slug is installed: "Update this plugin?".
+    pub update: bool,
+    /// The installed version, for an update.
+    pub old_version: Option<String>,
+    /// True when an update changes permissions (§18).
+    pub permissions_changed: bool,
+    /// What changed, one English line each: the words `dcplugin` prints
+    /// (and the strings its `--json` has always carried).
+    pub changes: Vec<String>,
+    /// The same changes, each a kind and its parameters, for a window to
+    /// word in the player's language (§10, §18).
+    pub permission_changes: Vec<PermissionChange>,
+    /// The actions.
+    pub actions: Vec<ReviewAction>,
+    /// "Connects to".
+    pub sites: Vec<String>,
+    /// "This PC · port N", each with its warning.
+    pub local_ports: Vec<LocalPort>,
+    /// The settings to fill in.
+    pub settings: Vec<ReviewSetting>,
+    /// The events, each with its switch (off).
+    pub events: Vec<ReviewEvent>,
+    /// For a plugin with events: the port they arrive on and §16's warning.
+    pub events_door: Option<LocalPort>,
+    /// The online-AI question, when it applies (§13); asked again by an
+    /// update that widens where private data may go.
+    pub cloud: CloudQuestion,
+    /// For an update: the earlier answer that still applies, used when the
+    /// player gives none (preselected).
+    pub cloud_kept: Option<CloudChoice>,
+    /// Warnings of the validator (superlative).
+    pub warnings: Vec<Problem>,
+    /// An update whose manifest is, byte for byte, the one installed:
+    /// installing it again changes nothing (a Modified or Missing copy is restored).
+    pub same_manifest: bool,
+}
+
+impl From<dcp_store::review::Review> for Review {
+    fn from(v: dcp_store::review::Review) -> Review {
+        Review {
+            review: v.review,
+            slug: v.slug,
+            name: v.name,
+            version: v.version,
+            author: v.author,
+            description: v.description,
+            badge: v.badge,
+            origin: v.origin.into(),
+            update: v.update,
+            old_version: v.old_version,
+            permissions_changed: v.permissions_changed,
+            changes: v.changes,
+            permission_changes: v.permission_changes,
+            actions: v.actions.into_iter().map(Into::into).collect(),
+            sites: v.sites,
+            local_ports: v.local_ports.into_iter().map(Into::into).collect(),
+            settings: v.settings.into_iter().map(Into::into).collect(),
+            events: v.events.into_iter().map(Into::into).collect(),
+            events_door: v.events_door.map(Into::into),
+            cloud: v.cloud.into(),
+            cloud_kept: v.cloud_kept.map(Into::into),
+            warnings: v.warnings,
+            same_manifest: v.same_manifest,
+        }
+    }
+}
+
+/// One action on the consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewAction {
+    /// `<slug>__<tool>`.
+    pub full_name: String,
+    /// The computed level.
+    pub level: Level,
+    /// "reads public data", …
+    pub label: &'static str,
+    /// The hint in the player's language, else English.
+    pub hint: String,
+    /// HTTP method.
+    pub method: &'static str,
+    /// URL template.
+    pub url: String,
+    /// R3: installs, but is not offered yet (§12 note 1).
+    pub needs_confirmation: bool,
+    /// The arguments the action cannot be called without (`required` of its
+    /// inputSchema, §7), in schema order: empty for an action that needs none.
+    pub required_args: Vec<String>,
+}
+
+impl From<dcp_store::review::ReviewAction> for ReviewAction {
+    fn from(v: dcp_store::review::ReviewAction) -> ReviewAction {
+        ReviewAction {
+            full_name: v.full_name,
+            level: v.level,
+            label: v.label,
+            hint: v.hint,
+            method: v.method,
+            url: v.url,
+            needs_confirmation: v.needs_confirmation,
+            required_args: v.required_args,
+        }
+    }
+}
+
+/// "This PC · port N" (§15).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct LocalPort {
+    /// The port.
+    pub port: u16,
+    /// The warning of §15.
+    pub warning: &'static str,
+}
+
+impl From<dcp_store::review::LocalPort> for LocalPort {
+    fn from(v: dcp_store::review::LocalPort) -> LocalPort {
+        LocalPort { port: v.port, warning: v.warning }
+    }
+}
+
+/// One setting on the consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewSetting {
+    /// Key.
+    pub key: String,
+    /// Title in the player's language, else the title.
+    pub title: String,
+    /// Description in the player's language, else the description.
+    pub description: Option<String>,
+    /// "string", "number" or "boolean".
+    pub kind: &'static str,
+    /// For a number: the smallest value allowed.
+    pub min: Option<f64>,
+    /// For a number: the largest value allowed.
+    pub max: Option<f64>,
+    /// Required to install.
+    pub required: bool,
+    /// A secret: typed, never shown again.
+    pub secret: bool,
+    /// Default value.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub default: Option<serde_json::Value>,
+    /// Help link and the domain its button shows ("Open example.com").
+    pub help_url: Option<String>,
+    /// The help link's domain.
+    pub help_domain: Option<String>,
+    /// For an update: a value is kept from the installed version.
+    pub kept: bool,
+}
+
+impl From<dcp_store::review::ReviewSetting> for ReviewSetting {
+    fn from(v: dcp_store::review::ReviewSetting) -> ReviewSetting {
+        ReviewSetting {
+            key: v.key,
+            title: v.title,
+            description: v.description,
+            kind: v.kind,
+            min: v.min,
+            max: v.max,
+            required: v.required,
+            secret: v.secret,
+            default: v.default,
+            help_url: v.help_url,
+            help_domain: v.help_domain,
+            kept: v.kept,
+        }
+    }
+}
+
+/// One event on the consent screen (§16).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct ReviewEvent {
+    /// Event name.
+    pub name: String,
+    /// Title in the player's language, else English.
+    pub title: String,
+    /// Its switch: off for a new event.
+    pub on: bool,
+}
+
+impl From<dcp_store::review::ReviewEvent> for ReviewEvent {
+    fn from(v: dcp_store::review::ReviewEvent) -> ReviewEvent {
+        ReviewEvent { name: v.name, title: v.title, on: v.on }
+    }
+}
+
+/// The online-AI question of §13.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CloudQuestion {
+    /// No R1 tool, or `cloudModels: allowed`: nothing asked.
+    NotAsked,
+    /// `ask`, or an update widening where private data may go: Allow
+    /// (preselected, unless an earlier answer is kept) or Only with an AI
+    /// running on this PC.
+    Ask,
+    /// `never`: works only with an AI on this PC; the screen says so.
+    Never,
+}
+
+impl From<dcp_store::review::CloudQuestion> for CloudQuestion {
+    fn from(q: dcp_store::review::CloudQuestion) -> CloudQuestion {
+        use dcp_store::review::CloudQuestion as Q;
+        match q {
+            Q::NotAsked => CloudQuestion::NotAsked,
+            Q::Ask => CloudQuestion::Ask,
+            Q::Never => CloudQuestion::Never,
+        }
+    }
+}
