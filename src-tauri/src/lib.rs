@@ -32,11 +32,11 @@ mod capability;
 #[cfg(test)]
 mod fixtures;
 
-use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use dcp_host::{
-    AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, InstallOptions, Installed, JournalLine, JournalQuery,
-    Model, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch, TriedAction,
+    AiSettings, AiTest, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, FoundAi, InstallOptions, Installed,
+    JournalLine, JournalQuery, Model, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch, TriedAction,
 };
+use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use serde_json::Value;
 use std::time::Instant;
 use tauri::Manager;

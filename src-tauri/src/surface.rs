@@ -51,4 +51,10 @@ app_commands! {
     developer::try_action(tool: String, args: Value as "Record<string, unknown>", source: Source, model: Model) -> TriedAction;
     developer::journal(query: JournalQuery) -> Vec<JournalLine>;
     developer::open_plugins_folder() -> String;
+    ai::ai() -> AiSettings;
+    ai::set_ai(url: Option<String>, model: Option<String>) -> AiSettings;
+    ai::set_ai_key(key: Sensitive as "string") -> AiSettings;
+    ai::clear_ai_key() -> AiSettings;
+    ai::ai_test() -> AiTest;
+    ai::find_pc_ai() -> Vec<FoundAi>;
 }

@@ -3,6 +3,7 @@
 //! the file manager), and rejects with the engine's `ApiError`. Each takes
 //! the app handle and the arguments `surface.rs` declares for it.
 
+pub mod ai;
 pub mod app;
 pub mod consent;
 pub mod developer;

@@ -4,6 +4,7 @@ import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
 import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
 import { errorWords, isImportRefusal } from '../words';
+import { AiSection } from './ai';
 import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
 import { Dialog, Switch, useId } from './common';
@@ -247,6 +248,7 @@ export function App() {
               <Switch label={t('tools.enable')} help={t('tools.explain')} checked={switches.tools_enabled}
                 testid="tools-enabled" onChange={(on) => patch({ tools_enabled: on })} />
             </section>
+            <AiSection />
           </TabPanel>
         )}
         {top === 'plugins' && (

@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { expect } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -72,6 +73,14 @@ export async function open(scenario: Record<string, unknown> = {}, wait = true):
   await page.goto(base);
   if (wait) await page.waitForSelector('body[data-startup-ms]');
   return { page, context, problems };
+}
+
+/** Closes an opened page and checks what it must never have done: break the CSP or throw. */
+export async function closeChecked({ page, problems, context }: Opened): Promise<void> {
+  const csp = await cspViolations(page);
+  await context.close();
+  expect(csp, 'CSP violations').toEqual([]);
+  expect(problems, 'page errors').toEqual([]);
 }
 
 /** Serious or critical axe violations on the page as it is now. */

@@ -10,7 +10,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
-  FieldProblem, Problem,
+  FieldProblem, Problem, AiCode, AiSettings, AiTest, FoundAi,
 } from '../../src/types';
 import * as real from './fixtures';
 
@@ -20,6 +20,12 @@ interface Scenario {
   /** Names that are also Object.prototype's: `/home/p/proto-<name>.json` imports a plugin named so, whose settings,
    * tools, arguments and events are named by all of them. */
   protoNames?: string[];
+  /** The companion's AI as the profile keeps it (§13); none set when absent. */
+  ai?: { url: string; model: string | null; key_set?: boolean };
+  /** The AI servers that answer on this PC's usual ports. */
+  pcAi?: FoundAi[];
+  /** What Test finds: the code of its failure, or (absent) connected with the set server's models. */
+  aiTestFails?: AiCode;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -251,6 +257,34 @@ function fullDetails(slug: string): PluginDetails {
   return { ...c, ...d, events: d.events.map((e) => ({ ...e, on: eventsOn.get(`${slug}/${e.name}`) ?? e.on })) };
 }
 
+// ---------------------------------------------------------------- the companion's AI (§13)
+
+const ai: AiSettings = { url: null, model: null, where: null, key_set: false };
+const hostOf = (url: string) => new URL(url).host;
+function setAiUrl(url: string): void {
+  // As dcp-ai's judge_ai_url: http only on this PC, a private address is neither this PC nor online.
+  let u: URL;
+  try { u = new URL(url); } catch { throw refused('ai_bad_url', `${url} is not a URL: type the base URL, e.g. https://openrouter.ai/api/v1`); }
+  const pc = u.hostname === 'localhost' || u.hostname.startsWith('127.');
+  if (/^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(u.hostname)) throw refused('ai_private_address', `${url} is a private or reserved address`);
+  if (u.protocol !== 'https:' && !(pc && u.protocol === 'http:')) throw refused('ai_bad_url', 'an online AI must use https: type https://');
+  // A key was given for one host: another host drops it, as the host does.
+  if (ai.url && hostOf(ai.url) !== u.host) ai.key_set = false;
+  ai.url = url;
+  ai.where = pc ? 'pc' : 'online';
+}
+if (sc.ai) { setAiUrl(sc.ai.url); ai.model = sc.ai.model; ai.key_set = sc.ai.key_set ?? false; }
+const pcAi: FoundAi[] = sc.pcAi ?? [];
+const ONLINE_MODELS = ['openai/gpt-4o-mini', 'meta-llama/llama-3.3-70b-instruct', 'qwen/qwen-2.5-72b-instruct'];
+
+function aiTest(): AiTest {
+  const models = pcAi.find((f) => f.url === ai.url)?.models ?? (ai.where === 'online' ? ONLINE_MODELS : []);
+  if (!ai.url || !ai.model) return { ok: false, where: ai.where, models: [], code: 'ai_not_set', message: 'no AI is set' };
+  if (sc.aiTestFails) return { ok: false, where: ai.where, models: [], code: sc.aiTestFails, message: `the AI at ${ai.url} failed (${sc.aiTestFails})` };
+  if (!models.includes(ai.model)) return { ok: false, where: ai.where, models, code: 'ai_model_unknown', message: `it lists ${models.join(', ')}` };
+  return { ok: true, where: ai.where, models, code: null, message: null };
+}
+
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
 let opened = [...(sc.opened ?? [])];
 
@@ -341,6 +375,17 @@ function handle(cmd: string, a: Record<string, any>): unknown {
         sent: { method: 'GET', url: `https://api.frankfurter.dev/v1/latest?base=${a.args.from}&symbols=${a.args.to}&amount=${a.args.amount}`, headers: [['Authorization', 'Bearer [secret]']], body: null },
       };
     case 'journal': return journal(a.query);
+    case 'ai': return { ...ai };
+    case 'set_ai':
+      if (a.url !== null) setAiUrl(a.url);
+      if (a.model !== null) ai.model = a.model;
+      return { ...ai };
+    case 'set_ai_key':
+      if (!ai.url) throw refused('ai_not_set', 'no AI is set');
+      ai.key_set = true; return { ...ai };
+    case 'clear_ai_key': ai.key_set = false; return { ...ai };
+    case 'ai_test': return aiTest();
+    case 'find_pc_ai': return pcAi;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';
     case 'open_plugins_folder': return '/home/p/plugins';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, calls, cspViolations, emit, open, shot, start, stop, type Opened } from './harness';
+import { axe, calls, closeChecked, emit, open, shot, start, stop, type Opened } from './harness';
 
 beforeAll(start);
 afterAll(stop);
@@ -12,12 +12,9 @@ async function app(scenario: Record<string, unknown> = {}, wait = true): Promise
 }
 afterEach(async () => {
   if (!current) return;
-  const { page, problems, context } = current;
+  const opened = current;
   current = null;
-  const csp = await cspViolations(page);
-  await context.close();
-  expect(csp, 'CSP violations').toEqual([]);
-  expect(problems, 'page errors').toEqual([]);
+  await closeChecked(opened);
 });
 
 const text = (page: Page, sel: string) => page.locator(sel).innerText();

@@ -1,0 +1,164 @@
+// The AI settings in the Tools tab (§13), the host mocked (mock-host.ts):
+// the servers found on this PC, an address typed by hand and its refusals,
+// an online service with its key, Test and each of its failures.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axe, calls, closeChecked, open, shot, start, stop, type Opened } from './harness';
+
+beforeAll(start);
+afterAll(stop);
+
+let current: Opened | null = null;
+/** The app with a scenario, on the Tools tab, once the AI section has read the settings and looked on this PC. */
+async function tools(scenario: Record<string, unknown> = {}): Promise<Page> {
+  current = await open(scenario);
+  const page = current.page;
+  await page.getByRole('tab', { name: scenario.language === 'fr' ? 'Outils' : 'Tools', exact: true }).click();
+  await page.locator('[data-testid="ai-where"]').waitFor();
+  await page.locator('[data-testid="ai-look"]:not([disabled])').waitFor();
+  return page;
+}
+afterEach(async () => {
+  if (!current) return;
+  const opened = current;
+  current = null;
+  await closeChecked(opened);
+});
+
+const text = (page: Page, testid: string) => page.locator(`[data-testid="${testid}"]`).innerText();
+const OLLAMA = { url: 'http://127.0.0.1:11434/v1', models: ['llama3.2', 'qwen2.5:7b'] };
+const OPENROUTER = 'https://openrouter.ai/api/v1';
+
+describe('§13 AI settings', () => {
+  test('no AI set and none on this PC: what to do, and Test says it with its code', async () => {
+    const page = await tools();
+    expect(await text(page, 'ai-where')).toBe('No AI is set yet: choose one on this PC, or type the address of an online service below.');
+    expect(await text(page, 'ai-pc-none')).toBe('None of them answers. Start Ollama, LM Studio\'s server or llama.cpp\'s server, then look again.');
+    expect(await page.locator('[data-testid="ai-key"]').count()).toBe(0);
+    expect(await page.getByLabel('Address', { exact: true }).getAttribute('placeholder')).toBe(OPENROUTER);
+    await page.locator('[data-testid="ai-test"]').click();
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('No AI is set: choose one on this PC, or type an address and a model.');
+    await page.locator('[data-testid="ai-test-details"] summary').click();
+    expect(await text(page, 'ai-test-details')).toContain('ai_not_set');
+    expect(await calls(page, 'find_pc_ai')).toHaveLength(1);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'ai-none');
+  });
+
+  test('servers found on this PC: their models, one click uses one and tests it', async () => {
+    const page = await tools({ pcAi: [OLLAMA, { url: 'http://127.0.0.1:1234/v1', models: [] }] });
+    const servers = page.locator('[data-testid="ai-pc-server"]');
+    expect(await servers.count()).toBe(2);
+    expect(await servers.nth(0).locator('strong').innerText()).toBe('Ollama');
+    expect(await servers.nth(1).innerText()).toContain('LM Studio');
+    expect(await servers.nth(1).innerText()).toContain('It has no model yet');
+    await page.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).click();
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('Connected: 2 models');
+    expect(await calls(page, 'set_ai')).toEqual([{ url: OLLAMA.url, model: 'qwen2.5:7b' }]);
+    expect(await calls(page, 'ai_test')).toHaveLength(1);
+    expect(await text(page, 'ai-where')).toContain('On this PC: what your plugins return stays on this PC.');
+    expect(await text(page, 'ai-where')).toContain(`Address ${OLLAMA.url} · model qwen2.5:7b`);
+    expect(await page.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('[data-testid="ai-kept"]').count()).toBe(0);
+    // A server on this PC asks no key: no key row to puzzle over.
+    expect(await page.locator('[data-testid="ai-key"]').count()).toBe(0);
+    // The model field offers the server's models.
+    expect(await page.locator('datalist option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(OLLAMA.models);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'ai-pc-found');
+  });
+
+  test('a refused address is said next to its field and nothing is kept; then one typed by hand is kept', async () => {
+    const page = await tools();
+    const url = page.getByLabel('Address', { exact: true });
+    await url.fill('http://192.168.1.20:11434/v1');
+    await page.getByLabel('Model', { exact: true }).fill('llama3.2');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => text(page, 'ai-url-error')).toBe('This address is on your local network. An AI is either on this PC (127.0.0.1) or online at a public https address.');
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    const described = await url.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).innerText()).toContain('local network');
+    await url.fill('http://openrouter.ai/api/v1');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => text(page, 'ai-url-error')).toContain('This address can\'t be used');
+    expect(await text(page, 'ai-where')).toContain('No AI is set yet');
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'ai-refused-url');
+    await url.fill('http://127.0.0.1:5001/v1');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => text(page, 'ai-note')).toBe('Saved');
+    expect(await page.locator('[data-testid="ai-url-error"]').count()).toBe(0);
+    expect(await text(page, 'ai-where')).toContain('On this PC');
+    expect((await calls(page, 'set_ai')).at(-1)).toEqual({ url: 'http://127.0.0.1:5001/v1', model: 'llama3.2' });
+  });
+
+  test('online: where it runs and which plugins are kept on this PC; the key is Set, replaced and cleared, never read back', async () => {
+    const page = await tools();
+    await page.getByLabel('Address', { exact: true }).fill(OPENROUTER);
+    await page.getByLabel('Model', { exact: true }).fill('openai/gpt-4o-mini');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => text(page, 'ai-where')).toContain('Online: what your plugins return is sent to this service.');
+    // The mock's My Tasks card is kept on this PC (§13), the others are not.
+    expect(await text(page, 'ai-kept')).toBe('Kept on this PC, so not used with this AI: My Tasks.');
+    expect(await text(page, 'ai-key-state')).toBe('Not set');
+    const secret = 'sk-or-v1-do-not-show-me';
+    await page.getByLabel('API key', { exact: true }).fill(secret);
+    await page.locator('[data-testid="ai-key-save"]').click();
+    await expect.poll(() => text(page, 'ai-key-state')).toBe('Set');
+    expect(await calls(page, 'set_ai_key')).toEqual([{ key: secret }]);
+    expect(await page.locator('[data-testid="ai-key-input"]').count()).toBe(0);
+    const inPage = () => page.evaluate((s) => document.documentElement.outerHTML.includes(s)
+      || [...document.querySelectorAll('input')].some((i) => i.value.includes(s)), secret);
+    expect(await inPage()).toBe(false);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'ai-online-key-set');
+    await page.getByRole('button', { name: 'Replace API key' }).click();
+    expect(await page.locator('[data-testid="ai-key-input"]').inputValue()).toBe('');
+    expect(await text(page, 'ai-key-state')).toBe('Set');
+    await page.getByLabel('API key', { exact: true }).fill('half typed');
+    await page.locator('[data-testid="ai-key-cancel"]').click();
+    expect(await calls(page, 'set_ai_key')).toHaveLength(1);
+    await page.getByRole('button', { name: 'Clear API key' }).click();
+    await expect.poll(() => text(page, 'ai-key-state')).toBe('Not set');
+    expect(await calls(page, 'clear_ai_key')).toHaveLength(1);
+    expect(await inPage()).toBe(false);
+    await page.locator('[data-testid="ai-test"]').click();
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('Connected: 3 models');
+    expect(await page.getByLabel('Model', { exact: true }).inputValue()).toBe('openai/gpt-4o-mini');
+    expect(await page.locator('[data-testid="ai-settings"]').innerText()).toContain('Choose among the service\'s 3 models, or type one.');
+  });
+
+  test('Test: each failure in words, its code as detail', async () => {
+    const page = await tools({ ai: { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2' }, pcAi: [OLLAMA] });
+    const want: [string, string][] = [
+      ['ai_not_listening', 'Nothing answers at http://127.0.0.1:11434/v1. Start Ollama (it listens on port 11434), then Test again.'],
+      ['ai_key_refused', 'The service refused the API key. Copy the key again from your account, then Replace it.'],
+      ['ai_model_unknown', 'The service doesn\'t know the model llama3.2: choose one from its list.'],
+      ['ai_no_tools', 'The model llama3.2 can\'t use tools: choose a model that supports tool calling.'],
+      ['ai_timeout', 'The AI did not answer in time. It may still be loading the model: try again in a moment.'],
+      ['ai_redirect', 'This address sends elsewhere, which the app never follows: type the address it points to.'],
+      ['ai_http', 'The service answered with an error: the technical details say which.'],
+      ['ai_bad_answer', 'The answer is not that of an AI service: check the address (it usually ends in /v1).'],
+    ];
+    for (const [code, words] of want) {
+      // The mock reads its scenario at each call: Test fails with this code now.
+      await page.evaluate((c) => { (window as any).__SCENARIO__.aiTestFails = c; }, code);
+      await page.locator('[data-testid="ai-test"]').click();
+      await expect.poll(() => text(page, 'ai-test-result'), { message: code }).toBe(words);
+      expect(await page.locator('[data-testid="ai-test-result"]').getAttribute('class'), code).toBe('field-error');
+      expect(await page.locator('[data-testid="ai-test-details"]').textContent(), code).toContain(`${code}: the AI at`);
+    }
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'ai-test-failed');
+  });
+
+  test('French: the section and its answers', async () => {
+    const page = await tools({ language: 'fr', ai: { url: OPENROUTER, model: 'nope/model', key_set: true } });
+    expect(await text(page, 'ai-where')).toContain('En ligne : ce que renvoient vos plugins est envoyé à ce service.');
+    expect(await text(page, 'ai-kept')).toBe('Gardés sur ce PC, donc pas utilisés avec cette IA : My Tasks.');
+    expect(await text(page, 'ai-key-state')).toBe('Défini');
+    await page.getByRole('button', { name: 'Tester', exact: true }).click();
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('Le service ne connaît pas le modèle nope/model : choisissez-en un dans sa liste.');
+    expect(await axe(page)).toEqual([]);
+  });
+});
