@@ -74,6 +74,12 @@ export function AiSection() {
     }
   };
 
+  /** A player types an address and a model, then presses Test: what is typed is what gets tested. */
+  const testTyped = () => {
+    const typed = (url.trim() && url.trim() !== (settings?.url ?? '')) || (model.trim() && model.trim() !== (settings?.model ?? ''));
+    return typed ? save(url, model, true) : runTest();
+  };
+
   const kept = keptOnPc(app.cards.values());
   // The service's list from the last Test, else what the search on this PC found at this address.
   const models = test?.result.models.length ? test.result.models : found?.find((f) => f.url === settings?.url)?.models ?? [];
@@ -154,7 +160,7 @@ export function AiSection() {
 
       <section class="section">
         <div class="row">
-          <button type="button" data-testid="ai-test" onClick={runTest} disabled={testing}>{testing ? t('ai.testing') : t('ai.test')}</button>
+          <button type="button" data-testid="ai-test" onClick={testTyped} disabled={testing}>{testing ? t('ai.testing') : t('ai.test')}</button>
           <p role="status" data-testid="ai-test-result" class={test ? (test.result.ok ? 'ok' : 'field-error') : ''}>
             {test && testWords(t, test.result, test.with)}
           </p>

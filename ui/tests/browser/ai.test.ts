@@ -128,6 +128,28 @@ describe('§13 AI settings', () => {
     expect(await page.locator('[data-testid="ai-settings"]').innerText()).toContain('Choose among the service\'s 3 models, or type one.');
   });
 
+  test('Test with an address and a model typed but not saved keeps them first, then tests them', async () => {
+    const page = await tools({ pcAi: [OLLAMA] });
+    await page.getByLabel('Address', { exact: true }).fill(OLLAMA.url);
+    await page.getByLabel('Model', { exact: true }).fill('llama3.2');
+    await page.locator('[data-testid="ai-test"]').click();
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('Connected: 2 models');
+    expect(await calls(page, 'set_ai')).toEqual([{ url: OLLAMA.url, model: 'llama3.2' }]);
+    // Nothing typed since: Test again only tests.
+    await page.locator('[data-testid="ai-test"]').click();
+    await expect.poll(() => calls(page, 'ai_test').then((c) => c.length)).toBe(2);
+    expect(await calls(page, 'set_ai')).toHaveLength(1);
+  });
+
+  test('a refused address typed then tested is said next to the field, and nothing is tested', async () => {
+    const page = await tools();
+    await page.getByLabel('Address', { exact: true }).fill('ftp://example.com/v1');
+    await page.locator('[data-testid="ai-test"]').click();
+    await expect.poll(() => text(page, 'ai-url-error')).toContain('This address can\'t be used');
+    expect(await calls(page, 'ai_test')).toEqual([]);
+    expect(await text(page, 'ai-test-result')).toBe('');
+  });
+
   test('Test: each failure in words, its code as detail', async () => {
     const page = await tools({ ai: { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2' }, pcAi: [OLLAMA] });
     const want: [string, string][] = [
@@ -150,6 +172,26 @@ describe('§13 AI settings', () => {
     }
     expect(await axe(page)).toEqual([]);
     await shot(page, 'ai-test-failed');
+  });
+
+  test('keyboard only: from the Tools tab to the address, the model, Enter saves, then Test', async () => {
+    const page = await tools();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '');
+    await page.getByRole('tab', { name: 'Tools', exact: true }).focus();
+    let guard = 0;
+    while ((await focused()) !== 'ai-url' && guard++ < 20) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('ai-url');
+    await page.keyboard.type('http://127.0.0.1:8080/v1');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('ai-model');
+    await page.keyboard.type('qwen');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => text(page, 'ai-note')).toBe('Saved');
+    expect(await calls(page, 'set_ai')).toEqual([{ url: 'http://127.0.0.1:8080/v1', model: 'qwen' }]);
+    while ((await focused()) !== 'ai-test' && guard++ < 40) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    // No server of this scenario lists qwen: Test names the model it does not know.
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('The service doesn\'t know the model qwen: choose one from its list.');
   });
 
   test('French: the section and its answers', async () => {
