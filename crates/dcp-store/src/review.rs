@@ -30,15 +30,6 @@ impl Origin {
     pub fn needs_dev_mode(self, talks_to_pc: bool) -> bool {
         self == Origin::Folder || talks_to_pc
     }
-
-    /// The badge shown on the card (§18).
-    pub fn badge(self) -> &'static str {
-        match self {
-            Origin::Import => "Not signed",
-            Origin::Folder => "Folder (dev)",
-            Origin::Official => "Official",
-        }
-    }
 }
 
 /// The consent screen.
@@ -56,8 +47,6 @@ pub struct Review {
     pub author: Option<String>,
     /// One-line description.
     pub description: Option<String>,
-    /// "Not signed", "Official" or "Folder (dev)".
-    pub badge: &'static str,
     /// Where it comes from.
     pub origin: Origin,
     /// True when a plugin with this slug is installed: "Update this plugin?".
@@ -104,8 +93,6 @@ pub struct ReviewAction {
     pub full_name: String,
     /// The computed level.
     pub level: Level,
-    /// "reads public data", …
-    pub label: &'static str,
     /// The hint in the player's language, else English.
     pub hint: String,
     /// HTTP method.
@@ -191,7 +178,6 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         .map(|t| ReviewAction {
             full_name: t.full_name.to_string(),
             level: t.level,
-            label: t.level.label(),
             hint: in_language(&t.hint),
             method: t.request.method.as_str(),
             url: t.request.url.clone(),
@@ -235,7 +221,6 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         version: plugin.version.to_string(),
         author: plugin.author.clone(),
         description: plugin.description.clone(),
-        badge: origin.badge(),
         origin,
         update: old.is_some(),
         old_version: old.as_ref().map(|o| o.version.clone()),

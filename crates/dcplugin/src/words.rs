@@ -1,11 +1,11 @@
 //! The command line's own words for the facts the host reports (a status,
 //! an origin, a port, the online-AI choice), and the `--json` shapes it has
 //! always printed, built from those facts: the host sends no sentence, so
-//! what a script reads of `list`, `show`, `reload` and `events` stays
+//! what a script reads of `list`, `show`, `reload`, `events` and a review stays
 //! exactly what it was.
 
 use dcp_host::{
-    Card, CloudChoice, DoorState, EventView, EventsPage, Origin, PluginDetails, SettingView, Status, Wanted,
+    Card, CloudChoice, DoorState, EventView, EventsPage, Origin, PluginDetails, Review, SettingView, Status, Wanted,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -31,6 +31,37 @@ pub fn origin_badge(origin: Origin) -> &'static str {
         Origin::Folder => "Folder (dev)",
         Origin::Official => "Official",
     }
+}
+
+/// A review as `import`, `load` and `catalog --import` print it with
+/// `--json`: the host's facts, and the words they have always carried
+/// beside them, where they have always been (the badge before `origin`,
+/// each action's label after its `level`).
+pub fn review_json(review: &Review) -> serde_json::Result<Value> {
+    let mut out = serde_json::to_value(review)?;
+    if let Value::Object(fields) = &mut out {
+        insert_before(fields, "origin", "badge", origin_badge(review.origin).into());
+        if let Some(Value::Array(actions)) = fields.get_mut("actions") {
+            for (json, action) in actions.iter_mut().zip(&review.actions) {
+                if let Value::Object(fields) = json {
+                    insert_after(fields, "level", "label", action.level.label().into());
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Puts `new` just before `key`, where a script has always found it.
+fn insert_before(fields: &mut serde_json::Map<String, Value>, key: &str, new: &str, value: Value) {
+    let at = fields.keys().position(|k| k == key).unwrap_or(fields.len());
+    fields.shift_insert(at, new.into(), value);
+}
+
+/// Puts `new` just after `key`, where a script has always found it.
+fn insert_after(fields: &mut serde_json::Map<String, Value>, key: &str, new: &str, value: Value) {
+    let at = fields.keys().position(|k| k == key).map_or(fields.len(), |i| i + 1);
+    fields.shift_insert(at, new.into(), value);
 }
 
 /// The door's state as `serve` prints it (§16).

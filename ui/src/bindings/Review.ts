@@ -38,10 +38,6 @@ author: string | null,
  */
 description: string | null, 
 /**
- * "Not signed", "Official" or "Folder (dev)".
- */
-badge: string, 
-/**
  * Where it comes from.
  */
 origin: Origin, 

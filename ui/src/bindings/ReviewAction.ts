@@ -14,10 +14,6 @@ full_name: string,
  */
 level: Level, 
 /**
- * "reads public data", …
- */
-label: string, 
-/**
  * The hint in the player's language, else English.
  */
 hint: string, 

@@ -10,7 +10,6 @@ export const reviews: Record<string, Review> = {
     "version": "1.0.0",
     "author": "Your name",
     "description": "Converts an amount of money between currencies with the daily reference rates of the European Central Bank. No account needed.",
-    "badge": "Not signed",
     "origin": "import",
     "update": false,
     "old_version": null,
@@ -21,7 +20,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "fx__convert",
         "level": "R0",
-        "label": "reads public data",
         "hint": "convert money between currencies",
         "method": "GET",
         "url": "https://api.frankfurter.dev/v1/latest",
@@ -52,7 +50,6 @@ export const reviews: Record<string, Review> = {
     "version": "1.0.0",
     "author": "Plugin author",
     "description": "Example of a plugin that talks to a small server running on your own PC: tells the time and writes notes to a text file.",
-    "badge": "Not signed",
     "origin": "import",
     "update": false,
     "old_version": null,
@@ -63,7 +60,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "mypc__get_time",
         "level": "R2",
-        "label": "reversible action",
         "hint": "tell the time on your PC",
         "method": "GET",
         "url": "http://127.0.0.1:8420/time",
@@ -73,7 +69,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "mypc__add_note",
         "level": "R2",
-        "label": "reversible action",
         "hint": "write a note on your PC",
         "method": "POST",
         "url": "http://127.0.0.1:8420/note",
@@ -120,7 +115,6 @@ export const reviews: Record<string, Review> = {
     "version": "1.0.0",
     "author": "Your name",
     "description": "Reads, adds and completes tasks in your task list.",
-    "badge": "Not signed",
     "origin": "import",
     "update": false,
     "old_version": null,
@@ -131,7 +125,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "mytasks__list_tasks",
         "level": "R1",
-        "label": "reads your data",
         "hint": "read your tasks",
         "method": "GET",
         "url": "https://api.tasks.example.com/v1/tasks",
@@ -141,7 +134,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "mytasks__add_task",
         "level": "R2",
-        "label": "reversible action",
         "hint": "add a task to your list",
         "method": "POST",
         "url": "https://api.tasks.example.com/v1/tasks",
@@ -153,7 +145,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "mytasks__complete_task",
         "level": "R2",
-        "label": "reversible action",
         "hint": "complete a task",
         "method": "POST",
         "url": "https://api.tasks.example.com/v1/tasks/{{task_id}}/close",
@@ -211,7 +202,6 @@ export const reviews: Record<string, Review> = {
     "version": "1.0.0",
     "author": "Plugin author",
     "description": "Example of a plugin with events: a focus timer running in a small server on your own PC, which tells your companion when a session or a break ends.",
-    "badge": "Not signed",
     "origin": "import",
     "update": false,
     "old_version": null,
@@ -222,7 +212,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "pomodoro__start",
         "level": "R2",
-        "label": "reversible action",
         "hint": "start a focus timer",
         "method": "POST",
         "url": "http://127.0.0.1:8421/start",
@@ -232,7 +221,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "pomodoro__status",
         "level": "R2",
-        "label": "reversible action",
         "hint": "check the focus timer",
         "method": "GET",
         "url": "http://127.0.0.1:8421/status",
@@ -242,7 +230,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "pomodoro__stop",
         "level": "R2",
-        "label": "reversible action",
         "hint": "stop the focus timer",
         "method": "POST",
         "url": "http://127.0.0.1:8421/stop",
@@ -301,7 +288,6 @@ export const reviews: Record<string, Review> = {
     "version": "1.0.0",
     "author": "Plugin author",
     "description": "Searches a public recipe catalog by ingredient or dish name and reads one recipe with its ingredients and steps. No account needed.",
-    "badge": "Not signed",
     "origin": "import",
     "update": false,
     "old_version": null,
@@ -312,7 +298,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "recipes__search",
         "level": "R0",
-        "label": "reads public data",
         "hint": "search recipes",
         "method": "POST",
         "url": "https://api.recipes.example.com/v2/search",
@@ -324,7 +309,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "recipes__get_recipe",
         "level": "R0",
-        "label": "reads public data",
         "hint": "read a recipe",
         "method": "GET",
         "url": "https://api.recipes.example.com/v2/recipes/{{recipe_id}}",
@@ -368,7 +352,6 @@ export const reviews: Record<string, Review> = {
     "version": "1.0.0",
     "author": "Plugin author",
     "description": "Example of a custom plugin plugged into the author's own Trello app: reads one board and adds cards, with an app key and a token.",
-    "badge": "Not signed",
     "origin": "import",
     "update": false,
     "old_version": null,
@@ -379,7 +362,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "trelloperso__read_board",
         "level": "R1",
-        "label": "reads your data",
         "hint": "read your Trello board",
         "method": "GET",
         "url": "https://api.trello.com/1/boards/{{config.board}}/lists",
@@ -389,7 +371,6 @@ export const reviews: Record<string, Review> = {
       {
         "full_name": "trelloperso__add_card",
         "level": "R2",
-        "label": "reversible action",
         "hint": "add a card to your Trello board",
         "method": "POST",
         "url": "https://api.trello.com/1/cards",

@@ -23,8 +23,6 @@ pub struct Review {
     pub author: Option<String>,
     /// One-line description.
     pub description: Option<String>,
-    /// "Not signed", "Official" or "Folder (dev)".
-    pub badge: &'static str,
     /// Where it comes from.
     pub origin: Origin,
     /// True when a plugin with this slug is installed: "Update this plugin?".
@@ -73,7 +71,6 @@ impl From<dcp_store::review::Review> for Review {
             version: v.version,
             author: v.author,
             description: v.description,
-            badge: v.badge,
             origin: v.origin.into(),
             update: v.update,
             old_version: v.old_version,
@@ -102,8 +99,6 @@ pub struct ReviewAction {
     pub full_name: String,
     /// The computed level.
     pub level: Level,
-    /// "reads public data", …
-    pub label: &'static str,
     /// The hint in the player's language, else English.
     pub hint: String,
     /// HTTP method.
@@ -122,7 +117,6 @@ impl From<dcp_store::review::ReviewAction> for ReviewAction {
         ReviewAction {
             full_name: v.full_name,
             level: v.level,
-            label: v.label,
             hint: v.hint,
             method: v.method,
             url: v.url,

@@ -11,7 +11,7 @@ fn loaded(f: &Fixture) -> PathBuf {
     let folder = f.dir.path().join("pomodoro-dev");
     copy_dir(&examples().join("pomodoro"), &folder);
     let r = f.store.load_folder(&folder).expect("load");
-    assert_eq!(r.badge, "Folder (dev)");
+    assert_eq!(r.origin, dcp_store::Origin::Folder);
     assert!(!f.root().join("quarantine").join(&r.review).exists(), "nothing is copied");
     f.store.install(&r.review, options(&[], &[("token", SECRET)], None)).expect("install");
     f.store.set_event_enabled("pomodoro", "focus_done", true).expect("event on");

@@ -5,7 +5,7 @@
 use crate::common::*;
 use dcp_format::package::MANIFEST_FILE;
 use dcp_store::review::CloudQuestion;
-use dcp_store::{CloudChoice, StoreError};
+use dcp_store::{CloudChoice, Origin, StoreError};
 use serde_json::json;
 
 #[test]
@@ -14,13 +14,15 @@ fn s3_review_of_my_tasks_shows_everything_the_consent_screen_needs() {
     let r = f.import_example("my-tasks").expect("import");
     assert_eq!((r.slug.as_str(), r.name.as_str(), r.version.as_str()), ("mytasks", "My tasks", "1.0.0"));
     assert_eq!(r.author.as_deref(), Some("Your name"));
-    assert_eq!(r.badge, "Not signed");
+    assert_eq!(r.origin, Origin::Import);
     assert!(!r.update);
     assert_eq!(r.old_version, None);
     let actions: Vec<_> = r
         .actions
         .iter()
-        .map(|a| (a.full_name.as_str(), format!("{:?}", a.level), a.label, a.hint.as_str(), a.method, a.url.as_str()))
+        .map(|a| {
+            (a.full_name.as_str(), format!("{:?}", a.level), a.level.label(), a.hint.as_str(), a.method, a.url.as_str())
+        })
         .collect();
     assert_eq!(
         actions,
@@ -413,7 +415,7 @@ fn s18_official_catalog_lists_todoist_and_trello_and_installs_as_official() {
     let slugs: Vec<_> = f.store.catalog().expect("catalog").into_iter().map(|e| e.slug).collect();
     assert!(slugs.contains(&"todoist") && slugs.contains(&"trello"), "{slugs:?}");
     let r = f.store.import_official("todoist").expect("review");
-    assert_eq!(r.badge, "Official");
+    assert_eq!(r.origin, Origin::Official);
     f.store.install(&r.review, options(&[], &[("api_token", SECRET)], Some(CloudChoice::Allow))).expect("install");
     let d = f.store.show("todoist").expect("show");
     assert_eq!(

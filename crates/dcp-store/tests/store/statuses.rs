@@ -131,7 +131,7 @@ fn s18_badges_not_signed_folder_official_and_kept_on_this_pc() {
     let folder = f.dir.path().join("fx-dev");
     copy_dir(&examples().join("exchange-rates"), &folder);
     let r = f.store.load_folder(&folder).expect("load");
-    assert_eq!(r.badge, "Folder (dev)");
+    assert_eq!(r.origin, Origin::Folder);
     f.store.install(&r.review, options(&[], &[], None)).expect("install");
     let r = f.store.import_official("trello").expect("official");
     f.store

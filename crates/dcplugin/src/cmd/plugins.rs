@@ -201,7 +201,7 @@ fn consent(
         Err(e) => return Ok(fail(&e, json)),
     };
     if !yes {
-        return Ok(done(&review, json, || {
+        return Ok(done(&words::review_json(&review)?, json, || {
             let mut lines = vec![human_review(&review, review.same_manifest)];
             lines.extend(hints::install_lines(&review));
             lines.join("\n")
@@ -212,7 +212,7 @@ fn consent(
             // `--yes --json`: the review's fields as `--yes` has always
             // printed them, then `installed`, whose `same_manifest` is the
             // one that holds after the install.
-            let mut out = serde_json::to_value(&review)?;
+            let mut out = words::review_json(&review)?;
             if let Value::Object(fields) = &mut out {
                 fields.shift_remove("same_manifest");
                 fields.insert("installed".into(), serde_json::to_value(&installed)?);
@@ -260,7 +260,7 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
             "Permissions do not change.".into()
         });
     } else {
-        out.push(format!("{} {}  [{}]", r.name, r.version, r.badge));
+        out.push(format!("{} {}  [{}]", r.name, r.version, words::origin_badge(r.origin)));
     }
     if let Some(author) = &r.author {
         out.push(format!("by {author}"));
@@ -269,7 +269,15 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
     for a in &r.actions {
         let note =
             if a.needs_confirmation { "  (serious action: you confirm it each time, in dcplugin chat)" } else { "" };
-        out.push(format!("  {}  {:?} {}: {}  {} {}{note}", a.full_name, a.level, a.label, a.hint, a.method, a.url));
+        out.push(format!(
+            "  {}  {:?} {}: {}  {} {}{note}",
+            a.full_name,
+            a.level,
+            a.level.label(),
+            a.hint,
+            a.method,
+            a.url
+        ));
     }
     if !r.sites.is_empty() {
         out.push(format!("Connects to: {}", r.sites.join(", ")));
