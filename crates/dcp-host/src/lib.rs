@@ -368,7 +368,8 @@ impl Host {
     /// What a turn offers the AI: tools, abilities, and what is left out and
     /// why. A turn with an id and no step gets its next step.
     pub async fn offer(&self, mut turn: Turn) -> ApiResult<Offer> {
-        self.read(move |s| {
+        // A short read, asked before every step of a companion's turn.
+        self.quick(move |s| {
             if let (Some(id), None) = (&turn.id, turn.step) {
                 turn.step = Some(s.steps_used(id)? + 1);
             }
