@@ -115,7 +115,7 @@ const keyed = <V>(names: string[], value: (n: string) => V) => Object.fromEntrie
 function protoReview(slug: string): Partial<Review> {
   return {
     slug, name: `Plugin ${slug}`, author: 'Proto', description: null, sites: ['api.proto.example'], local_ports: [],
-    actions: PROTO.map((n) => ({ full_name: `${slug}__${n}`, level: 'R0', label: 'reads public data', hint: `do ${n}`, method: 'GET', url: 'https://api.proto.example/x', needs_confirmation: false, required_args: PROTO })),
+    actions: PROTO.map((n) => ({ full_name: `${slug}__${n}`, level: 'R0', hint: `do ${n}`, method: 'GET', url: 'https://api.proto.example/x', needs_confirmation: false, required_args: PROTO })),
     settings: PROTO.map((n, i) => ({ key: n, title: `Setting ${n}`, description: null, kind: protoKind(i), min: null, max: null, required: false, secret: i === 0, default: protoDefault(n, i), help_url: null, help_domain: null, kept: false })),
     events: PROTO.map((n) => ({ name: n, title: `Event ${n}`, on: false })),
     events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' }, cloud: 'not_asked',
@@ -141,10 +141,10 @@ const catalog: CatalogEntry[] = [
 function review(id: string, extra: Partial<Review>): Review {
   return {
     ...real.reviews['exchange-rates'], review: id, slug: 'weather', name: 'Weather', version: '2.0.0', author: 'Meteo Friends', description: 'Tells the weather for a city.',
-    badge: 'Not signed', origin: 'import', update: false, old_version: null, permissions_changed: false, changes: [], permission_changes: [],
+    origin: 'import', update: false, old_version: null, permissions_changed: false, changes: [], permission_changes: [],
     actions: [
-      { full_name: 'weather__today', level: 'R0', label: 'reads public data', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false, required_args: ['city'] },
-      { full_name: 'weather__my_places', level: 'R1', label: 'reads your data', hint: 'read your saved places', method: 'GET', url: 'https://api.weather.example/places', needs_confirmation: false, required_args: [] },
+      { full_name: 'weather__today', level: 'R0', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false, required_args: ['city'] },
+      { full_name: 'weather__my_places', level: 'R1', hint: 'read your saved places', method: 'GET', url: 'https://api.weather.example/places', needs_confirmation: false, required_args: [] },
     ],
     sites: ['api.weather.example'], local_ports: [{ port: 8420, warning: 'install it only if you started this program yourself' }],
     settings: [
@@ -210,8 +210,8 @@ function importPath(path: string): Review {
         { kind: 'cloud_changed', old: 'no_private_data', new: 'asked' },
       ],
       actions: [
-        { full_name: 'fx__convert', level: 'R2', label: 'reversible action', hint: sc.language === 'fr' ? 'convertir un montant' : 'convert an amount', method: 'POST', url: 'https://api.frankfurter.dev/latest', needs_confirmation: false, required_args: ['amount'] },
-        { full_name: 'fx__history', level: 'R0', label: 'reads public data', hint: sc.language === 'fr' ? 'lire les anciens taux' : 'read past rates', method: 'GET', url: 'https://api.exchangerate.host/history', needs_confirmation: false, required_args: [] },
+        { full_name: 'fx__convert', level: 'R2', hint: sc.language === 'fr' ? 'convertir un montant' : 'convert an amount', method: 'POST', url: 'https://api.frankfurter.dev/latest', needs_confirmation: false, required_args: ['amount'] },
+        { full_name: 'fx__history', level: 'R0', hint: sc.language === 'fr' ? 'lire les anciens taux' : 'read past rates', method: 'GET', url: 'https://api.exchangerate.host/history', needs_confirmation: false, required_args: [] },
       ],
       settings: [{ key: 'board', title: 'Board', description: null, kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: true }],
       local_ports: [], events: [], events_door: null, cloud: 'not_asked', sites: ['api.frankfurter.dev', 'api.exchangerate.host'],
@@ -316,8 +316,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'details': return fullDetails(a.slug);
     case 'catalog': return catalog;
     case 'import_path': return importPath(a.path);
-    case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', badge: 'Folder (dev)', cloud: 'not_asked', settings: [], events: [], events_door: null, warnings: [{ code: 'superlative', path: 'tools.start.description', message: 'the description uses a superlative: best' }] });
-    case 'import_official': return newReview({ slug: a.slug, name: 'My Trello', origin: 'official', badge: 'Official', local_ports: [], events: [], events_door: null, settings: [] });
+    case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', cloud: 'not_asked', settings: [], events: [], events_door: null, warnings: [{ code: 'superlative', path: 'tools.start.description', message: 'the description uses a superlative: best' }] });
+    case 'import_official': return newReview({ slug: a.slug, name: 'My Trello', origin: 'official', local_ports: [], events: [], events_door: null, settings: [] });
     case 'review': return reviews.get(a.id);
     case 'install': {
       const r = reviews.get(a.review);
