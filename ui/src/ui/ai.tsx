@@ -160,7 +160,7 @@ export function AiSection() {
 
       <section class="section">
         <div class="row">
-          <button type="button" data-testid="ai-test" onClick={testTyped} disabled={testing}>{testing ? t('ai.testing') : t('ai.test')}</button>
+          <button type="button" data-testid="ai-test" aria-describedby={`${ids}-test-h`} onClick={testTyped} disabled={testing}>{testing ? t('ai.testing') : t('ai.test')}</button>
           <p role="status" data-testid="ai-test-result" class={test ? (test.result.ok ? 'ok' : 'field-error') : ''}>
             {test && testWords(t, test.result, test.with)}
           </p>
@@ -171,7 +171,7 @@ export function AiSection() {
             <p><code>{test.result.code ?? '-'}</code>{test.result.message ? `: ${test.result.message}` : ''}</p>
           </details>
         )}
-        <p class="help">{t('ai.test_help')}</p>
+        <p id={`${ids}-test-h`} class="help">{t('ai.test_help')}</p>
       </section>
     </section>
   );
