@@ -259,15 +259,15 @@ function fullDetails(slug: string): PluginDetails {
 
 // ---------------------------------------------------------------- the companion's AI (§13)
 
-const ai: AiSettings = { url: null, model: null, where: null, key_set: false };
+const ai: AiSettings = { ...real.ai.none };
 const hostOf = (url: string) => new URL(url).host;
 function setAiUrl(url: string): void {
   // As dcp-ai's judge_ai_url: http only on this PC, a private address is neither this PC nor online.
   let u: URL;
-  try { u = new URL(url); } catch { throw refused('ai_bad_url', `${url} is not a URL: type the base URL, e.g. https://openrouter.ai/api/v1`); }
+  try { u = new URL(url); } catch { throw real.errors.ai_bad_url; }
   const pc = u.hostname === 'localhost' || u.hostname.startsWith('127.');
-  if (/^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(u.hostname)) throw refused('ai_private_address', `${url} is a private or reserved address`);
-  if (u.protocol !== 'https:' && !(pc && u.protocol === 'http:')) throw refused('ai_bad_url', 'an online AI must use https: type https://');
+  if (/^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(u.hostname)) throw real.errors.ai_private_address;
+  if (u.protocol !== 'https:' && !(pc && u.protocol === 'http:')) throw real.errors.ai_bad_url;
   // A key was given for one host: another host drops it, as the host does.
   if (ai.url && hostOf(ai.url) !== u.host) ai.key_set = false;
   ai.url = url;
@@ -279,9 +279,10 @@ const ONLINE_MODELS = ['openai/gpt-4o-mini', 'meta-llama/llama-3.3-70b-instruct'
 
 function aiTest(): AiTest {
   const models = pcAi.find((f) => f.url === ai.url)?.models ?? (ai.where === 'online' ? ONLINE_MODELS : []);
-  if (!ai.url || !ai.model) return { ok: false, where: ai.where, models: [], code: 'ai_not_set', message: 'no AI is set' };
-  if (sc.aiTestFails) return { ok: false, where: ai.where, models: [], code: sc.aiTestFails, message: `the AI at ${ai.url} failed (${sc.aiTestFails})` };
-  if (!models.includes(ai.model)) return { ok: false, where: ai.where, models, code: 'ai_model_unknown', message: `it lists ${models.join(', ')}` };
+  const failed = { ...real.aiTests.not_set, where: ai.where };
+  if (!ai.url || !ai.model) return failed;
+  if (sc.aiTestFails) return { ...failed, code: sc.aiTestFails, message: `the AI at ${ai.url} failed (${sc.aiTestFails})` };
+  if (!models.includes(ai.model)) return { ...failed, models, code: 'ai_model_unknown', message: `it lists ${models.join(', ')}` };
   return { ok: true, where: ai.where, models, code: null, message: null };
 }
 
