@@ -19,7 +19,7 @@ pub use details::{ActionView, EventView, PluginDetails, SettingView};
 pub use door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_DOOR_PORT};
 pub use install::{CatalogEntry, InstallOptions, Installed};
 pub use journal::{FailedCall, JournalLine, JournalQuery, JournalValue};
-pub use review::{CloudQuestion, LocalPort, Review, ReviewAction, ReviewEvent, ReviewSetting};
+pub use review::{CloudQuestion, LocalPort, Review, ReviewAction, ReviewEvent};
 pub use spelled::{CloudChoice, JournalKind, JournalOutcome, Origin, Status};
 
 use dcp_store::{Prefs, Switch};

@@ -63,8 +63,7 @@ pub use dto::{
     ActionView, AppSwitches, CallOutcome, Card, CatalogEntry, CloudChoice, CloudQuestion, CompanionState, DoorState,
     DoorView, EventView, EventsPage, FailedCall, InstallOptions, Installed, JournalKind, JournalLine, JournalOutcome,
     JournalQuery, JournalValue, LocalPort, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction,
-    ReviewEvent, ReviewSetting, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted,
-    DEFAULT_DOOR_PORT,
+    ReviewEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;

@@ -48,8 +48,48 @@ pub fn review_json(review: &Review) -> serde_json::Result<Value> {
                 }
             }
         }
+        let settings: Vec<_> = review.settings.iter().map(ReviewSettingJson::of).collect();
+        fields.insert("settings".into(), serde_json::to_value(settings)?);
     }
     Ok(out)
+}
+
+/// A review's setting as `--json` has always printed it: the host's one
+/// setting view, under the consent screen's names (a kept value is `set`,
+/// the default the field starts with is `value`).
+#[derive(Serialize)]
+struct ReviewSettingJson<'a> {
+    key: &'a str,
+    title: &'a str,
+    description: Option<&'a str>,
+    kind: &'static str,
+    min: Option<f64>,
+    max: Option<f64>,
+    required: bool,
+    secret: bool,
+    default: &'a Option<Value>,
+    help_url: Option<&'a str>,
+    help_domain: Option<&'a str>,
+    kept: bool,
+}
+
+impl ReviewSettingJson<'_> {
+    fn of(s: &SettingView) -> ReviewSettingJson<'_> {
+        ReviewSettingJson {
+            key: &s.key,
+            title: &s.label,
+            description: s.description.as_deref(),
+            kind: s.kind,
+            min: s.min,
+            max: s.max,
+            required: s.required,
+            secret: s.secret,
+            default: &s.value,
+            help_url: s.help_url.as_deref(),
+            help_domain: s.help_domain.as_deref(),
+            kept: s.set,
+        }
+    }
 }
 
 /// Puts `new` just before `key`, where a script has always found it.

@@ -7,7 +7,7 @@ import type { PermissionChange } from "./PermissionChange";
 import type { Problem } from "./Problem";
 import type { ReviewAction } from "./ReviewAction";
 import type { ReviewEvent } from "./ReviewEvent";
-import type { ReviewSetting } from "./ReviewSetting";
+import type { SettingView } from "./SettingView";
 
 /**
  * The consent screen.
@@ -78,7 +78,7 @@ local_ports: Array<LocalPort>,
 /**
  * The settings to fill in.
  */
-settings: Array<ReviewSetting>, 
+settings: Array<SettingView>, 
 /**
  * The events, each with its switch (off).
  */

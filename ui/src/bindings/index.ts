@@ -50,7 +50,6 @@ export type { RequestPart } from "./RequestPart";
 export type { Review } from "./Review";
 export type { ReviewAction } from "./ReviewAction";
 export type { ReviewEvent } from "./ReviewEvent";
-export type { ReviewSetting } from "./ReviewSetting";
 export type { SentRequest } from "./SentRequest";
 export type { SettingView } from "./SettingView";
 export type { SettingsCode } from "./SettingsCode";

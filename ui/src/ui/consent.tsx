@@ -13,7 +13,7 @@ import { SettingField, hostValue } from './settings-fields';
 /** Each setting's starting value, by key: its default, else empty. */
 function defaults(r: Review): Map<string, string | boolean> {
   return new Map(r.settings.map((s) => [
-    s.key, s.kind === 'boolean' ? s.default === true : s.default === null || s.default === undefined ? '' : String(s.default),
+    s.key, s.kind === 'boolean' ? s.value === true : s.value === null || s.value === undefined ? '' : String(s.value),
   ]));
 }
 
@@ -34,7 +34,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const problems = useMemo(() => (error ? fieldProblems(t, error, r.settings) : new Map<string, string>()), [error, t, r]);
-  const missing = r.settings.filter((s) => s.required && !s.kept && s.kind !== 'boolean' && String(values.get(s.key) ?? '').trim() === '');
+  const missing = r.settings.filter((s) => s.required && !s.set && s.kind !== 'boolean' && String(values.get(s.key) ?? '').trim() === '');
 
   const cancel = async () => {
     try { await api.cancel(r.review); } catch { /* already gone */ }
@@ -129,11 +129,11 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
             {r.settings.map((s) => (
               <SettingField
                 key={s.key}
-                spec={{ key: s.key, label: s.title, description: s.description, kind: s.kind, required: s.required && !s.kept, secret: s.secret, helpUrl: s.help_url, helpDomain: s.help_domain, min: s.min, max: s.max }}
+                spec={{ key: s.key, label: s.label, description: s.description, kind: s.kind, required: s.required && !s.set, secret: s.secret, helpUrl: s.help_url, helpDomain: s.help_domain, min: s.min, max: s.max }}
                 value={values.get(s.key) ?? ''} onChange={(v) => setValues(new Map(values).set(s.key, v))}
                 error={problems.get(s.key)}
-                note={s.kept ? t('consent.kept') : s.secret ? t('consent.secret_note') : undefined}
-                placeholder={s.kept ? t('consent.kept_placeholder') : undefined}
+                note={s.set ? t('consent.kept') : s.secret ? t('consent.secret_note') : undefined}
+                placeholder={s.set ? t('consent.kept_placeholder') : undefined}
               />
             ))}
           </section>

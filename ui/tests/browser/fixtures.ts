@@ -88,17 +88,17 @@ export const reviews: Record<string, Review> = {
     "settings": [
       {
         "key": "token",
-        "title": "Server token",
-        "description": "Shown by server.py when it starts, and saved in token.txt next to it.",
         "kind": "string",
         "min": null,
         "max": null,
-        "required": true,
-        "secret": true,
-        "default": null,
+        "label": "Server token",
+        "description": "Shown by server.py when it starts, and saved in token.txt next to it.",
         "help_url": null,
         "help_domain": null,
-        "kept": false
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
       }
     ],
     "events": [],
@@ -161,31 +161,31 @@ export const reviews: Record<string, Review> = {
     "settings": [
       {
         "key": "api_token",
-        "title": "API token",
-        "description": "In the task app: Settings > Integrations > Developer, then copy your API token.",
         "kind": "string",
         "min": null,
         "max": null,
-        "required": true,
-        "secret": true,
-        "default": null,
+        "label": "API token",
+        "description": "In the task app: Settings > Integrations > Developer, then copy your API token.",
         "help_url": "https://tasks.example.com/help/api-token",
         "help_domain": "tasks.example.com",
-        "kept": false
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
       },
       {
         "key": "max_tasks",
-        "title": "Tasks read at once",
-        "description": "How many tasks your companion reads in one go (1 to 50).",
         "kind": "number",
         "min": 1.0,
         "max": 50.0,
-        "required": false,
-        "secret": false,
-        "default": 10,
+        "label": "Tasks read at once",
+        "description": "How many tasks your companion reads in one go (1 to 50).",
         "help_url": null,
         "help_domain": null,
-        "kept": false
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
       }
     ],
     "events": [],
@@ -247,17 +247,17 @@ export const reviews: Record<string, Review> = {
     "settings": [
       {
         "key": "token",
-        "title": "Server token",
-        "description": "Shown by server.py when it starts, and saved in token.txt next to it.",
         "kind": "string",
         "min": null,
         "max": null,
-        "required": true,
-        "secret": true,
-        "default": null,
+        "label": "Server token",
+        "description": "Shown by server.py when it starts, and saved in token.txt next to it.",
         "help_url": null,
         "help_domain": null,
-        "kept": false
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
       }
     ],
     "events": [
@@ -325,17 +325,17 @@ export const reviews: Record<string, Review> = {
     "settings": [
       {
         "key": "servings",
-        "title": "Servings",
-        "description": "Number of people the quantities of a recipe are given for (1 to 12).",
         "kind": "number",
         "min": 1.0,
         "max": 12.0,
-        "required": false,
-        "secret": false,
-        "default": 2,
+        "label": "Servings",
+        "description": "Number of people the quantities of a recipe are given for (1 to 12).",
         "help_url": null,
         "help_domain": null,
-        "kept": false
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 2
       }
     ],
     "events": [],
@@ -388,45 +388,45 @@ export const reviews: Record<string, Review> = {
     "settings": [
       {
         "key": "api_key",
-        "title": "App key",
-        "description": "On the Trello apps admin page: create an app, open its Trello Auth tab and generate an API key, then paste it here.",
         "kind": "string",
         "min": null,
         "max": null,
-        "required": true,
-        "secret": true,
-        "default": null,
+        "label": "App key",
+        "description": "On the Trello apps admin page: create an app, open its Trello Auth tab and generate an API key, then paste it here.",
         "help_url": "https://trello.com/apps/admin",
         "help_domain": "trello.com",
-        "kept": false
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
       },
       {
         "key": "token",
-        "title": "Token",
-        "description": "On the same page, click the Token link next to your key, authorize access, then paste the token here.",
         "kind": "string",
         "min": null,
         "max": null,
-        "required": true,
-        "secret": true,
-        "default": null,
+        "label": "Token",
+        "description": "On the same page, click the Token link next to your key, authorize access, then paste the token here.",
         "help_url": null,
         "help_domain": null,
-        "kept": false
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
       },
       {
         "key": "board",
-        "title": "Board",
-        "description": "Open the board in Trello and copy the 8 characters after trello.com/b/ in the address.",
         "kind": "string",
         "min": null,
         "max": null,
-        "required": true,
-        "secret": false,
-        "default": null,
+        "label": "Board",
+        "description": "Open the board in Trello and copy the 8 characters after trello.com/b/ in the address.",
         "help_url": null,
         "help_domain": null,
-        "kept": false
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": null
       }
     ],
     "events": [],

@@ -116,7 +116,7 @@ function protoReview(slug: string): Partial<Review> {
   return {
     slug, name: `Plugin ${slug}`, author: 'Proto', description: null, sites: ['api.proto.example'], local_ports: [],
     actions: PROTO.map((n) => ({ full_name: `${slug}__${n}`, level: 'R0', hint: `do ${n}`, method: 'GET', url: 'https://api.proto.example/x', needs_confirmation: false, required_args: PROTO })),
-    settings: PROTO.map((n, i) => ({ key: n, title: `Setting ${n}`, description: null, kind: protoKind(i), min: null, max: null, required: false, secret: i === 0, default: protoDefault(n, i), help_url: null, help_domain: null, kept: false })),
+    settings: PROTO.map((n, i) => ({ key: n, label: `Setting ${n}`, description: null, kind: protoKind(i), min: null, max: null, required: false, secret: i === 0, value: protoDefault(n, i), help_url: null, help_domain: null, set: false })),
     events: PROTO.map((n) => ({ name: n, title: `Event ${n}`, on: false })),
     events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' }, cloud: 'not_asked',
   };
@@ -148,9 +148,9 @@ function review(id: string, extra: Partial<Review>): Review {
     ],
     sites: ['api.weather.example'], local_ports: [{ port: 8420, warning: 'install it only if you started this program yourself' }],
     settings: [
-      { key: 'api_key', title: 'API key', description: 'Your key from the weather service.', kind: 'string', min: null, max: null, required: true, secret: true, default: null, help_url: 'https://www.example.com/help/key', help_domain: 'example.com', kept: false },
-      { key: 'board', title: 'Board', description: 'Copy the id after /b/ in the board\'s address.', kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: false },
-      { key: 'max_items', title: 'Items read at once', description: null, kind: 'number', min: 1, max: 50, required: false, secret: false, default: 10, help_url: null, help_domain: null, kept: false },
+      { key: 'api_key', label: 'API key', description: 'Your key from the weather service.', kind: 'string', min: null, max: null, required: true, secret: true, value: null, help_url: 'https://www.example.com/help/key', help_domain: 'example.com', set: false },
+      { key: 'board', label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', kind: 'string', min: null, max: null, required: true, secret: false, value: null, help_url: null, help_domain: null, set: false },
+      { key: 'max_items', label: 'Items read at once', description: null, kind: 'number', min: 1, max: 50, required: false, secret: false, value: 10, help_url: null, help_domain: null, set: false },
     ],
     events: [{ name: 'storm', title: 'Storm warning', on: false }],
     events_door: { port: 8440, warning: 'turn an event on only if you started the program yourself' },
@@ -187,7 +187,7 @@ function importPath(path: string): Review {
   if (proto) return newReview(protoReview(proto[1]));
   if (path.includes('one-setting')) {
     return newReview({
-      settings: [{ key: 'city', title: 'City', description: null, kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: false }],
+      settings: [{ key: 'city', label: 'City', description: null, kind: 'string', min: null, max: null, required: true, secret: false, value: null, help_url: null, help_domain: null, set: false }],
       local_ports: [], events: [], events_door: null, cloud: 'not_asked',
     });
   }
@@ -213,7 +213,7 @@ function importPath(path: string): Review {
         { full_name: 'fx__convert', level: 'R2', hint: sc.language === 'fr' ? 'convertir un montant' : 'convert an amount', method: 'POST', url: 'https://api.frankfurter.dev/latest', needs_confirmation: false, required_args: ['amount'] },
         { full_name: 'fx__history', level: 'R0', hint: sc.language === 'fr' ? 'lire les anciens taux' : 'read past rates', method: 'GET', url: 'https://api.exchangerate.host/history', needs_confirmation: false, required_args: [] },
       ],
-      settings: [{ key: 'board', title: 'Board', description: null, kind: 'string', min: null, max: null, required: true, secret: false, default: null, help_url: null, help_domain: null, kept: true }],
+      settings: [{ key: 'board', label: 'Board', description: null, kind: 'string', min: null, max: null, required: true, secret: false, value: null, help_url: null, help_domain: null, set: true }],
       local_ports: [], events: [], events_door: null, cloud: 'not_asked', sites: ['api.frankfurter.dev', 'api.exchangerate.host'],
     });
   }

@@ -10,7 +10,8 @@ use dcp_store::Details;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// A setting as Details and Options show it (§10), in the player's language.
+/// A setting as the consent screen, Details and Options show it (§10,
+/// §18), in the player's language.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct SettingView {
@@ -30,13 +31,15 @@ pub struct SettingView {
     pub help_url: Option<String>,
     /// The help link's domain, which its button shows ("Open example.com").
     pub help_domain: Option<String>,
-    /// Required to work.
+    /// Required to work (and so to install).
     pub required: bool,
     /// A secret: only set / not set, never its value.
     pub secret: bool,
-    /// For a secret: set or not.
+    /// A value is stored: a secret that is set, or, on the consent screen
+    /// of an update, a value the installed version keeps.
     pub set: bool,
-    /// The value of a non-secret setting (stored, else its default).
+    /// The value of a non-secret setting: stored, else its default (on the
+    /// consent screen, its default).
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub value: Option<serde_json::Value>,
 }

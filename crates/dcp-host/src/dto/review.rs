@@ -1,7 +1,7 @@
 //! The consent screen as it crosses to a shell (§3 Consent, §12, §13,
 //! §15, §16, §18 "Update this plugin?"): the store's review, converted.
 
-use super::{CloudChoice, Origin};
+use super::{CloudChoice, Origin, SettingView};
 use dcp_format::changes::PermissionChange;
 use dcp_format::risk::Level;
 use dcp_format::Problem;
@@ -44,7 +44,7 @@ pub struct Review {
     /// "This PC · port N", each with its warning.
     pub local_ports: Vec<LocalPort>,
     /// The settings to fill in.
-    pub settings: Vec<ReviewSetting>,
+    pub settings: Vec<SettingView>,
     /// The events, each with its switch (off).
     pub events: Vec<ReviewEvent>,
     /// For a plugin with events: the port they arrive on and §16's warning.
@@ -142,52 +142,24 @@ impl From<dcp_store::review::LocalPort> for LocalPort {
     }
 }
 
-/// One setting on the consent screen.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize)]
-pub struct ReviewSetting {
-    /// Key.
-    pub key: String,
-    /// Title in the player's language, else the title.
-    pub title: String,
-    /// Description in the player's language, else the description.
-    pub description: Option<String>,
-    /// "string", "number" or "boolean".
-    pub kind: &'static str,
-    /// For a number: the smallest value allowed.
-    pub min: Option<f64>,
-    /// For a number: the largest value allowed.
-    pub max: Option<f64>,
-    /// Required to install.
-    pub required: bool,
-    /// A secret: typed, never shown again.
-    pub secret: bool,
-    /// Default value.
-    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub default: Option<serde_json::Value>,
-    /// Help link and the domain its button shows ("Open example.com").
-    pub help_url: Option<String>,
-    /// The help link's domain.
-    pub help_domain: Option<String>,
-    /// For an update: a value is kept from the installed version.
-    pub kept: bool,
-}
-
-impl From<dcp_store::review::ReviewSetting> for ReviewSetting {
-    fn from(v: dcp_store::review::ReviewSetting) -> ReviewSetting {
-        ReviewSetting {
+/// The consent screen's setting is the one Options shows: a value kept
+/// by an update is the one already `set`, and the field starts with the
+/// manifest's default.
+impl From<dcp_store::review::ReviewSetting> for SettingView {
+    fn from(v: dcp_store::review::ReviewSetting) -> SettingView {
+        SettingView {
             key: v.key,
-            title: v.title,
-            description: v.description,
             kind: v.kind,
             min: v.min,
             max: v.max,
-            required: v.required,
-            secret: v.secret,
-            default: v.default,
+            label: v.title,
+            description: v.description,
             help_url: v.help_url,
             help_domain: v.help_domain,
-            kept: v.kept,
+            required: v.required,
+            secret: v.secret,
+            set: v.kept,
+            value: v.default,
         }
     }
 }

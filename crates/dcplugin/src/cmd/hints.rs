@@ -120,11 +120,11 @@ pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
 /// The command that installs a review, with the flags this plugin needs.
 pub fn install_lines(r: &Review) -> Vec<String> {
     let me = me();
-    let secrets: Vec<&str> = r.settings.iter().filter(|s| s.secret && !s.kept).map(|s| s.key.as_str()).collect();
+    let secrets: Vec<&str> = r.settings.iter().filter(|s| s.secret && !s.set).map(|s| s.key.as_str()).collect();
     let required: Vec<&str> = r
         .settings
         .iter()
-        .filter(|s| !s.secret && s.required && !s.kept && s.default.is_none())
+        .filter(|s| !s.secret && s.required && !s.set && s.value.is_none())
         .map(|s| s.key.as_str())
         .collect();
     let mut command = String::new();
@@ -157,13 +157,13 @@ pub fn install_lines(r: &Review) -> Vec<String> {
     let optional: Vec<&str> = r
         .settings
         .iter()
-        .filter(|s| !s.secret && !s.kept && !required.contains(&s.key.as_str()))
+        .filter(|s| !s.secret && !s.set && !required.contains(&s.key.as_str()))
         .map(|s| s.key.as_str())
         .collect();
     if !optional.is_empty() {
         lines.push(format!("  optional: --set KEY=VALUE for {}", optional.join(", ")));
     }
-    let kept: Vec<&str> = r.settings.iter().filter(|s| s.kept).map(|s| s.key.as_str()).collect();
+    let kept: Vec<&str> = r.settings.iter().filter(|s| s.set).map(|s| s.key.as_str()).collect();
     if !kept.is_empty() {
         lines.push(format!("  kept from the installed version unless given again: {}", kept.join(", ")));
     }

@@ -286,12 +286,12 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
         out.push(format!("This PC · port {}: {}", p.port, p.warning));
     }
     for s in &r.settings {
-        let flags = [s.required.then_some("required"), s.secret.then_some("secret"), s.kept.then_some("kept")]
+        let flags = [s.required.then_some("required"), s.secret.then_some("secret"), s.set.then_some("kept")]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()
             .join(", ");
-        out.push(format!("Setting {} ({}): {}", s.key, flags, s.title));
+        out.push(format!("Setting {} ({}): {}", s.key, flags, s.label));
     }
     if let Some(door) = &r.events_door {
         out.push(format!("Events arrive on this PC · port {}: {}", door.port, door.warning));
