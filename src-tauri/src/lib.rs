@@ -111,6 +111,7 @@ pub fn run(started: Instant) {
         .manage(host.clone())
         .manage(opened)
         .manage(handed::Handed::default())
+        .manage(commands::companion::Talk::default())
         .manage(Started(started))
         .setup(move |app| window::open(app, &profile))
         .on_window_event(opened::on_drop)
@@ -158,7 +159,8 @@ mod tests {
     use std::path::{Path, PathBuf};
     use std::sync::Arc;
 
-    fn host(profile: &Path) -> Host {
+    /// A host over a new profile in `profile`, its secrets in memory (the other modules' tests use it too).
+    pub(crate) fn host(profile: &Path) -> Host {
         let options = HostOptions {
             profile: Some(profile.to_path_buf()),
             key_store: Some(Arc::new(MemoryKeyStore::new())),

@@ -57,4 +57,6 @@ app_commands! {
     ai::clear_ai_key() -> AiSettings;
     ai::ai_test() -> AiTest;
     ai::find_pc_ai() -> Vec<FoundAi>;
+    companion::companion_say(text: String, live: bool) -> ();
+    companion::companion_new_conversation() -> ();
 }

@@ -70,6 +70,12 @@ impl Companion {
         Companion { host, connection, conversation: Vec::new(), presence: None }
     }
 
+    /// Talks to the AI through `connection` from the next turn on, keeping
+    /// the conversation (the player changed the AI settings).
+    pub fn set_connection(&mut self, connection: Connection) {
+        self.connection = connection;
+    }
+
     /// Forgets the conversation.
     pub fn new_conversation(&mut self) {
         self.conversation.clear();

@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod app;
+pub mod companion;
 pub mod consent;
 pub mod developer;
 pub mod events;

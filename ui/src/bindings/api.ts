@@ -47,4 +47,6 @@ export const api = {
   clearAiKey: () => invoke<AiSettings>("clear_ai_key"),
   aiTest: () => invoke<AiTest>("ai_test"),
   findPcAi: () => invoke<Array<FoundAi>>("find_pc_ai"),
+  companionSay: (text: string, live: boolean) => invoke<null>("companion_say", { text, live }),
+  companionNewConversation: () => invoke<null>("companion_new_conversation"),
 };

@@ -7,6 +7,7 @@ import { errorWords, isImportRefusal } from '../words';
 import { AiSection } from './ai';
 import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
+import { CompanionTab } from './companion';
 import { Dialog, Switch, useId } from './common';
 import { Consent } from './consent';
 import { Ctx, TCtx, type AppApi, type CardActions } from './context';
@@ -17,7 +18,7 @@ import { Options } from './options';
 import { bump, invalidated } from './stale';
 import { TabPanel, Tabs } from './tabs';
 
-type Top = 'tools' | 'plugins';
+type Top = 'companion' | 'tools' | 'plugins';
 type Sub = 'mine' | 'catalog' | 'actions';
 
 const byName = (cards: Map<string, Card>) =>
@@ -240,7 +241,12 @@ export function App() {
           </div>
         </header>
         <Tabs label={t('app.tabs')} idPrefix="top" selected={top} onSelect={(v) => { if (v !== top) dismissToasts(); setTop(v); }}
-          tabs={[['tools', t('tab.tools')], ['plugins', t('tab.plugins')]]} />
+          tabs={[['companion', t('tab.companion')], ['tools', t('tab.tools')], ['plugins', t('tab.plugins')]]} />
+        {top === 'companion' && (
+          <TabPanel idPrefix="top" id="companion">
+            <CompanionTab onTools={() => setTop('tools')} onCatalog={() => { setTop('plugins'); setSub('catalog'); }} />
+          </TabPanel>
+        )}
         {top === 'tools' && (
           <TabPanel idPrefix="top" id="tools">
             <section class="panel">

@@ -12,6 +12,7 @@ import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
   FieldProblem, Problem, AiCode, AiSettings, AiTest, FoundAi,
 } from '../../src/types';
+import type { TurnLine } from '../../src/ui/companion';
 import * as real from './fixtures';
 
 interface Scenario {
@@ -26,6 +27,8 @@ interface Scenario {
   pcAi?: FoundAi[];
   /** What Test finds: the code of its failure, or (absent) connected with the set server's models. */
   aiTestFails?: AiCode;
+  /** What a companion turn streams after its `turn` line (the mock adds `end` when the lines have none). */
+  turn?: TurnLine[];
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -286,6 +289,20 @@ function aiTest(): AiTest {
   return { ok: true, where: ai.where, models, code: null, message: null };
 }
 
+/** A keyboard turn as the host runs it: refused before it starts when no AI is set, else each line a moment
+ * after the last (so that a test sees the answer grow), the command answering once `end` went out. */
+function companionSay(text: string): Promise<null> {
+  if (!ai.url || !ai.model) throw refused('ai_not_set', 'no AI is set: choose one in the Tools tab');
+  const lines: TurnLine[] = [{ type: 'turn', id: 't1', source: 'keyboard', text }, ...(sc.turn ?? [])];
+  if (lines[lines.length - 1].type !== 'end') lines.push({ type: 'end', steps: 0 });
+  return new Promise((resolve) => {
+    lines.forEach((line, i) => setTimeout(() => {
+      (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'companion-turn', payload: line });
+      if (i === lines.length - 1) resolve(null);
+    }, 40 * (i + 1)));
+  });
+}
+
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
 let opened = [...(sc.opened ?? [])];
 
@@ -387,6 +404,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'clear_ai_key': ai.key_set = false; return { ...ai };
     case 'ai_test': return aiTest();
     case 'find_pc_ai': return pcAi;
+    case 'companion_say': return companionSay(a.text);
+    case 'companion_new_conversation': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';
     case 'open_plugins_folder': return '/home/p/plugins';

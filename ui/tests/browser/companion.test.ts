@@ -1,0 +1,104 @@
+// The Companion tab (issue 23), the host mocked (mock-host.ts streams the
+// scenario's turn lines as `companion-turn` events): no AI set sends the
+// player to Tools; a turn's answer grows as it streams, with a line per tool
+// call; an AI failure reads as the Tools tab words it. Keyboard only.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TurnLine } from '../../src/ui/companion';
+import { axe, calls, closeChecked, open, shot, start, stop, type Opened } from './harness';
+
+beforeAll(start);
+afterAll(stop);
+
+let current: Opened | null = null;
+afterEach(async () => {
+  if (!current) return;
+  const opened = current;
+  current = null;
+  await closeChecked(opened);
+});
+
+const OLLAMA = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2' };
+const text = (page: Page, testid: string) => page.locator(`[data-testid="${testid}"]`).innerText();
+
+/** The app on the Companion tab. */
+async function companion(scenario: Record<string, unknown> = {}): Promise<Page> {
+  current = await open(scenario);
+  const page = current.page;
+  await page.getByRole('tab', { name: 'Companion', exact: true }).click();
+  await page.locator('[data-testid="companion-text"]').waitFor();
+  return page;
+}
+
+/** Types and presses Enter, as a player at the keyboard does. */
+async function say(page: Page, words: string): Promise<void> {
+  await page.locator('[data-testid="companion-text"]').focus();
+  await page.keyboard.type(words);
+  await page.keyboard.press('Enter');
+}
+
+describe('issue 23 the Companion tab', () => {
+  test('§13 no AI set: what to do, and a button to the Tools tab', async () => {
+    const page = await companion();
+    await say(page, 'hello');
+    await expect.poll(() => text(page, 'companion-refusal')).toContain('Your companion has no AI yet');
+    expect(await page.locator('[data-testid="exchange"]').count()).toBe(0);
+    // What was typed is kept, to send again once an AI is set.
+    expect(await page.locator('[data-testid="companion-text"]').inputValue()).toBe('hello');
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-no-ai');
+    await page.locator('[data-testid="companion-to-tools"]').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="ai-where"]').waitFor();
+    expect(await page.getByRole('tab', { name: 'Tools', exact: true }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  test('§3 a turn streams word by word, then one line per tool call: done, and refused in words', async () => {
+    const turn: TurnLine[] = [
+      { type: 'delta', text: 'One' }, { type: 'delta', text: ' hundred' },
+      { type: 'tool', step: 1, tool: 'fx__convert', args: { amount: 100 }, outcome: 'done', code: null, reason: null },
+      { type: 'tool', step: 2, tool: 'todo__add', args: {}, outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' },
+      { type: 'delta', text: ' euros.' }, { type: 'reply', text: 'One hundred euros.' }, { type: 'end', steps: 2 },
+    ];
+    const page = await companion({ ai: OLLAMA, turn });
+    // Every text the answer shows, as it changes: the proof that it grew piece by piece.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as any).__answers = seen;
+      new MutationObserver(() => {
+        const now = document.querySelector('[data-testid="answer"]')?.textContent ?? null;
+        if (now !== null && seen[seen.length - 1] !== now) seen.push(now);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await say(page, 'How much is 100 dollars?');
+    await expect.poll(() => page.locator('[data-testid="answer"]').getAttribute('aria-busy')).toBe('false');
+    const answers: string[] = await page.evaluate(() => (window as any).__answers);
+    expect(answers).toContain('Companion: One');
+    expect(answers).toContain('Companion: One hundred');
+    expect(answers[answers.length - 1]).toBe('Companion: One hundred euros.');
+    expect(await text(page, 'said')).toBe('You: How much is 100 dollars?');
+    const tools = await page.locator('[data-testid="tool-line"]').allInnerTexts();
+    expect(tools).toEqual(['Exchange rates · convert: done', 'My Tasks · add: refused: Enable tools is off']);
+    expect(await calls(page, 'companion_say')).toEqual([{ text: 'How much is 100 dollars?', live: false }]);
+    expect(await page.locator('[data-testid="companion-text"]').inputValue()).toBe('');
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-turn');
+
+    await page.locator('[data-testid="companion-new"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="exchange"]').count()).toBe(0);
+    expect(await calls(page, 'companion_new_conversation')).toHaveLength(1);
+  });
+
+  test('§13 the AI not reachable: the turn\'s error line in the Tools tab\'s words', async () => {
+    const turn: TurnLine[] = [
+      { type: 'error', code: 'ai_not_listening', message: 'nothing answers at http://127.0.0.1:11434/v1' }, { type: 'end', steps: 0 },
+    ];
+    const page = await companion({ ai: OLLAMA, turn });
+    await say(page, 'hello');
+    await expect.poll(() => page.locator('[data-testid="turn-error"]').count()).toBe(1);
+    expect(await text(page, 'turn-error')).toContain('Ollama');
+    expect(await text(page, 'turn-error')).not.toContain('ai_not_listening');
+    expect(await axe(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+// The Companion tab's words (issue 23): how a turn's lines build an exchange,
+// and how a tool call and a failure read.
+import { describe, expect, test } from 'vitest';
+import { translator } from '../../src/i18n';
+import { failureWords, toolWords, withLine, type Exchange, type TurnLine } from '../../src/ui/companion';
+
+const t = translator('en');
+const tf = translator('fr');
+const start: Exchange = { said: 'hi', answer: '', tools: [], error: null, over: false };
+const cards = new Map([['fx', { name: 'Exchange rates' }]]);
+const tool = (over: Partial<Extract<TurnLine, { type: 'tool' }>>): Extract<TurnLine, { type: 'tool' }> =>
+  ({ type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'done', code: null, reason: null, ...over });
+
+describe('a turn streamed into an exchange', () => {
+  test('deltas grow the answer, the reply replaces it, end closes it', () => {
+    const lines: TurnLine[] = [{ type: 'delta', text: 'Hel' }, { type: 'delta', text: 'lo' }];
+    const grown = lines.reduce(withLine, start);
+    expect(grown.answer).toBe('Hello');
+    expect(grown.over).toBe(false);
+    const done = [{ type: 'reply', text: 'Hello there' } as TurnLine, { type: 'end', steps: 0 } as TurnLine].reduce(withLine, grown);
+    expect(done).toEqual({ ...start, answer: 'Hello there', over: true });
+  });
+  test('tool calls and an error are kept in order', () => {
+    const x = [tool({ step: 1 }), tool({ step: 2, outcome: 'refused' }), { type: 'error', code: 'ai_timeout', message: 'slow' } as TurnLine]
+      .reduce(withLine, start);
+    expect(x.tools.map((l) => l.step)).toEqual([1, 2]);
+    expect(x.error).toEqual({ code: 'ai_timeout', message: 'slow' });
+  });
+});
+
+describe('§3 a tool call in words', () => {
+  test('done names the plugin by its card, and the action', () => {
+    expect(toolWords(t, cards, tool({}))).toBe('Exchange rates · convert: done');
+  });
+  test('failed shows its §22 code; refused its reason in words, not POLICY_DENIED', () => {
+    expect(toolWords(t, cards, tool({ outcome: 'failed', code: 'HTTP_500' }))).toBe('Exchange rates · convert: failed (HTTP_500)');
+    const refused = toolWords(t, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }));
+    expect(refused).toBe('Exchange rates · convert: refused: Enable tools is off');
+    expect(toolWords(tf, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }))).not.toContain('POLICY_DENIED');
+  });
+  test('a plugin without a card is named by its slug', () => {
+    expect(toolWords(t, cards, tool({ tool: 'gone__look' }))).toBe('gone · look: done');
+  });
+});
+
+describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
+  test('an AI code reads as the Tools tab reads it, another code as the host\'s errors', () => {
+    const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false };
+    expect(failureWords(t, { code: 'ai_not_listening', message: 'x' }, ai)).toContain('Ollama');
+    expect(failureWords(tf, { code: 'ai_timeout', message: 'x' }, ai)).not.toBe(failureWords(t, { code: 'ai_timeout', message: 'x' }, ai));
+    expect(failureWords(t, { code: 'internal', message: 'boom' }, ai)).not.toBe('');
+  });
+});
