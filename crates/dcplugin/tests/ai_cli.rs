@@ -118,6 +118,12 @@ fn issue22_ai_test_names_each_failure() {
     assert!(known.status.success());
     assert!(text(&known.stdout).contains("Connected (on this PC): 2 model(s)"), "{}", text(&known.stdout));
 
+    let empty = models(&[]);
+    p.run(&["ai", "--url", &empty.url()]);
+    let none = p.run(&["ai", "test"]);
+    assert!(none.status.success(), "reached: ok, whatever the model");
+    assert!(text(&none.stdout).contains("lists no model yet"), "{}", text(&none.stdout));
+
     let refusing = ScriptedAi::launch(Script { models: ModelsReply::Status(401), turns: vec![] }, Options::default())
         .expect("scripted-ai");
     p.run(&["ai", "--url", &refusing.url()]);

@@ -131,7 +131,11 @@ fn test(host: &Host, json: bool) -> ExitCode {
         print_json(&tested);
     } else if tested.ok {
         let place = tested.place.map_or("", where_words);
-        println!("Connected ({place}): {} model(s): {}", tested.models.len(), tested.models.join(", "));
+        match tested.models.len() {
+            // Ollama with nothing pulled yet answers with an empty list.
+            0 => println!("Connected ({place}), but it lists no model yet: get one (Ollama: ollama pull NAME)"),
+            n => println!("Connected ({place}): {n} model(s): {}", tested.models.join(", ")),
+        }
     } else {
         let code = tested.code.map_or("error", |c| c.as_str());
         eprintln!("{code}: {}", tested.message.as_deref().unwrap_or("the AI could not be reached"));
