@@ -405,6 +405,7 @@ export const en = {
   'companion.say': 'Say to your companion',
   'companion.send': 'Send',
   'companion.new': 'New conversation',
+  'companion.failed': 'failed: {words} ({code})',
   'companion.tool': '{plugin} · {action}: {outcome}',
   'companion.no_ai': 'Your companion has no AI yet: choose one in the Tools tab, then come back.',
   'companion.to_tools': 'Go to Tools',

@@ -407,6 +407,7 @@ export const fr: Record<keyof typeof en, string> = {
   'companion.say': 'Dire à votre compagnon',
   'companion.send': 'Envoyer',
   'companion.new': 'Nouvelle conversation',
+  'companion.failed': 'échoué : {words} ({code})',
   'companion.tool': '{plugin} · {action} : {outcome}',
   'companion.no_ai': 'Votre compagnon n\'a pas encore d\'IA : choisissez-en une dans l\'onglet Outils, puis revenez.',
   'companion.to_tools': 'Aller aux Outils',

@@ -10,7 +10,7 @@ import { listen } from '@tauri-apps/api/event';
 import { api, asApiError } from '../api';
 import type { Translate } from '../i18n';
 import type { AiSettings, ApiError, Card, JournalOutcome } from '../types';
-import { errorWords, outcomeText } from '../words';
+import { errorWords, outcomeText, runWords } from '../words';
 import { slugOf } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
 import { useId } from './common';
@@ -58,8 +58,11 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
 export function toolWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine): string {
   const slug = slugOf(line.tool);
   const action = line.tool.length > slug.length ? line.tool.slice(slug.length + 2) : line.tool;
-  // A refusal's words come from its reason; a failure shows its code (§22).
-  const outcome = outcomeText(t, { outcome: line.outcome, code: line.outcome === 'refused' ? line.reason : line.code });
+  // Words first, in both cases: a refusal's from its reason, a failure's
+  // from its code (§22), which stays beside them as the detail.
+  const outcome = line.outcome === 'failed' && line.code
+    ? t('companion.failed', { words: runWords(t, line.code), code: line.code })
+    : outcomeText(t, { outcome: line.outcome, code: line.outcome === 'refused' ? line.reason : line.code });
   return t('companion.tool', { plugin: cards.get(slug)?.name ?? slug, action, outcome });
 }
 

@@ -33,7 +33,7 @@ describe('§3 a tool call in words', () => {
     expect(toolWords(t, cards, tool({}))).toBe('Exchange rates · convert: done');
   });
   test('failed shows its §22 code; refused its reason in words, not POLICY_DENIED', () => {
-    expect(toolWords(t, cards, tool({ outcome: 'failed', code: 'HTTP_500' }))).toBe('Exchange rates · convert: failed (HTTP_500)');
+    expect(toolWords(t, cards, tool({ outcome: 'failed', code: 'HTTP_500' }))).toBe('Exchange rates · convert: failed: the service has a problem right now. Try again later. (HTTP_500)');
     const refused = toolWords(t, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }));
     expect(refused).toBe('Exchange rates · convert: refused: Enable tools is off');
     expect(toolWords(tf, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }))).not.toContain('POLICY_DENIED');
