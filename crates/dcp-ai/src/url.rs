@@ -138,25 +138,27 @@ mod tests {
         }
     }
 
+    /// Loopback forms are the PC; trailing slashes, default ports and the
+    /// host's case are normalized.
     #[test]
-    fn s13_loopback_forms_are_the_pc() {
-        ok("http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/v1", Place::Pc);
-        ok("http://127.1.2.3:8080/v1", "http://127.1.2.3:8080/v1", Place::Pc);
-        ok("http://localhost:1234/v1", "http://localhost:1234/v1", Place::Pc);
-        ok("http://LOCALHOST:1234/v1", "http://localhost:1234/v1", Place::Pc);
-        ok("http://[::1]:8080/v1", "http://[::1]:8080/v1", Place::Pc);
-        ok("https://127.0.0.1:8443/v1", "https://127.0.0.1:8443/v1", Place::Pc);
-        ok("  http://127.0.0.1:11434/v1  ", "http://127.0.0.1:11434/v1", Place::Pc);
-    }
-
-    #[test]
-    fn s13_trailing_slashes_and_default_ports_are_normalized() {
-        ok("http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1", Place::Pc);
-        ok("http://127.0.0.1:11434/v1//", "http://127.0.0.1:11434/v1", Place::Pc);
-        ok("http://localhost/", "http://localhost", Place::Pc);
-        ok("https://openrouter.ai:443/api/v1/", "https://openrouter.ai/api/v1", Place::Online);
-        ok("https://api.example.com:8443/v1", "https://api.example.com:8443/v1", Place::Online);
-        ok("https://API.Example.COM/v1", "https://api.example.com/v1", Place::Online);
+    fn s13_accepted_urls_their_normal_form_and_place() {
+        for (raw, base, place) in [
+            ("http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/v1", Place::Pc),
+            ("http://127.1.2.3:8080/v1", "http://127.1.2.3:8080/v1", Place::Pc),
+            ("http://localhost:1234/v1", "http://localhost:1234/v1", Place::Pc),
+            ("http://LOCALHOST:1234/v1", "http://localhost:1234/v1", Place::Pc),
+            ("http://[::1]:8080/v1", "http://[::1]:8080/v1", Place::Pc),
+            ("https://127.0.0.1:8443/v1", "https://127.0.0.1:8443/v1", Place::Pc),
+            ("  http://127.0.0.1:11434/v1  ", "http://127.0.0.1:11434/v1", Place::Pc),
+            ("http://127.0.0.1:11434/v1/", "http://127.0.0.1:11434/v1", Place::Pc),
+            ("http://127.0.0.1:11434/v1//", "http://127.0.0.1:11434/v1", Place::Pc),
+            ("http://localhost/", "http://localhost", Place::Pc),
+            ("https://openrouter.ai:443/api/v1/", "https://openrouter.ai/api/v1", Place::Online),
+            ("https://api.example.com:8443/v1", "https://api.example.com:8443/v1", Place::Online),
+            ("https://API.Example.COM/v1", "https://api.example.com/v1", Place::Online),
+        ] {
+            ok(raw, base, place);
+        }
     }
 
     #[test]

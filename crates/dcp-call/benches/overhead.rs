@@ -150,15 +150,7 @@ fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("dir");
     let store = profile(dir.path(), port);
     let client = dcp_net::Client::new();
-    let turn = Turn {
-        source: Source::Voice,
-        model: Model::Local,
-        live: false,
-        builtin: 0,
-        id: None,
-        step: None,
-        can_confirm: false,
-    };
+    let turn = Turn::new(Source::Voice, Model::Local);
     let url = format!("http://127.0.0.1:{port}/time");
     // reqwest is built without a default crypto provider (dcp-net passes its own).
     let _ = rustls::crypto::ring::default_provider().install_default();

@@ -39,3 +39,12 @@ pub struct Turn {
     /// offered, and asked before they are sent (§12).
     pub can_confirm: bool,
 }
+
+impl Turn {
+    /// A turn of `source` with the AI at `model`, as a single call makes it:
+    /// not live, no built-in tool offered, no turn id nor step, and no one
+    /// to ask (R3 is not offered). Change a field with `Turn { .., ..Turn::new(..) }`.
+    pub fn new(source: Source, model: Model) -> Turn {
+        Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false }
+    }
+}

@@ -44,7 +44,7 @@ fn prefs() -> Prefs {
 }
 
 fn turn(source: Source) -> Turn {
-    Turn { source, model: Model::Local, live: false, builtin: 0, id: None, step: None, can_confirm: false }
+    Turn::new(source, Model::Local)
 }
 
 fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Refusal> {

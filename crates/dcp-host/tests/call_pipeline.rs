@@ -21,7 +21,7 @@ const ANSWER: &str = r#"{"time":"12:34","date":"2026-11-30"}"#;
 const LIMIT: Duration = Duration::from_secs(30);
 
 fn turn(source: Source) -> Turn {
-    Turn { source, model: Model::Local, live: false, builtin: 0, id: None, step: None, can_confirm: false }
+    Turn::new(source, Model::Local)
 }
 
 /// A program on the PC that says when a request arrived and answers it

@@ -23,15 +23,7 @@ const RUN: Duration = Duration::from_secs(2);
 const DEADLOCK: Duration = Duration::from_secs(90);
 
 fn voice() -> Turn {
-    Turn {
-        source: Source::Voice,
-        model: Model::Local,
-        live: false,
-        builtin: 0,
-        id: None,
-        step: None,
-        can_confirm: false,
-    }
+    Turn::new(Source::Voice, Model::Local)
 }
 
 /// Runs `step(i)` for i = 0, 1, … until [`RUN`] is over; returns the count.

@@ -28,15 +28,7 @@ async fn echoed(spell: fn(&str) -> String) -> String {
     let secrets = vec![("token".to_owned(), Sensitive::new(SECRET.to_owned()))];
     let options = InstallOptions { secrets, ..Default::default() };
     install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), options).await;
-    let turn = Turn {
-        source: Source::Voice,
-        model: Model::Local,
-        live: false,
-        builtin: 0,
-        id: None,
-        step: None,
-        can_confirm: false,
-    };
+    let turn = Turn::new(Source::Voice, Model::Local);
     let tried = f.host.try_action(turn, "mypc__get_time", serde_json::json!({})).await.expect("try");
     assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
     tried.outcome.for_ai

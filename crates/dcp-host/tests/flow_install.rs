@@ -12,15 +12,7 @@ use dcp_host::{Refusal, SpecCode};
 use std::time::Duration;
 
 fn voice() -> Turn {
-    Turn {
-        source: Source::Voice,
-        model: Model::Local,
-        live: false,
-        builtin: 0,
-        id: None,
-        step: None,
-        can_confirm: false,
-    }
+    Turn::new(Source::Voice, Model::Local)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -141,8 +133,12 @@ async fn s18_an_update_that_adds_a_host_is_a_permission_change() {
     manifest["version"] = "1.1.0".into();
     let second = folder(f.dir.path(), "v2", &manifest).join("manifest.json");
     let update = f.host.import_path(second).await.expect("update review");
-    assert!(update.update && update.permissions_changed, "{:?}", update.changes);
-    assert!(update.changes.iter().any(|c| c.contains("api.example.com")), "{:?}", update.changes);
+    assert!(update.update && update.permissions_changed, "{:?}", update.permission_changes);
+    assert!(
+        update.permission_changes.contains(&dcp_host::PermissionChange::SiteAdded { site: "api.example.com".into() }),
+        "{:?}",
+        update.permission_changes
+    );
     let installed = f.host.install(&update.review, Default::default()).await.expect("updated");
     assert!(installed.update && installed.permissions_changed);
     assert_eq!(f.host.card("fx").await.expect("card").version, "1.1.0");

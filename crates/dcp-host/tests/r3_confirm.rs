@@ -14,7 +14,7 @@ use dcp_host::{
     ANSWER_WITHIN,
 };
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,7 +22,7 @@ use std::time::Duration;
 const NOTE: &str = "feed the cat";
 
 fn turn(source: Source, can_confirm: bool) -> Turn {
-    Turn { source, model: Model::Local, live: false, builtin: 0, id: None, step: None, can_confirm }
+    Turn { can_confirm, ..Turn::new(source, Model::Local) }
 }
 
 /// Every request a program on the PC received, as its request line, its
@@ -41,30 +41,8 @@ fn recording_server() -> (u16, Seen) {
     let kept = seen.clone();
     std::thread::spawn(move || {
         for mut stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-            let mut request_line = String::new();
-            let _ = reader.read_line(&mut request_line);
-            let (mut authorization, mut length) = (None, 0usize);
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                let (name, value) = line.split_once(':').unwrap_or((&line, ""));
-                if name.eq_ignore_ascii_case("authorization") {
-                    authorization = Some(value.trim().to_owned());
-                }
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            kept.lock().expect("seen").push((
-                request_line.trim_end().to_owned(),
-                authorization,
-                String::from_utf8_lossy(&body).into_owned(),
-            ));
+            let request = read_request(&stream);
+            kept.lock().expect("seen").push((request.line, request.authorization, request.body));
             let answer = r#"{"saved":true,"notes":1}"#;
             let _ = write!(
                 stream,

@@ -10,7 +10,7 @@ use dcp_host::{Host, HostOptions, InstallOptions, Sensitive, SwitchesPatch};
 use dcp_vault::testing::MemoryKeyStore;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -107,25 +107,8 @@ pub fn pc_server_answering(
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             counted.fetch_add(1, Ordering::SeqCst);
-            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-            let mut authorization = None;
-            let mut length = 0usize;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                let (name, value) = line.split_once(':').unwrap_or((&line, ""));
-                if name.eq_ignore_ascii_case("authorization") {
-                    authorization = Some(value.trim().to_owned());
-                }
-                if name.eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut rest = vec![0; length];
-            let _ = reader.read_exact(&mut rest);
-            let (status, body) = answer(authorization.as_deref());
+            let request = read_request(&stream);
+            let (status, body) = answer(request.authorization.as_deref());
             let answer = format!(
                 "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 body.len()
@@ -135,6 +118,41 @@ pub fn pc_server_answering(
         }
     });
     PcServer { port, requests }
+}
+
+/// One HTTP/1.1 request as a test's program on the PC reads it.
+pub struct Request {
+    /// `POST /notes HTTP/1.1`, without its line end.
+    pub line: String,
+    /// The `Authorization` header's value.
+    pub authorization: Option<String>,
+    /// The body, as text.
+    pub body: String,
+}
+
+/// Reads one request from `stream`: its line, its headers (keeping
+/// `Authorization`) and the body its `Content-Length` announces.
+pub fn read_request(stream: &TcpStream) -> Request {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut line = String::new();
+    let _ = reader.read_line(&mut line);
+    let (mut authorization, mut length) = (None, 0usize);
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
+            break;
+        }
+        let (name, value) = header.split_once(':').unwrap_or((&header, ""));
+        if name.eq_ignore_ascii_case("authorization") {
+            authorization = Some(value.trim().to_owned());
+        }
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    Request { line: line.trim_end().to_owned(), authorization, body: String::from_utf8_lossy(&body).into_owned() }
 }
 
 /// The first event on the stream that `wanted` accepts, within `limit`.
