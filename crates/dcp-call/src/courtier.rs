@@ -62,8 +62,9 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
 }
 
 /// An action of `level` may run once the player confirms it: R3 (R4 is
-/// reserved for official plugins), on a turn of the player's own (never the
+/// reserved for official plugins), on a turn of the player's own (voice,
+/// keyboard, or an AI app of theirs through `dcplugin mcp`; never the
 /// Twitch chat, the companion on its own or an event) whose caller can ask.
 pub fn may_ask(turn: &Turn, level: Level) -> bool {
-    level == Level::R3 && turn.can_confirm && matches!(turn.source, Source::Voice | Source::Keyboard)
+    level == Level::R3 && turn.can_confirm && matches!(turn.source, Source::Voice | Source::Keyboard | Source::Mcp)
 }

@@ -6,7 +6,8 @@
 use crate::courtier::{may_run, Refusal};
 use crate::turn::Turn;
 use dcp_format::limits::TOOLS_OFFERED;
-use dcp_format::model::{ArgKind, Tool};
+use dcp_format::model::{ArgKind, Target, Tool};
+use dcp_format::risk::Level;
 use dcp_store::CallContext;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -21,6 +22,11 @@ pub struct OfferedTool {
     pub description: String,
     /// The arguments as JSON Schema.
     pub parameters: Value,
+    /// Its level (§12), for a client that shows what an action may change
+    /// (`dcplugin mcp`'s annotations).
+    pub level: Level,
+    /// It reaches a web host (§14), not a program on this PC (§15).
+    pub web: bool,
 }
 
 /// Something not offered, and why.
@@ -157,5 +163,7 @@ fn offered(tool: &Tool) -> OfferedTool {
         name: tool.full_name.to_string(),
         description: tool.description.clone(),
         parameters: parameters(tool),
+        level: tool.level,
+        web: matches!(tool.request.target, Target::Web { .. }),
     }
 }

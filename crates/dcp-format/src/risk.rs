@@ -18,6 +18,9 @@ crate::spelled! {
         Auto => "auto",
         /// An event from a program on the PC (§16).
         Event => "event",
+        /// An AI app of the player's, through `dcplugin mcp` (issue 24):
+        /// it acts for the player, so the courtier treats it as the keyboard.
+        Mcp => "mcp",
     }
 }
 

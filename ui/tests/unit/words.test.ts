@@ -203,10 +203,10 @@ describe('call outcomes and the journal', () => {
     expect(reasonWords(t, 'brand_new')).toBe('refused (brand_new)');
   });
   test('who asked', () => {
-    expect(['voice', 'keyboard', 'twitch', 'auto', 'event'].map((w) => whoText(t, w)))
-      .toEqual(['Voice', 'Typed', 'Twitch chat', 'On its own', 'An event']);
-    expect(['voice', 'keyboard', 'twitch', 'auto', 'event'].map((w) => whoText(tf, w)))
-      .toEqual(['Voix', 'Écrit', 'Chat Twitch', 'De lui-même', 'Un événement']);
+    expect(['voice', 'keyboard', 'twitch', 'auto', 'event', 'mcp'].map((w) => whoText(t, w)))
+      .toEqual(['Voice', 'Typed', 'Twitch chat', 'On its own', 'An event', 'Another AI app']);
+    expect(['voice', 'keyboard', 'twitch', 'auto', 'event', 'mcp'].map((w) => whoText(tf, w)))
+      .toEqual(['Voix', 'Écrit', 'Chat Twitch', 'De lui-même', 'Un événement', "Une autre app d'IA"]);
   });
   test('an event line says it is an event; a call of an event turn is a call (§16, §22 not_requested)', () => {
     expect(journalAction(t, { action: 'focus_done', kind: 'event' })).toBe('event: focus_done');
