@@ -310,6 +310,20 @@ enum Command {
         #[arg(long)]
         yes: bool,
     },
+    /// Serve the installed plugins' actions to an AI app over the Model Context Protocol, on standard input and output.
+    ///
+    /// An AI app (Claude Desktop, VS Code, LM Studio, …) starts it as a
+    /// command. Its tools are what the companion would be offered for a turn
+    /// of the player's own; each call goes through the same courtier,
+    /// network filter and journal (who: mcp). An R3 action is offered only
+    /// to a client that can ask its user (elicitation), and asked every
+    /// time. The tool list follows the profile: a change is announced to
+    /// the client. Exit 0 when the client closes standard input.
+    Mcp {
+        /// Where the client's model runs: online (the default: an AI app's model is usually a service) or pc (only when it runs on this PC). A plugin kept on this PC is offered only with pc.
+        #[arg(long, default_value = "online", value_parser = ["pc", "online"])]
+        ai: String,
+    },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
         /// The plugin folder (manifest.json, icon.png, readme.md, license).
@@ -360,6 +374,9 @@ fn main() -> ExitCode {
             .and_then(|host| cmd::events::serve(&host, listening, door_port, json)),
         Command::Chat(args) => {
             cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
+        }
+        Command::Mcp { ai } => {
+            cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, cmd::mcp::model_of(&ai)))
         }
         Command::Ai { what, url, model } => {
             let command = match what {

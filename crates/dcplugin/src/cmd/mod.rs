@@ -7,6 +7,7 @@ pub mod events;
 pub mod hints;
 pub mod host;
 pub mod init;
+pub mod mcp;
 pub mod pack;
 pub mod plugins;
 pub mod validate;

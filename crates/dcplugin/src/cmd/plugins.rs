@@ -171,7 +171,8 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         | Command::Serve { .. }
         | Command::Init { .. }
         | Command::Ai { .. }
-        | Command::Chat(_) => {
+        | Command::Chat(_)
+        | Command::Mcp { .. } => {
             unreachable!("handled without this store")
         }
     })

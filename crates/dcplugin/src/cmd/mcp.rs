@@ -1,0 +1,246 @@
+//! `dcplugin mcp`: the installed plugins' actions served to an AI app (Claude
+//! Desktop, VS Code, LM Studio, …) over the Model Context Protocol, on
+//! standard input and output (issue 24). A shell like `chat`: every rule is
+//! the host's. The tools are [`Host::offer`] for a turn of [`Source::Mcp`]
+//! (the player's own app, which the courtier treats as the keyboard); each
+//! `tools/call` is one turn through [`Host::call`] (or [`Host::call_asking`]
+//! when the client can ask the player), so consent, sealed secrets, the
+//! network filter, the courtier and the journal are the same as for the
+//! companion. A failure or a refusal is a tool result with `isError` and the
+//! §22 text the AI reads, never a protocol error, so the model can explain it.
+//!
+//! The tool list follows the profile: it is worked out again every second
+//! and a change (a plugin installed, updated, switched, removed, by any
+//! process) is sent as `notifications/tools/list_changed`. Nothing the
+//! client sends is logged: the server writes nothing but the protocol on
+//! standard output, and the journal gets what every call records.
+
+use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction,
+    ElicitationSchema, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{ErrorData, ServerHandler, ServiceExt};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often the tool list is worked out again to see whether it changed:
+/// as often as a running app looks at the statuses (`background.rs`). An
+/// unchanged profile costs one read of its generation and a `stat` per
+/// plugin (the store keeps each plugin's context).
+const FOLLOW_EVERY: Duration = Duration::from_secs(1);
+
+/// The longest message read from the client: a tool call's arguments are a
+/// few strings and numbers (§7); a longer line is dropped unread, and the
+/// server goes on serving.
+const LONGEST_MESSAGE: usize = 1024 * 1024;
+
+/// `dcplugin mcp --ai pc|online`: where the client's model runs.
+pub fn model_of(ai: &str) -> Model {
+    if ai == "pc" {
+        Model::Local
+    } else {
+        Model::Online
+    }
+}
+
+/// Serves until the client closes standard input. Exit 0 then, 1 when the
+/// client never completed `initialize`.
+pub fn run(host: &Host, model: Model) -> anyhow::Result<ExitCode> {
+    let server = Server { host: host.clone(), model };
+    host.block_on(async {
+        let transport = AsyncRwTransport::<RoleServer, _, _>::new(tokio::io::stdin(), tokio::io::stdout())
+            .with_max_line_length(LONGEST_MESSAGE);
+        let running = match server.clone().serve(transport).await {
+            Ok(running) => running,
+            Err(e) => {
+                eprintln!("dcplugin mcp: the client did not start a session: {e}");
+                return Ok(ExitCode::from(super::REFUSED));
+            }
+        };
+        let peer = running.peer().clone();
+        tokio::select! {
+            _ = running.waiting() => {}
+            () = server.follow(peer) => {}
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// The server: the host, and where the client's model runs.
+#[derive(Clone)]
+struct Server {
+    host: Host,
+    model: Model,
+}
+
+impl Server {
+    /// The turn of one client request: no turn id, so each call is a turn
+    /// of its own (the client's model runs its own loop). R3 actions are
+    /// offered, and asked about, only when the client can put the question
+    /// to the player.
+    fn turn(&self, peer: &Peer<RoleServer>) -> Turn {
+        Turn {
+            source: Source::Mcp,
+            model: self.model,
+            live: false,
+            builtin: 0,
+            id: None,
+            step: None,
+            can_confirm: can_ask(peer),
+        }
+    }
+
+    /// The tools as the client lists them.
+    async fn tools(&self, peer: &Peer<RoleServer>) -> Result<Vec<Tool>, ErrorData> {
+        let offer = self.host.offer(self.turn(peer)).await.map_err(|e| ErrorData::internal_error(e.message, None))?;
+        Ok(tools_of(&offer))
+    }
+
+    /// Tells the client whenever the tool list changes, whoever changed
+    /// the profile. Runs as long as the session.
+    async fn follow(&self, peer: Peer<RoleServer>) {
+        let mut listed = self.tools(&peer).await.ok();
+        loop {
+            tokio::time::sleep(FOLLOW_EVERY).await;
+            let now = self.tools(&peer).await.ok();
+            if now.is_some() && now != listed {
+                listed = now;
+                if peer.notify_tool_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
+            .with_server_info(Implementation::new("dcplugin", env!("CARGO_PKG_VERSION")))
+            .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    /// Only the versions opened by `initialize`: on them the server may ask
+    /// the client a question (elicitation) in the middle of a call, which
+    /// R3's confirmation needs.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::LATEST_WITH_INITIALIZE))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools(&context.peer).await?))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
+        let turn = self.turn(&context.peer);
+        let called = if turn.can_confirm {
+            let ask = Arc::new(Elicit { peer: context.peer.clone() });
+            self.host.call_asking(turn, &request.name, args, ask).await.map(|tried| tried.outcome)
+        } else {
+            self.host.call(turn, &request.name, args).await
+        };
+        Ok(match called {
+            Ok(outcome) => result_of(outcome),
+            // The host itself failed (its store, its runtime): the model is
+            // told so, with the host's code, as a result it can explain.
+            Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("{}: {}", e.code.as_str(), e.message))]),
+        }
+        .into())
+    }
+}
+
+/// Whether the client announced it can ask its user a question (form
+/// elicitation).
+fn can_ask(peer: &Peer<RoleServer>) -> bool {
+    peer.supported_elicitation_modes().contains(&rmcp::service::ElicitationMode::Form)
+}
+
+/// The offer's tools with their annotations from the level (§12): R0 and
+/// R1 only read; R2 changes something that can be undone; R3 cannot be
+/// undone. An action reaching a web service works in an open world; one
+/// reaching a program on this PC does not.
+fn tools_of(offer: &Offer) -> Vec<Tool> {
+    offer
+        .tools
+        .iter()
+        .map(|t| {
+            let schema = match &t.parameters {
+                serde_json::Value::Object(schema) => schema.clone(),
+                _ => serde_json::Map::new(),
+            };
+            let annotations = match t.level {
+                Level::R0 | Level::R1 => ToolAnnotations::new().read_only(true),
+                Level::R2 => ToolAnnotations::new().read_only(false).destructive(false),
+                Level::R3 | Level::R4 => ToolAnnotations::new().read_only(false).destructive(true),
+            };
+            Tool::new(t.name.clone(), t.description.clone(), schema).with_annotations(annotations.open_world(t.web))
+        })
+        .collect()
+}
+
+/// A call's outcome as the client reads it: the framed answer, or the §22
+/// text of a failure or refusal with `isError`.
+fn result_of(outcome: CallOutcome) -> CallToolResult {
+    let text = vec![ContentBlock::text(outcome.for_ai)];
+    match outcome.outcome {
+        JournalOutcome::Done => CallToolResult::success(text),
+        _ => CallToolResult::error(text),
+    }
+}
+
+/// Asks the player through the client (elicitation) before an R3 request
+/// is sent: the question shows exactly what a yes sends, secrets as
+/// `[secret]`. Only an accept sends it; a decline, a cancel, an error or no
+/// answer within the host's time sends nothing.
+struct Elicit {
+    peer: Peer<RoleServer>,
+}
+
+impl Ask for Elicit {
+    fn confirm(&self, question: Question) -> Answer<'_> {
+        let params = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: question_text(&question),
+            requested_schema: ElicitationSchema::new(BTreeMap::new()),
+        };
+        Box::pin(async move {
+            match self.peer.create_elicitation(params).await {
+                Ok(answer) if answer.action == ElicitationAction::Accept => Decision::Confirmed,
+                _ => Decision::Declined,
+            }
+        })
+    }
+}
+
+/// The R3 question: the plugin, the action's hint, and the request a yes
+/// sends, line by line (method and URL, each header, the body).
+fn question_text(question: &Question) -> String {
+    let request = &question.request;
+    let mut text = format!(
+        "{} wants to: {} (serious action, confirmed every time). Send exactly this?\n{} {}\n",
+        question.plugin_name, question.hint, request.method, request.url
+    );
+    for (name, value) in &request.headers {
+        text.push_str(&format!("{name}: {value}\n"));
+    }
+    if let Some(body) = &request.body {
+        text.push_str(&format!("\n{body}\n"));
+    }
+    text
+}

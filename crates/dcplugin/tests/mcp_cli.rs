@@ -1,0 +1,531 @@
+//! `dcplugin mcp` driven by a real MCP client (issue 24): the official
+//! Python SDK (`mcp`, installed by scripts/lib/mcp-client.sh into the build
+//! folder) runs `tests/mcp_client.py`, which starts the server as an AI app
+//! does and prints one JSON line per step. The plugins' web service is a TLS
+//! server on 127.0.0.1 reached through the network filter's `test-net`
+//! hooks, as in https_cli.rs. Checked: the tool list is the host's offer
+//! with its schemas and annotations, a call runs the whole pipeline and its
+//! refusals are error results, a plugin kept on this PC follows `--ai`, a
+//! change made by another process is announced, R3 is asked through
+//! elicitation, and bad input leaves the server serving.
+//!
+//! Built only with `--features dcplugin/test-net` (see Cargo.toml).
+
+#![allow(clippy::unwrap_used)]
+
+#[path = "../../dcp-net/tests/common/mod.rs"]
+mod common;
+mod support;
+
+use common::{https_server, pki, Reply, Seen, Server};
+use dcp_format::codes::Refusal;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use support::{contains, json_of, text, Profile, Running};
+
+const SECRET: &str = "sk-live-93be0c11d4";
+
+/// Public-looking answers for the declared names, every one connected to
+/// the local TLS server.
+const ZONE: &str = "api.example.com=93.184.216.34,notes.example.com=93.184.216.37";
+
+/// The Python of the tests' MCP client, made by scripts/lib/mcp-client.sh.
+fn python() -> PathBuf {
+    let python = match std::env::var_os("DCP_MCP_PYTHON") {
+        Some(path) => PathBuf::from(path),
+        None => PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../mcp-client/bin/python"),
+    };
+    let imports = Command::new(&python).args(["-c", "import mcp"]).output().is_ok_and(|o| o.status.success());
+    assert!(
+        imports,
+        "the MCP client (the Python SDK `mcp`) is missing at {}: run scripts/lib/mcp-client.sh first \
+         (scripts/test does), or set DCP_MCP_PYTHON to a python that imports mcp",
+        python.display()
+    );
+    python
+}
+
+/// A profile with `shop` (a web service, its secret saved, allowed with
+/// online AIs) and `pcclock` (a program on this PC, developer mode on)
+/// installed, the test CA on disk, and the shop's TLS server.
+struct World {
+    p: Profile,
+    _runtime: tokio::runtime::Runtime,
+    server: Server,
+}
+
+impl World {
+    fn new() -> World {
+        let p = Profile::new();
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let server = runtime.block_on(https_server(shop));
+        std::fs::write(p.dir.path().join("ca.pem"), &pki().ca_pem).unwrap();
+        let w = World { p, _runtime: runtime, server };
+        assert!(w.run(&["dev-mode", "on"], None).status.success());
+        w.import(&shop_manifest(), "allow", Some(&format!("api_token={SECRET}\n")));
+        w.import(&pcclock_manifest(), "allow", None);
+        w
+    }
+
+    /// Imports and installs `manifest` with the online-AI answer `cloud`.
+    fn import(&self, manifest: &Value, cloud: &str, secrets: Option<&str>) {
+        let slug = manifest["_meta"]["com.desktopaicompanion"]["slug"].as_str().unwrap();
+        let path = self.p.dir.path().join(format!("{slug}.json"));
+        std::fs::write(&path, manifest.to_string()).unwrap();
+        let mut args = vec!["import", path.to_str().unwrap(), "--yes", "--cloud", cloud, "--json"];
+        if secrets.is_some() {
+            args.push("--secrets-stdin");
+        }
+        let out = self.run(&args, secrets);
+        assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    }
+
+    /// The test hooks: the fake DNS, every answer connected to the TLS server, the test CA.
+    fn env(&self) -> Vec<(&'static str, String)> {
+        let connect: Vec<String> = ZONE
+            .split(',')
+            .filter_map(|entry| entry.split_once('='))
+            .map(|(_, ip)| format!("{ip}:443={}", self.server.addr))
+            .collect();
+        vec![
+            ("DCPLUGIN_TEST_DNS", ZONE.to_owned()),
+            ("DCPLUGIN_TEST_CONNECT", connect.join(",")),
+            ("DCPLUGIN_TEST_CA", self.p.dir.path().join("ca.pem").to_str().unwrap().to_owned()),
+        ]
+    }
+
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let env = self.env();
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.p.run_with(args, stdin, &env)
+    }
+
+    /// The MCP client started on `dcplugin mcp --ai AI`, running `steps`,
+    /// answering every elicitation with `elicit` (none: no elicitation).
+    fn client(&self, ai: &str, elicit: Option<&str>, steps: &[Value]) -> Client {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
+        let mut command = Command::new(python());
+        command.arg(script).arg(Value::from(steps.to_vec()).to_string());
+        if let Some(answer) = elicit {
+            command.args(["--elicit", answer]);
+        }
+        command
+            .arg("--")
+            .arg(env!("CARGO_BIN_EXE_dcplugin"))
+            .arg("--profile")
+            .arg(self.p.root())
+            .args(["mcp", "--ai", ai])
+            .envs(self.env())
+            .env_remove("DCPLUGIN_TEST_CRASH_AT")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("python runs");
+        let lines = BufReader::new(child.stdout.take().unwrap());
+        // Read as it comes, so a chatty client never blocks on a full pipe.
+        let mut stderr = child.stderr.take().unwrap();
+        let errors = std::thread::spawn(move || {
+            let mut errors = String::new();
+            let _ = stderr.read_to_string(&mut errors);
+            errors
+        });
+        Client { child: Running(child), lines, errors }
+    }
+
+    /// Runs `steps` to the end: the session line, then one line per step.
+    fn session(&self, ai: &str, elicit: Option<&str>, steps: &[Value]) -> Vec<Value> {
+        let mut client = self.client(ai, elicit, steps);
+        let mut lines = Vec::new();
+        while let Some(line) = client.next() {
+            lines.push(line);
+        }
+        client.finish();
+        assert_eq!(lines.len(), steps.len() + 1, "a line per step: {lines:?}");
+        lines
+    }
+
+    fn journal(&self) -> Value {
+        json_of(&self.run(&["journal", "--json"], None))
+    }
+}
+
+/// A running MCP client: its output read line by line as it comes.
+struct Client {
+    child: Running,
+    lines: BufReader<ChildStdout>,
+    errors: std::thread::JoinHandle<String>,
+}
+
+impl Client {
+    /// The next JSON line; none once the client ended.
+    fn next(&mut self) -> Option<Value> {
+        let mut line = String::new();
+        if self.lines.read_line(&mut line).unwrap() == 0 {
+            return None;
+        }
+        Some(serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
+    }
+
+    /// Waits for the client's end: it must succeed.
+    fn finish(mut self) {
+        let status = self.child.0.wait().unwrap();
+        let errors = self.errors.join().unwrap();
+        assert!(status.success(), "the MCP client failed: {errors}");
+    }
+}
+
+fn child_of(running: &mut Running) -> &mut Child {
+    &mut running.0
+}
+
+fn shop_manifest() -> Value {
+    let id =
+        json!({ "type": "object", "properties": { "id": { "type": "string", "maxLength": 100 } }, "required": ["id"] });
+    json!({
+        "name": "shop", "version": "1.0.0", "display_name": "Shop",
+        "user_config": { "api_token": { "type": "string", "title": "API token", "sensitive": true, "required": true } },
+        "_meta": { "com.desktopaicompanion": {
+            "apiVersion": 1, "kind": "declarative", "slug": "shop",
+            "permissions": { "network": { "hosts": ["api.example.com"] } },
+            "auth": { "in": "header", "name": "Authorization", "value": "Bearer {{secret.api_token}}" },
+            "tools": {
+                "get_price": {
+                    "description": "Read the public catalogue price of one item by its id.",
+                    "hint": { "en": "read public prices" }, "risk": "R0", "inputSchema": id,
+                    "request": { "url": "https://api.example.com/items/{{id}}" }
+                },
+                "get_item": {
+                    "description": "Read one item of the user's shop by its id.",
+                    "hint": { "en": "read your shop's items" }, "risk": "R1", "inputSchema": id,
+                    "request": { "url": "https://api.example.com/items/{{id}}" }
+                },
+                "add_tag": {
+                    "description": "Tag one item of the user's shop.",
+                    "hint": { "en": "tag your shop's items" }, "sideEffects": "reversible",
+                    "inputSchema": { "type": "object", "properties": { "id": { "type": "string", "maxLength": 100 }, "tag": { "type": "string", "maxLength": 20 } }, "required": ["id", "tag"] },
+                    "request": { "method": "POST", "url": "https://api.example.com/items/{{id}}/tags", "body": { "tag": "{{tag}}" } }
+                },
+                "remove_item": {
+                    "description": "Remove one item from the user's shop for good.",
+                    "hint": { "en": "remove your shop's items" }, "sideEffects": "irreversible", "inputSchema": id,
+                    "request": { "method": "DELETE", "url": "https://api.example.com/items/{{id}}" }
+                }
+            }
+        } }
+    })
+}
+
+/// A plugin whose one action reads the player's notes (R1).
+fn notes_manifest() -> Value {
+    json!({
+        "name": "notes", "version": "1.0.0", "display_name": "Notes",
+        "_meta": { "com.desktopaicompanion": {
+            "apiVersion": 1, "kind": "declarative", "slug": "notes",
+            "permissions": { "network": { "hosts": ["notes.example.com"] } },
+            "tools": { "read_notes": {
+                "description": "Read the user's notes.", "hint": { "en": "read your notes" }, "risk": "R1",
+                "inputSchema": { "type": "object", "properties": {} },
+                "request": { "url": "https://notes.example.com/notes" }
+            } }
+        } }
+    })
+}
+
+/// A program on this PC (§15): nothing listens, only its listing is read.
+fn pcclock_manifest() -> Value {
+    json!({
+        "name": "pcclock", "version": "1.0.0", "display_name": "PC clock",
+        "_meta": { "com.desktopaicompanion": {
+            "apiVersion": 1, "kind": "declarative", "slug": "pcclock",
+            "permissions": { "network": { "local": { "ports": [47123] } } },
+            "tools": { "get_time": {
+                "description": "Read the time of the player's PC.", "hint": { "en": "read the PC's time" },
+                "inputSchema": { "type": "object", "properties": {} },
+                "request": { "url": "http://127.0.0.1:47123/time" }
+            } }
+        } }
+    })
+}
+
+/// The shop's and the notes' server.
+fn shop(seen: &Seen) -> Reply {
+    match (seen.method.as_str(), seen.target.as_str()) {
+        ("GET", "/items/lamp") => Reply::json(&format!(r#"{{"id":"lamp","price":12,"note":"key {SECRET}"}}"#)),
+        ("GET", "/notes") => Reply::json(r#"{"notes":["buy milk"]}"#),
+        ("DELETE", "/items/lamp") | ("POST", "/items/lamp/tags") => Reply::json(r#"{"ok":true}"#),
+        _ => Reply::Full { status: 404, headers: Vec::new(), body: b"no such item".to_vec() },
+    }
+}
+
+fn list() -> Value {
+    json!({ "do": "list" })
+}
+
+fn call(name: &str, args: Value) -> Value {
+    json!({ "do": "call", "name": name, "args": args })
+}
+
+/// The tools of a `list` line, by name.
+fn tools(line: &Value) -> Vec<(String, Value)> {
+    line["tools"].as_array().unwrap().iter().map(|t| (t["name"].as_str().unwrap().to_owned(), t.clone())).collect()
+}
+
+fn names(line: &Value) -> Vec<String> {
+    let mut names: Vec<String> = tools(line).into_iter().map(|(name, _)| name).collect();
+    names.sort();
+    names
+}
+
+fn tool(line: &Value, name: &str) -> Value {
+    tools(line).into_iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("{name} not listed: {line}")).1
+}
+
+/// The journal's entries of `dcplugin mcp` (who: mcp), newest first.
+fn mcp_entries(w: &World) -> Vec<Value> {
+    let journal = w.journal();
+    journal.as_array().unwrap().iter().filter(|e| e["who"] == "mcp").cloned().collect()
+}
+
+#[test]
+fn initialize_and_tools_list_give_the_offer_with_schemas_and_annotations() {
+    let w = World::new();
+    w.import(&notes_manifest(), "local", None);
+    let lines = w.session("online", None, &[list()]);
+    let session = &lines[0];
+    assert_eq!(session["server"], "dcplugin");
+    assert_eq!(session["capabilities"]["tools"]["listChanged"], true, "{session}");
+    let listed = &lines[1];
+    // No R3 without a way to ask the player; a plugin kept on this PC is not
+    // offered to an online model.
+    assert_eq!(names(listed), ["pcclock__get_time", "shop__add_tag", "shop__get_item", "shop__get_price"]);
+    // The same tools as the host's offer for such a turn.
+    let offer = json_of(&w.run(&["tools", "--source", "mcp", "--model", "online", "--json"], None));
+    let mut offered: Vec<&str> =
+        offer["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    offered.sort_unstable();
+    assert_eq!(names(listed), offered);
+
+    let item = tool(listed, "shop__get_item");
+    assert_eq!(item["description"], "Read one item of the user's shop by its id.");
+    assert_eq!(
+        item["inputSchema"],
+        json!({ "type": "object", "properties": { "id": { "type": "string", "maxLength": 100 } }, "required": ["id"] })
+    );
+    assert_eq!(item["annotations"], json!({ "readOnlyHint": true, "openWorldHint": true }));
+    assert_eq!(tool(listed, "shop__get_price")["annotations"], json!({ "readOnlyHint": true, "openWorldHint": true }));
+    assert_eq!(
+        tool(listed, "shop__add_tag")["annotations"],
+        json!({ "readOnlyHint": false, "destructiveHint": false, "openWorldHint": true })
+    );
+    // A program on this PC (R2 by §12) is not an open world.
+    assert_eq!(
+        tool(listed, "pcclock__get_time")["annotations"],
+        json!({ "readOnlyHint": false, "destructiveHint": false, "openWorldHint": false })
+    );
+
+    // With the client's model on this PC, the kept plugin is offered.
+    let lines = w.session("pc", None, &[list()]);
+    assert!(names(&lines[1]).contains(&"notes__read_notes".to_owned()), "{}", lines[1]);
+    assert_eq!(tool(&lines[1], "notes__read_notes")["annotations"]["readOnlyHint"], true);
+}
+
+#[test]
+fn a_call_runs_through_the_network_filter_and_a_refusal_is_an_error_result_with_its_reason() {
+    let w = World::new();
+    w.import(&notes_manifest(), "local", None);
+    let lines = w.session(
+        "online",
+        None,
+        &[call("shop__get_item", json!({ "id": "lamp" })), call("notes__read_notes", json!({}))],
+    );
+    let done = &lines[1];
+    assert_eq!(done["is_error"], false, "{done}");
+    let answer = done["text"].as_str().unwrap();
+    assert!(answer.contains(r#""price":12"#), "the framed answer: {answer}");
+    assert!(answer.contains("[secret]") && !answer.contains(SECRET), "the secret echoed is masked: {answer}");
+    let seen = w.server.seen();
+    assert_eq!(seen.len(), 1, "one request sent");
+    assert_eq!((seen[0].method.as_str(), seen[0].target.as_str()), ("GET", "/items/lamp"));
+    assert_eq!(seen[0].header("authorization"), Some(format!("Bearer {SECRET}").as_str()));
+
+    // Kept on this PC, asked for by an online model: refused, nothing sent,
+    // and the model reads why.
+    let refused = &lines[2];
+    assert_eq!(refused["is_error"], true, "{refused}");
+    assert_eq!(
+        refused["text"].as_str().unwrap(),
+        format!("POLICY_DENIED (cloud_blocked): {}", Refusal::CloudBlocked.for_ai())
+    );
+    assert_eq!(w.server.seen().len(), 1, "nothing sent for the refusal");
+
+    // The journal: who is mcp, what each call recorded, nothing more.
+    let entries = mcp_entries(&w);
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    let seen: Vec<(&str, &str, &str)> = entries
+        .iter()
+        .map(|e| (e["plugin"].as_str().unwrap(), e["action"].as_str().unwrap(), e["outcome"].as_str().unwrap()))
+        .collect();
+    assert_eq!(seen, [("notes", "read_notes", "refused"), ("shop", "get_item", "done")]);
+    let journal = w.run(&["journal", "--json"], None);
+    assert!(!contains(&journal.stdout, SECRET));
+}
+
+#[test]
+fn bad_input_from_the_client_is_answered_and_the_server_keeps_serving() {
+    let w = World::new();
+    let lines = w.session(
+        "online",
+        None,
+        &[
+            call("shop__no_such_action", json!({})),
+            call("shop__get_price", json!({})),
+            call("shop__get_price", json!({ "id": ["lamp"] })),
+            call("shop__get_price", json!({ "id": { "nested": true } })),
+            list(),
+        ],
+    );
+    let unknown = &lines[1];
+    assert_eq!(unknown["is_error"], true);
+    assert_eq!(unknown["text"], format!("POLICY_DENIED (unknown_tool): {}", Refusal::UnknownTool.for_ai()));
+    for bad in &lines[2..5] {
+        assert_eq!(bad["is_error"], true, "{bad}");
+        assert!(bad["text"].as_str().unwrap().starts_with("INVALID_ARGUMENTS"), "{bad}");
+    }
+    assert_eq!(names(&lines[5]).len(), 4, "still serving: {}", lines[5]);
+    assert!(w.server.seen().is_empty(), "nothing sent");
+}
+
+/// One JSON-RPC line written to the server.
+fn send(stdin: &mut impl Write, line: &str) {
+    stdin.write_all(line.as_bytes()).unwrap();
+    stdin.write_all(b"\n").unwrap();
+    stdin.flush().unwrap();
+}
+
+#[test]
+fn malformed_and_huge_messages_are_dropped_or_answered_and_the_server_keeps_serving() {
+    // A raw client: the SDK never sends such lines.
+    let w = World::new();
+    let mut command = w.p.command(&["mcp"]);
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut server = Running(command.spawn().unwrap());
+    let mut stdin = child_of(&mut server).stdin.take().unwrap();
+    let mut out = BufReader::new(child_of(&mut server).stdout.take().unwrap());
+    let mut read = || {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    };
+    send(
+        &mut stdin,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+    );
+    assert_eq!(read()["result"]["serverInfo"]["name"], "dcplugin");
+    send(&mut stdin, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    // Not JSON: nothing to answer (no id), dropped.
+    send(&mut stdin, "{this is not json");
+    // JSON, but not a request the server knows: answered with an error
+    // (Invalid Request, or Method Not Found for a method it does not have).
+    send(&mut stdin, r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"shop__get_price"}"#);
+    send(&mut stdin, r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method"}"#);
+    for _ in 0..2 {
+        let error = read();
+        let code = error["error"]["code"].as_i64();
+        assert!(matches!(code, Some(-32602..=-32600)), "an error answer: {error}");
+    }
+    // Two megabytes on one line: dropped unread.
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"shop__get_price","arguments":{{"id":"{}"}}}}}}"#,
+        "x".repeat(2 * 1024 * 1024)
+    );
+    send(&mut stdin, &huge);
+    send(&mut stdin, r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+    let listed = read();
+    assert_eq!(listed["id"], 5, "the huge line got no answer: {listed}");
+    assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 4, "{listed}");
+    drop(stdin);
+    assert!(child_of(&mut server).wait().unwrap().success(), "exit 0 when the client closes standard input");
+    assert!(w.server.seen().is_empty(), "nothing sent");
+}
+
+#[test]
+fn a_plugin_installed_by_another_process_is_announced_with_list_changed() {
+    let w = World::new();
+    let steps = [list(), json!({ "do": "wait_changed" }), list()];
+    let mut client = w.client("online", None, &steps);
+    let _session = client.next().unwrap();
+    assert!(!names(&client.next().unwrap()).contains(&"notes__read_notes".to_owned()));
+    assert_eq!(client.next().unwrap(), json!({ "waiting": true }));
+    // Another dcplugin process changes the profile.
+    w.import(&notes_manifest(), "allow", None);
+    assert_eq!(client.next().unwrap(), json!({ "changed": true }));
+    assert!(names(&client.next().unwrap()).contains(&"notes__read_notes".to_owned()));
+    client.finish();
+}
+
+#[test]
+fn r3_is_offered_to_a_client_that_can_ask_and_only_an_accept_sends_it() {
+    let w = World::new();
+    let remove = call("shop__remove_item", json!({ "id": "lamp" }));
+
+    let lines = w.session("online", Some("accept"), &[list(), remove.clone()]);
+    assert_eq!(
+        tool(&lines[1], "shop__remove_item")["annotations"],
+        json!({ "readOnlyHint": false, "destructiveHint": true, "openWorldHint": true })
+    );
+    let accepted = &lines[2];
+    let asked = accepted["asked"].as_array().unwrap();
+    assert_eq!(asked.len(), 1, "asked once: {accepted}");
+    let question = asked[0].as_str().unwrap();
+    assert!(question.contains("DELETE https://api.example.com/items/lamp"), "{question}");
+    assert!(question.contains("Authorization: [secret]") && !question.contains(SECRET), "{question}");
+    assert_eq!(accepted["is_error"], false, "{accepted}");
+    assert_eq!(w.server.seen().iter().filter(|s| s.method == "DELETE").count(), 1, "sent once accepted");
+
+    let lines = w.session("online", Some("decline"), std::slice::from_ref(&remove));
+    let declined = &lines[1];
+    assert_eq!(declined["asked"].as_array().unwrap().len(), 1);
+    assert_eq!(declined["is_error"], true);
+    assert_eq!(declined["text"], format!("POLICY_DENIED (declined): {}", Refusal::Declined.for_ai()));
+    assert_eq!(w.server.seen().iter().filter(|s| s.method == "DELETE").count(), 1, "nothing sent when declined");
+
+    // A client that cannot ask never sees R3, and a call is refused unsent.
+    let lines = w.session("online", None, &[list(), remove]);
+    assert!(!names(&lines[1]).contains(&"shop__remove_item".to_owned()));
+    assert_eq!(lines[2]["is_error"], true);
+    assert_eq!(
+        lines[2]["text"],
+        format!("POLICY_DENIED (needs_confirmation): {}", Refusal::NeedsConfirmation.for_ai())
+    );
+    assert_eq!(w.server.seen().iter().filter(|s| s.method == "DELETE").count(), 1, "nothing sent without a way to ask");
+
+    let decisions: Vec<Value> = mcp_entries(&w).into_iter().map(|e| e["confirmation"].clone()).collect();
+    assert_eq!(decisions, [Value::Null, json!("declined"), json!("confirmed")], "the journal says each decision");
+}
+
+#[test]
+fn the_config_snippets_of_the_docs_start_dcplugin_mcp() {
+    let doc = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/mcp.md")).unwrap();
+    let mut apps = 0;
+    for block in doc.split("```json\n").skip(1) {
+        let config: Value = serde_json::from_str(block.split("```").next().unwrap()).unwrap();
+        // Claude Desktop and LM Studio name them mcpServers, VS Code servers.
+        let server = &config.get("mcpServers").or_else(|| config.get("servers")).unwrap()["desktop-companion"];
+        assert_eq!(server["command"], "dcplugin", "{config}");
+        let args: Vec<&str> = server["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        assert_eq!(args[0], "mcp");
+        let out = support::run(
+            {
+                let mut help = support::binary();
+                help.args(&args).arg("--help");
+                help
+            },
+            None,
+        );
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        apps += 1;
+    }
+    assert_eq!(apps, 3, "Claude Desktop, VS Code, LM Studio");
+}
