@@ -168,11 +168,14 @@ impl Client {
         Some(serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
     }
 
-    /// Waits for the client's end: it must succeed.
+    /// Waits for the client's end: it must succeed. The server's standard
+    /// error is the client's (the SDK passes it through): it says nothing
+    /// of the secret.
     fn finish(mut self) {
         let status = self.child.0.wait().unwrap();
         let errors = self.errors.join().unwrap();
         assert!(status.success(), "the MCP client failed: {errors}");
+        assert!(!errors.contains(SECRET), "the secret reached standard error: {errors}");
     }
 }
 
