@@ -16,6 +16,7 @@
 //! listening to events, nothing else. The commands act only on what the
 //! shell handed the window ([`handed`]).
 
+mod asking;
 mod commands;
 mod forward;
 mod handed;
@@ -112,6 +113,7 @@ pub fn run(started: Instant) {
         .manage(opened)
         .manage(handed::Handed::default())
         .manage(commands::companion::Talk::default())
+        .manage(asking::Asking::default())
         .manage(Started(started))
         .setup(move |app| window::open(app, &profile))
         .on_window_event(opened::on_drop)

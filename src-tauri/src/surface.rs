@@ -59,4 +59,5 @@ app_commands! {
     ai::find_pc_ai() -> Vec<FoundAi>;
     companion::companion_say(text: String, live: bool) -> ();
     companion::companion_new_conversation() -> ();
+    companion::companion_answer(id: u64, yes: bool) -> ();
 }

@@ -7,11 +7,14 @@
 //! The conversation lives in the app's state as long as the app runs; the
 //! AI connection is made anew each turn, so that a change in the Tools
 //! tab's AI settings counts from the next turn without losing the
-//! conversation. No R3 asker yet: R3 actions are not offered to the window.
+//! conversation. The player is there to be asked: R3 actions are offered,
+//! and their question goes to the window's dialog ([`crate::asking`]).
 
 use super::host;
+use crate::asking::{Asking, ASK_EVENT};
 use dcp_companion::{Companion, Out, Said, TurnEvent};
-use dcp_host::{ApiError, ErrorCode, Host, HostCode, Source};
+use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, Source, ANSWER_WITHIN};
+use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::Mutex;
 
@@ -20,6 +23,9 @@ pub const COMPANION_EVENT: &str = "companion-turn";
 
 /// Why a second turn is refused while one runs.
 const ANSWERING: &str = "the companion is answering";
+
+/// Why an answer to an R3 question is refused once the host stopped waiting.
+const NOT_ASKED: &str = "this question is no longer asked: it ran out of time or its action is over";
 
 /// The window's companion, made on its first turn. One turn at a time:
 /// the lock is held for the whole turn.
@@ -34,14 +40,37 @@ pub async fn companion_say(app: &AppHandle, text: String, live: bool) -> Result<
         let _ = window.emit(COMPANION_EVENT, &event);
     };
     let said = Said { source: Source::Keyboard, live, text };
-    say_of(&app.state::<Talk>(), &host(app), said, &mut out).await
+    say_of(&app.state::<Talk>(), &host(app), said, Some(window_asker(app)), &mut out).await
+}
+
+/// The window's asker: R3 questions go to the page's dialog, for 60 s.
+pub fn window_asker(app: &AppHandle) -> Arc<dyn Ask> {
+    let window = app.clone();
+    let tell = Arc::new(move |line| {
+        // A window that is closing cannot show it: no answer comes, a no.
+        let _ = window.emit(ASK_EVENT, &line);
+    });
+    app.state::<Asking>().asker(tell, ANSWER_WITHIN)
+}
+
+/// The player's answer to R3 question `id` (yes sends the request shown);
+/// `bad_input` when it is no longer asked.
+pub async fn companion_answer(app: &AppHandle, id: u64, yes: bool) -> Result<(), ApiError> {
+    answer_of(&app.state::<Asking>(), id, yes)
+}
+
+fn answer_of(asking: &Asking, id: u64, yes: bool) -> Result<(), ApiError> {
+    match asking.answer(id, yes) {
+        true => Ok(()),
+        false => Err(ApiError::new(ErrorCode::Host(HostCode::BadInput), NOT_ASKED)),
+    }
 }
 
 /// A turn of `talk`'s companion: rejects with the AI settings' code
 /// (`ai_not_set`, …) before it starts, with `bad_input` while another turn
 /// runs; a turn that starts reports its own failure as an `error` line,
 /// then `end`.
-async fn say_of(talk: &Talk, host: &Host, said: Said, out: Out<'_>) -> Result<(), ApiError> {
+async fn say_of(talk: &Talk, host: &Host, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<(), ApiError> {
     let Ok(mut companion) = talk.0.try_lock() else {
         return Err(ApiError::new(ErrorCode::Host(HostCode::BadInput), ANSWERING));
     };
@@ -54,7 +83,7 @@ async fn say_of(talk: &Talk, host: &Host, said: Said, out: Out<'_>) -> Result<()
         None => companion.insert(Companion::new(host.clone(), connection)),
     };
     // The failure already went out as the turn's `error` line.
-    let _ = companion.say(said, None, out).await;
+    let _ = companion.say(said, ask, out).await;
     Ok(())
 }
 
@@ -67,15 +96,24 @@ pub async fn companion_new_conversation(app: &AppHandle) -> Result<(), ApiError>
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use scripted_ai::{openai, Script, ScriptedAi, MODEL};
 
     /// A turn of the window's companion: what it answered, and its lines.
     fn say(talk: &Talk, host: &Host, text: &str) -> (Result<(), ApiError>, Vec<TurnEvent>) {
+        say_asking(talk, host, text, None)
+    }
+
+    pub(super) fn say_asking(
+        talk: &Talk,
+        host: &Host,
+        text: &str,
+        ask: Option<Arc<dyn Ask>>,
+    ) -> (Result<(), ApiError>, Vec<TurnEvent>) {
         let mut lines = Vec::new();
         let said = Said { source: Source::Keyboard, live: false, text: text.into() };
-        let result = host.block_on(say_of(talk, host, said, &mut |e| lines.push(e)));
+        let result = host.block_on(say_of(talk, host, said, ask, &mut |e| lines.push(e)));
         (result, lines)
     }
 
@@ -143,5 +181,162 @@ mod tests {
         let (result, lines) = say(&talk, &host, "hello");
         result.expect("a turn");
         assert!(lines.contains(&TurnEvent::Reply { text: "Hi.".into() }), "{lines:?}");
+    }
+}
+
+/// R3 in the window (§12, issue 23): the question reaches the page as
+/// [`AskLine`]s, its answer comes back by number, and only a yes sends.
+/// A second scripted server stands in for the plugin's program on the PC:
+/// it records every request it gets, so what was sent is seen there.
+#[cfg(test)]
+mod r3 {
+    use super::tests::say_asking;
+    use super::*;
+    use crate::asking::AskLine;
+    use crate::tests::host;
+    use dcp_host::{Decision, InstallOptions, Sensitive, SwitchesPatch};
+    use scripted_ai::{openai, Script, ScriptedAi};
+    use std::sync::Mutex as StdMutex;
+    use std::time::Duration;
+
+    const TOKEN: &str = "pc-token-3f9a51c07e";
+
+    /// The local-server example with `add_note` irreversible (R3), its
+    /// program being `pc`, installed in developer mode with its token.
+    fn install_r3(host: &Host, dir: &std::path::Path, pc: &ScriptedAi) {
+        let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../plugins-examples/local-server/manifest.json");
+        let text = std::fs::read_to_string(example).expect("the example");
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&text.replace("8420", &pc.addr().port().to_string())).expect("JSON");
+        manifest["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = "irreversible".into();
+        let file = dir.join("mypc.json");
+        std::fs::write(&file, manifest.to_string()).expect("write");
+        host.block_on(host.set_switches(SwitchesPatch { dev_mode: Some(true), ..Default::default() })).expect("on");
+        let review = host.block_on(host.import_path(file)).expect("review");
+        let options =
+            InstallOptions { secrets: vec![("token".into(), Sensitive::from(TOKEN))], ..InstallOptions::default() };
+        host.block_on(host.install(&review.review, options)).expect("installed");
+    }
+
+    /// A player at the window who answers `yes` (or never), and every line the page got.
+    fn player(asking: &Asking, yes: Option<bool>, within: Duration) -> (Arc<dyn Ask>, Arc<StdMutex<Vec<AskLine>>>) {
+        let shown = Arc::new(StdMutex::new(Vec::new()));
+        let (seen, answering) = (shown.clone(), asking.clone());
+        let tell = Arc::new(move |line: AskLine| {
+            if let (AskLine::Ask { id, .. }, Some(yes)) = (&line, yes) {
+                assert!(answering.answer(*id, yes), "the question waits for its answer");
+            }
+            seen.lock().expect("lines").push(line);
+        });
+        (asking.asker(tell, within), shown)
+    }
+
+    /// The requests the program on the PC got, as "METHOD path".
+    fn sent(pc: &ScriptedAi) -> Vec<String> {
+        pc.received().iter().map(|r| format!("{} {}", r.method, r.path)).collect()
+    }
+
+    fn r3_turn(yes: Option<bool>, within: Duration) -> (Vec<TurnEvent>, Vec<AskLine>, ScriptedAi, Asking) {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        let pc = host.block_on(ScriptedAi::start(Script::with_turns(vec![])));
+        install_r3(&host, dir.path(), &pc);
+        let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![
+            openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
+            openai::text(["Done."]),
+        ])));
+        host.block_on(host.set_ai(Some(ai.url()), Some(scripted_ai::MODEL.into()))).expect("an AI on this PC");
+        let asking = Asking::default();
+        let (ask, shown) = player(&asking, yes, within);
+        let (result, lines) = say_asking(&Talk::default(), &host, "note: pay rent", Some(ask));
+        result.expect("a turn");
+        let shown = shown.lock().expect("lines").clone();
+        let asked = serde_json::to_string(&ai.received()[0].body["tools"]).expect("JSON");
+        assert!(asked.contains("mypc__add_note"), "R3 is offered in the window: someone answers");
+        (lines, shown, pc, asking)
+    }
+
+    fn confirm_line(lines: &[TurnEvent]) -> (&str, &str) {
+        let confirms: Vec<_> = lines
+            .iter()
+            .filter_map(|l| match l {
+                TurnEvent::Confirm { method, decision, .. } => Some((method.as_str(), decision.as_str())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(confirms.len(), 1, "{lines:?}");
+        confirms[0]
+    }
+
+    /// §12: the page is shown exactly the request (secret as `[secret]`),
+    /// then told the question is over; a yes sends that request.
+    #[test]
+    fn s12_a_yes_in_the_window_sends_exactly_the_request_shown() {
+        let (lines, shown, pc, asking) = r3_turn(Some(true), ANSWER_WITHIN);
+        let [AskLine::Ask { id, plugin, tool, hint, request, seconds, .. }, AskLine::Over { id: over }] = &shown[..]
+        else {
+            panic!("one question, then over: {shown:?}")
+        };
+        assert_eq!((plugin.as_str(), tool.as_str(), hint.as_str()), ("mypc", "add_note", "write a note on your PC"));
+        assert_eq!((request.method, *seconds, over), ("POST", 60, id));
+        assert!(request.url.ends_with("/note") && request.body.as_deref() == Some(r#"{"text":"pay rent"}"#));
+        assert_eq!(request.headers, [("Authorization".to_owned(), "[secret]".to_owned())], "the token is not shown");
+        assert!(!format!("{shown:?}").contains(TOKEN), "the token never reaches the page");
+        assert_eq!(confirm_line(&lines), ("POST", "confirmed"));
+        assert_eq!(sent(&pc), ["POST /note"]);
+        assert_eq!(answer_of(&asking, *id, true).expect_err("answered").message, NOT_ASKED);
+    }
+
+    /// §12: a no sends nothing; the turn says declined.
+    #[test]
+    fn s12_a_no_in_the_window_sends_nothing() {
+        let (lines, shown, pc, _) = r3_turn(Some(false), ANSWER_WITHIN);
+        assert!(matches!(shown[..], [AskLine::Ask { .. }, AskLine::Over { .. }]), "{shown:?}");
+        assert_eq!(confirm_line(&lines), ("POST", "declined"));
+        let refused = lines.iter().any(|l| matches!(l, TurnEvent::Tool { reason: Some(r), .. } if r == "declined"));
+        assert!(refused, "{lines:?}");
+        assert_eq!(sent(&pc), Vec::<String>::new(), "nothing reaches the program");
+    }
+
+    /// No answer in time is a no (`expired`): the page is told the question
+    /// is over, and an answer after that is refused with `bad_input`.
+    #[test]
+    fn s12_no_answer_in_time_is_a_no_and_the_dialog_is_closed() {
+        let (lines, shown, pc, asking) = r3_turn(None, Duration::ZERO);
+        let [AskLine::Ask { id, seconds: 0, .. }, AskLine::Over { id: over }] = &shown[..] else {
+            panic!("asked, then over: {shown:?}")
+        };
+        assert_eq!(id, over);
+        assert_eq!(confirm_line(&lines), ("POST", "expired"));
+        assert_eq!(sent(&pc), Vec::<String>::new());
+        let late = answer_of(&asking, *id, true).expect_err("too late");
+        assert_eq!((late.code.as_str(), late.message.as_str()), ("bad_input", NOT_ASKED));
+    }
+
+    /// Try an action of an R3 action asks through the same dialog (§19, §12).
+    #[test]
+    fn s12_try_an_action_of_an_r3_action_asks_too() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = host(dir.path());
+        let pc = host.block_on(ScriptedAi::start(Script::with_turns(vec![])));
+        install_r3(&host, dir.path(), &pc);
+        let asking = Asking::default();
+        for (yes, decision, reached) in [(false, Decision::Declined, 0), (true, Decision::Confirmed, 1)] {
+            let (ask, shown) = player(&asking, Some(yes), ANSWER_WITHIN);
+            let args = serde_json::json!({"text": "pay rent"});
+            let tried = host
+                .block_on(crate::commands::developer::try_action_of(
+                    &host,
+                    ask,
+                    "mypc__add_note",
+                    args,
+                    Source::Keyboard,
+                    dcp_host::Model::Local,
+                ))
+                .expect("tried");
+            assert_eq!(tried.confirmation, Some(decision));
+            assert_eq!(shown.lock().expect("lines").len(), 2, "asked, then over");
+            assert_eq!(sent(&pc).len(), reached, "{yes}");
+        }
     }
 }

@@ -2,11 +2,14 @@
 //! Open the plugins folder.
 
 use super::{host, open_in_file_manager};
-use dcp_host::{ApiError, ErrorCode, HostCode, JournalLine, JournalQuery, Model, Source, TriedAction, Turn};
+use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, JournalLine, JournalQuery, Model, Source, TriedAction, Turn};
 use serde_json::Value;
+use std::sync::Arc;
 use tauri::AppHandle;
 
 /// Try an action: the call as the AI would make it, and the request sent.
+/// An R3 action asks the player through the same dialog as the
+/// companion's turns (§12): only a yes sends it.
 pub async fn try_action(
     app: &AppHandle,
     tool: String,
@@ -14,8 +17,20 @@ pub async fn try_action(
     source: Source,
     model: Model,
 ) -> Result<TriedAction, ApiError> {
-    let turn = Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false };
-    host(app).try_action(turn, &tool, args).await
+    try_action_of(&host(app), super::companion::window_asker(app), &tool, args, source, model).await
+}
+
+/// What `try_action` does, asking `ask`.
+pub async fn try_action_of(
+    host: &Host,
+    ask: Arc<dyn Ask>,
+    tool: &str,
+    args: Value,
+    source: Source,
+    model: Model,
+) -> Result<TriedAction, ApiError> {
+    let turn = Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: true };
+    host.try_action_asking(turn, tool, args, ask).await
 }
 
 /// Journal lines, newest first.

@@ -49,4 +49,5 @@ export const api = {
   findPcAi: () => invoke<Array<FoundAi>>("find_pc_ai"),
   companionSay: (text: string, live: boolean) => invoke<null>("companion_say", { text, live }),
   companionNewConversation: () => invoke<null>("companion_new_conversation"),
+  companionAnswer: (id: number, yes: boolean) => invoke<null>("companion_answer", { id, yes }),
 };

@@ -5,6 +5,7 @@ export type { AiSettings } from "./AiSettings";
 export type { AiTest } from "./AiTest";
 export type { ApiError } from "./ApiError";
 export type { AppSwitches } from "./AppSwitches";
+export type { AskLine } from "./AskLine";
 export type { BadSetting } from "./BadSetting";
 export type { CallCode } from "./CallCode";
 export type { CallOutcome } from "./CallOutcome";

@@ -9,6 +9,7 @@ import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
 import { CompanionTab } from './companion';
 import { Dialog, Switch, useId } from './common';
+import { Questions } from './confirm';
 import { Consent } from './consent';
 import { Ctx, TCtx, type AppApi, type CardActions } from './context';
 import { Details } from './details';
@@ -316,6 +317,8 @@ export function App() {
           </div>
         </Dialog>
       )}
+      {/* Last, so that an R3 question stays above any other dialog (Details' Try an action). */}
+      <Questions />
     </TCtx.Provider></Ctx.Provider>
   );
 }

@@ -31,12 +31,14 @@ export type TurnLine =
   | { type: 'end'; steps: number };
 
 type ToolLine = Extract<TurnLine, { type: 'tool' }>;
+type ConfirmLine = Extract<TurnLine, { type: 'confirm' }>;
 
-/** One exchange: what the player said, the answer so far, its tool calls, its failure. */
+/** One exchange: what the player said, the answer so far, its tool calls (an R3 one after
+ * the player's answer to its question), its failure. */
 export interface Exchange {
   said: string;
   answer: string;
-  tools: ToolLine[];
+  tools: (ToolLine | ConfirmLine)[];
   error: { code: string; message: string } | null;
   over: boolean;
 }
@@ -47,23 +49,33 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
     case 'delta': return { ...x, answer: x.answer + line.text };
     // The whole answer replaces the pieces: what the AI finally said is what counts.
     case 'reply': return { ...x, answer: line.text };
-    case 'tool': return { ...x, tools: [...x.tools, line] };
+    case 'tool':
+    case 'confirm': return { ...x, tools: [...x.tools, line] };
     case 'error': return { ...x, error: { code: line.code, message: line.message } };
     case 'end': return { ...x, over: true };
     default: return x;
   }
 }
 
-/** A tool call in words: the plugin's name (its card's, else its slug), the action, how it ended. */
-export function toolWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine): string {
-  const slug = slugOf(line.tool);
-  const action = line.tool.length > slug.length ? line.tool.slice(slug.length + 2) : line.tool;
+/** A full tool name as the player reads it: the plugin's name (its card's, else its slug), and the action. */
+function named(cards: ReadonlyMap<string, Pick<Card, 'name'>>, tool: string): { plugin: string; action: string } {
+  const slug = slugOf(tool);
+  return { plugin: cards.get(slug)?.name ?? slug, action: tool.length > slug.length ? tool.slice(slug.length + 2) : tool };
+}
+
+/** A tool call in words, how it ended; an R3 question, what the player answered and what was sent. */
+export function toolWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine | ConfirmLine): string {
+  const { plugin, action } = named(cards, line.tool);
+  if (line.type === 'confirm') {
+    const decision = ['confirmed', 'declined', 'expired'].includes(line.decision) ? line.decision : 'declined';
+    return t(`ask.${decision}` as 'ask.declined', { plugin, action, method: line.method, url: line.url });
+  }
   // Words first, in both cases: a refusal's from its reason, a failure's
   // from its code (§22), which stays beside them as the detail.
   const outcome = line.outcome === 'failed' && line.code
     ? t('companion.failed', { words: runWords(t, line.code), code: line.code })
     : outcomeText(t, { outcome: line.outcome, code: line.outcome === 'refused' ? line.reason : line.code });
-  return t('companion.tool', { plugin: cards.get(slug)?.name ?? slug, action, outcome });
+  return t('companion.tool', { plugin, action, outcome });
 }
 
 /** A failure to reach or use the AI, worded as the Tools tab words it. */
@@ -145,7 +157,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             </p>
             {x.tools.length > 0 && (
               <ul class="tool-lines">
-                {x.tools.map((line) => <li key={line.step} data-testid="tool-line">{toolWords(t, app.cards, line)}</li>)}
+                {x.tools.map((line, i) => (
+                  <li key={i} data-testid={`${line.type}-line`}>{toolWords(t, app.cards, line)}</li>
+                ))}
               </ul>
             )}
             {x.error && <p class="banner error" data-testid="turn-error">{failureWords(t, x.error, ai)}</p>}

@@ -75,7 +75,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
                     <div>
                       <span class="hint">{a.hint || a.name}</span>
                       <span class={`level level-${a.level}`}>{levelText(t, a.level)}</span>
-                      {a.needs_confirmation && <p class="muted">{t('level.needs_confirmation')}</p>}
+                      {a.level === 'R3' && <p class="muted" data-testid={`asks-${a.name}`}>{t('level.needs_confirmation')}</p>}
                     </div>
                   </li>
                 ))}
@@ -307,6 +307,12 @@ function TryAction(props: { d: PluginDetails }) {
             </div>
           ) : <p class="muted">{t('dev.try_no_request')}</p>}
           <h5>{t('dev.try_outcome')}</h5>
+          {result.confirmation && (
+            <p data-testid="try-confirmation">{t(`ask.${result.confirmation}`, {
+              plugin: props.d.name, action: tool.slice(props.d.slug.length + 2),
+              method: result.sent?.method ?? '', url: result.sent?.url ?? '',
+            })}</p>
+          )}
           <p data-testid="try-outcome">
             {outcomeText(t, { outcome: result.outcome.outcome, code: result.outcome.outcome === 'refused' ? result.outcome.reason : result.outcome.code })}
             {result.outcome.outcome === 'failed' && <> · {runWords(t, result.outcome.code, result.outcome.reason)}</>}

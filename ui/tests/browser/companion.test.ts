@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TurnLine } from '../../src/ui/companion';
-import { axe, calls, closeChecked, open, shot, start, stop, type Opened } from './harness';
+import type { Question } from '../../src/ui/confirm';
+import { axe, calls, closeChecked, emit, open, shot, start, stop, type Opened } from './harness';
 
 beforeAll(start);
 afterAll(stop);
@@ -99,6 +100,73 @@ describe('issue 23 the Companion tab', () => {
     await expect.poll(() => page.locator('[data-testid="turn-error"]').count()).toBe(1);
     expect(await text(page, 'turn-error')).toContain('Ollama');
     expect(await text(page, 'turn-error')).not.toContain('ai_not_listening');
+    expect(await axe(page)).toEqual([]);
+  });
+});
+
+/** An R3 question as src-tauri's asking.rs sends it. */
+const question = (id: number): Question => ({
+  type: 'ask', id, plugin: 'mypc', plugin_name: 'My PC', tool: 'add_note', hint: 'write a note on your PC',
+  request: { method: 'POST', url: 'http://127.0.0.1:8420/note', headers: [['Authorization', '[secret]']], body: '{"text":"pay rent"}' },
+  seconds: 60,
+});
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+
+describe('issue 23 §12 a serious action is confirmed in a dialog', () => {
+  test('the dialog shows exactly what will be sent, focus on Cancel, Escape cancels', async () => {
+    const page = await companion({ ai: OLLAMA });
+    await page.clock.install();
+    await emit(page, 'companion-ask', question(7));
+    await page.locator('[data-testid="ask"]').waitFor();
+    expect(await page.getByRole('alertdialog', { name: 'Confirm a serious action' }).count()).toBe(1);
+    expect(await text(page, 'ask-what')).toBe('My PC wants to write a note on your PC.');
+    expect(await text(page, 'ask')).toContain('serious action, confirmed every time');
+    expect(await text(page, 'ask-request')).toBe('POST http://127.0.0.1:8420/note\nAuthorization: [secret]\n\n{"text":"pay rent"}');
+    expect(await text(page, 'ask-left')).toBe('No answer in 60 s means no.');
+    expect(await focused(page)).toBe('ask-cancel');
+    // The countdown is seen going down.
+    await page.clock.runFor(1000);
+    await expect.poll(() => text(page, 'ask-left')).toBe('No answer in 59 s means no.');
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-r3-question');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid="ask"]').count()).toBe(0);
+    expect(await calls(page, 'companion_answer')).toEqual([{ id: 7, yes: false }]);
+  });
+
+  test('Confirm with the keyboard says yes; out of time the dialog goes without an answer', async () => {
+    const page = await companion({ ai: OLLAMA });
+    await page.clock.install();
+    await emit(page, 'companion-ask', question(1));
+    await page.locator('[data-testid="ask"]').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('ask-confirm');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="ask"]').count()).toBe(0);
+    expect(await calls(page, 'companion_answer')).toEqual([{ id: 1, yes: true }]);
+
+    await emit(page, 'companion-ask', question(2));
+    await page.locator('[data-testid="ask"]').waitFor();
+    await page.clock.runFor(60_000);
+    await expect.poll(() => page.locator('[data-testid="ask"]').count()).toBe(0);
+    expect(await calls(page, 'companion_answer')).toHaveLength(1);
+    // The host's `over` for a question still shown closes it too.
+    await emit(page, 'companion-ask', question(3));
+    await page.locator('[data-testid="ask"]').waitFor();
+    await emit(page, 'companion-ask', { type: 'over', id: 3 });
+    await expect.poll(() => page.locator('[data-testid="ask"]').count()).toBe(0);
+  });
+
+  test('the conversation then says confirmed or declined, in words', async () => {
+    const turn: TurnLine[] = [
+      { type: 'confirm', tool: 'fx__convert', method: 'POST', url: 'http://127.0.0.1:8420/note', decision: 'declined' },
+      { type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'refused', code: 'POLICY_DENIED', reason: 'declined' },
+      { type: 'reply', text: 'I did not send it.' },
+    ];
+    const page = await companion({ ai: OLLAMA, turn });
+    await say(page, 'send it');
+    await expect.poll(() => page.locator('[data-testid="confirm-line"]').count()).toBe(1);
+    expect(await text(page, 'confirm-line')).toBe('You cancelled Exchange rates · convert: nothing was sent.');
     expect(await axe(page)).toEqual([]);
   });
 });

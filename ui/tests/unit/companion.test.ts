@@ -23,7 +23,7 @@ describe('a turn streamed into an exchange', () => {
   test('tool calls and an error are kept in order', () => {
     const x = [tool({ step: 1 }), tool({ step: 2, outcome: 'refused' }), { type: 'error', code: 'ai_timeout', message: 'slow' } as TurnLine]
       .reduce(withLine, start);
-    expect(x.tools.map((l) => l.step)).toEqual([1, 2]);
+    expect(x.tools.map((l) => (l.type === 'tool' ? l.step : 0))).toEqual([1, 2]);
     expect(x.error).toEqual({ code: 'ai_timeout', message: 'slow' });
   });
 });
@@ -40,6 +40,24 @@ describe('§3 a tool call in words', () => {
   });
   test('a plugin without a card is named by its slug', () => {
     expect(toolWords(t, cards, tool({ tool: 'gone__look' }))).toBe('gone · look: done');
+  });
+});
+
+describe('§12 an R3 question in the conversation', () => {
+  const confirm = (decision: string): TurnLine =>
+    ({ type: 'confirm', tool: 'fx__convert', method: 'POST', url: 'http://127.0.0.1:8420/note', decision });
+  test('the answer joins the tool lines, before the call it allowed or stopped', () => {
+    const x = [confirm('confirmed'), tool({ step: 1 })].reduce(withLine, start);
+    expect(x.tools.map((l) => l.type)).toEqual(['confirm', 'tool']);
+  });
+  test('confirmed says what was sent; declined and no answer say nothing was, in English and French', () => {
+    expect(toolWords(t, cards, confirm('confirmed') as Extract<TurnLine, { type: 'confirm' }>))
+      .toBe('You confirmed Exchange rates · convert: POST http://127.0.0.1:8420/note was sent.');
+    for (const [decision, en, fr] of [['declined', 'You cancelled', 'Vous avez annulé'], ['expired', 'No answer in time', 'Pas de réponse à temps']]) {
+      const line = confirm(decision) as Extract<TurnLine, { type: 'confirm' }>;
+      expect(toolWords(t, cards, line)).toBe(`${en} ${decision === 'expired' ? 'for ' : ''}Exchange rates · convert: nothing was sent.`);
+      expect(toolWords(tf, cards, line)).toContain(fr);
+    }
   });
 });
 

@@ -1,0 +1,89 @@
+// R3's question (§12 "serious action, confirmed every time", issue 23): the
+// host asks before it sends a serious action's request, for a companion
+// turn or Try an action alike, as `companion-ask` events (src-tauri's
+// asking.rs). A dialog that cannot be missed, above every tab: the plugin,
+// the action's hint, "serious action", exactly what a yes sends (secrets
+// already `[secret]`), a countdown; focus starts on Cancel, Escape cancels.
+// The host stops waiting after the time shown (no answer is a no) and says
+// `over`: the dialog goes then, whoever ended the question.
+import { useEffect, useState } from 'preact/hooks';
+import { listen } from '@tauri-apps/api/event';
+import { api } from '../api';
+import type { AskLine } from '../types';
+import { Dialog } from './common';
+import { useApp } from './context';
+
+/** The event that carries one question line. */
+export const ASK_EVENT = 'companion-ask';
+
+export type Question = Extract<AskLine, { type: 'ask' }>;
+
+/** The questions waiting, oldest first, after one more line. */
+export function withAsk(waiting: readonly Question[], line: AskLine): Question[] {
+  return line.type === 'ask' ? [...waiting, line] : waiting.filter((q) => q.id !== line.id);
+}
+
+/** Whole seconds left of `seconds`, `elapsed` milliseconds after it was asked. */
+export function secondsLeft(seconds: number, elapsed: number): number {
+  return Math.max(0, seconds - Math.floor(elapsed / 1000));
+}
+
+/** Every question the host asks, one dialog at a time. */
+export function Questions() {
+  const [waiting, setWaiting] = useState<Question[]>([]);
+  useEffect(() => {
+    let live = true;
+    let stop: (() => void) | null = null;
+    listen<AskLine>(ASK_EVENT, (e) => setWaiting((all) => withAsk(all, e.payload)))
+      .then((u) => (live ? (stop = u) : u()));
+    return () => { live = false; stop?.(); };
+  }, []);
+  const first = waiting[0];
+  if (!first) return null;
+  const done = () => setWaiting((all) => all.filter((q) => q.id !== first.id));
+  return <Confirm key={first.id} q={first} onDone={done} />;
+}
+
+function Confirm(props: { q: Question; onDone: () => void }) {
+  const { t } = useApp();
+  const q = props.q;
+  const [left, setLeft] = useState(q.seconds);
+  useEffect(() => {
+    const asked = Date.now();
+    const timer = setInterval(() => {
+      const now = secondsLeft(q.seconds, Date.now() - asked);
+      setLeft(now);
+      // Out of time: the host says no by itself (its `over` may come a moment later).
+      if (now === 0) props.onDone();
+    }, 250);
+    return () => clearInterval(timer);
+  }, [q.id]);
+  const answer = (yes: boolean) => {
+    // A question already over (out of time) is refused: the host's no stands.
+    api.companionAnswer(q.id, yes).catch(() => undefined);
+    props.onDone();
+  };
+  const r = q.request;
+  return (
+    <Dialog label={t('ask.title')} onClose={() => answer(false)} role="alertdialog" testid="ask">
+      <div class="dialog-body ask">
+        <header class="dialog-head">
+          <h2>{t('ask.title')}</h2>
+        </header>
+        <p data-testid="ask-what">{t('ask.what', { plugin: q.plugin_name, hint: q.hint || q.tool })}</p>
+        <p><span class="level level-R3">{t('level.R3')}</span></p>
+        <p class="muted">{t('ask.sent')}</p>
+        <pre class="ask-request" data-testid="ask-request">{[
+          `${r.method} ${r.url}`,
+          ...r.headers.map(([k, v]) => `${k}: ${v}`),
+          ...(r.body ? ['', r.body] : []),
+        ].join('\n')}</pre>
+        <p class="ask-left" data-testid="ask-left">{t('ask.left', { seconds: left })}</p>
+        <footer class="dialog-foot">
+          <button type="button" autoFocus data-testid="ask-cancel" onClick={() => answer(false)}>{t('ask.cancel')}</button>
+          <button type="button" class="danger" data-testid="ask-confirm" onClick={() => answer(true)}>{t('ask.confirm')}</button>
+        </footer>
+      </div>
+    </Dialog>
+  );
+}
