@@ -55,13 +55,17 @@ fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Refusal> {
 #[test]
 fn s12_who_may_trigger_what() {
     let c = ctx();
-    // The player's voice or keyboard: R0–R2, not R3 yet.
-    for source in [Source::Voice, Source::Keyboard] {
+    // The player's voice or keyboard, or an AI app of theirs (`dcplugin
+    // mcp`): R0–R2, and R3 only where the caller can ask the player.
+    for source in [Source::Voice, Source::Keyboard, Source::Mcp] {
         assert_eq!(check(&turn(source), &c, "r0"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r1"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r2"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r3"), Err(Refusal::NeedsConfirmation));
+        assert_eq!(check(&Turn { can_confirm: true, ..turn(source) }, &c, "r3"), Ok(()), "{source:?}");
     }
+    let asking_chat = Turn { can_confirm: true, ..turn(Source::Twitch) };
+    assert_eq!(check(&asking_chat, &c, "r3"), Err(Refusal::NeedsConfirmation), "never the chat");
     // The Twitch chat: R0 only.
     assert_eq!(check(&turn(Source::Twitch), &c, "r0"), Ok(()));
     assert_eq!(check(&turn(Source::Twitch), &c, "r1"), Err(Refusal::TwitchLevel));
