@@ -19,7 +19,7 @@ pub use details::{ActionView, EventView, PluginDetails, SettingView};
 pub use door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_DOOR_PORT};
 pub use install::{CatalogEntry, InstallOptions, Installed};
 pub use journal::{FailedCall, JournalLine, JournalQuery, JournalValue};
-pub use review::{CloudQuestion, LocalPort, Review, ReviewAction, ReviewEvent};
+pub use review::{CloudQuestion, Review, ReviewAction, ReviewEvent};
 pub use spelled::{CloudChoice, JournalKind, JournalOutcome, Origin, Status};
 
 use dcp_store::{Prefs, Switch};
@@ -137,7 +137,8 @@ pub struct TriedAction {
 }
 
 /// What Options' Test button found (§18): one harmless call, as the player
-/// would make it by text with an AI on this PC.
+/// would make it by text with an AI on this PC. Facts only: the window words
+/// them (no action to test, connected, or the code in plain words).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PluginTest {
@@ -145,8 +146,7 @@ pub struct PluginTest {
     pub action: Option<String>,
     /// The call went through: "Connected".
     pub ok: bool,
-    /// The §22 code of a failure, or the courtier's reason of a refusal.
+    /// The §22 code of a failure, or the courtier's reason of a refusal
+    /// (none when the test passed or nothing was called).
     pub code: Option<dcp_format::codes::SpecCode>,
-    /// What to tell the player, in plain words.
-    pub message: String,
 }

@@ -39,10 +39,12 @@ pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_format::codes::Spelled;
 /// The §22 codes and a problem of a manifest, under their own names: plain
 /// spellings and data, which a mirror would only copy.
-pub use dcp_format::codes::{Refusal, SettingsCode, SpecCode};
+pub use dcp_format::codes::{CallCode, Refusal, SettingsCode, SpecCode, ToolCode};
 /// The digest of the fingerprints, for a shell naming its one window per profile.
 pub use dcp_format::fingerprint::sha256_hex;
 pub use dcp_format::names::ToolRef;
+/// Declares a spelled enum: a shell's own choices (clap's) spelled once, as the engine's are.
+pub use dcp_format::spelled;
 /// §10's check of a help link, which the window's shell repeats before opening one.
 pub use dcp_format::validate::help_link;
 /// An app or plugin version, x.y.z.
@@ -62,8 +64,8 @@ use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
     ActionView, AppSwitches, CallOutcome, Card, CatalogEntry, CloudChoice, CloudQuestion, CompanionState, DoorState,
     DoorView, EventView, EventsPage, FailedCall, InstallOptions, Installed, JournalKind, JournalLine, JournalOutcome,
-    JournalQuery, JournalValue, LocalPort, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction,
-    ReviewEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
+    JournalQuery, JournalValue, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction, ReviewEvent,
+    SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;

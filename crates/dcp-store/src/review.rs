@@ -55,24 +55,23 @@ pub struct Review {
     pub old_version: Option<String>,
     /// True when an update changes permissions (§18).
     pub permissions_changed: bool,
-    /// What changed, one English line each: the words `dcplugin` prints
-    /// (and the strings its `--json` has always carried).
-    pub changes: Vec<String>,
-    /// The same changes, each a kind and its parameters, for a window to
-    /// word in the player's language (§10, §18).
+    /// What changed, each a kind and its parameters, for each shell to
+    /// word in its own language (§10, §18).
     pub permission_changes: Vec<PermissionChange>,
     /// The actions.
     pub actions: Vec<ReviewAction>,
     /// "Connects to".
     pub sites: Vec<String>,
-    /// "This PC · port N", each with its warning.
-    pub local_ports: Vec<LocalPort>,
+    /// "This PC · port N": the ports of programs on this PC it talks to
+    /// (§15); each shell adds §15's warning in its words.
+    pub local_ports: Vec<u16>,
     /// The settings to fill in.
     pub settings: Vec<ReviewSetting>,
     /// The events, each with its switch (off).
     pub events: Vec<ReviewEvent>,
-    /// For a plugin with events: the port they arrive on and §16's warning.
-    pub events_door: Option<LocalPort>,
+    /// For a plugin with events: the port they arrive on (§16); each shell
+    /// adds §16's warning in its words.
+    pub events_door: Option<u16>,
     /// The online-AI question, when it applies (§13); asked again by an
     /// update that widens where private data may go.
     pub cloud: CloudQuestion,
@@ -104,15 +103,6 @@ pub struct ReviewAction {
     /// The arguments the action cannot be called without (`required` of its
     /// inputSchema, §7), in schema order: empty for an action that needs none.
     pub required_args: Vec<String>,
-}
-
-/// "This PC · port N" (§15).
-#[derive(Debug, Clone, Serialize)]
-pub struct LocalPort {
-    /// The port.
-    pub port: u16,
-    /// The warning of §15.
-    pub warning: &'static str,
 }
 
 /// One setting on the consent screen.
@@ -154,11 +144,6 @@ pub struct ReviewEvent {
     /// Its switch: off for a new event.
     pub on: bool,
 }
-
-/// §15's warning next to a port (and §16's next to the events).
-pub const LOCAL_PORT_WARNING: &str = "install it only if you started this program yourself";
-/// §16's warning next to the events.
-pub const EVENTS_WARNING: &str = "turn an event on only if you started the program yourself";
 
 /// What an update keeps from the installed plugin.
 pub(crate) struct Previous<'a> {
@@ -225,14 +210,12 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
         update: old.is_some(),
         old_version: old.as_ref().map(|o| o.version.clone()),
         permissions_changed: !permission_changes.is_empty(),
-        changes: permission_changes.iter().map(ToString::to_string).collect(),
         permission_changes,
         actions,
         sites: plugin.hosts.clone(),
-        local_ports: plugin.local_ports.iter().map(|&port| LocalPort { port, warning: LOCAL_PORT_WARNING }).collect(),
+        local_ports: plugin.local_ports.clone(),
         settings,
-        events_door: (!plugin.events.is_empty())
-            .then_some(LocalPort { port: dcp_format::hosts::EVENT_DOOR_PORT, warning: EVENTS_WARNING }),
+        events_door: (!plugin.events.is_empty()).then_some(dcp_format::hosts::EVENT_DOOR_PORT),
         events,
         cloud,
         cloud_kept,

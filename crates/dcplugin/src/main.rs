@@ -168,8 +168,8 @@ enum Command {
     /// Use while live on Twitch.
     Twitch {
         slug: String,
-        #[arg(value_parser = ["allow", "deny"])]
-        choice: String,
+        #[arg(value_parser = choice::of::<choice::Permit>())]
+        choice: choice::Permit,
     },
     /// Keep an unsigned plugin (the review banner's Keep).
     Keep { slug: String },
@@ -179,8 +179,8 @@ enum Command {
     Reload,
     /// Turn developer mode on or off.
     DevMode {
-        #[arg(value_parser = ["on", "off"])]
-        state: String,
+        #[arg(value_parser = choice::of::<choice::OnOff>())]
+        state: choice::OnOff,
     },
     /// Set app switches: plugins_enabled, tools_enabled, dev_mode, language (KEY=VALUE each); none prints them.
     Prefs {
@@ -228,8 +228,8 @@ enum Command {
     Events {
         slug: String,
         /// on, off (with EVENT) or token.
-        #[arg(value_parser = ["on", "off", "token"])]
-        what: Option<String>,
+        #[arg(value_parser = choice::of::<choice::EventsWhat>())]
+        what: Option<choice::EventsWhat>,
         /// The event to switch.
         event: Option<String>,
         /// With token: New token (the old one stops working at once).
@@ -292,11 +292,11 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         name: Option<String>,
         /// A web service (HTTPS) or a program on this PC (developer mode).
-        #[arg(long, value_parser = ["web", "pc"])]
-        kind: Option<String>,
+        #[arg(long, value_parser = choice::of::<choice::Kind>())]
+        kind: Option<choice::Kind>,
         /// How requests prove who sends them: none, a bearer token header, or an API key in the query.
-        #[arg(long, value_parser = ["none", "bearer", "query"])]
-        auth: Option<String>,
+        #[arg(long, value_parser = choice::of::<choice::Auth>())]
+        auth: Option<choice::Auth>,
         /// The web service's domain (kind web), e.g. api.example.com.
         #[arg(long, value_name = "DOMAIN")]
         host: Option<String>,

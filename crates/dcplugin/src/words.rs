@@ -1,5 +1,6 @@
 //! The command line's own words for the facts the host reports (a status,
-//! an origin, a port, the online-AI choice), and the `--json` shapes it has
+//! an origin, a port and its warning, an update's changes, the online-AI
+//! choice, a failed call's code), and the `--json` shapes it has
 //! always printed, built from those facts: the host sends no sentence, so
 //! what a script reads of `list`, `show`, `reload`, `events` and a review stays
 //! exactly what it was.
@@ -33,14 +34,31 @@ pub fn origin_badge(origin: Origin) -> &'static str {
     }
 }
 
+/// §15's warning beside a port of a program on this PC.
+pub const LOCAL_PORT_WARNING: &str = "install it only if you started this program yourself";
+/// §16's warning beside the port events arrive on.
+pub const EVENTS_WARNING: &str = "turn an event on only if you started the program yourself";
+
+/// What an update changes, one line each, as `import` prints it (and
+/// `--json`'s `changes` has always carried it).
+pub fn change_lines(review: &Review) -> Vec<String> {
+    review.permission_changes.iter().map(ToString::to_string).collect()
+}
+
 /// A review as `import`, `load` and `catalog --import` print it with
 /// `--json`: the host's facts, and the words they have always carried
 /// beside them, where they have always been (the badge before `origin`,
-/// each action's label after its `level`).
+/// each action's label after its `level`, the changes' lines after
+/// `permissions_changed`, each port with its warning).
 pub fn review_json(review: &Review) -> serde_json::Result<Value> {
     let mut out = serde_json::to_value(review)?;
     if let Value::Object(fields) = &mut out {
         insert_before(fields, "origin", "badge", origin_badge(review.origin).into());
+        insert_after(fields, "permissions_changed", "changes", change_lines(review).into());
+        let port = |port: u16, warning: &str| serde_json::json!({ "port": port, "warning": warning });
+        let ports = review.local_ports.iter().map(|&p| port(p, LOCAL_PORT_WARNING)).collect();
+        fields.insert("local_ports".into(), Value::Array(ports));
+        fields.insert("events_door".into(), review.events_door.map_or(Value::Null, |p| port(p, EVENTS_WARNING)));
         if let Some(Value::Array(actions)) = fields.get_mut("actions") {
             for (json, action) in actions.iter_mut().zip(&review.actions) {
                 if let Value::Object(fields) = json {
@@ -102,6 +120,41 @@ fn insert_before(fields: &mut serde_json::Map<String, Value>, key: &str, new: &s
 fn insert_after(fields: &mut serde_json::Map<String, Value>, key: &str, new: &str, value: Value) {
     let at = fields.keys().position(|k| k == key).map_or(fields.len(), |i| i + 1);
     fields.shift_insert(at, new.into(), value);
+}
+
+/// A failed call's code in words, as `chat`'s tool line says it before the
+/// code itself (§22 "In a tool result").
+pub fn failure_words(code: &str) -> &'static str {
+    use dcp_host::{CallCode as C, ToolCode};
+    match ToolCode::parse(code) {
+        Some(ToolCode::Http(401)) => "the service refused the key",
+        Some(ToolCode::Http(403)) => "the service refused access",
+        Some(ToolCode::Http(404)) => "the service did not find what was asked",
+        Some(ToolCode::Http(429)) => "the service is busy",
+        Some(ToolCode::Http(500..)) => "the service has a problem right now",
+        Some(ToolCode::Http(_)) => "the service answered with an error",
+        Some(ToolCode::Call(C::Timeout)) => "the service took too long to answer",
+        Some(ToolCode::Call(C::DnsFailed)) => "the site's address could not be found",
+        Some(ToolCode::Call(C::Network)) => "the service could not be reached",
+        Some(ToolCode::Call(C::NeedsSetup)) => "a key or setting is missing",
+        Some(ToolCode::Call(C::TooLarge)) => "the answer was too large",
+        Some(ToolCode::Call(C::BadResponse | C::UnsupportedContent)) => "the answer could not be read",
+        Some(ToolCode::Call(C::Busy)) => "another action of this plugin is still running",
+        Some(ToolCode::Call(C::InvalidArguments | C::BadRequest)) => {
+            "the arguments do not match what the action expects"
+        }
+        Some(ToolCode::Call(
+            C::NotHttps
+            | C::BadPort
+            | C::BadUrl
+            | C::HostNotAllowed
+            | C::LocalPortNotAllowed
+            | C::PrivateAddress
+            | C::TooManyRedirects,
+        )) => "the request broke a network rule",
+        Some(ToolCode::Call(C::UnknownTool)) => "no such action",
+        Some(ToolCode::Call(C::ExecutionError | C::PolicyDenied)) | None => "it did not work",
+    }
 }
 
 /// The door's state as `serve` prints it (§16).

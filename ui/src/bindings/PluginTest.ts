@@ -3,7 +3,8 @@ import type { SpecCode } from "./SpecCode";
 
 /**
  * What Options' Test button found (§18): one harmless call, as the player
- * would make it by text with an AI on this PC.
+ * would make it by text with an AI on this PC. Facts only: the window words
+ * them (no action to test, connected, or the code in plain words).
  */
 export type PluginTest = { 
 /**
@@ -15,10 +16,7 @@ action: string | null,
  */
 ok: boolean, 
 /**
- * The §22 code of a failure, or the courtier's reason of a refusal.
+ * The §22 code of a failure, or the courtier's reason of a refusal
+ * (none when the test passed or nothing was called).
  */
-code: SpecCode | null, 
-/**
- * What to tell the player, in plain words.
- */
-message: string, };
+code: SpecCode | null, };

@@ -37,7 +37,6 @@ export type { JournalOutcome } from "./JournalOutcome";
 export type { JournalQuery } from "./JournalQuery";
 export type { JournalValue } from "./JournalValue";
 export type { Level } from "./Level";
-export type { LocalPort } from "./LocalPort";
 export type { Model } from "./Model";
 export type { Notice } from "./Notice";
 export type { Origin } from "./Origin";

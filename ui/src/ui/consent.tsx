@@ -114,9 +114,9 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
           <h3>{t('consent.connects')}</h3>
           <ul class="sites">
             {r.sites.map((s) => <li key={s}>{s}</li>)}
-            {r.local_ports.map((p) => (
-              <li key={p.port} class="this-pc">
-                <strong>{t('consent.this_pc', { port: p.port })}</strong>
+            {r.local_ports.map((port) => (
+              <li key={port} class="this-pc">
+                <strong>{t('consent.this_pc', { port })}</strong>
                 <span class="warning-text">{t('consent.pc_warning')}</span>
               </li>
             ))}
@@ -141,7 +141,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
         {r.events.length > 0 && (
           <section class="section">
             <h3>{t('consent.events')}</h3>
-            {r.events_door && <p>{t('consent.events_port', { port: r.events_door.port })}</p>}
+            {r.events_door !== null && <p>{t('consent.events_port', { port: r.events_door })}</p>}
             <p class="warning-text">{t('consent.events_warning')}</p>
             {r.events.map((e) => (
               <Switch

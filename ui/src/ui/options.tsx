@@ -78,7 +78,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
                 <button type="button" data-testid="options-test" aria-describedby="options-test-help" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
                 <p role="status" data-testid="options-test-result" class={test ? (test.ok ? 'ok' : 'field-error') : testError ? 'field-error' : ''}>
                   {testError}
-                  {test && (test.ok ? t('options.connected') : !test.action && !test.code ? t('run.no_action') : t('options.test_failed', { words: test.code ? runWords(t, test.code, test.code) : test.message }))}
+                  {test && (test.ok ? t('options.connected') : !test.action && !test.code ? t('run.no_action') : t('options.test_failed', { words: runWords(t, test.code, test.code) }))}
                 </p>
               </div>
               <p id="options-test-help" class="help">{t('options.test_help')}</p>

@@ -14,7 +14,6 @@ export const reviews: Record<string, Review> = {
     "update": false,
     "old_version": null,
     "permissions_changed": false,
-    "changes": [],
     "permission_changes": [],
     "actions": [
       {
@@ -54,7 +53,6 @@ export const reviews: Record<string, Review> = {
     "update": false,
     "old_version": null,
     "permissions_changed": false,
-    "changes": [],
     "permission_changes": [],
     "actions": [
       {
@@ -80,10 +78,7 @@ export const reviews: Record<string, Review> = {
     ],
     "sites": [],
     "local_ports": [
-      {
-        "port": 8420,
-        "warning": "install it only if you started this program yourself"
-      }
+      8420
     ],
     "settings": [
       {
@@ -119,7 +114,6 @@ export const reviews: Record<string, Review> = {
     "update": false,
     "old_version": null,
     "permissions_changed": false,
-    "changes": [],
     "permission_changes": [],
     "actions": [
       {
@@ -206,7 +200,6 @@ export const reviews: Record<string, Review> = {
     "update": false,
     "old_version": null,
     "permissions_changed": false,
-    "changes": [],
     "permission_changes": [],
     "actions": [
       {
@@ -239,10 +232,7 @@ export const reviews: Record<string, Review> = {
     ],
     "sites": [],
     "local_ports": [
-      {
-        "port": 8421,
-        "warning": "install it only if you started this program yourself"
-      }
+      8421
     ],
     "settings": [
       {
@@ -272,10 +262,7 @@ export const reviews: Record<string, Review> = {
         "on": false
       }
     ],
-    "events_door": {
-      "port": 8440,
-      "warning": "turn an event on only if you started the program yourself"
-    },
+    "events_door": 8440,
     "cloud": "not_asked",
     "cloud_kept": null,
     "warnings": [],
@@ -292,7 +279,6 @@ export const reviews: Record<string, Review> = {
     "update": false,
     "old_version": null,
     "permissions_changed": false,
-    "changes": [],
     "permission_changes": [],
     "actions": [
       {
@@ -356,7 +342,6 @@ export const reviews: Record<string, Review> = {
     "update": false,
     "old_version": null,
     "permissions_changed": false,
-    "changes": [],
     "permission_changes": [],
     "actions": [
       {
@@ -1228,6 +1213,52 @@ export const catalog: CatalogEntry[] = [
 ];
 
 export const errors: Record<string, ApiError> = {
+  "dev_mode_required": {
+    "code": "dev_mode_required",
+    "message": "the plugin is refused: dev_mode_required  permissions.network.local.ports  this plugin talks to a program on this PC: turn on developer mode first",
+    "problems": [
+      {
+        "code": "dev_mode_required",
+        "path": "permissions.network.local.ports",
+        "message": "this plugin talks to a program on this PC: turn on developer mode first"
+      }
+    ],
+    "fields": []
+  },
+  "http_only": {
+    "code": "bad_request",
+    "message": "the plugin is refused: bad_request  tools.convert.request.url  http:// is only for a server on the PC (127.0.0.1 or localhost); use https:// for api.frankfurter.dev",
+    "problems": [
+      {
+        "code": "bad_request",
+        "path": "tools.convert.request.url",
+        "message": "http:// is only for a server on the PC (127.0.0.1 or localhost); use https:// for api.frankfurter.dev"
+      }
+    ],
+    "fields": []
+  },
+  "bad_plugin": {
+    "code": "instructions",
+    "message": "the plugin is refused: instructions  tools.convert.description  Looks like an instruction to the AI (\"ignore all previous instructions\"). Say what the tool does and what it returns; the AI decides when to use it.; bad_schema  tools.convert.inputSchema.properties.to.pattern  pattern is refused: the app never runs a plugin's regular expression; use enum or maxLength; host_not_declared  tools.convert.request.url  host api.example.org is not in permissions.network.hosts",
+    "problems": [
+      {
+        "code": "instructions",
+        "path": "tools.convert.description",
+        "message": "Looks like an instruction to the AI (\"ignore all previous instructions\"). Say what the tool does and what it returns; the AI decides when to use it."
+      },
+      {
+        "code": "bad_schema",
+        "path": "tools.convert.inputSchema.properties.to.pattern",
+        "message": "pattern is refused: the app never runs a plugin's regular expression; use enum or maxLength"
+      },
+      {
+        "code": "host_not_declared",
+        "path": "tools.convert.request.url",
+        "message": "host api.example.org is not in permissions.network.hosts"
+      }
+    ],
+    "fields": []
+  },
   "missing_settings": {
     "code": "missing_settings",
     "message": "missing_settings: fill in token",

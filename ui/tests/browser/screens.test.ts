@@ -156,15 +156,16 @@ describe('Catalog and import', () => {
     await page.locator('[data-testid="import-file"]').click();
     const refusal = page.locator('[data-testid="import-refusal"]');
     await refusal.waitFor();
+    // The real host's refusal of the exchange-rates example broken three ways (fixtures.rs), in its order.
     expect(await refusal.locator('[data-testid="refusal-categories"] li').allInnerTexts()).toEqual([
-      "Network access that isn't allowed", 'Suspicious text', 'The file is not a valid plugin',
+      'Suspicious text', 'The file is not a valid plugin', "Network access that isn't allowed",
     ]);
     expect(await refusal.innerText()).toContain('File: bad-plugin.json');
     expect(await refusal.innerText()).toContain("Ask the plugin's author for a corrected file.");
     expect(await refusal.innerText()).not.toContain('host_not_declared');
     const details = refusal.locator('details[data-testid="technical-details"]');
     await details.locator('summary').click();
-    expect(await details.locator('tr').first().innerText()).toBe('host_not_declared\ttools.add_card.request.url\thost api.example.org is not in permissions.network.hosts');
+    expect(await details.locator('tr').last().innerText()).toBe('host_not_declared\ttools.convert.request.url\thost api.example.org is not in permissions.network.hosts');
     expect(await details.locator('tr').count()).toBe(3);
     expect(await calls(page, 'import_path')).toEqual([{ path: '/home/p/bad-plugin.json' }]);
     await noSeriousA11y(page);
@@ -181,7 +182,7 @@ describe('Catalog and import', () => {
     expect(await refusal.locator('[data-testid="refusal-categories"] li').allInnerTexts()).toEqual(["Network access that isn't allowed"]);
     const details = refusal.locator('details[data-testid="technical-details"]');
     await details.locator('summary').click();
-    expect(await details.locator('tr').innerText()).toBe('bad_request\ttools.get_rates.request.url\tthe URL must use https');
+    expect(await details.locator('tr').innerText()).toBe('bad_request\ttools.convert.request.url\thttp:// is only for a server on the PC (127.0.0.1 or localhost); use https:// for api.frankfurter.dev');
   });
 
   test('a plugin that needs developer mode says what to do next', async () => {
@@ -575,12 +576,12 @@ describe('Developer mode', () => {
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'broken', change: 'folder_saved', card: { ...card, origin: 'folder' } });
     await expect.poll(() => page.locator('[data-testid="card-broken"] .badge').innerText()).toBe('Folder (dev)');
     expect(await text(page, '[data-testid="card-broken"] [data-testid="card-status"]')).toBe('Invalid');
-    expect(await text(page, '[data-testid="card-broken"] [data-testid="manifest-errors"]')).toBe('host_not_declared tools.add_card.request.url host api.example.org is not in permissions.network.hosts');
+    expect(await text(page, '[data-testid="card-broken"] [data-testid="manifest-errors"]')).toBe('host_not_declared tools.convert.request.url host api.example.org is not in permissions.network.hosts');
     await shot(page, 'folder-invalid');
     await page.locator('[data-testid="card-broken"] [data-testid="card-details"]').click();
     const errs = page.locator('[data-testid="dev-errors"]');
     await errs.waitFor();
-    expect(await errs.innerText()).toBe('host_not_declared\ttools.add_card.request.url\thost api.example.org is not in permissions.network.hosts');
+    expect(await errs.innerText()).toBe('host_not_declared\ttools.convert.request.url\thost api.example.org is not in permissions.network.hosts');
     await page.locator('[data-testid="close"]').click();
     await page.locator('[data-testid="load-folder"]').click();
     await page.locator('[data-testid="consent"]').waitFor();

@@ -31,24 +31,23 @@ pub struct Review {
     pub old_version: Option<String>,
     /// True when an update changes permissions (§18).
     pub permissions_changed: bool,
-    /// What changed, one English line each: the words `dcplugin` prints
-    /// (and the strings its `--json` has always carried).
-    pub changes: Vec<String>,
-    /// The same changes, each a kind and its parameters, for a window to
-    /// word in the player's language (§10, §18).
+    /// What changed, each a kind and its parameters, for each shell to
+    /// word in its own language (§10, §18).
     pub permission_changes: Vec<PermissionChange>,
     /// The actions.
     pub actions: Vec<ReviewAction>,
     /// "Connects to".
     pub sites: Vec<String>,
-    /// "This PC · port N", each with its warning.
-    pub local_ports: Vec<LocalPort>,
+    /// "This PC · port N": the ports of programs on this PC it talks to
+    /// (§15); each shell adds §15's warning in its words.
+    pub local_ports: Vec<u16>,
     /// The settings to fill in.
     pub settings: Vec<SettingView>,
     /// The events, each with its switch (off).
     pub events: Vec<ReviewEvent>,
-    /// For a plugin with events: the port they arrive on and §16's warning.
-    pub events_door: Option<LocalPort>,
+    /// For a plugin with events: the port they arrive on (§16); each shell
+    /// adds §16's warning in its words.
+    pub events_door: Option<u16>,
     /// The online-AI question, when it applies (§13); asked again by an
     /// update that widens where private data may go.
     pub cloud: CloudQuestion,
@@ -75,14 +74,13 @@ impl From<dcp_store::review::Review> for Review {
             update: v.update,
             old_version: v.old_version,
             permissions_changed: v.permissions_changed,
-            changes: v.changes,
             permission_changes: v.permission_changes,
             actions: v.actions.into_iter().map(Into::into).collect(),
             sites: v.sites,
-            local_ports: v.local_ports.into_iter().map(Into::into).collect(),
+            local_ports: v.local_ports,
             settings: v.settings.into_iter().map(Into::into).collect(),
             events: v.events.into_iter().map(Into::into).collect(),
-            events_door: v.events_door.map(Into::into),
+            events_door: v.events_door,
             cloud: v.cloud.into(),
             cloud_kept: v.cloud_kept.map(Into::into),
             warnings: v.warnings,
@@ -123,22 +121,6 @@ impl From<dcp_store::review::ReviewAction> for ReviewAction {
             needs_confirmation: v.needs_confirmation,
             required_args: v.required_args,
         }
-    }
-}
-
-/// "This PC · port N" (§15).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize)]
-pub struct LocalPort {
-    /// The port.
-    pub port: u16,
-    /// The warning of §15.
-    pub warning: &'static str,
-}
-
-impl From<dcp_store::review::LocalPort> for LocalPort {
-    fn from(v: dcp_store::review::LocalPort) -> LocalPort {
-        LocalPort { port: v.port, warning: v.warning }
     }
 }
 

@@ -31,8 +31,8 @@ fn s18_update_review_shows_update_old_and_new_versions() {
     assert!(r.update);
     assert_eq!(r.old_version.as_deref(), Some("1.0.0"));
     assert_eq!(r.version, "1.1.0");
-    assert!(!r.permissions_changed, "a text-only update does not change permissions: {:?}", r.changes);
-    assert!(r.changes.is_empty());
+    assert!(!r.permissions_changed, "a text-only update does not change permissions: {:?}", r.permission_changes);
+    assert!(r.permission_changes.is_empty());
     assert!(r.settings.iter().find(|s| s.key == "api_token").expect("token").kept);
     let installed = f.store.install(&r.review, options(&[], &[], None)).expect("update needs no new answer");
     assert!(installed.update && !installed.permissions_changed);
@@ -96,8 +96,12 @@ fn s18_update_review_lists_each_kind_of_permission_change() {
     for (what, edit, expected) in cases {
         let r = review_of(&f, "changed.json", |m| edit(m));
         assert!(r.update, "{what}");
-        assert!(r.permissions_changed, "{what}: {:?}", r.changes);
-        assert!(r.changes.iter().any(|c| c.contains(expected)), "{what}: expected {expected:?} in {:?}", r.changes);
+        assert!(r.permissions_changed, "{what}: {:?}", r.permission_changes);
+        assert!(
+            lines(&r).iter().any(|c| c.contains(expected)),
+            "{what}: expected {expected:?} in {:?}",
+            r.permission_changes
+        );
         f.store.cancel(&r.review).expect("cancel");
     }
     // Where secrets are sent: both the old and the new destination are named.
@@ -105,14 +109,14 @@ fn s18_update_review_lists_each_kind_of_permission_change() {
         meta(m)["auth"] = json!({"in": "query", "name": "token", "value": "{{secret.api_token}}"})
     });
     assert!(
-        r.changes.iter().any(|c| c.starts_with("new secrets sent in") && c.contains("query token")),
+        lines(&r).iter().any(|c| c.starts_with("new secrets sent in") && c.contains("query token")),
         "{:?}",
-        r.changes
+        r.permission_changes
     );
     assert!(
-        r.changes.iter().any(|c| c.starts_with("secrets sent in removed") && c.contains("header authorization")),
+        lines(&r).iter().any(|c| c.starts_with("secrets sent in removed") && c.contains("header authorization")),
         "{:?}",
-        r.changes
+        r.permission_changes
     );
 }
 
@@ -131,8 +135,8 @@ fn s18_update_events_added_and_removed_new_ones_off_kept_ones_keep_their_switch(
     events.insert("long_break_done".into(), json!({"title": {"en": "Long break finished"}}));
     let r = f.store.import(&f.file("pomodoro.json", &m)).expect("import");
     assert!(r.permissions_changed);
-    assert!(r.changes.contains(&"new event: long_break_done".to_owned()), "{:?}", r.changes);
-    assert!(r.changes.contains(&"event removed: break_done".to_owned()), "{:?}", r.changes);
+    assert!(lines(&r).contains(&"new event: long_break_done".to_owned()), "{:?}", r.permission_changes);
+    assert!(lines(&r).contains(&"event removed: break_done".to_owned()), "{:?}", r.permission_changes);
     let shown: Vec<_> = r.events.iter().map(|e| (e.name.as_str(), e.on)).collect();
     assert_eq!(shown, vec![("focus_done", true), ("long_break_done", false)]);
     f.store.install(&r.review, options(&[], &[], None)).expect("update");
@@ -271,8 +275,14 @@ fn install_declaring(f: &Fixture, cloud: &str, answer: Option<CloudChoice>) {
     f.store.keep("mytasks").expect("keep");
 }
 
-fn online_line(r: &Review) -> Option<&str> {
-    r.changes.iter().map(String::as_str).find(|c| c.starts_with("your data with online AI models"))
+fn online_line(r: &Review) -> Option<String> {
+    lines(r).into_iter().find(|c| c.starts_with("your data with online AI models"))
+}
+
+/// The review's changes in the words `dcplugin` prints them (the review
+/// carries them as facts).
+fn lines(r: &Review) -> Vec<String> {
+    r.permission_changes.iter().map(ToString::to_string).collect()
 }
 
 /// The review lists `line` as a change of permissions and asks the
@@ -280,8 +290,8 @@ fn online_line(r: &Review) -> Option<&str> {
 /// answer is cloud_choice_required.
 #[track_caller]
 fn assert_asked_afresh(f: &Fixture, r: &Review, line: &str) {
-    assert!(r.permissions_changed, "{:?}", r.changes);
-    assert_eq!(online_line(r), Some(line));
+    assert!(r.permissions_changed, "{:?}", r.permission_changes);
+    assert_eq!(online_line(r).as_deref(), Some(line));
     assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, None));
     let e = f.store.install(&r.review, options(&[], &[], None)).expect_err("asked again");
     assert_eq!(code(&e), "cloud_choice_required");
@@ -318,7 +328,7 @@ fn s13_update_from_ask_to_allowed_keeps_the_earlier_answer() {
         install_declaring(&f, "ask", Some(earlier));
         let r = review_of(&f, "allowed.json", |m| cloud_models(m, "allowed"));
         assert!(r.permissions_changed, "{earlier:?}");
-        assert_eq!(online_line(&r), Some("your data with online AI models: asked → allowed"));
+        assert_eq!(online_line(&r).as_deref(), Some("your data with online AI models: asked → allowed"));
         assert_eq!((r.cloud, r.cloud_kept), (CloudQuestion::Ask, Some(earlier)));
         f.store.install(&r.review, options(&[], &[], None)).expect("the earlier answer still applies");
         let d = f.store.show("mytasks").expect("show");
@@ -350,14 +360,14 @@ fn s13_updates_that_do_not_widen_are_not_asked() {
     let f = Fixture::new();
     install_declaring(&f, "allowed", None);
     let r = review_of(&f, "same.json", |m| cloud_models(m, "allowed"));
-    assert!(!r.permissions_changed, "{:?}", r.changes);
+    assert!(!r.permissions_changed, "{:?}", r.permission_changes);
     assert_eq!(r.cloud, CloudQuestion::NotAsked);
     f.store.install(&r.review, options(&[], &[], None)).expect("nothing to ask");
     let mut m = example("my-tasks");
     bump(&mut m, "1.2.0");
     cloud_models(&mut m, "never");
     let r = f.store.import(&f.file("never.json", &m)).expect("import");
-    assert_eq!(online_line(&r), Some("your data with online AI models: allowed → never"));
+    assert_eq!(online_line(&r).as_deref(), Some("your data with online AI models: allowed → never"));
     assert_eq!(r.cloud, CloudQuestion::Never);
     f.store.install(&r.review, options(&[], &[], None)).expect("narrower: nothing to ask");
 }

@@ -13,6 +13,7 @@
 //! one loop, and the door hears "answering" while one runs.
 
 use super::host::fail;
+use crate::choice::Confirm;
 use crate::output::print_json;
 use dcp_companion::{Companion, Said, ToolOutcome, TurnEvent};
 use dcp_host::events::HostEvent;
@@ -31,14 +32,14 @@ pub struct ChatArgs {
     #[arg(long, value_name = "TEXT")]
     once: Option<String>,
     /// Who speaks: each line of standard input (or --once) is a turn of this source.
-    #[arg(long, default_value = "keyboard", value_parser = ["voice", "keyboard", "twitch"])]
-    source: String,
+    #[arg(long, default_value = "keyboard", value_parser = crate::choice::some(&[Source::Voice, Source::Keyboard, Source::Twitch]))]
+    source: Source,
     /// The player is live on Twitch (stream mode).
     #[arg(long)]
     live: bool,
     /// An R3 action's question: asked on the terminal, or answered yes or no in advance. Default: ask when standard input is a terminal, else no.
-    #[arg(long, value_parser = ["ask", "yes", "no"])]
-    confirm: Option<String>,
+    #[arg(long, value_parser = crate::choice::of::<Confirm>())]
+    confirm: Option<Confirm>,
     /// The event door's port (default 8440; for tests).
     #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
     door_port: u16,
@@ -59,7 +60,7 @@ type Lines = Arc<Mutex<mpsc::UnboundedReceiver<String>>>;
 /// `dcplugin chat`: exit 0 when standard input ends; with `--once`, 1 when
 /// the turn failed; 1 when no AI is set.
 pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> {
-    let source = Source::parse(&args.source).unwrap_or(Source::Keyboard);
+    let source = args.source;
     let connection = match host.block_on(host.ai_connection()) {
         Ok(connection) => connection,
         Err(e) if json => {
@@ -74,10 +75,10 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         Err(e) => return Ok(fail(&e, false)),
     };
     let lines = read_lines();
-    let ask: Arc<dyn Ask> = match args.confirm.as_deref() {
-        Some("yes") => Arc::new(InAdvance(Decision::Confirmed)),
-        Some("no") => Arc::new(InAdvance(Decision::Declined)),
-        Some(_) => Arc::new(Terminal { lines: lines.clone(), json }),
+    let ask: Arc<dyn Ask> = match args.confirm {
+        Some(Confirm::Yes) => Arc::new(InAdvance(Decision::Confirmed)),
+        Some(Confirm::No) => Arc::new(InAdvance(Decision::Declined)),
+        Some(Confirm::Ask) => Arc::new(Terminal { lines: lines.clone(), json }),
         None if std::io::stdin().is_terminal() => Arc::new(Terminal { lines: lines.clone(), json }),
         None => Arc::new(InAdvance(Decision::Declined)),
     };
@@ -223,7 +224,11 @@ impl Printer {
                 let why = reason.as_deref().or(code.as_deref()).unwrap_or("no reason given");
                 let outcome = match outcome {
                     ToolOutcome::Done => "done".to_owned(),
-                    ToolOutcome::Failed => format!("failed: {}", code.as_deref().unwrap_or(why)),
+                    // Words first, then the code for a search or a report.
+                    ToolOutcome::Failed => match code.as_deref() {
+                        Some(code) => format!("failed: {} ({code})", crate::words::failure_words(code)),
+                        None => format!("failed: {why}"),
+                    },
                     other => format!("{}: {why}", other.as_str()),
                 };
                 let hint = if hint.is_empty() { String::new() } else { format!(" ({hint})") };

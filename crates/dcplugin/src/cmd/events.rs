@@ -3,6 +3,7 @@
 //! the folder watchers, printing what happens).
 
 use super::host::{done, fail, run as act, run_as, Ok as Done};
+use crate::choice::EventsWhat;
 use crate::output::print_json;
 use crate::words::{door_state_words, status_label, EventsPageJson};
 use dcp_host::events::{Change, HostEvent};
@@ -13,18 +14,18 @@ use std::process::ExitCode;
 pub fn run(
     host: &Host,
     slug: &str,
-    what: Option<&str>,
+    what: Option<EventsWhat>,
     event: Option<&str>,
     new: bool,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     Ok(match (what, event) {
-        (Some(state @ ("on" | "off")), Some(event)) => act(
+        (Some(state @ (EventsWhat::On | EventsWhat::Off)), Some(event)) => act(
             host,
             json,
-            async { host.set_event_enabled(slug, event, state == "on").await.map(|_| Done { ok: true }) },
+            async { host.set_event_enabled(slug, event, state == EventsWhat::On).await.map(|_| Done { ok: true }) },
             |_| {
-                if state == "on" {
+                if state == EventsWhat::On {
                     let me = crate::me();
                     format!(
                         "{event} on\nnext: the door listens while `{me} serve` (or the app) runs, in developer mode; \
@@ -35,8 +36,10 @@ pub fn run(
                 }
             },
         ),
-        (Some("on" | "off"), None) => anyhow::bail!("name the event: dcplugin events {slug} on|off EVENT"),
-        (Some("token"), None) => {
+        (Some(EventsWhat::On | EventsWhat::Off), None) => {
+            anyhow::bail!("name the event: dcplugin events {slug} on|off EVENT")
+        }
+        (Some(EventsWhat::Token), None) => {
             let token = host.block_on(async {
                 if new {
                     host.new_event_token(slug).await

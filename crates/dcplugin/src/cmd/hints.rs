@@ -179,18 +179,23 @@ pub fn install_lines(r: &Review) -> Vec<String> {
 }
 
 /// What to try once a plugin is installed.
-pub fn after_install(r: &Review) -> Vec<String> {
+pub fn after_install(r: &Review, ai_set: bool) -> Vec<String> {
     let me = me();
     let mut lines = Vec::new();
-    if let Some(action) = r.actions.iter().find(|a| !a.needs_confirmation) {
-        lines.push(format!(
-            "next: try it: {me} call {}{}   ({me} tools shows what the AI is offered)",
-            action.full_name,
-            args_flag(&action.required_args)
-        ));
+    let call = r
+        .actions
+        .iter()
+        .find(|a| !a.needs_confirmation)
+        .map(|a| format!("{me} call {}{}", a.full_name, args_flag(&a.required_args)));
+    // With an AI set, the player's way in is the companion; a call tries one action alone.
+    match (ai_set, call) {
+        (true, Some(call)) => lines.push(format!("next: ask your companion: {me} chat   (one action alone: {call})")),
+        (true, None) => lines.push(format!("next: ask your companion: {me} chat")),
+        (false, Some(call)) => lines.push(format!("next: try it: {call}   ({me} tools shows what the AI is offered)")),
+        (false, None) => {}
     }
     if !r.local_ports.is_empty() {
-        let ports = r.local_ports.iter().map(|p| p.port.to_string()).collect::<Vec<_>>().join(", ");
+        let ports = r.local_ports.iter().map(u16::to_string).collect::<Vec<_>>().join(", ");
         lines.push(format!("  start your program first: it must listen on 127.0.0.1 (port {ports})"));
     }
     if let Some(event) = r.events.first() {

@@ -3,6 +3,7 @@
 //! it is checked by the engine's validator before anything is written.
 
 use super::shell_word;
+use crate::choice::{Auth, Kind};
 use crate::output::{print_json, print_problems};
 use dcp_host::ToolRef;
 use serde::Serialize;
@@ -15,8 +16,8 @@ use std::process::ExitCode;
 pub struct Answers {
     pub dir: Option<PathBuf>,
     pub name: Option<String>,
-    pub kind: Option<String>,
-    pub auth: Option<String>,
+    pub kind: Option<Kind>,
+    pub auth: Option<Auth>,
     pub host: Option<String>,
     pub port: Option<u16>,
     pub action: Option<String>,
@@ -31,13 +32,6 @@ struct Plan {
     host: String,
     port: u16,
     action: String,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Auth {
-    None,
-    Bearer,
-    Query,
 }
 
 /// `dcplugin init --json`.
@@ -122,32 +116,29 @@ fn ask(a: Answers, dir: PathBuf, interactive: bool) -> anyhow::Result<Plan> {
     if name.is_empty() || name.chars().count() > 40 {
         anyhow::bail!("the name must be 1 to 40 characters (--name)");
     }
-    let kind = question("A web service (web) or a program on this PC (pc)", "web", a.kind)?;
-    let pc = match kind.as_str() {
-        "web" => false,
-        "pc" => true,
-        other => anyhow::bail!("{other}: answer web or pc (--kind web|pc)"),
+    let kind =
+        question("A web service (web) or a program on this PC (pc)", "web", a.kind.map(|k| k.as_str().to_owned()))?;
+    let pc = match Kind::parse(&kind) {
+        Some(kind) => kind == Kind::Pc,
+        None => anyhow::bail!("{kind}: answer web or pc (--kind web|pc)"),
     };
     let auth = if pc {
-        match a.auth.as_deref() {
-            None | Some("bearer") => Auth::Bearer,
+        match a.auth {
+            None | Some(Auth::Bearer) => Auth::Bearer,
             Some(other) => anyhow::bail!(
                 "--auth {other}: a program on this PC always checks a bearer token (other programs and web pages \
                  can reach 127.0.0.1 too): leave --auth out or give --auth bearer"
             ),
         }
     } else {
-        match question(
+        let auth = question(
             "Authentication: none, bearer (a token header) or query (an API key in the URL)",
             "none",
-            a.auth,
-        )?
-        .as_str()
-        {
-            "none" => Auth::None,
-            "bearer" => Auth::Bearer,
-            "query" => Auth::Query,
-            other => anyhow::bail!("{other}: answer none, bearer or query (--auth none|bearer|query)"),
+            a.auth.map(|k| k.as_str().to_owned()),
+        )?;
+        match Auth::parse(&auth) {
+            Some(auth) => auth,
+            None => anyhow::bail!("{auth}: answer none, bearer or query (--auth none|bearer|query)"),
         }
     };
     let (host, port) = if pc {

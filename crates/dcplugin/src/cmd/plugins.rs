@@ -4,6 +4,7 @@
 
 use super::hints;
 use super::host::{done, fail, run as act, run_as, Ok as Done};
+use crate::choice::{OnOff, Permit};
 use crate::localtime::format_ms;
 use crate::words::{self, CardJson, DetailsJson};
 use crate::{Command, InstallArgs};
@@ -52,7 +53,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
                 Ok(installed) => done(&installed, json, || {
                     let mut lines = vec![installed_line(&installed)];
                     if let Some(r) = &pending {
-                        lines.extend(hints::after_install(r));
+                        lines.extend(hints::after_install(r, ai_set(host)));
                     }
                     lines.join("\n")
                 }),
@@ -112,7 +113,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         }
         Command::Cloud { slug, choice } => edited(host, json, host.set_cloud(&slug, choice), "saved".into()),
         Command::Twitch { slug, choice } => {
-            edited(host, json, host.set_twitch(&slug, choice == "allow"), "saved".into())
+            edited(host, json, host.set_twitch(&slug, choice == Permit::Allow), "saved".into())
         }
         Command::Keep { slug } => edited(host, json, host.keep(&slug), "kept".into()),
         Command::Uninstall { slug } => {
@@ -139,9 +140,9 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
             },
         ),
         Command::DevMode { state } => {
-            let patch = SwitchesPatch { dev_mode: Some(state == "on"), ..SwitchesPatch::default() };
+            let patch = SwitchesPatch { dev_mode: Some(state == OnOff::On), ..SwitchesPatch::default() };
             act(host, json, async { host.set_switches(patch).await.map(|_| ok()) }, |_| {
-                if state == "on" {
+                if state == OnOff::On {
                     format!(
                         "developer mode on\nnext: load a plugin folder in place: {} load-folder DIR \
                          (dcplugin init DIR starts a new one)",
@@ -164,7 +165,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
             super::calls::journal(host, query, json)
         }
         Command::Events { slug, what, event, new, .. } => {
-            super::events::run(host, &slug, what.as_deref(), event.as_deref(), new, json)?
+            super::events::run(host, &slug, what, event.as_deref(), new, json)?
         }
         Command::Validate { .. }
         | Command::Pack { .. }
@@ -220,7 +221,7 @@ fn consent(
             }
             done(&out, json, || {
                 let mut lines = vec![human_review(&review, installed.same_manifest), installed_line(&installed)];
-                lines.extend(hints::after_install(&review));
+                lines.extend(hints::after_install(&review, ai_set(host)));
                 lines.join("\n")
             })
         }
@@ -240,6 +241,11 @@ fn consent(
     })
 }
 
+/// An AI is set for the companion (URL and model): the next step is `chat`.
+fn ai_set(host: &Host) -> bool {
+    host.block_on(host.ai()).is_ok_and(|ai| ai.url.is_some() && ai.model.is_some())
+}
+
 fn human_review(r: &Review, same_manifest: bool) -> String {
     let mut out = Vec::new();
     if same_manifest {
@@ -256,7 +262,7 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
             r.version
         ));
         out.push(if r.permissions_changed {
-            format!("Permissions change:\n  {}", r.changes.join("\n  "))
+            format!("Permissions change:\n  {}", words::change_lines(r).join("\n  "))
         } else {
             "Permissions do not change.".into()
         });
@@ -283,8 +289,8 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
     if !r.sites.is_empty() {
         out.push(format!("Connects to: {}", r.sites.join(", ")));
     }
-    for p in &r.local_ports {
-        out.push(format!("This PC · port {}: {}", p.port, p.warning));
+    for port in &r.local_ports {
+        out.push(format!("This PC · port {port}: {}", words::LOCAL_PORT_WARNING));
     }
     for s in &r.settings {
         let flags = [s.required.then_some("required"), s.secret.then_some("secret"), s.set.then_some("kept")]
@@ -294,8 +300,8 @@ fn human_review(r: &Review, same_manifest: bool) -> String {
             .join(", ");
         out.push(format!("Setting {} ({}): {}", s.key, flags, s.label));
     }
-    if let Some(door) = &r.events_door {
-        out.push(format!("Events arrive on this PC · port {}: {}", door.port, door.warning));
+    if let Some(port) = r.events_door {
+        out.push(format!("Events arrive on this PC · port {port}: {}", words::EVENTS_WARNING));
     }
     for e in &r.events {
         out.push(format!("Event {}: {} [{}]", e.name, e.title, if e.on { "on" } else { "off" }));
