@@ -60,4 +60,5 @@ app_commands! {
     companion::companion_say(text: String, live: bool) -> ();
     companion::companion_new_conversation() -> ();
     companion::companion_answer(id: u64, yes: bool) -> ();
+    companion::paused_while_live() -> Vec<String>;
 }

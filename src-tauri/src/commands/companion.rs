@@ -13,7 +13,7 @@
 use super::host;
 use crate::asking::{Asking, ASK_EVENT};
 use dcp_companion::{Companion, Out, Said, TurnEvent};
-use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, Source, ANSWER_WITHIN};
+use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, Model, Refusal, Source, Turn, ANSWER_WITHIN};
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::Mutex;
@@ -85,6 +85,28 @@ async fn say_of(talk: &Talk, host: &Host, said: Said, ask: Option<Arc<dyn Ask>>,
     // The failure already went out as the turn's `error` line.
     let _ = companion.say(said, ask, out).await;
     Ok(())
+}
+
+/// The plugins whose reading is paused while the player is live on Twitch
+/// (§12 stream mode), by slug: what the offer of a live keyboard turn
+/// leaves out as `stream_private` (an AI on this PC: the offer of an
+/// online AI would also leave out, for another reason, what is kept on
+/// this PC).
+pub async fn paused_while_live(app: &AppHandle) -> Result<Vec<String>, ApiError> {
+    paused_of(&host(app)).await
+}
+
+async fn paused_of(host: &Host) -> Result<Vec<String>, ApiError> {
+    let offer = host.offer(Turn { live: true, ..Turn::new(Source::Keyboard, Model::Local) }).await?;
+    let mut paused: Vec<String> = offer
+        .left_out
+        .into_iter()
+        .filter(|left| left.reason == Refusal::StreamPrivate.as_str())
+        .map(|left| left.plugin)
+        .collect();
+    // The offer goes plugin by plugin: one name per plugin left.
+    paused.dedup();
+    Ok(paused)
 }
 
 /// Forgets the conversation (waits for a running turn to end first).
@@ -161,6 +183,38 @@ pub(super) mod tests {
         say(&talk, &host, "who are you?").0.expect("a turn");
         let asked = serde_json::to_string(&chats(&second)[1].body["messages"]).expect("JSON");
         assert!(!asked.contains("Hello!") && asked.contains("who are you?"), "{asked}");
+    }
+
+    /// §12 stream mode: while live, a plugin reading the player's data is
+    /// paused (its reading actions left out of a live turn, its others
+    /// still offered), one reading public data is not.
+    #[test]
+    fn s12_live_on_twitch_pauses_the_plugins_reading_the_players_data() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = crate::tests::host(dir.path());
+        for example in ["exchange-rates", "my-tasks"] {
+            let manifest = format!("{}/../plugins-examples/{example}/manifest.json", env!("CARGO_MANIFEST_DIR"));
+            let review = host.block_on(host.import_path(manifest.into())).expect("review");
+            let secrets = review
+                .settings
+                .iter()
+                .filter(|s| s.secret && s.required)
+                .map(|s| (s.key.clone(), dcp_host::Sensitive::from("a-token")))
+                .collect();
+            let cloud = (review.cloud == dcp_host::CloudQuestion::Ask).then_some(dcp_host::CloudChoice::Local);
+            let options = dcp_host::InstallOptions { secrets, cloud, ..Default::default() };
+            host.block_on(host.install(&review.review, options)).expect("installed");
+        }
+        assert_eq!(host.block_on(paused_of(&host)).expect("paused"), ["mytasks"]);
+
+        let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![openai::text(["Live."])])));
+        use_ai(&host, &ai);
+        let talk = Talk::default();
+        let said = Said { source: Source::Keyboard, live: true, text: "what is on my list?".into() };
+        host.block_on(say_of(&talk, &host, said, None, &mut |_| {})).expect("a live turn");
+        let offered = serde_json::to_string(&ai.received()[0].body["tools"]).expect("JSON");
+        assert!(offered.contains("fx__convert") && offered.contains("mytasks__add_task"), "{offered}");
+        assert!(!offered.contains("mytasks__list_tasks"), "the reading action is paused: {offered}");
     }
 
     /// One turn at a time: while a turn holds the companion, another is refused, and no line goes out.

@@ -50,4 +50,5 @@ export const api = {
   companionSay: (text: string, live: boolean) => invoke<null>("companion_say", { text, live }),
   companionNewConversation: () => invoke<null>("companion_new_conversation"),
   companionAnswer: (id: number, yes: boolean) => invoke<null>("companion_answer", { id, yes }),
+  pausedWhileLive: () => invoke<Array<string>>("paused_while_live"),
 };

@@ -13,7 +13,7 @@ import type { AiSettings, ApiError, Card, JournalOutcome } from '../types';
 import { errorWords, outcomeText, runWords } from '../words';
 import { slugOf } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
-import { useId } from './common';
+import { Switch, useId } from './common';
 import { useApp } from './context';
 
 /** The event that carries one turn line. */
@@ -84,9 +84,21 @@ export function failureWords(t: Translate, e: { code: string; message: string },
   return errorWords(t, { problems: [], fields: [], ...e } as ApiError);
 }
 
+/** Live on Twitch (§12 stream mode): kept while the app runs, whichever tab is shown. */
+let liveNow = false;
+
+/** The plugins paused while live, by name (a card's name, else its slug), in the player's words. */
+export function pausedWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, slugs: readonly string[]): string {
+  if (!slugs.length) return t('companion.live_nothing');
+  return t('companion.live_paused', { plugins: slugs.map((s) => cards.get(s)?.name ?? s).join(', ') });
+}
+
 export function CompanionTab(props: { onTools: () => void; onCatalog: () => void }) {
   const app = useApp();
   const { t } = app;
+  const [live, setLiveState] = useState(liveNow);
+  const [paused, setPaused] = useState<string[] | null>(null);
+  const setLive = (on: boolean) => { liveNow = on; setLiveState(on); };
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [text, setText] = useState('');
   const [answering, setAnswering] = useState(false);
@@ -106,6 +118,14 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     return () => { live = false; stop?.(); };
   }, []);
 
+  // What is paused is asked again when the switch goes on and when a plugin changes.
+  useEffect(() => {
+    if (!live) { setPaused(null); return; }
+    let current = true;
+    api.pausedWhileLive().then((p) => current && setPaused(p), (e) => app.showError(asApiError(e)));
+    return () => { current = false; };
+  }, [live, app.cards]);
+
   const send = async (e: Event) => {
     e.preventDefault();
     const words = text.trim();
@@ -116,7 +136,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     setExchanges((all) => [...all, { said: words, answer: '', tools: [], error: null, over: false }]);
     try {
       setAi(await api.ai());
-      await api.companionSay(words, false);
+      await api.companionSay(words, live);
     } catch (err) {
       // Refused before the turn started: the exchange did not happen.
       setExchanges((all) => all.slice(0, -1));
@@ -137,6 +157,8 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   return (
     <section class="panel companion" aria-labelledby={`${ids}-h`}>
       <h2 id={`${ids}-h`}>{t('companion.heading')}</h2>
+      <Switch label={t('companion.live')} help={t('companion.live_explain')} checked={live} testid="companion-live" onChange={setLive} />
+      {live && paused && <p class="banner warn" role="status" data-testid="companion-paused">{pausedWords(t, app.cards, paused)}</p>}
       {app.cards.size === 0 && (
         <p class="banner" data-testid="companion-no-plugin">
           {t('companion.no_plugin')} <button type="button" onClick={props.onCatalog}>{t('companion.to_catalog')}</button>

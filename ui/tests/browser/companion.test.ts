@@ -170,3 +170,28 @@ describe('issue 23 §12 a serious action is confirmed in a dialog', () => {
     expect(await axe(page)).toEqual([]);
   });
 });
+
+describe('issue 23 §12 Live on Twitch', () => {
+  test('the switch makes the turns live and says which plugins\' reading is paused, in English and French', async () => {
+    const page = await companion({ ai: OLLAMA, turn: [{ type: 'reply', text: 'Hi.' }] });
+    expect(await page.locator('[data-testid="companion-paused"]').count()).toBe(0);
+    await page.locator('[data-testid="companion-live"]').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => text(page, 'companion-paused')).toBe('Paused while you are live: reading your data with My Tasks.');
+    expect(await page.getByRole('switch', { name: 'Live on Twitch' }).isChecked()).toBe(true);
+    await say(page, 'hello');
+    await expect.poll(() => page.locator('[data-testid="answer"]').getAttribute('aria-busy')).toBe('false');
+    expect(await calls(page, 'companion_say')).toEqual([{ text: 'hello', live: true }]);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-live');
+    // The switch is kept while another tab is shown.
+    await page.getByRole('tab', { name: 'Tools', exact: true }).click();
+    await page.getByRole('tab', { name: 'Companion', exact: true }).click();
+    expect(await page.getByRole('switch', { name: 'Live on Twitch' }).isChecked()).toBe(true);
+    await page.locator('[data-testid="language"]').selectOption('fr');
+    await expect.poll(() => text(page, 'companion-paused')).toContain('En pause pendant votre direct');
+    await page.locator('[data-testid="companion-live"]').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.locator('[data-testid="companion-paused"]').count()).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@
 // and how a tool call and a failure read.
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import { failureWords, toolWords, withLine, type Exchange, type TurnLine } from '../../src/ui/companion';
+import { failureWords, pausedWords, toolWords, withLine, type Exchange, type TurnLine } from '../../src/ui/companion';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -67,5 +67,13 @@ describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
     expect(failureWords(t, { code: 'ai_not_listening', message: 'x' }, ai)).toContain('Ollama');
     expect(failureWords(tf, { code: 'ai_timeout', message: 'x' }, ai)).not.toBe(failureWords(t, { code: 'ai_timeout', message: 'x' }, ai));
     expect(failureWords(t, { code: 'internal', message: 'boom' }, ai)).not.toBe('');
+  });
+});
+
+describe('§12 Live on Twitch: what is paused, in words', () => {
+  test('the plugins by their cards\' names (else their slugs); none paused says so', () => {
+    expect(pausedWords(t, cards, ['fx', 'gone'])).toBe('Paused while you are live: reading your data with Exchange rates, gone.');
+    expect(pausedWords(t, cards, [])).toBe('Nothing is paused: no plugin reads your data.');
+    expect(pausedWords(tf, cards, [])).not.toBe(pausedWords(t, cards, []));
   });
 });
