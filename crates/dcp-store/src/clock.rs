@@ -1,6 +1,6 @@
-//! The store's wall clock: what install times are stamped with and what
-//! a manifest's age is measured against (the settle window of
-//! [`stamp`](crate::stamp)). A store opened with [`Store::open`] reads the
+//! The store's wall clock: what install times and a turn's start are
+//! stamped with and what a manifest's age is measured against (the settle
+//! window of [`stamp`](crate::stamp)). A store opened with [`Store::open`] reads the
 //! system clock; a test hands [`Store::open_with_clock`] its own, so a
 //! second or the settle window passes without waiting for it.
 //!

@@ -34,6 +34,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 
+/// How long a turn's counts (its steps, the chat's one call) are kept.
+pub const TURN_KEPT_SECONDS: i64 = 24 * 3600;
 /// Entries kept.
 pub const KEPT_ENTRIES: i64 = 100_000;
 const PRUNE_EVERY: i64 = 1_000;
@@ -411,10 +413,11 @@ impl Store {
     /// had before (§12: one call per chat message, shared with built-in tools).
     pub fn take_chat_call(&self, turn: &str) -> Result<u32, StoreError> {
         let tx = self.begin_turn(turn)?;
-        let before: u32 = tx.query_row("SELECT chat_calls FROM turns WHERE id = ?1", [turn], |r| r.get(0))?;
-        tx.execute("UPDATE turns SET chat_calls = chat_calls + 1 WHERE id = ?1", [turn])?;
+        let after: u32 = tx
+            .prepare_cached("UPDATE turns SET chat_calls = chat_calls + 1 WHERE id = ?1 RETURNING chat_calls")?
+            .query_row([turn], |r| r.get(0))?;
         tx.commit()?;
-        Ok(before)
+        Ok(after - 1)
     }
 
     /// Counts a call in a step of a turn and returns the step's number
@@ -423,25 +426,43 @@ impl Store {
     /// it, each call is a step of its own, as with an AI on the PC.
     pub fn take_step(&self, turn: &str, step: Option<u32>) -> Result<u32, StoreError> {
         let tx = self.begin_turn(turn)?;
-        let used: u32 = tx.query_row("SELECT steps FROM turns WHERE id = ?1", [turn], |r| r.get(0))?;
-        let this = step.unwrap_or(used.saturating_add(1));
-        tx.execute("UPDATE turns SET steps = ?2 WHERE id = ?1", params![turn, used.max(this)])?;
+        // The turn keeps its highest step: the one given, or the next.
+        let highest: u32 = tx
+            .prepare_cached(
+                "UPDATE turns SET steps = max(steps, coalesce(?2, steps + 1)) WHERE id = ?1 RETURNING steps",
+            )?
+            .query_row(params![turn, step], |r| r.get(0))?;
         tx.commit()?;
-        Ok(this)
+        Ok(step.unwrap_or(highest))
     }
 
     /// The steps a turn has used so far (0 for a turn not seen yet).
     pub fn steps_used(&self, turn: &str) -> Result<u32, StoreError> {
-        let used = self.conn.query_row("SELECT steps FROM turns WHERE id = ?1", [turn], |r| r.get(0)).optional()?;
+        let mut stmt = self.conn.prepare_cached("SELECT steps FROM turns WHERE id = ?1")?;
+        let used = stmt.query_row([turn], |r| r.get(0)).optional()?;
         Ok(used.unwrap_or(0))
     }
 
-    /// Opens a write transaction on the row of `turn`, created if new; rows
-    /// older than a day are forgotten (a turn lasts seconds).
+    /// Opens a write transaction on the row of `turn`, created if new; when
+    /// a turn starts, the rows older than [`TURN_KEPT_SECONDS`] are
+    /// forgotten (a turn lasts seconds). Rows are added in time order, so
+    /// the old ones are those before the first recent one in rowid order:
+    /// found by walking from the oldest, never by scanning the whole table
+    /// (which has no index on `created_at`; the scan cost a call ~0.1 ms per
+    /// thousand turns of the day, benches/turn.rs in dcp-companion). A row
+    /// put out of order by a clock set back goes with the rows around it.
     fn begin_turn(&self, turn: &str) -> Result<rusqlite::Transaction<'_>, StoreError> {
         let tx = self.write_tx()?;
-        tx.execute("DELETE FROM turns WHERE created_at < ?1", [crate::db::now() - 24 * 3600])?;
-        tx.execute("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)", params![turn, crate::db::now()])?;
+        let now = crate::clock::unix_seconds(self.clock.as_ref());
+        let started = tx
+            .prepare_cached("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)")?
+            .execute(params![turn, now])?;
+        if started == 1 {
+            tx.prepare_cached(
+                "DELETE FROM turns WHERE rowid < (SELECT rowid FROM turns WHERE created_at >= ?1 ORDER BY rowid LIMIT 1)",
+            )?
+            .execute([now - TURN_KEPT_SECONDS])?;
+        }
         Ok(tx)
     }
 }
