@@ -29,6 +29,7 @@ pub mod dto;
 mod error;
 pub mod events;
 mod plugin_test;
+mod to_end;
 
 pub use ai::{AiSettings, AiTest, FoundAi};
 pub use background::{Background, BackgroundOptions};
@@ -71,6 +72,7 @@ use events::{Change, HostEvent};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
+use to_end::ToEnd;
 use tokio::sync::broadcast;
 
 /// Connections kept idle in the pool; more are opened under load and closed after.
@@ -433,13 +435,19 @@ impl Host {
         ask: Option<Arc<dyn Ask>>,
     ) -> ApiResult<TriedAction> {
         turn.can_confirm &= ask.is_some();
-        // A task of the host's own: a caller that stops waiting does not
-        // stop a call already sent, which still gets its line, gives the
-        // plugin's lock back and is reported on the stream.
+        // A caller that stops waiting does not stop a call already sent,
+        // which still gets its line, gives the plugin's lock back and is
+        // reported on the stream (`to_end`). Run in the caller's task where
+        // its thread may be lent to the store work (see `quick`), else as a
+        // task of the host's own.
         let host = self.clone();
         let tool = tool.to_owned();
+        let call = async move { host.run_call(turn, tool, args, ask).await };
+        if may_lend_thread() {
+            return ToEnd::new(call, self.runtime().handle().clone()).await;
+        }
         self.runtime()
-            .spawn(async move { host.run_call(turn, tool, args, ask).await })
+            .spawn(call)
             .await
             .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
     }
