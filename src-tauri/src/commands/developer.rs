@@ -29,7 +29,7 @@ pub async fn try_action_of(
     source: Source,
     model: Model,
 ) -> Result<TriedAction, ApiError> {
-    let turn = Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: true };
+    let turn = Turn { can_confirm: true, ..Turn::new(source, model) };
     host.try_action_asking(turn, tool, args, ask).await
 }
 
