@@ -27,7 +27,7 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
     if matches!(turn.source, Source::Auto | Source::Event) {
         return Err(Refusal::NotRequested);
     }
-    if turn.step.unwrap_or(1) as usize > STEPS_PER_TURN {
+    if !within_steps(turn) {
         return Err(Refusal::StepLimit);
     }
     let Some(ctx) = ctx else { return Err(Refusal::UnknownTool) };
@@ -59,6 +59,13 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
         return Err(Refusal::StreamPrivate);
     }
     Ok(())
+}
+
+/// The turn's step is one of its [`STEPS_PER_TURN`]: the only thing the
+/// courtier reads of the step (the host keeps a turn's offer from one step
+/// to the next on it).
+pub fn within_steps(turn: &Turn) -> bool {
+    turn.step.unwrap_or(1) as usize <= STEPS_PER_TURN
 }
 
 /// An action of `level` may run once the player confirms it: R3 (R4 is

@@ -58,16 +58,19 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
     let mut out = Offer { tools: Vec::new(), abilities: Vec::new(), left_out: Vec::new() };
     let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
     for ctx in plugins {
-        let Some(plugin) = &ctx.plugin else {
-            leave(&mut out, &ctx.slug, None, may_run(turn, Some(ctx), None).err().unwrap_or(Refusal::PluginOff));
-            continue;
-        };
-        if let Err(reason) = may_run(turn, Some(ctx), plugin.tools.first()) {
-            if plugin_wide(reason) {
-                leave(&mut out, &ctx.slug, None, reason);
+        // The checks that come before an action's own concern the whole
+        // plugin: asked about no action, the courtier stops at the first of
+        // them that fails, or at unknown_tool when they all pass. (Asked
+        // about its first action, an action switched off would read as the
+        // whole plugin off.)
+        let whole = may_run(turn, Some(ctx), None).err().filter(|reason| *reason != Refusal::UnknownTool);
+        let plugin = match (&ctx.plugin, whole) {
+            (Some(plugin), None) => plugin,
+            (_, reason) => {
+                leave(&mut out, &ctx.slug, None, reason.unwrap_or(Refusal::PluginOff));
                 continue;
             }
-        }
+        };
         for tool in &plugin.tools {
             match may_run(turn, Some(ctx), Some(tool)) {
                 Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
@@ -91,19 +94,6 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
         }
     }
     out
-}
-
-/// Reasons that concern every action of a plugin alike.
-fn plugin_wide(reason: Refusal) -> bool {
-    matches!(
-        reason,
-        Refusal::NotRequested
-            | Refusal::StepLimit
-            | Refusal::ToolsOff
-            | Refusal::PluginOff
-            | Refusal::DevModeOff
-            | Refusal::NeedsSetup
-    )
 }
 
 fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Refusal) {

@@ -154,3 +154,19 @@ fn s3_a_turn_has_up_to_five_tool_steps() {
     let left: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();
     assert_eq!(left, vec![(None, "step_limit")], "the whole plugin is left out for the rest of the turn");
 }
+
+/// An action switched off is left out alone, whichever it is (the first
+/// one too): the rest of the plugin is still offered.
+#[test]
+fn s12_an_action_switched_off_leaves_only_that_action_out() {
+    for off in ["r0", "r1"] {
+        let c = CallContext { tools_off: vec![off.to_owned()], ..ctx() };
+        let o = offer(&turn(Source::Voice), &[Arc::new(c)]);
+        let names: Vec<&str> = o.tools.iter().map(|t| t.name.as_str()).collect();
+        let on: Vec<String> =
+            ["r0", "r1", "r2"].iter().filter(|t| **t != off).map(|t| format!("levels__{t}")).collect();
+        assert_eq!(names, on, "{off} off");
+        let left: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason)).collect();
+        assert_eq!(left, vec![(Some(off), "plugin_off"), (Some("r3"), "needs_confirmation")], "{off} off");
+    }
+}

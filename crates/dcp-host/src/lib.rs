@@ -28,6 +28,7 @@ mod background;
 pub mod dto;
 mod error;
 pub mod events;
+mod kept_offer;
 mod plugin_test;
 mod to_end;
 
@@ -106,6 +107,7 @@ struct Inner {
     events: broadcast::Sender<HostEvent>,
     door_port: u16,
     door_state: Mutex<Option<DoorState>>,
+    offers: kept_offer::KeptOffer,
 }
 
 impl Drop for Inner {
@@ -143,6 +145,7 @@ impl Host {
                 events: broadcast::channel(events::CAPACITY).0,
                 door_port: options.door_port.unwrap_or(DEFAULT_DOOR_PORT),
                 door_state: Mutex::new(None),
+                offers: Default::default(),
             }),
         })
     }
@@ -371,12 +374,14 @@ impl Host {
     /// What a turn offers the AI: tools, abilities, and what is left out and
     /// why. A turn with an id and no step gets its next step.
     pub async fn offer(&self, mut turn: Turn) -> ApiResult<Offer> {
-        // A short read, asked before every step of a companion's turn.
+        // A short read, asked before every step of a companion's turn; the
+        // offer itself is made again only when the turn or a plugin changed.
+        let inner = self.inner.clone();
         self.quick(move |s| {
             if let (Some(id), None) = (&turn.id, turn.step) {
                 turn.step = Some(s.steps_used(id)? + 1);
             }
-            Ok(dcp_call::offer::offer(&turn, &s.call_contexts()?))
+            Ok(inner.offers.offer(&turn, s.call_contexts()?))
         })
         .await
     }

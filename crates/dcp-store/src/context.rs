@@ -92,11 +92,16 @@ impl std::fmt::Debug for SealedSecrets {
 
 impl Store {
     /// Every installed plugin as calls see it, by slug, each as
-    /// [`Store::call_context`] gives it: the door asks four times a second,
-    /// and a plugin nothing changed in costs one query and one `stat`.
+    /// [`Store::call_context`] gives it, in one snapshot as [`Store::list`]
+    /// reads the cards: the door asks four times a second and a turn before
+    /// each of its steps, and while nothing changed this costs the
+    /// generation, the slugs and one `stat` per plugin (no row is parsed).
     pub fn call_contexts(&self) -> Result<Vec<Arc<CallContext>>, StoreError> {
-        let rows = self.rows()?;
-        rows.iter().filter_map(|row| self.call_context(&row.slug).transpose()).collect()
+        self.snapshot(|| {
+            let generation = self.generation()?;
+            let current = |slug: &String| self.context_and_row(slug, generation).transpose();
+            self.slugs()?.iter().filter_map(current).map(|kept| Ok(kept?.0)).collect()
+        })
     }
 
     /// One plugin as calls see it; `None` when it is not installed. Shared

@@ -301,7 +301,7 @@ impl Store {
     }
 
     /// Every installed slug, in order.
-    fn slugs(&self) -> Result<Vec<String>, StoreError> {
+    pub(crate) fn slugs(&self) -> Result<Vec<String>, StoreError> {
         let mut stmt = self.conn.prepare_cached("SELECT slug FROM plugins ORDER BY slug")?;
         let slugs = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
         Ok(slugs)

@@ -1,0 +1,74 @@
+//! The last offer made (§3 "What the AI knows"), given again while nothing
+//! it is made of changed: a companion's turn asks for one before each of
+//! its requests, usually twice with nothing changed between.
+//!
+//! An offer is a pure function of the turn's fields that the courtier reads
+//! and of the installed plugins' call contexts. The store keeps each
+//! context while the profile's generation and the manifest's stamp are
+//! unchanged, and makes a new one otherwise (an install, a switch, a
+//! setting, a secret, a file edited, or a folder plugin, read every time),
+//! so the same contexts — the very same `Arc`s, held here so that none can
+//! be freed and its address reused — mean the same plugins as they were.
+//! The turn's fields are compared whole (who asked, where the AI runs, live
+//! on Twitch, built-in tools, whether the player can be asked), but for its
+//! id and its step, of which the courtier reads only whether it is past the
+//! last ([`within_steps`]): a turn's second request gets its first offer.
+
+use dcp_call::courtier::within_steps;
+use dcp_call::offer::Offer;
+use dcp_call::turn::{Model, Source, Turn};
+use dcp_store::CallContext;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The last offer with what it was made from.
+#[derive(Default)]
+pub(crate) struct KeptOffer(Mutex<Option<Made>>);
+
+struct Made {
+    asked: Asked,
+    contexts: Vec<Arc<CallContext>>,
+    offer: Offer,
+}
+
+/// What of a turn an offer depends on: all of it but its id.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Asked {
+    source: Source,
+    model: Model,
+    live: bool,
+    builtin: usize,
+    within_steps: bool,
+    can_confirm: bool,
+}
+
+impl Asked {
+    fn of(turn: &Turn) -> Asked {
+        // Named field by field: a field added to `Turn` must be placed here
+        // (in the key, or ignored as the id is) before this compiles.
+        let Turn { source, model, live, builtin, id: _, step: _, can_confirm } = turn;
+        let (source, model, live, builtin, can_confirm) = (*source, *model, *live, *builtin, *can_confirm);
+        Asked { source, model, live, builtin, within_steps: within_steps(turn), can_confirm }
+    }
+}
+
+impl KeptOffer {
+    /// The offer for `turn` over `contexts`: the kept one when both are as
+    /// it was made from, else made now and kept.
+    pub(crate) fn offer(&self, turn: &Turn, contexts: Vec<Arc<CallContext>>) -> Offer {
+        let asked = Asked::of(turn);
+        if let Some(made) = &*self.lock() {
+            let same = made.contexts.len() == contexts.len()
+                && made.contexts.iter().zip(&contexts).all(|(kept, now)| Arc::ptr_eq(kept, now));
+            if made.asked == asked && same {
+                return made.offer.clone();
+            }
+        }
+        let offer = dcp_call::offer::offer(turn, &contexts);
+        *self.lock() = Some(Made { asked, contexts, offer: offer.clone() });
+        offer
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Made>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
