@@ -23,6 +23,7 @@ mod handed;
 mod help;
 mod icon;
 mod instance;
+mod listening;
 mod opened;
 mod window;
 
@@ -39,6 +40,7 @@ use dcp_host::{
 };
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use serde_json::Value;
+use std::sync::Arc;
 use std::time::Instant;
 use tauri::Manager;
 
@@ -109,6 +111,7 @@ pub fn run(started: Instant) {
     let app = builder
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_clipboard_manager::init())
+        .plugin(tauri_plugin_notification::init())
         .manage(host.clone())
         .manage(opened)
         .manage(handed::Handed::default())
@@ -122,10 +125,13 @@ pub fn run(started: Instant) {
         .unwrap_or_else(|error| fail("could not start", &error));
     // Subscribed before the background starts, so that none of its events is missed.
     forward::host_events(app.handle().clone(), host.subscribe());
-    // No companion runs in this app to say event turns later: events are said at once.
+    commands::companion::say_events(app.handle().clone(), host.subscribe());
+    // The window's companion listens from the start; it tells the door when it answers and while the player types.
     let background = host
         .start_background(BackgroundOptions { listening: true })
+        .map(Arc::new)
         .unwrap_or_else(|error| fail("could not start the event door and folder watchers", &error));
+    app.state::<commands::companion::Talk>().listening.attach(background.clone());
     // The guard lives as long as the app: dropping it stops the door and the watchers.
     app.run(move |_, _| {
         let _ = &background;

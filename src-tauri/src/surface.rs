@@ -61,4 +61,5 @@ app_commands! {
     companion::companion_new_conversation() -> ();
     companion::companion_answer(id: u64, yes: bool) -> ();
     companion::paused_while_live() -> Vec<String>;
+    companion::companion_typing(typing: bool) -> ();
 }

@@ -9,13 +9,24 @@
 //! tab's AI settings counts from the next turn without losing the
 //! conversation. The player is there to be asked: R3 actions are offered,
 //! and their question goes to the window's dialog ([`crate::asking`]).
+//!
+//! Events are said here too (§16): the door hands an event turn over when
+//! the window's companion listens ([`Listening`]: not during a turn, not
+//! while the player types), the same conversation says it, and its lines
+//! reach the page like a typed turn's. When the window is not in front, a
+//! desktop notification says the answer.
 
 use super::host;
 use crate::asking::{Asking, ASK_EVENT};
+use crate::listening::Listening;
 use dcp_companion::{Companion, Out, Said, TurnEvent};
-use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, Model, Refusal, Source, Turn, ANSWER_WITHIN};
+use dcp_host::events::HostEvent;
+use dcp_host::{
+    ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, Model, Notice, Refusal, Source, Turn, ANSWER_WITHIN,
+};
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
+use tokio::sync::broadcast::{error::RecvError, Receiver};
 use tokio::sync::Mutex;
 
 /// The Tauri event carrying one `TurnEvent` as JSON (a `dcplugin chat --json` line).
@@ -27,20 +38,58 @@ const ANSWERING: &str = "the companion is answering";
 /// Why an answer to an R3 question is refused once the host stopped waiting.
 const NOT_ASKED: &str = "this question is no longer asked: it ran out of time or its action is over";
 
-/// The window's companion, made on its first turn. One turn at a time:
-/// the lock is held for the whole turn.
+/// The window's companion, made on its first turn, and what the door is
+/// told of it. One turn at a time: the lock is held for the whole turn.
 #[derive(Default)]
-pub struct Talk(Mutex<Option<Companion>>);
+pub struct Talk {
+    companion: Mutex<Option<Companion>>,
+    /// The door's view of it.
+    pub listening: Listening,
+}
+
+/// Where a turn's lines go: the page, as [`COMPANION_EVENT`]s.
+fn to_window(app: &AppHandle) -> impl FnMut(TurnEvent) + Send {
+    let window = app.clone();
+    move |event: TurnEvent| {
+        // A window that is closing cannot take it: the turn still ends.
+        let _ = window.emit(COMPANION_EVENT, &event);
+    }
+}
 
 /// One keyboard turn, its events emitted to the window.
 pub async fn companion_say(app: &AppHandle, text: String, live: bool) -> Result<(), ApiError> {
-    let window = app.clone();
-    let mut out = move |event: TurnEvent| {
-        // A window that is closing cannot take it: the turn still ends.
-        let _ = window.emit(COMPANION_EVENT, &event);
-    };
     let said = Said { source: Source::Keyboard, live, text };
-    say_of(&app.state::<Talk>(), &host(app), said, Some(window_asker(app)), &mut out).await
+    say_of(&app.state::<Talk>(), &host(app), said, Some(window_asker(app)), &mut to_window(app)).await
+}
+
+/// The player types in the Companion tab (or stopped): an event waits
+/// until they stop (§16).
+pub async fn companion_typing(app: &AppHandle, typing: bool) -> Result<(), ApiError> {
+    app.state::<Talk>().listening.typing(typing);
+    Ok(())
+}
+
+/// Says in the window each event turn the door hands over, until the host
+/// goes away; `events` is subscribed before the door starts.
+pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
+    tauri::async_runtime::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(HostEvent::Door { notice: Notice::Turn { message, events, .. } }) => {
+                    let from =
+                        events.first().map(|e| e.split_once('/').map_or(e.as_str(), |(slug, _)| slug).to_owned());
+                    let (talk, engine, mut out) = (app.state::<Talk>(), host(&app), to_window(&app));
+                    let said = event_turn_of(&talk, &engine, message, events, &mut out).await;
+                    if let (Some(answer), Some(slug)) = (said, from) {
+                        notify_unless_in_front(&app, &slug, &answer).await;
+                    }
+                }
+                Err(RecvError::Closed) => break,
+                // Missed events are the door's to say again; other host events are not the companion's.
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+            }
+        }
+    });
 }
 
 /// The window's asker: R3 questions go to the page's dialog, for 60 s.
@@ -66,25 +115,67 @@ fn answer_of(asking: &Asking, id: u64, yes: bool) -> Result<(), ApiError> {
     }
 }
 
+/// The answer to an event, as a desktop notification titled with the
+/// plugin's name, when the window is not in front (§16: the player may be
+/// in a game). A notification that cannot be shown is left unsaid: the
+/// conversation has it.
+async fn notify_unless_in_front(app: &AppHandle, slug: &str, answer: &str) {
+    use tauri_plugin_notification::NotificationExt;
+    let in_front = app.get_webview_window(crate::window::MAIN).is_some_and(|w| w.is_focused().unwrap_or(false));
+    if in_front {
+        return;
+    }
+    let title = host(app).card(slug).await.map_or_else(|_| slug.to_owned(), |card| card.name);
+    let _ = app.notification().builder().title(title).body(answer).show();
+}
+
 /// A turn of `talk`'s companion: rejects with the AI settings' code
 /// (`ai_not_set`, …) before it starts, with `bad_input` while another turn
 /// runs; a turn that starts reports its own failure as an `error` line,
 /// then `end`.
 async fn say_of(talk: &Talk, host: &Host, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<(), ApiError> {
-    let Ok(mut companion) = talk.0.try_lock() else {
+    let Ok(mut slot) = talk.companion.try_lock() else {
         return Err(ApiError::new(ErrorCode::Host(HostCode::BadInput), ANSWERING));
     };
+    let companion = ready(talk, &mut slot, host).await?;
+    // The failure already went out as the turn's `error` line.
+    let _ = companion.say(said, ask, out).await;
+    Ok(())
+}
+
+/// An event turn of `talk`'s companion (after a running turn ends): its
+/// answer, none when it failed. With no AI able to answer, the page still
+/// gets the event, with why nothing answers.
+async fn event_turn_of(talk: &Talk, host: &Host, message: String, events: Vec<String>, out: Out<'_>) -> Option<String> {
+    let mut slot = talk.companion.lock().await;
+    match ready(talk, &mut slot, host).await {
+        Ok(companion) => companion.event_turn(message, events, out).await.ok(),
+        Err(e) => {
+            // No turn ran: no id, nothing journaled.
+            out(TurnEvent::Turn { id: String::new(), source: Source::Event, text: message });
+            out(TurnEvent::Error { code: e.code.as_str().to_owned(), message: e.message });
+            out(TurnEvent::End { steps: 0 });
+            None
+        }
+    }
+}
+
+/// `talk`'s companion on the AI set now, made on first use (telling the
+/// door when it answers).
+async fn ready<'a>(talk: &Talk, slot: &'a mut Option<Companion>, host: &Host) -> Result<&'a mut Companion, ApiError> {
     let connection = host.ai_connection().await?;
-    let companion = match companion.as_mut() {
+    Ok(match slot {
         Some(existing) => {
             existing.set_connection(connection);
             existing
         }
-        None => companion.insert(Companion::new(host.clone(), connection)),
-    };
-    // The failure already went out as the turn's `error` line.
-    let _ = companion.say(said, ask, out).await;
-    Ok(())
+        None => {
+            let mut companion = Companion::new(host.clone(), connection);
+            let listening = talk.listening.clone();
+            companion.set_presence(Box::new(move |state| listening.answering(state == CompanionState::Answering)));
+            slot.insert(companion)
+        }
+    })
 }
 
 /// The plugins whose reading is paused while the player is live on Twitch
@@ -111,7 +202,7 @@ async fn paused_of(host: &Host) -> Result<Vec<String>, ApiError> {
 
 /// Forgets the conversation (waits for a running turn to end first).
 pub async fn companion_new_conversation(app: &AppHandle) -> Result<(), ApiError> {
-    if let Some(companion) = app.state::<Talk>().0.lock().await.as_mut() {
+    if let Some(companion) = app.state::<Talk>().companion.lock().await.as_mut() {
         companion.new_conversation();
     }
     Ok(())
@@ -179,7 +270,7 @@ pub(super) mod tests {
         let asked = serde_json::to_string(&chats(&second)[0].body["messages"]).expect("JSON");
         assert!(asked.contains("Hello!") && asked.contains("and now?"), "{asked}");
 
-        host.block_on(async { talk.0.lock().await.as_mut().map(Companion::new_conversation) });
+        host.block_on(async { talk.companion.lock().await.as_mut().map(Companion::new_conversation) });
         say(&talk, &host, "who are you?").0.expect("a turn");
         let asked = serde_json::to_string(&chats(&second)[1].body["messages"]).expect("JSON");
         assert!(!asked.contains("Hello!") && asked.contains("who are you?"), "{asked}");
@@ -217,6 +308,43 @@ pub(super) mod tests {
         assert!(!offered.contains("mytasks__list_tasks"), "the reading action is paused: {offered}");
     }
 
+    /// §16: an event turn is said in the window's conversation, as coming
+    /// from the program, then answered without tools; with no AI the page
+    /// still gets the event and why nothing answers.
+    #[test]
+    fn s16_an_event_turn_is_said_in_the_conversation() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = crate::tests::host(dir.path());
+        let talk = Talk::default();
+        let event = |talk: &Talk| {
+            let mut lines = Vec::new();
+            let message = "The pomodoro timer says: break time.".to_owned();
+            let said = host
+                .block_on(event_turn_of(talk, &host, message, vec!["timer/finished".into()], &mut |e| lines.push(e)));
+            (said, lines)
+        };
+        let (said, lines) = event(&talk);
+        assert_eq!(said, None);
+        assert!(
+            matches!(&lines[..], [TurnEvent::Turn { source: Source::Event, .. }, TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code == "ai_not_set"),
+            "{lines:?}"
+        );
+
+        let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![openai::text(["Stretch", " a bit!"])])));
+        use_ai(&host, &ai);
+        let (said, lines) = event(&talk);
+        assert_eq!(said.as_deref(), Some("Stretch a bit!"));
+        let from = TurnEvent::Event {
+            plugin: "timer".into(),
+            event: "finished".into(),
+            text: "The pomodoro timer says: break time.".into(),
+        };
+        assert!(lines.contains(&from), "{lines:?}");
+        assert!(matches!(lines.first(), Some(TurnEvent::Turn { source: Source::Event, .. })), "{lines:?}");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Stretch a bit!".into() }), "{lines:?}");
+        assert_eq!(ai.received()[0].body.get("tools").and_then(|t| t.as_array()).map_or(0, Vec::len), 0, "no tools");
+    }
+
     /// One turn at a time: while a turn holds the companion, another is refused, and no line goes out.
     #[test]
     fn a_turn_while_one_runs_is_refused_with_the_companion_answering() {
@@ -225,7 +353,7 @@ pub(super) mod tests {
         let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![openai::text(["Hi."])])));
         use_ai(&host, &ai);
         let talk = Talk::default();
-        let running = talk.0.try_lock().expect("free");
+        let running = talk.companion.try_lock().expect("free");
         let (result, lines) = say(&talk, &host, "hello");
         let error = result.expect_err("one turn at a time");
         assert_eq!((error.code.as_str(), error.message.as_str()), ("bad_input", ANSWERING));

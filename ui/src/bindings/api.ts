@@ -51,4 +51,5 @@ export const api = {
   companionNewConversation: () => invoke<null>("companion_new_conversation"),
   companionAnswer: (id: number, yes: boolean) => invoke<null>("companion_answer", { id, yes }),
   pausedWhileLive: () => invoke<Array<string>>("paused_while_live"),
+  companionTyping: (typing: boolean) => invoke<null>("companion_typing", { typing }),
 };

@@ -402,6 +402,7 @@ export const en = {
   'ai.problem.other': 'The AI could not be reached: the technical details say why.',
   'companion.heading': 'Talk with your companion',
   'companion.you': 'You:',
+  'companion.program': '{name} (your program):',
   'companion.companion': 'Companion:',
   'companion.thinking': '…',
   'companion.say': 'Say to your companion',

@@ -404,6 +404,7 @@ export const fr: Record<keyof typeof en, string> = {
   'ai.problem.other': 'L\'IA n\'a pas pu être jointe : les détails techniques disent pourquoi.',
   'companion.heading': 'Parler avec votre compagnon',
   'companion.you': 'Vous :',
+  'companion.program': '{name} (votre programme) :',
   'companion.companion': 'Compagnon :',
   'companion.thinking': '…',
   'companion.say': 'Dire à votre compagnon',

@@ -7,7 +7,7 @@ import { errorWords, isImportRefusal } from '../words';
 import { AiSection } from './ai';
 import { journalBus } from './bus';
 import { Catalog, type Refusal } from './catalog';
-import { CompanionTab } from './companion';
+import { CompanionTab, keepConversation } from './companion';
 import { Dialog, Switch, useId } from './common';
 import { Questions } from './confirm';
 import { Consent } from './consent';
@@ -119,6 +119,8 @@ export function App() {
       openFiles(opened);
     })().catch((e) => { setLoaded(true); showError(asApiError(e)); });
     listen<HostEvent>('host-event', (e) => onHostEvent(e.payload)).then((u) => (live ? stop.push(u) : u()));
+    // An event the companion says while another tab is shown is in the conversation when the player comes back.
+    keepConversation();
     listen<string[]>('open-files', async (e) => {
       await openFiles(e.payload ?? []);
       api.takeOpenedFiles().catch(() => undefined);

@@ -2,7 +2,9 @@
 // One turn at a time through `companion_say`; the host streams the turn as
 // `companion-turn` events, the lines of `dcplugin chat --json`: the answer
 // grows with each delta, and under it one line per tool call (the plugin's
-// name, the action, the outcome in words). No AI set, no AI reachable, no
+// name, the action, the outcome in words). An event turn (§16) comes the
+// same way, from the program, and typing tells the host the player speaks.
+// Live on Twitch makes the turns live (§12). No AI set, no AI reachable, no
 // plugin installed: each says what to do, with a button to the tab that
 // does it.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -33,10 +35,14 @@ export type TurnLine =
 type ToolLine = Extract<TurnLine, { type: 'tool' }>;
 type ConfirmLine = Extract<TurnLine, { type: 'confirm' }>;
 
-/** One exchange: what the player said, the answer so far, its tool calls (an R3 one after
- * the player's answer to its question), its failure. */
+/** One exchange: what the player (or a program, through an event) said, the answer so far, its
+ * tool calls (an R3 one after the player's answer to its question), its failure. */
 export interface Exchange {
   said: string;
+  /** Who said it: the player, or (an event turn, §16) the plugin of the program, once known. */
+  from: { kind: 'player' } | { kind: 'event'; plugin: string | null };
+  /** Its turn started (a typed exchange waits for its `turn` line). */
+  started: boolean;
   answer: string;
   tools: (ToolLine | ConfirmLine)[];
   error: { code: string; message: string } | null;
@@ -55,6 +61,58 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
     case 'end': return { ...x, over: true };
     default: return x;
   }
+}
+
+/** An exchange the player typed, waiting for its turn to start. */
+export function typed(said: string): Exchange {
+  return { said, from: { kind: 'player' }, started: false, answer: '', tools: [], error: null, over: false };
+}
+
+/** The conversation after one more turn line. Turns run one at a time: a `turn` line starts the
+ * exchange typed and waiting (or, for an event, a new one from the program), and every other line
+ * goes to the exchange started and not over. */
+export function conversationWith(all: readonly Exchange[], line: TurnLine): Exchange[] {
+  if (line.type === 'turn') {
+    if (line.source === 'event') {
+      return [...all, { ...typed(line.text), from: { kind: 'event', plugin: null }, started: true }];
+    }
+    const waiting = all.findIndex((x) => !x.started);
+    if (waiting < 0) return [...all, { ...typed(line.text), started: true }];
+    return all.map((x, i) => (i === waiting ? { ...x, started: true } : x));
+  }
+  const running = all.findIndex((x) => x.started && !x.over);
+  if (running < 0) return [...all];
+  return all.map((x, i) => {
+    if (i !== running) return x;
+    // The event's plugin names who spoke (its first, when several events are said at once).
+    if (line.type === 'event') return x.from.kind === 'event' && !x.from.plugin ? { ...x, from: { kind: 'event', plugin: line.plugin } } : x;
+    return withLine(x, line);
+  });
+}
+
+/** The conversation, kept while the app runs whichever tab is shown: the page's turn lines are
+ * listened to from the start (`keepConversation`), so an event said on another tab is there. */
+let kept: Exchange[] = [];
+const watchers = new Set<(all: Exchange[]) => void>();
+let listening: Promise<unknown> | null = null;
+
+function update(change: (all: readonly Exchange[]) => Exchange[]): void {
+  kept = change(kept);
+  watchers.forEach((w) => w(kept));
+}
+
+/** Listens to the companion's turn lines for the rest of the app's life (called once at start). */
+export function keepConversation(): void {
+  listening ??= listen<TurnLine>(COMPANION_EVENT, (e) => update((all) => conversationWith(all, e.payload)))
+    .catch(() => { listening = null; });
+}
+
+/** After this long without a key pressed, the player stopped typing (§16: a waiting event is said then). */
+export const TYPING_PAUSE_MS = 2000;
+
+/** The program an event came from, by its plugin's card (else its slug; none known yet: a program). */
+function programName(cards: ReadonlyMap<string, Pick<Card, 'name'>>, slug: string | null): string {
+  return slug ? cards.get(slug)?.name ?? slug : '…';
 }
 
 /** A full tool name as the player reads it: the plugin's name (its card's, else its slug), and the action. */
@@ -99,8 +157,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const [live, setLiveState] = useState(liveNow);
   const [paused, setPaused] = useState<string[] | null>(null);
   const setLive = (on: boolean) => { liveNow = on; setLiveState(on); };
-  const [exchanges, setExchanges] = useState<Exchange[]>([]);
+  const [exchanges, setExchanges] = useState<Exchange[]>(kept);
   const [text, setText] = useState('');
+  const typing = useRef<number | null>(null);
   const [answering, setAnswering] = useState(false);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [ai, setAi] = useState<AiSettings | null>(null);
@@ -108,15 +167,25 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const ids = useId('companion');
 
   useEffect(() => {
-    let live = true;
-    let stop: (() => void) | null = null;
-    listen<TurnLine>(COMPANION_EVENT, (e) => {
-      // Only the player's turns are shown here; a line comes for the last exchange.
-      setExchanges((all) => (all.length ? [...all.slice(0, -1), withLine(all[all.length - 1], e.payload)] : all));
-    }).then((u) => (live ? (stop = u) : u()));
+    keepConversation();
+    watchers.add(setExchanges);
+    setExchanges(kept);
     api.ai().then(setAi, () => undefined);
-    return () => { live = false; stop?.(); };
+    return () => { watchers.delete(setExchanges); stoppedTyping(); };
   }, []);
+
+  // Typing counts as the player speaking (§16): the door keeps events waiting until a pause.
+  const stoppedTyping = () => {
+    if (typing.current === null) return;
+    clearTimeout(typing.current);
+    typing.current = null;
+    api.companionTyping(false).catch(() => undefined);
+  };
+  const typingNow = () => {
+    if (typing.current === null) api.companionTyping(true).catch(() => undefined);
+    else clearTimeout(typing.current);
+    typing.current = window.setTimeout(stoppedTyping, TYPING_PAUSE_MS);
+  };
 
   // What is paused is asked again when the switch goes on and when a plugin changes.
   useEffect(() => {
@@ -130,16 +199,18 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     e.preventDefault();
     const words = text.trim();
     if (!words || answering) return;
+    stoppedTyping();
     setRefusal(null);
     setAnswering(true);
     setText('');
-    setExchanges((all) => [...all, { said: words, answer: '', tools: [], error: null, over: false }]);
+    const waiting = typed(words);
+    update((all) => [...all, waiting]);
     try {
       setAi(await api.ai());
       await api.companionSay(words, live);
     } catch (err) {
       // Refused before the turn started: the exchange did not happen.
-      setExchanges((all) => all.slice(0, -1));
+      update((all) => all.filter((x) => x !== waiting));
       setText(words);
       setRefusal(asApiError(err));
     }
@@ -149,7 +220,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
 
   const newConversation = async () => {
     await api.companionNewConversation().catch((e) => app.showError(asApiError(e)));
-    setExchanges([]);
+    update(() => []);
     setRefusal(null);
     input.current?.focus();
   };
@@ -173,7 +244,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
       <ol class="conversation" data-testid="conversation" aria-live="polite">
         {exchanges.map((x, i) => (
           <li key={i} class="exchange" data-testid="exchange">
-            <p class="said" data-testid="said"><strong>{t('companion.you')}</strong> {x.said}</p>
+            <p class="said" data-testid="said">
+              <strong>{x.from.kind === 'event' ? t('companion.program', { name: programName(app.cards, x.from.plugin) }) : t('companion.you')}</strong> {x.said}
+            </p>
             <p class="answer" data-testid="answer" aria-busy={!x.over}>
               <strong>{t('companion.companion')}</strong> {x.answer || (x.over ? '' : t('companion.thinking'))}
             </p>
@@ -191,7 +264,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
       <form class="say" onSubmit={send}>
         <label for={`${ids}-text`}>{t('companion.say')}</label>
         <input id={`${ids}-text`} ref={input} type="text" data-testid="companion-text" value={text} autoComplete="off"
-          onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)} />
+          onInput={(e) => { setText((e.currentTarget as HTMLInputElement).value); typingNow(); }} />
         <button type="submit" data-testid="companion-send" disabled={answering}>{t('companion.send')}</button>
         <button type="button" data-testid="companion-new" disabled={answering} onClick={newConversation}>{t('companion.new')}</button>
       </form>

@@ -195,3 +195,37 @@ describe('issue 23 §12 Live on Twitch', () => {
     await expect.poll(() => page.locator('[data-testid="companion-paused"]').count()).toBe(0);
   });
 });
+
+describe('issue 23 §16 events said in the window', () => {
+  test('an event said while another tab is shown is there, from its program, with the answer', async () => {
+    const page = await companion({ ai: OLLAMA, devMode: true });
+    await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
+    const lines: TurnLine[] = [
+      { type: 'turn', id: 't9', source: 'event', text: 'The focus session is over.' },
+      { type: 'event', plugin: 'pomodoro', event: 'finished', text: 'The focus session is over.' },
+      { type: 'delta', text: 'Time for' }, { type: 'delta', text: ' a break!' },
+      { type: 'reply', text: 'Time for a break!' }, { type: 'end', steps: 0 },
+    ];
+    for (const line of lines) await emit(page, 'companion-turn', line);
+    await page.getByRole('tab', { name: 'Companion', exact: true }).click();
+    await page.locator('[data-testid="exchange"]').waitFor();
+    expect(await text(page, 'said')).toBe('Pomodoro timer (your program): The focus session is over.');
+    expect(await text(page, 'answer')).toBe('Companion: Time for a break!');
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-event');
+  });
+
+  test('typing tells the host the player speaks, and a pause or Enter that they stopped', async () => {
+    const page = await companion({ ai: OLLAMA, turn: [{ type: 'reply', text: 'Hi.' }] });
+    await page.clock.install();
+    await page.locator('[data-testid="companion-text"]').focus();
+    await page.keyboard.type('hel');
+    await expect.poll(() => calls(page, 'companion_typing')).toEqual([{ typing: true }]);
+    await page.clock.runFor(2500);
+    await expect.poll(() => calls(page, 'companion_typing')).toEqual([{ typing: true }, { typing: false }]);
+    await page.keyboard.type('lo');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => calls(page, 'companion_typing')).toEqual([{ typing: true }, { typing: false }, { typing: true }, { typing: false }]);
+    expect(await calls(page, 'companion_say')).toEqual([{ text: 'hello', live: false }]);
+  });
+});

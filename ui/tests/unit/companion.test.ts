@@ -2,11 +2,11 @@
 // and how a tool call and a failure read.
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import { failureWords, pausedWords, toolWords, withLine, type Exchange, type TurnLine } from '../../src/ui/companion';
+import { conversationWith, failureWords, pausedWords, toolWords, typed, withLine, type Exchange, type TurnLine } from '../../src/ui/companion';
 
 const t = translator('en');
 const tf = translator('fr');
-const start: Exchange = { said: 'hi', answer: '', tools: [], error: null, over: false };
+const start: Exchange = { ...typed('hi'), started: true };
 const cards = new Map([['fx', { name: 'Exchange rates' }]]);
 const tool = (over: Partial<Extract<TurnLine, { type: 'tool' }>>): Extract<TurnLine, { type: 'tool' }> =>
   ({ type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'done', code: null, reason: null, ...over });
@@ -75,5 +75,28 @@ describe('§12 Live on Twitch: what is paused, in words', () => {
     expect(pausedWords(t, cards, ['fx', 'gone'])).toBe('Paused while you are live: reading your data with Exchange rates, gone.');
     expect(pausedWords(t, cards, [])).toBe('Nothing is paused: no plugin reads your data.');
     expect(pausedWords(tf, cards, [])).not.toBe(pausedWords(t, cards, []));
+  });
+});
+
+describe('§16 the conversation: typed turns and events, one turn at a time', () => {
+  const lines = (...l: TurnLine[]) => l.reduce(conversationWith, [] as Exchange[]);
+  test('a typed exchange waits for its turn; an event turn comes from its program, then its answer', () => {
+    let all = [typed('hello')];
+    expect(conversationWith(all, { type: 'delta', text: 'x' })).toEqual(all);
+    all = [
+      { type: 'turn', id: 't1', source: 'keyboard', text: 'hello' } as TurnLine, { type: 'reply', text: 'Hi.' } as TurnLine,
+      { type: 'end', steps: 0 } as TurnLine,
+      { type: 'turn', id: 't2', source: 'event', text: 'Break time.' } as TurnLine,
+      { type: 'event', plugin: 'timer', event: 'finished', text: 'Break time.' } as TurnLine,
+      { type: 'event', plugin: 'other', event: 'x', text: 'Break time.' } as TurnLine,
+      { type: 'delta', text: 'Stretch!' } as TurnLine,
+    ].reduce(conversationWith, all);
+    expect(all.map((x) => [x.said, x.from, x.answer, x.over])).toEqual([
+      ['hello', { kind: 'player' }, 'Hi.', true],
+      ['Break time.', { kind: 'event', plugin: 'timer' }, 'Stretch!', false],
+    ]);
+  });
+  test('a typed turn the page did not start (another window) is shown too', () => {
+    expect(lines({ type: 'turn', id: 't', source: 'keyboard', text: 'hi' })).toEqual([{ ...typed('hi'), started: true }]);
   });
 });

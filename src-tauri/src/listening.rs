@@ -1,0 +1,68 @@
+//! What the event door is told of the window's companion (§16 "once the
+//! player stops speaking or typing", issue 23): it listens while the
+//! window is open, answers while a turn runs, and waits while the player
+//! types in the Companion tab. The door hands an event turn over only to a
+//! companion that listens, so an event never cuts into a turn or into what
+//! the player is typing.
+
+use dcp_host::{Background, CompanionState};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The window companion's presence, told to the door once it runs.
+#[derive(Clone, Default)]
+pub struct Listening(Arc<Mutex<Now>>);
+
+#[derive(Default)]
+struct Now {
+    door: Option<Arc<Background>>,
+    answering: bool,
+    typing: bool,
+}
+
+impl Listening {
+    /// The door to tell from now on (the app started its background).
+    pub fn attach(&self, door: Arc<Background>) {
+        self.change(|now| now.door = Some(door));
+    }
+
+    /// A turn starts (true) or ends (false).
+    pub fn answering(&self, on: bool) {
+        self.change(|now| now.answering = on);
+    }
+
+    /// The player types in the Companion tab (true), or stopped (false).
+    pub fn typing(&self, on: bool) {
+        self.change(|now| now.typing = on);
+    }
+
+    fn change(&self, edit: impl FnOnce(&mut Now)) {
+        let mut now = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        edit(&mut now);
+        if let Some(door) = &now.door {
+            door.set_companion(state(now.answering, now.typing));
+        }
+    }
+}
+
+/// What the door is told: a running turn first (it ends by itself), then
+/// the player's typing, else listening.
+fn state(answering: bool, typing: bool) -> CompanionState {
+    match (answering, typing) {
+        (true, _) => CompanionState::Answering,
+        (false, true) => CompanionState::UserTyping,
+        (false, false) => CompanionState::Listening,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s16_a_turn_then_typing_keep_events_waiting_else_the_companion_listens() {
+        assert_eq!(state(false, false), CompanionState::Listening);
+        assert_eq!(state(false, true), CompanionState::UserTyping);
+        assert_eq!(state(true, true), CompanionState::Answering);
+        assert_eq!(state(true, false), CompanionState::Answering);
+    }
+}
