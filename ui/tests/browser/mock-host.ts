@@ -52,9 +52,8 @@ const cards = new Map<string, Card>();
 const add = (c: Card) => cards.set(c.slug, c);
 add(card('fx', 'Exchange rates', { description: 'Converts money between currencies.', has_icon: true, recent_errors: 3 }));
 add(card('todo', 'My Tasks', { origin: 'official', kept_on_pc: true, update_available: '1.1.0', status: 'needs_setup', author: 'Desktop Companion', version: '1.0.0' }));
-add(card('timer', 'Pomodoro timer', {
-  origin: 'folder', local_ports: [8420], status: switches.dev_mode ? 'active' : 'dev_mode_off', author: 'Sam',
-}));
+// The pomodoro example's card as the real host answers it, loaded as a folder (developer mode).
+add({ ...real.cards.find((c) => c.slug === 'pomodoro')!, origin: 'folder', status: switches.dev_mode ? 'active' : 'dev_mode_off' });
 add(card('broken', 'Broken board', { status: 'invalid', enabled: false, author: null }));
 if (sc.missing) add(card('gone', 'Gone plugin', { status: 'missing' }));
 for (let i = 1; i <= (sc.many ?? 0); i++) {
@@ -65,6 +64,11 @@ for (let i = 1; i <= (sc.many ?? 0); i++) {
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGNkYPj/n4GBgYGJAQoAAB4HAf9m9CxhAAAAAElFTkSuQmCC';
 
 type Extra = Omit<PluginDetails, keyof Card>;
+/** A details page without its card's fields: the card is the cards table's, which a scenario changes. */
+function pageOf(d: PluginDetails): Extra {
+  const { settings, actions, events, sites, cloud_choice, twitch_allowed, review_banner, errors, manifest_fingerprint, permissions_fingerprint, folder, last_failures } = d;
+  return { settings, actions, events, sites, cloud_choice, twitch_allowed, review_banner, errors, manifest_fingerprint, permissions_fingerprint, folder, last_failures };
+}
 // Null-prototype, like every table keyed by a plugin's slug here: a slug may be `constructor`.
 const details: Record<string, Extra> = Object.assign(Object.create(null) as Record<string, Extra>, {
   fx: {
@@ -90,14 +94,8 @@ const details: Record<string, Extra> = Object.assign(Object.create(null) as Reco
     events: [], sites: ['api.todoist.com'], cloud_choice: 'local', twitch_allowed: false, review_banner: false,
     errors: [], manifest_fingerprint: 'sha256:3333', permissions_fingerprint: 'sha256:4444', folder: '/home/p/plugins/todo', last_failures: [],
   },
-  timer: {
-    settings: [],
-    actions: [{ full_name: 'timer__start', name: 'start', level: 'R2', hint: 'start a focus session', method: 'POST', url: 'http://127.0.0.1:8420/start/{{minutes}}', enabled: true, needs_confirmation: false,
-      input_schema: { type: 'object', properties: { minutes: { type: 'integer' } }, required: ['minutes'] } }],
-    events: [{ name: 'focus_done', title: 'Focus session finished', on: false }, { name: 'break_done', title: 'Break finished', on: true }],
-    sites: [], cloud_choice: null, twitch_allowed: true, review_banner: false,
-    errors: [], manifest_fingerprint: 'sha256:5555', permissions_fingerprint: 'sha256:6666', folder: '/home/p/dev/timer', last_failures: [],
-  },
+  // The pomodoro example's page as the real host answers it (its events' switches: eventsOn).
+  pomodoro: pageOf(real.details.pomodoro),
   broken: {
     settings: [], actions: [], events: [], sites: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
     errors: real.errors.bad_plugin.problems.filter((p) => p.code === 'host_not_declared'),
@@ -216,7 +214,7 @@ function importPath(path: string): Review {
 // A journal of `size` lines, made on demand: id N is the newest.
 const JSIZE = sc.journalSize ?? 1_000_000;
 const NOW = Date.now();
-const PLUGINS = ['fx', 'todo', 'timer'];
+const PLUGINS = ['fx', 'todo', 'pomodoro'];
 const OUTCOMES = ['done', 'failed', 'refused', 'received', 'dropped'];
 function line(id: number): JournalLine {
   const outcome = OUTCOMES[id % 5];
@@ -240,7 +238,7 @@ function journal(q: JournalQuery): JournalLine[] {
 }
 
 /** Each event's switch, by `<slug>/<event>`. */
-const eventsOn = new Map<string, boolean>([['timer/focus_done', false], ['timer/break_done', true]]);
+const eventsOn = new Map<string, boolean>([['pomodoro/focus_done', false], ['pomodoro/break_done', true]]);
 
 function fullDetails(slug: string): PluginDetails {
   const c = cards.get(slug);
@@ -398,7 +396,6 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'companion_new_conversation': return null;
     case 'companion_answer': return null;
     case 'paused_while_live': return ['todo'];
-    case 'companion_typing': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';
     case 'open_plugins_folder': return '/home/p/plugins';

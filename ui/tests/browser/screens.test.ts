@@ -58,10 +58,10 @@ describe('My plugins', () => {
     expect(await todo.innerText()).toContain('Update available: version 1.1.0');
     expect(await text(page, '[data-testid="card-todo"] .by')).toBe('by Desktop Companion · version 1.0.0');
     expect(await text(page, '[data-testid="card-fx"] [data-testid="card-version"]')).toBe('version 1.0.0');
-    const timer = page.locator('[data-testid="card-timer"]');
-    expect(await timer.locator('.badge').innerText()).toBe('Folder (dev)');
-    expect(await timer.locator('[data-testid="card-status"]').innerText()).toBe('Developer mode off');
-    expect(await timer.locator('[data-testid="card-line"]').innerText()).toBe('Talks to a program on this PC (port 8420)');
+    const pomodoro = page.locator('[data-testid="card-pomodoro"]');
+    expect(await pomodoro.locator('.badge').innerText()).toBe('Folder (dev)');
+    expect(await pomodoro.locator('[data-testid="card-status"]').innerText()).toBe('Developer mode off');
+    expect(await pomodoro.locator('[data-testid="card-line"]').innerText()).toBe('Talks to a program on this PC (port 8421)');
     expect(await page.locator('[data-testid="card-broken"] .icon.tile').innerText()).toBe('B');
     expect(await page.locator('[data-testid="card-dev"]').count()).toBe(0);
     await noSeriousA11y(page);
@@ -77,7 +77,7 @@ describe('My plugins', () => {
     expect(await visible()).toEqual(['card-todo']);
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await page.getByLabel('Search plugins').fill('pomodoro');
-    expect(await visible()).toEqual(['card-timer']);
+    expect(await visible()).toEqual(['card-pomodoro']);
     await page.getByLabel('Search plugins').fill('');
     await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').click();
     expect(await calls(page, 'set_enabled')).toEqual([{ slug: 'fx', on: false }]);
@@ -382,7 +382,7 @@ describe('Details and Options', () => {
     await d.locator('[data-testid="review-banner"]').waitFor();
     const body = await d.innerText();
     for (const s of ['Desktop Companion recommends reviewing this plugin', 'convert money between currencies', 'reads public data',
-      'delete a rate alert', 'serious action, confirmed every time', 'asks you before each use: you see exactly what will be sent, then confirm or cancel', 'Sites it contacts',
+      'delete a rate alert', 'serious action, confirmed every time', 'needs a confirmation (coming soon)', 'Sites it contacts',
       'api.frankfurter.dev', 'Use while live on Twitch']) expect(body).toContain(s);
     expect(await d.locator('[data-testid="dev-section"]').count()).toBe(0);
     await noSeriousA11y(page);
@@ -419,7 +419,7 @@ describe('Details and Options', () => {
 
   test('events section: switches, port, the door in words, token Copy and New token, never shown', async () => {
     const page = await app({ devMode: true });
-    await page.locator('[data-testid="card-timer"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="card-pomodoro"] [data-testid="card-details"]').click();
     const ev = page.locator('[data-testid="events-section"]');
     await ev.waitFor();
     expect(await text(page, '[data-testid="door-port"]')).toBe('8440');
@@ -432,8 +432,8 @@ describe('Details and Options', () => {
     await expect.poll(() => ev.innerText()).toContain('Token copied to the clipboard.');
     await page.locator('[data-testid="token-new"]').click();
     await expect.poll(() => ev.innerText()).toContain('New token copied to the clipboard. The old one no longer works.');
-    expect(await calls(page, 'copy_event_token')).toEqual([{ slug: 'timer' }]);
-    expect(await calls(page, 'new_event_token')).toEqual([{ slug: 'timer' }]);
+    expect(await calls(page, 'copy_event_token')).toEqual([{ slug: 'pomodoro' }]);
+    expect(await calls(page, 'new_event_token')).toEqual([{ slug: 'pomodoro' }]);
     await noSeriousA11y(page);
     await shot(page, 'details-events');
   });
@@ -652,7 +652,7 @@ describe('Switches, language and keyboard', () => {
     await expect.poll(() => tab(page, 'Mes plugins').count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
     expect(await text(page, '[data-testid="card-todo"] [data-testid="card-status"]')).toBe('À configurer');
-    expect(await page.locator('[data-testid="card-timer"] [data-testid="card-line"]').innerText()).toBe('Communique avec un programme de ce PC (port 8420)');
+    expect(await page.locator('[data-testid="card-pomodoro"] [data-testid="card-line"]').innerText()).toBe('Communique avec un programme de ce PC (port 8421)');
     await noSeriousA11y(page);
     await shot(page, 'french');
     await page.getByLabel('Langue').selectOption('de');
