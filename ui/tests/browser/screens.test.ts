@@ -382,7 +382,7 @@ describe('Details and Options', () => {
     await d.locator('[data-testid="review-banner"]').waitFor();
     const body = await d.innerText();
     for (const s of ['Desktop Companion recommends reviewing this plugin', 'convert money between currencies', 'reads public data',
-      'delete a rate alert', 'serious action, confirmed every time', 'needs a confirmation (coming soon)', 'Sites it contacts',
+      'delete a rate alert', 'serious action, confirmed every time', 'asks you before each use: you see exactly what will be sent, then confirm or cancel', 'Sites it contacts',
       'api.frankfurter.dev', 'Use while live on Twitch']) expect(body).toContain(s);
     expect(await d.locator('[data-testid="dev-section"]').count()).toBe(0);
     await noSeriousA11y(page);
