@@ -396,6 +396,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'companion_new_conversation': return null;
     case 'companion_answer': return null;
     case 'paused_while_live': return ['todo'];
+    case 'companion_typing': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';
     case 'open_plugins_folder': return '/home/p/plugins';
