@@ -70,8 +70,11 @@ pub fn within_steps(turn: &Turn) -> bool {
 
 /// An action of `level` may run once the player confirms it: R3 (R4 is
 /// reserved for official plugins), on a turn of the player's own (voice,
-/// keyboard, or an AI app of theirs through `dcplugin mcp`; never the
-/// Twitch chat, the companion on its own or an event) whose caller can ask.
+/// keyboard, an AI app of theirs through `dcplugin mcp`, or a test they
+/// run; never the Twitch chat, the companion on its own or an event) whose
+/// caller can ask.
 pub fn may_ask(turn: &Turn, level: Level) -> bool {
-    level == Level::R3 && turn.can_confirm && matches!(turn.source, Source::Voice | Source::Keyboard | Source::Mcp)
+    level == Level::R3
+        && turn.can_confirm
+        && matches!(turn.source, Source::Voice | Source::Keyboard | Source::Mcp | Source::Test)
 }

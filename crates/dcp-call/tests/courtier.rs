@@ -55,9 +55,10 @@ fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Refusal> {
 #[test]
 fn s12_who_may_trigger_what() {
     let c = ctx();
-    // The player's voice or keyboard, or an AI app of theirs (`dcplugin
-    // mcp`): R0–R2, and R3 only where the caller can ask the player.
-    for source in [Source::Voice, Source::Keyboard, Source::Mcp] {
+    // The player's voice or keyboard, an AI app of theirs (`dcplugin
+    // mcp`), or a test they run (Options' Test, Try an action, `dcplugin
+    // call`): R0–R2, and R3 only where the caller can ask the player.
+    for source in [Source::Voice, Source::Keyboard, Source::Mcp, Source::Test] {
         assert_eq!(check(&turn(source), &c, "r0"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r1"), Ok(()));
         assert_eq!(check(&turn(source), &c, "r2"), Ok(()));

@@ -21,6 +21,10 @@ crate::spelled! {
         /// An AI app of the player's, through `dcplugin mcp` (issue 24):
         /// it acts for the player, so the courtier treats it as the keyboard.
         Mcp => "mcp",
+        /// A test the player or an author ran, not a turn of the companion
+        /// (Options' Test, Try an action, `dcplugin call`): treated as the
+        /// keyboard, and journaled as what it was (issue 23).
+        Test => "test",
     }
 }
 

@@ -26,7 +26,7 @@ impl Host {
         let Some(action) = action else {
             return Ok(PluginTest { action: None, ok: false, code: None });
         };
-        let turn = Turn::new(Source::Keyboard, Model::Local);
+        let turn = Turn::new(Source::Test, Model::Local);
         let outcome = self.call(turn, &action, serde_json::json!({})).await?;
         Ok(verdict(action, &outcome))
     }

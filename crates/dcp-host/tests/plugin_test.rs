@@ -73,6 +73,8 @@ async fn s18_test_calls_the_first_harmless_action_and_says_why_it_was_refused() 
     );
     let journal = f.host.journal(dcp_host::JournalQuery { limit: 5, ..Default::default() }).await.expect("journal");
     assert_eq!((journal[0].action.as_str(), journal[0].outcome.as_str()), ("list", "refused"), "journaled as a call");
+    // Issue 23: a test reads as a test, never as the player's keyboard, and is read back typed.
+    assert_eq!(journal[0].who, dcp_host::JournalValue::Known(dcp_host::Source::Test));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -33,8 +33,8 @@ struct Cli {
 /// Who asked, and which AI answers: the turn of `tools` and `call`.
 #[derive(clap::Args, Clone)]
 struct TurnArgs {
-    /// Who started the turn.
-    #[arg(long, default_value = "voice", value_parser = choice::of::<dcp_host::Source>())]
+    /// Who started the turn; by default a test of yours, as the journal then says (issue 23).
+    #[arg(long, default_value = "test", value_parser = choice::of::<dcp_host::Source>())]
     source: dcp_host::Source,
     /// Where the AI runs.
     #[arg(long, default_value = "local", value_parser = choice::of::<dcp_host::Model>())]

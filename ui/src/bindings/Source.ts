@@ -4,4 +4,4 @@
  * Who started the turn (§12 "Who may trigger a tool"), as the
  * journal's `who` spells it.
  */
-export type Source = "voice" | "keyboard" | "twitch" | "auto" | "event" | "mcp";
+export type Source = "voice" | "keyboard" | "twitch" | "auto" | "event" | "mcp" | "test";

@@ -237,7 +237,8 @@ function TryAction(props: { d: PluginDetails }) {
   const [tool, setTool] = useState(actions[0]?.full_name ?? '');
   // By argument name, which is the plugin's (`constructor`, `__proto__`…): a Map.
   const [args, setArgs] = useState<ReadonlyMap<string, string>>(new Map());
-  const [source, setSource] = useState<Source>('keyboard');
+  // A test by default, journaled as one (issue 23); another source tries the courtier's rules for it.
+  const [source, setSource] = useState<Source>('test');
   const [model, setModel] = useState<Model>('local');
   const [result, setResult] = useState<TriedAction | null>(null);
   const [problem, setProblem] = useState('');
@@ -278,7 +279,7 @@ function TryAction(props: { d: PluginDetails }) {
           <div class="field">
             <label for={whoId}>{t('dev.try_who')}</label>
             <select id={whoId} data-testid="try-source" value={source} onChange={(e) => setSource((e.currentTarget as HTMLSelectElement).value as Source)}>
-              {(['voice', 'keyboard', 'twitch', 'auto', 'event'] as Source[]).map((s) => <option key={s} value={s}>{whoText(t, s)}</option>)}
+              {(['test', 'voice', 'keyboard', 'twitch', 'auto', 'event'] as Source[]).map((s) => <option key={s} value={s}>{whoText(t, s)}</option>)}
             </select>
           </div>
           <div class="field">

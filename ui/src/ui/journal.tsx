@@ -1,12 +1,38 @@
+// The Actions tab (§19): every call and event, newest first, with who
+// asked (the player's voice or keyboard, the Twitch chat, an event, an AI
+// app, a test) and how it ended, in words first, the §22 code beside them
+// as the detail; an R3 call says what the player answered.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
+import type { Key, Translate } from '../i18n';
 import type { JournalLine, JournalOutcome, JournalQuery } from '../types';
-import { formatTime, timeLocale, journalAction, outcomeText, whoText } from '../words';
+import { formatTime, timeLocale, journalAction, outcomeText, reasonWords, runWords, whoText } from '../words';
 import { useId } from './common';
 import { journalBus } from './bus';
 import { useApp } from './context';
 
 export const PAGE = 100;
+
+/** How a line ended, in words, and the code beside them (none when the words say it all). */
+export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'code' | 'confirmation'>): { words: string; code: string | null } {
+  const known = (key: string) => t(key as Key) !== key;
+  const code = line.code;
+  let out: { words: string; code: string | null };
+  if (line.outcome === 'failed' && code) out = { words: t('journal.failed', { words: runWords(t, code) }), code };
+  else if ((line.outcome === 'refused' || line.outcome === 'dropped') && code && !known(`reason.${code}`)) {
+    // A reason this version has no words for: the outcome alone, the code as the detail.
+    out = { words: t(`outcome.${line.outcome}`), code };
+  } else if (line.outcome === 'refused') out = { words: t('outcome.refused_reason', { reason: reasonWords(t, code) }), code: null };
+  else out = { words: outcomeText(t, line), code: null };
+  const decision = line.confirmation;
+  if (decision && known(`journal.${decision}`)) out.words = `${out.words} · ${t(`journal.${decision}` as Key)}`;
+  return out;
+}
+
+function Outcome(props: { t: Translate; line: JournalLine }) {
+  const { words, code } = lineOutcome(props.t, props.line);
+  return <>{words}{code && <> <span class="muted detail">({props.t('journal.code', { code })})</span></>}</>;
+}
 
 export function Journal(props: { lost: string | null }) {
   const app = useApp();
@@ -80,7 +106,7 @@ export function Journal(props: { lost: string | null }) {
                 <td>{nameOf(l.plugin)}</td>
                 <td><code>{journalAction(t, l)}</code></td>
                 <td>{whoText(t, l.who)}</td>
-                <td class="outcome">{outcomeText(t, l)}</td>
+                <td class="outcome" data-testid="journal-outcome-cell"><Outcome t={t} line={l} /></td>
                 <td>{l.subject ?? ''}</td>
               </tr>
             ))}

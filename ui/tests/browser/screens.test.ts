@@ -535,7 +535,7 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="try-arg-from"]').fill('USD');
     await page.locator('[data-testid="try-arg-to"]').fill('EUR');
     await page.locator('[data-testid="try-arg-amount"]').fill('100');
-    expect(await page.locator('[data-testid="try-source"] option').allInnerTexts()).toEqual(['Voice', 'Typed', 'Twitch chat', 'On its own', 'An event']);
+    expect(await page.locator('[data-testid="try-source"] option').allInnerTexts()).toEqual(['A test', 'Voice', 'Typed', 'Twitch chat', 'On its own', 'An event']);
     await page.locator('[data-testid="try-source"]').selectOption('voice');
     await page.locator('[data-testid="try-run"]').click();
     const result = page.locator('[data-testid="try-result"]');
@@ -561,7 +561,7 @@ describe('Developer mode', () => {
     expect(await page.locator('[data-testid^="try-arg-"]').count()).toBe(0);
     await page.locator('[data-testid="try-run"]').click();
     await page.locator('[data-testid="try-result"]').waitFor();
-    expect(await calls(page, 'try_action')).toEqual([{ tool: 'todo__list', args: {}, source: 'keyboard', model: 'local' }]);
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'todo__list', args: {}, source: 'test', model: 'local' }]);
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
     // With the action's input schema (fx), one field per argument.
     await page.locator('[data-testid="close"]').click();
@@ -595,6 +595,7 @@ describe('Developer mode', () => {
 
 describe('Actions (journal)', () => {
   test('lines with time, action or event, who asked, outcome, subject; Load older pages with before; filters; live lines', async () => {
+    const NOT_FOUND = 'failed: the service did not find what was asked. Check the settings. (code HTTP_404)';
     const page = await app();
     await tab(page, 'Actions').click();
     const rows = page.locator('[data-testid="journal-row"]');
@@ -609,7 +610,8 @@ describe('Actions (journal)', () => {
     expect(await rows.nth(2).locator('td').nth(3).innerText()).toBe('An event');
     expect(await rows.nth(2).locator('td').nth(4).innerText()).toBe('received');
     expect(await rows.nth(3).locator('td').nth(4).innerText()).toBe('refused: paused while live on Twitch');
-    expect(await rows.nth(4).locator('td').nth(4).innerText()).toBe('failed (HTTP_404)');
+    // Words first, the code as the detail (issue 23).
+    expect(await rows.nth(4).locator('td').nth(4).innerText()).toBe(NOT_FOUND);
     await noSeriousA11y(page);
     await shot(page, 'journal');
     await page.locator('[data-testid="journal-older"]').click();
@@ -618,7 +620,7 @@ describe('Actions (journal)', () => {
     expect(await rows.nth(100).locator('td').nth(5).innerText()).toBe('100 USD #999900');
     await page.locator('[data-testid="journal-outcome"]').selectOption('failed');
     await expect.poll(() => rows.count()).toBe(100);
-    expect(new Set(await rows.locator('td:nth-child(5)').allInnerTexts())).toEqual(new Set(['failed (HTTP_404)']));
+    expect(new Set(await rows.locator('td:nth-child(5)').allInnerTexts())).toEqual(new Set([NOT_FOUND]));
     await page.locator('[data-testid="journal-plugin"]').selectOption('todo');
     await expect.poll(async () => (await calls(page, 'journal')).at(-1)).toEqual({ query: { limit: 100, plugin: 'todo', outcome: 'failed' } });
     await page.locator('[data-testid="journal-outcome"]').selectOption('');

@@ -1,0 +1,33 @@
+// The Actions tab's outcome cell (issue 23): words first, the §22 code as
+// the detail; an R3 line says what the player answered; who asked, tests too.
+import { describe, expect, test } from 'vitest';
+import { translator } from '../../src/i18n';
+import { lineOutcome } from '../../src/ui/journal';
+import { whoText } from '../../src/words';
+
+const t = translator('en');
+const tf = translator('fr');
+
+describe('Actions: how a line ended, in words first', () => {
+  test('a failure says what happened, its code beside', () => {
+    expect(lineOutcome(t, { outcome: 'failed', code: 'DNS_FAILED' }).code).toBe('DNS_FAILED');
+    const words = lineOutcome(t, { outcome: 'failed', code: 'HTTP_404' });
+    expect(words).toEqual({ words: `failed: ${t('run.HTTP_404')}`, code: 'HTTP_404' });
+    expect(words.words).not.toContain('HTTP_404');
+    expect(lineOutcome(tf, { outcome: 'failed', code: 'HTTP_404' }).words).toMatch(/^échoué : /);
+  });
+  test('a refusal with words has no code to show; one this version cannot word shows its code as the detail', () => {
+    expect(lineOutcome(t, { outcome: 'refused', code: 'tools_off' })).toEqual({ words: 'refused: Enable tools is off', code: null });
+    expect(lineOutcome(t, { outcome: 'refused', code: 'bad_token' })).toEqual({ words: 'refused', code: 'bad_token' });
+    expect(lineOutcome(t, { outcome: 'done', code: null })).toEqual({ words: 'done', code: null });
+  });
+  test('§12 an R3 line says what the player answered', () => {
+    expect(lineOutcome(t, { outcome: 'done', code: null, confirmation: 'confirmed' }).words).toBe('done · you confirmed it');
+    expect(lineOutcome(t, { outcome: 'refused', code: 'declined', confirmation: 'expired' }).words)
+      .toBe(`refused: ${t('reason.declined')} · no answer in time`);
+    expect(lineOutcome(tf, { outcome: 'done', code: null, confirmation: 'declined' }).words).toContain('refusée');
+  });
+  test('tests read as tests', () => {
+    expect([whoText(t, 'test'), whoText(tf, 'test')]).toEqual(['A test', 'Un test']);
+  });
+});
