@@ -19,7 +19,8 @@ pub struct Said {
 /// How a tool call of the turn ended: done, failed or refused.
 pub type ToolOutcome = JournalOutcome;
 
-/// One line of `dcplugin chat --json`.
+/// One line of `dcplugin chat --json` (and of the window's `companion-turn` event).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TurnEvent {
@@ -44,6 +45,7 @@ pub enum TurnEvent {
         /// The full tool name the AI gave.
         tool: String,
         /// The arguments as the AI gave them (`null` when not JSON).
+        #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         args: Value,
         /// done, failed or refused.
         outcome: ToolOutcome,

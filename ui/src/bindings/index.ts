@@ -59,4 +59,5 @@ export type { Status } from "./Status";
 export type { SwitchesPatch } from "./SwitchesPatch";
 export type { ToolCode } from "./ToolCode";
 export type { TriedAction } from "./TriedAction";
+export type { TurnEvent } from "./TurnEvent";
 export type { Wanted } from "./Wanted";

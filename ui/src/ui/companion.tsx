@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { listen } from '@tauri-apps/api/event';
 import { api, asApiError } from '../api';
 import type { Translate } from '../i18n';
-import type { AiSettings, ApiError, Card, JournalOutcome } from '../types';
+import type { AiSettings, ApiError, Card, TurnEvent } from '../types';
 import { errorWords, outcomeText, runWords } from '../words';
 import { slugOf } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
@@ -21,16 +21,8 @@ import { useApp } from './context';
 /** The event that carries one turn line. */
 export const COMPANION_EVENT = 'companion-turn';
 
-/** One line of a turn, as `dcplugin chat --json` prints it (the host's `TurnEvent`). */
-export type TurnLine =
-  | { type: 'turn'; id: string; source: string; text: string }
-  | { type: 'delta'; text: string }
-  | { type: 'tool'; step: number; tool: string; args: unknown; outcome: JournalOutcome; code: string | null; reason: string | null }
-  | { type: 'confirm'; tool: string; method: string; url: string; decision: string }
-  | { type: 'reply'; text: string }
-  | { type: 'event'; plugin: string; event: string; text: string }
-  | { type: 'error'; code: string; message: string }
-  | { type: 'end'; steps: number };
+/** One line of a turn, as `dcplugin chat --json` prints it (the engine's `TurnEvent`, generated). */
+export type TurnLine = TurnEvent;
 
 type ToolLine = Extract<TurnLine, { type: 'tool' }>;
 type ConfirmLine = Extract<TurnLine, { type: 'confirm' }>;
