@@ -107,15 +107,19 @@ function programName(cards: ReadonlyMap<string, Pick<Card, 'name'>>, slug: strin
   return slug ? cards.get(slug)?.name ?? slug : '…';
 }
 
-/** A full tool name as the player reads it: the plugin's name (its card's, else its slug), and the action. */
-function named(cards: ReadonlyMap<string, Pick<Card, 'name'>>, tool: string): { plugin: string; action: string } {
+/** A full tool name as the player reads it: the plugin's name (its card's, else its slug), and the
+ * action's hint (from its details, once read), else its name. */
+function named(cards: ReadonlyMap<string, Pick<Card, 'name'>>, hints: ReadonlyMap<string, string>, tool: string): { plugin: string; action: string } {
   const slug = slugOf(tool);
-  return { plugin: cards.get(slug)?.name ?? slug, action: tool.length > slug.length ? tool.slice(slug.length + 2) : tool };
+  const action = hints.get(tool) || (tool.length > slug.length ? tool.slice(slug.length + 2) : tool);
+  return { plugin: cards.get(slug)?.name ?? slug, action };
 }
 
 /** A tool call in words, how it ended; an R3 question, what the player answered and what was sent. */
-export function toolWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine | ConfirmLine): string {
-  const { plugin, action } = named(cards, line.tool);
+export function toolWords(
+  t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine | ConfirmLine, hints: ReadonlyMap<string, string> = new Map(),
+): string {
+  const { plugin, action } = named(cards, hints, line.tool);
   if (line.type === 'confirm') {
     const decision = ['confirmed', 'declined', 'expired'].includes(line.decision) ? line.decision : 'declined';
     return t(`ask.${decision}` as 'ask.declined', { plugin, action, method: line.method, url: line.url });
@@ -155,6 +159,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const [answering, setAnswering] = useState(false);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [ai, setAi] = useState<AiSettings | null>(null);
+  // The actions' hints by full name, read from the details of each plugin a tool line names.
+  const [hints, setHints] = useState<ReadonlyMap<string, string>>(new Map());
+  const hintsOf = useRef(new Set<string>());
   const input = useRef<HTMLInputElement>(null);
   const ids = useId('companion');
 
@@ -165,6 +172,21 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     api.ai().then(setAi, () => undefined);
     return () => { watchers.delete(setExchanges); stoppedTyping(); };
   }, []);
+
+  useEffect(() => {
+    for (const x of exchanges) {
+      for (const line of x.tools) {
+        const slug = slugOf(line.tool);
+        if (hintsOf.current.has(slug) || !app.cards.has(slug)) continue;
+        hintsOf.current.add(slug);
+        api.details(slug).then((d) => setHints((old) => {
+          const next = new Map(old);
+          for (const a of d.actions) if (a.hint) next.set(a.full_name, a.hint);
+          return next;
+        }), () => undefined);
+      }
+    }
+  }, [exchanges, app.cards]);
 
   // Typing counts as the player speaking (§16): the door keeps events waiting until a pause.
   const stoppedTyping = () => {
@@ -222,6 +244,18 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
       <h2 id={`${ids}-h`}>{t('companion.heading')}</h2>
       <Switch label={t('companion.live')} help={t('companion.live_explain')} checked={live} testid="companion-live" onChange={setLive} />
       {live && paused && <p class="banner warn" role="status" data-testid="companion-paused">{pausedWords(t, app.cards, paused)}</p>}
+      {!app.switches.plugins_enabled && (
+        <p class="banner warn" data-testid="companion-plugins-off">
+          {t('companion.plugins_off')}{' '}
+          <button type="button" onClick={() => api.setSwitches({ plugins_enabled: true }).catch((e) => app.showError(asApiError(e)))}>{t('companion.turn_on')}</button>
+        </p>
+      )}
+      {app.switches.plugins_enabled && !app.switches.tools_enabled && (
+        <p class="banner warn" data-testid="companion-tools-off">
+          {t('companion.tools_off')}{' '}
+          <button type="button" onClick={() => api.setSwitches({ tools_enabled: true }).catch((e) => app.showError(asApiError(e)))}>{t('companion.turn_on')}</button>
+        </p>
+      )}
       {app.cards.size === 0 && (
         <p class="banner" data-testid="companion-no-plugin">
           {t('companion.no_plugin')} <button type="button" onClick={props.onCatalog}>{t('companion.to_catalog')}</button>
@@ -245,7 +279,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             {x.tools.length > 0 && (
               <ul class="tool-lines">
                 {x.tools.map((line, i) => (
-                  <li key={i} data-testid={`${line.type}-line`}>{toolWords(t, app.cards, line)}</li>
+                  <li key={i} data-testid={`${line.type}-line`}>{toolWords(t, app.cards, line, hints)}</li>
                 ))}
               </ul>
             )}

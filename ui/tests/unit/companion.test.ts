@@ -38,6 +38,10 @@ describe('§3 a tool call in words', () => {
     expect(refused).toBe('Exchange rates · convert: refused: Enable tools is off');
     expect(toolWords(tf, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }))).not.toContain('POLICY_DENIED');
   });
+  test('the action reads as its hint once the plugin\'s details gave it', () => {
+    expect(toolWords(t, cards, tool({}), new Map([['fx__convert', 'convert money between currencies']])))
+      .toBe('Exchange rates · convert money between currencies: done');
+  });
   test('a plugin without a card is named by its slug', () => {
     expect(toolWords(t, cards, tool({ tool: 'gone__look' }))).toBe('gone · look: done');
   });
