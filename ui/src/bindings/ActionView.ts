@@ -34,7 +34,8 @@ url: string,
  */
 enabled: boolean, 
 /**
- * R3: "needs a confirmation (coming soon)".
+ * R3 or R4 (§12): R3 is confirmed by the player each time, where they
+ * can be asked; R4 is never offered.
  */
 needs_confirmation: boolean, 
 /**

@@ -62,7 +62,8 @@ pub struct ActionView {
     pub url: String,
     /// The action's own switch.
     pub enabled: bool,
-    /// R3: "needs a confirmation (coming soon)".
+    /// R3 or R4 (§12): R3 is confirmed by the player each time, where they
+    /// can be asked; R4 is never offered.
     pub needs_confirmation: bool,
     /// Its arguments as a JSON Schema object (`properties` with `type`,
     /// `description`, `enum`; `required`), for Try an action's form (§19).
