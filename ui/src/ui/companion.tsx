@@ -209,10 +209,13 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     return () => { current = false; };
   }, [live, app.cards]);
 
+  // One turn at a time: the player's own, or an event's the companion is saying.
+  const busy = answering || exchanges.some((x) => x.started && !x.over);
+
   const send = async (e: Event) => {
     e.preventDefault();
     const words = text.trim();
-    if (!words || answering) return;
+    if (!words || busy) return;
     stoppedTyping();
     setRefusal(null);
     setAnswering(true);
@@ -291,8 +294,8 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
         <label for={`${ids}-text`}>{t('companion.say')}</label>
         <input id={`${ids}-text`} ref={input} type="text" data-testid="companion-text" value={text} autoComplete="off"
           onInput={(e) => { setText((e.currentTarget as HTMLInputElement).value); typingNow(); }} />
-        <button type="submit" data-testid="companion-send" disabled={answering}>{t('companion.send')}</button>
-        <button type="button" data-testid="companion-new" disabled={answering} onClick={newConversation}>{t('companion.new')}</button>
+        <button type="submit" data-testid="companion-send" disabled={busy}>{t('companion.send')}</button>
+        <button type="button" data-testid="companion-new" disabled={busy} onClick={newConversation}>{t('companion.new')}</button>
       </form>
     </section>
   );

@@ -219,9 +219,13 @@ describe('issue 23 §16 events said in the window', () => {
       { type: 'delta', text: 'Time for' }, { type: 'delta', text: ' a break!' },
       { type: 'reply', text: 'Time for a break!' }, { type: 'end', steps: 0 },
     ];
-    for (const line of lines) await emit(page, 'companion-turn', line);
+    for (const line of lines.slice(0, 3)) await emit(page, 'companion-turn', line);
     await page.getByRole('tab', { name: 'Companion', exact: true }).click();
     await page.locator('[data-testid="exchange"]').waitFor();
+    // While the companion says the event, nothing else is sent: one turn at a time.
+    expect(await page.locator('[data-testid="companion-send"]').isDisabled()).toBe(true);
+    for (const line of lines.slice(3)) await emit(page, 'companion-turn', line);
+    await expect.poll(() => page.locator('[data-testid="companion-send"]').isDisabled()).toBe(false);
     expect(await text(page, 'said')).toBe('Pomodoro timer (your program): The focus session is over.');
     expect(await text(page, 'answer')).toBe('Companion: Time for a break!');
     expect(await axe(page)).toEqual([]);
