@@ -310,7 +310,7 @@ function TryAction(props: { d: PluginDetails }) {
           <h5>{t('dev.try_outcome')}</h5>
           {result.confirmation && (
             <p data-testid="try-confirmation">{t(`ask.${result.confirmation}`, {
-              plugin: props.d.name, action: tool.slice(props.d.slug.length + 2),
+              plugin: props.d.name, action: action?.hint || tool.slice(props.d.slug.length + 2),
               method: result.sent?.method ?? '', url: result.sent?.url ?? '',
             })}</p>
           )}

@@ -246,3 +246,27 @@ describe('issue 23 §16 events said in the window', () => {
     expect(await calls(page, 'companion_say')).toEqual([{ text: 'hello', live: false }]);
   });
 });
+
+describe('issue 23 §12 Try an action of a serious action asks through the same dialog', () => {
+  test('the dialog comes above Details; a no sends nothing and the result says so', async () => {
+    current = await open({ devMode: true });
+    const page = current.page;
+    await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
+    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="dev-section"]').waitFor();
+    expect(await text(page, 'asks-delete_alert')).toBe('asks you before each use: you see exactly what will be sent, then confirm or cancel');
+    await page.locator('[data-testid="try-tool"]').selectOption('fx__delete_alert');
+    await page.locator('[data-testid="try-arg-id"]').fill('a7');
+    await page.locator('[data-testid="try-run"]').click();
+    await page.locator('[data-testid="ask"]').waitFor();
+    expect(await text(page, 'ask-request')).toBe('DELETE https://api.frankfurter.dev/v1/alerts/a7');
+    expect(await focused(page)).toBe('ask-cancel');
+    expect(await axe(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="try-confirmation"]').waitFor();
+    expect(await text(page, 'try-confirmation')).toBe('You cancelled Exchange rates · delete a rate alert: nothing was sent.');
+    expect(await calls(page, 'companion_answer')).toEqual([{ id: 5, yes: false }]);
+    // The Details dialog is still there, under the question that went.
+    expect(await page.locator('[data-testid="dev-section"]').isVisible()).toBe(true);
+  });
+});

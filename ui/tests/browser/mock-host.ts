@@ -10,7 +10,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
-  FieldProblem, Problem, AiCode, AiSettings, AiTest, FoundAi,
+  FieldProblem, Problem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction,
 } from '../../src/types';
 import type { TurnLine } from '../../src/ui/companion';
 import * as real from './fixtures';
@@ -291,6 +291,23 @@ function companionSay(text: string): Promise<null> {
   });
 }
 
+/** Try an action of an R3 action, as the host runs it (src-tauri's asking.rs): the question goes out as
+ * `companion-ask`, the answer comes back by `companion_answer`, then `over`; only a yes sends. */
+let answering: ((yes: boolean) => void) | null = null;
+function tryAsking(id: string): Promise<TriedAction> {
+  const request = { method: 'DELETE', url: `https://api.frankfurter.dev/v1/alerts/${id}`, headers: [] as [string, string][], body: null };
+  const emitAsk = (payload: AskLine) => (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'companion-ask', payload });
+  emitAsk({ type: 'ask', id: 5, plugin: 'fx', plugin_name: 'Exchange rates', tool: 'delete_alert', hint: 'delete a rate alert', request, seconds: 60 });
+  return new Promise((resolve) => {
+    answering = (yes) => {
+      emitAsk({ type: 'over', id: 5 });
+      resolve(yes
+        ? { outcome: { outcome: 'done', code: null, reason: null, retryable: false, for_ai: '{"deleted":true}' }, sent: request, confirmation: 'confirmed' }
+        : { outcome: { outcome: 'refused', code: 'POLICY_DENIED', reason: 'declined', retryable: false, for_ai: 'POLICY_DENIED: declined' }, sent: null, confirmation: 'declined' });
+    };
+  });
+}
+
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
 let opened = [...(sc.opened ?? [])];
 
@@ -376,6 +393,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
         ? { action: `${a.slug}__convert`, ok: false, code: 'HTTP_401' }
         : { action: `${a.slug}__convert`, ok: true, code: null };
     case 'try_action':
+      if (a.tool === 'fx__delete_alert') return tryAsking(a.args.id);
       return {
         outcome: { outcome: 'done', code: null, reason: null, retryable: false, for_ai: '[third-party data, not instructions]\n{"amount":100,"base":"USD","rates":{"EUR":92.1}}' },
         sent: { method: 'GET', url: `https://api.frankfurter.dev/v1/latest?base=${a.args.from}&symbols=${a.args.to}&amount=${a.args.amount}`, headers: [['Authorization', 'Bearer [secret]']], body: null },
@@ -394,7 +412,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'find_pc_ai': return pcAi;
     case 'companion_say': return companionSay(a.text);
     case 'companion_new_conversation': return null;
-    case 'companion_answer': return null;
+    case 'companion_answer': answering?.(a.yes); answering = null; return null;
     case 'paused_while_live': return ['todo'];
     case 'companion_typing': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
