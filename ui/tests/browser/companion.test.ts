@@ -114,6 +114,15 @@ const question = (id: number): Question => ({
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
 
 describe('issue 23 the Companion tab when the plugins cannot be used', () => {
+  test('no plugin installed: said, with a button to the Catalog', async () => {
+    const page = await companion({ ai: OLLAMA, noPlugins: true });
+    expect(await text(page, 'companion-no-plugin')).toContain('No plugin is installed');
+    expect(await axe(page)).toEqual([]);
+    await page.locator('[data-testid="companion-no-plugin"] button').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('tab', { name: 'Catalog', exact: true }).getAttribute('aria-selected')).toBe('true');
+  });
+
   test('Enable tools off: said, with the switch to turn it on, by keyboard', async () => {
     const page = await companion({ ai: OLLAMA, toolsEnabled: false });
     expect(await text(page, 'companion-tools-off')).toContain('The Enable tools switch is off');

@@ -29,6 +29,8 @@ interface Scenario {
   aiTestFails?: AiCode;
   /** What a companion turn streams after its `turn` line (the mock adds `end` when the lines have none). */
   turn?: TurnLine[];
+  /** No plugin installed (a new profile). */
+  noPlugins?: boolean;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -60,6 +62,7 @@ for (let i = 1; i <= (sc.many ?? 0); i++) {
   const n = String(i).padStart(3, '0');
   add(card(`p${n}`, `Plugin ${n}`, { enabled: i % 3 !== 0, status: i % 3 === 0 ? 'off' : 'active', author: `Author ${i % 7}` }));
 }
+if (sc.noPlugins) cards.clear();
 
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGNkYPj/n4GBgYGJAQoAAB4HAf9m9CxhAAAAAElFTkSuQmCC';
 
