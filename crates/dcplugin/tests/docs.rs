@@ -619,7 +619,7 @@ fn the_event_clients_of_the_guide_reach_the_door() {
         .expect("the Python block")
         .1
         .replace("8440", &door.to_string());
-    std::fs::write(dir.join("send_event.py"), python).expect("write");
+    std::fs::write(dir.join("send_event.py"), &python).expect("write");
     shell.ok(guide_line_in(&events, "dcplugin events pomodoro token > event-token.txt"), dir);
     std::thread::sleep(Duration::from_millis(10_500));
     let out = shell.ok(guide_line_in(&events, "python3 send_event.py focus_done"), dir);
@@ -628,6 +628,14 @@ fn the_event_clients_of_the_guide_reach_the_door() {
     // A refusal comes back as its status, as the guide says.
     std::fs::write(dir.join("event-token.txt"), "0".repeat(64)).expect("wrong token");
     assert_eq!(shell.ok("python3 send_event.py focus_done", dir).trim(), "401");
+    // A closed door (nothing listens on the port) is said in words, not a
+    // traceback, and the script fails.
+    let closed = free_port();
+    std::fs::write(dir.join("send_event.py"), python.replace(&door.to_string(), &closed.to_string())).expect("write");
+    let out = run(shell.command("python3 send_event.py focus_done", dir), None);
+    assert_eq!(out.status.code(), Some(1), "{}", text_of(&out));
+    assert!(text(&out.stderr).contains("The door is closed"), "{}", text_of(&out));
+    assert!(!text_of(&out).contains("Traceback"), "{}", text_of(&out));
 }
 
 fn guide_line_in<'a>(markdown: &str, line: &'a str) -> &'a str {
