@@ -321,8 +321,8 @@ enum Command {
     /// the client. Exit 0 when the client closes standard input.
     Mcp {
         /// Where the client's model runs: online (the default: an AI app's model is usually a service) or pc (only when it runs on this PC). A plugin kept on this PC is offered only with pc.
-        #[arg(long, default_value = "online", value_parser = ["pc", "online"])]
-        ai: String,
+        #[arg(long, default_value = "online", value_parser = choice::of::<dcp_host::Place>())]
+        ai: dcp_host::Place,
     },
     /// Build a .zip package from a plugin folder, refusing an invalid one.
     Pack {
@@ -376,7 +376,7 @@ fn main() -> ExitCode {
             cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
         }
         Command::Mcp { ai } => {
-            cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, cmd::mcp::model_of(&ai)))
+            cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, cmd::mcp::model_of(ai)))
         }
         Command::Ai { what, url, model } => {
             let command = match what {

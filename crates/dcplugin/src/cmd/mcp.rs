@@ -15,7 +15,9 @@
 //! client sends is logged: the server writes nothing but the protocol on
 //! standard output, and the journal gets what every call records.
 
-use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
+use dcp_host::{
+    Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Place, Question, Source, Turn,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction,
     ElicitationSchema, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
@@ -42,11 +44,10 @@ const FOLLOW_EVERY: Duration = Duration::from_secs(1);
 const LONGEST_MESSAGE: usize = 1024 * 1024;
 
 /// `dcplugin mcp --ai pc|online`: where the client's model runs.
-pub fn model_of(ai: &str) -> Model {
-    if ai == "pc" {
-        Model::Local
-    } else {
-        Model::Online
+pub fn model_of(ai: Place) -> Model {
+    match ai {
+        Place::Pc => Model::Local,
+        Place::Online => Model::Online,
     }
 }
 
