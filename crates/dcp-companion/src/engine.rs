@@ -14,7 +14,7 @@ use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_format::limits::STEPS_PER_TURN;
-use dcp_host::{Answer, ApiError, Ask, CompanionState, Host, Model, Question, Source, Turn};
+use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, Host, Question, Source, Turn};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -124,10 +124,7 @@ impl Companion {
     }
 
     fn turn(&self, source: Source, live: bool, can_confirm: bool) -> Turn {
-        let model = match self.connection.place() {
-            Place::Pc => Model::Local,
-            Place::Online => Model::Online,
-        };
+        let model = model_of(self.connection.place());
         Turn { source, model, live, builtin: 0, id: Some(new_turn_id()), step: None, can_confirm }
     }
 

@@ -32,7 +32,7 @@ mod kept_offer;
 mod plugin_test;
 mod to_end;
 
-pub use ai::{AiSettings, AiTest, FoundAi};
+pub use ai::{model_of, AiSettings, AiTest, FoundAi};
 pub use background::{Background, BackgroundOptions};
 /// The companion's AI connection and where it runs (issue 22).
 pub use dcp_ai::{AiCode, Connection, Place};

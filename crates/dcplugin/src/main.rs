@@ -376,7 +376,7 @@ fn main() -> ExitCode {
             cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
         }
         Command::Mcp { ai } => {
-            cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, cmd::mcp::model_of(ai)))
+            cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, dcp_host::model_of(ai)))
         }
         Command::Ai { what, url, model } => {
             let command = match what {

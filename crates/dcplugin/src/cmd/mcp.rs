@@ -16,7 +16,7 @@
 //! standard output, and the journal gets what every call records.
 
 use dcp_host::{
-    Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Place, Question, Source, Turn,
+    Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn,
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction,
@@ -42,14 +42,6 @@ const FOLLOW_EVERY: Duration = Duration::from_secs(1);
 /// few strings and numbers (§7); a longer line is dropped unread, and the
 /// server goes on serving.
 const LONGEST_MESSAGE: usize = 1024 * 1024;
-
-/// `dcplugin mcp --ai pc|online`: where the client's model runs.
-pub fn model_of(ai: Place) -> Model {
-    match ai {
-        Place::Pc => Model::Local,
-        Place::Online => Model::Online,
-    }
-}
 
 /// Serves until the client closes standard input. Exit 0 then, 1 when the
 /// client never completed `initialize`.
