@@ -15,9 +15,7 @@
 //! client sends is logged: the server writes nothing but the protocol on
 //! standard output, and the journal gets what every call records.
 
-use dcp_host::{
-    Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn,
-};
+use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction,
     ElicitationSchema, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
