@@ -30,7 +30,8 @@ export function App() {
   const [cards, setCards] = useState<Map<string, Card>>(new Map());
   const [order, setOrder] = useState<string[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const [top, setTop] = useState<Top>('plugins');
+  // A player opens a companion app to talk to it: the Companion tab comes first (issue 23).
+  const [top, setTop] = useState<Top>('companion');
   const [sub, setSub] = useState<Sub>('mine');
   const [secretsWarning, setSecretsWarning] = useState<string | null>(null);
   const [catalog, setCatalog] = useState<CatalogEntry[]>([]);
@@ -155,7 +156,7 @@ export function App() {
     }
   };
 
-  // After My plugins is first drawn: tell the host, and keep the startup time.
+  // After the cards are first read and the first view drawn: tell the host, and keep the startup time.
   const readied = useRef(false);
   useEffect(() => {
     if (!loaded || readied.current) return;

@@ -6,8 +6,11 @@ beforeAll(start);
 afterAll(stop);
 
 let current: Opened | null = null;
+/** The app with a scenario, on the Plugins tab; where it opens (the Companion tab, or the consent
+ * screen of a file handed to it) when `wait` is false or files are `opened`. */
 async function app(scenario: Record<string, unknown> = {}, wait = true): Promise<Page> {
   current = await open(scenario, wait);
+  if (wait && !scenario.opened) await tab(current.page, 'Plugins').click();
   return current.page;
 }
 afterEach(async () => {
@@ -353,6 +356,8 @@ describe('Consent screen: what a hostile file or program cannot do (issue 20)', 
     expect(await line.innerText()).toBe('Developer mode is on: this plugin needs it. Install it only if you turned Developer mode on yourself.');
     await page.locator('[data-testid="consent-cancel"]').click();
     await expect.poll(() => page.locator('[data-testid="consent"]').count()).toBe(0);
+    // A consent cancelled leaves the window where it opened: the Companion tab.
+    await tab(page, 'Plugins').click();
     await page.locator('[data-testid="load-folder"]').click();
     await page.locator('[data-testid="consent"]').waitFor();
     expect(await page.locator('[data-testid="consent"] .badge').innerText()).toBe('Folder (dev)');
@@ -663,17 +668,25 @@ describe('Switches, language and keyboard', () => {
   });
 
   test('keyboard only: tabs with arrows, a card opened with Enter, Escape closes and focus comes back', async () => {
-    const page = await app();
+    // Where the window opens: the Companion tab (issue 23).
+    current = await open();
+    const page = current.page;
     const focused = () => page.evaluate(() => {
       const e = document.activeElement as HTMLElement;
       return `${e.getAttribute('role') ?? e.tagName.toLowerCase()}:${e.getAttribute('data-testid') ?? e.textContent?.trim()}`;
     });
+    expect(await tab(page, 'Companion').getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('[data-testid="companion-text"]').isVisible()).toBe(true);
     await page.keyboard.press('Tab'); // language
     await page.keyboard.press('Tab');
-    expect(await focused()).toBe('tab:Plugins');
-    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('tab:Companion');
+    await page.keyboard.press('ArrowRight');
     await expect.poll(focused).toBe('tab:Tools');
     expect(await tab(page, 'Tools').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(focused).toBe('tab:Plugins');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(focused).toBe('tab:Tools');
     await page.keyboard.press('ArrowRight');
     await expect.poll(focused).toBe('tab:Plugins');
     await page.keyboard.press('Tab'); // into the plugins panel
