@@ -105,8 +105,8 @@ impl Drop for Background {
     }
 }
 
-/// Reports every card whose status, switch, version or number of recent
-/// errors changed since the last look, whoever changed it (a failed call
+/// Reports every card whose status, switch, version, number of recent
+/// errors or failing calls changed since the last look, whoever changed it (a failed call
 /// raises the count on the card at once; a day later it falls by itself).
 async fn poll_statuses(host: Host) {
     let mut seen: HashMap<String, Card> = HashMap::new();
@@ -131,6 +131,7 @@ fn report_differences(host: &Host, seen: &HashMap<String, Card>, now: &HashMap<S
                 && old.enabled == card.enabled
                 && old.version == card.version
                 && old.recent_errors == card.recent_errors
+                && old.failing == card.failing
         });
         if !same {
             host.emit(HostEvent::PluginChanged {

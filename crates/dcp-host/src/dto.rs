@@ -14,7 +14,7 @@ mod review;
 mod spelled;
 
 pub use call::{CallOutcome, SentRequest};
-pub use card::Card;
+pub use card::{Card, Failing};
 pub use details::{ActionView, EventView, PluginDetails, SettingView};
 pub use door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_DOOR_PORT};
 pub use install::{CatalogEntry, InstallOptions, Installed};

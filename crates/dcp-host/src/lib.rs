@@ -65,9 +65,9 @@ use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::{KeyStore, OsKeyStore};
 pub use dto::{
     ActionView, AppSwitches, CallOutcome, Card, CatalogEntry, CloudChoice, CloudQuestion, CompanionState, DoorState,
-    DoorView, EventView, EventsPage, FailedCall, InstallOptions, Installed, JournalKind, JournalLine, JournalOutcome,
-    JournalQuery, JournalValue, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction, ReviewEvent,
-    SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
+    DoorView, EventView, EventsPage, FailedCall, Failing, InstallOptions, Installed, JournalKind, JournalLine,
+    JournalOutcome, JournalQuery, JournalValue, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction,
+    ReviewEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;

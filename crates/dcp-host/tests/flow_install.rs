@@ -218,6 +218,48 @@ async fn s19_a_card_counts_its_recent_errors() {
     assert_eq!(errors(f.host.cards().await.expect("cards")), Some(0), "a new install starts at 0");
 }
 
+/// §18 "Active: installed, on, ready": a plugin whose every call fails is
+/// not ready, and its card says so as a fact read from the journal: its
+/// failed calls since the last that went through, and the newest one's
+/// code. A refusal (the app's decision) neither counts nor clears it; a
+/// call that goes through clears it; the cards and the details agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s18_a_card_says_its_calls_keep_failing() {
+    let f = fixture();
+    let port = free_port();
+    let _server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
+    dev_mode(&f.host, true).await;
+    let token = |value: &str| Sensitive::new(value.into());
+    let wrong = InstallOptions { secrets: vec![("token".into(), token("wrong"))], ..Default::default() };
+    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), wrong).await;
+    let failing = |cards: Vec<dcp_host::Card>| cards.into_iter().find(|c| c.slug == "mypc").and_then(|c| c.failing);
+    assert_eq!(failing(f.host.cards().await.expect("cards")), None, "no call yet: nothing failed");
+    let call = || async { f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call").outcome };
+
+    for _ in 0..3 {
+        assert_eq!(call().await, JournalOutcome::Failed, "the program refuses the wrong token");
+    }
+    let three = Some(dcp_host::Failing { calls: 3, code: JournalValue::Known(dcp_host::ToolCode::Http(401)) });
+    assert_eq!(failing(f.host.cards().await.expect("cards")), three);
+    assert_eq!(f.host.card("mypc").await.expect("card").failing, three, "one card alone says the same");
+    let details = f.host.details("mypc").await.expect("details");
+    assert_eq!((details.card.status, details.card.failing), (Status::Active, three.clone()), "Active, and failing");
+
+    f.host.set_enabled("mypc", false).await.expect("off");
+    assert_eq!(call().await, JournalOutcome::Refused);
+    f.host.set_enabled("mypc", true).await.expect("on");
+    assert_eq!(f.host.card("mypc").await.expect("card").failing, three, "a refusal is not the plugin's failure");
+
+    f.host.set_secret("mypc", "token", token(TOKEN)).await.expect("the right token");
+    assert_eq!(call().await, JournalOutcome::Done);
+    assert_eq!(failing(f.host.cards().await.expect("cards")), None, "a call went through: not failing any more");
+
+    f.host.set_secret("mypc", "token", token("wrong again")).await.expect("a wrong token");
+    assert_eq!(call().await, JournalOutcome::Failed);
+    let one = f.host.card("mypc").await.expect("card").failing.expect("failing again");
+    assert_eq!((one.calls, one.code.to_string()), (1, "HTTP_401".into()), "counted from the last success");
+}
+
 /// Moves the journal lines `ids` (a query of their ids) `by` milliseconds
 /// back; how many moved.
 fn age_failures(f: &Fixture, ids: &str, by: i64) -> usize {

@@ -190,6 +190,21 @@ pub struct FailedCall {
     pub error: String,
 }
 
+/// A plugin whose calls keep failing (§18: a card that says Active while
+/// every call fails misleads): its failed calls since its last call that
+/// went through, and the newest one's code.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failing {
+    /// Failed calls in a row, newest first, at most [`FAILING_LOOKED_AT`].
+    pub calls: u32,
+    /// The §22 code of the newest.
+    pub code: Stored<ToolCode>,
+}
+
+/// How many of a plugin's latest calls [`Store::failing`] reads: "its last
+/// 50 calls failed" is as true and as useful as any larger count.
+pub const FAILING_LOOKED_AT: u32 = 50;
+
 /// What a caller writes.
 #[derive(Debug, Clone)]
 pub struct NewEntry<'a> {
@@ -407,6 +422,44 @@ impl Store {
         let since = now_ms() - RECENT_ERRORS_MS;
         let counts = stmt.query_map(params![since, only], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(counts.collect::<Result<_, _>>()?)
+    }
+
+    /// Whether a plugin's calls keep failing: its latest calls that went
+    /// through or failed (refusals are the app's, not the plugin's), read
+    /// newest first until one went through. Only for a plugin with recent
+    /// errors ([`Store::recent_errors`], the range of an index), so a card
+    /// without costs no read, and the failures are as recent and as
+    /// counted since it was installed as those are. Tests count: a failed
+    /// Test says as much about the plugin as the companion's call.
+    pub(crate) fn failing(&self, slug: &str, recent_errors: u32) -> Result<Option<Failing>, StoreError> {
+        if recent_errors == 0 {
+            return Ok(None);
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT j.outcome, j.code FROM journal j JOIN plugins p ON p.slug = j.slug
+             WHERE j.slug = ?1 AND j.kind = 'call' AND j.outcome IN ('done', 'failed')
+               AND j.at >= ?2 AND j.at >= p.installed_at * 1000
+             ORDER BY j.id DESC LIMIT ?3",
+        )?;
+        let since = now_ms() - RECENT_ERRORS_MS;
+        let rows = stmt.query_map(params![slug, since, FAILING_LOOKED_AT], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
+        let mut failing: Option<Failing> = None;
+        for row in rows {
+            let (outcome, code) = row?;
+            if outcome != Outcome::Failed.as_str() {
+                break;
+            }
+            match &mut failing {
+                Some(f) => f.calls += 1,
+                None => {
+                    let code = Stored::read(code.unwrap_or_default(), ToolCode::parse);
+                    failing = Some(Failing { calls: 1, code });
+                }
+            }
+        }
+        Ok(failing)
     }
 
     /// Counts one Twitch chat call for a turn and returns how many the turn

@@ -5,7 +5,7 @@
 use crate::cloud::CloudChoice;
 use crate::context::CallContext;
 use crate::error::StoreError;
-use crate::journal::FailedCall;
+use crate::journal::{FailedCall, Failing};
 use crate::prefs::Prefs;
 use crate::review::Origin;
 use crate::spelling;
@@ -90,6 +90,9 @@ pub struct Card {
     /// Its failed calls of the last day, since it was installed (§19: shown
     /// on the card in developer mode; see [`crate::journal::RECENT_ERRORS_MS`]).
     pub recent_errors: u32,
+    /// Its calls keep failing: none went through since (see
+    /// [`Store::failing`]); shown on the card whatever the mode.
+    pub failing: Option<Failing>,
 }
 
 /// One plugin in full, as `show` and the details page present it.
@@ -283,7 +286,15 @@ impl Store {
             for slug in &slugs {
                 let Some((context, row)) = self.context_and_row(slug, generation)? else { continue };
                 let recent = errors.get(slug).copied().unwrap_or(0);
-                cards.push(self.card_from(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent));
+                let failing = self.failing(slug, recent)?;
+                cards.push(self.card_from(
+                    &row,
+                    context.plugin.as_deref(),
+                    context.status,
+                    context.kept_on_pc,
+                    recent,
+                    failing,
+                ));
             }
             Ok(cards)
         })
@@ -296,7 +307,8 @@ impl Store {
                 .context_and_row(slug, self.generation()?)?
                 .ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
             let recent = self.recent_errors(Some(slug))?.get(slug).copied().unwrap_or(0);
-            Ok(self.card_from(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent))
+            let failing = self.failing(slug, recent)?;
+            Ok(self.card_from(&row, context.plugin.as_deref(), context.status, context.kept_on_pc, recent, failing))
         })
     }
 
@@ -345,7 +357,8 @@ impl Store {
         let loaded = context.plugin.clone().map_or_else(|| self.load(row), Loaded::Ready);
         let plugin = context.plugin.as_deref();
         let recent = self.recent_errors(Some(&row.slug))?.get(&row.slug).copied().unwrap_or(0);
-        let card = self.card_from(row, plugin, context.status, context.kept_on_pc, recent);
+        let failing = self.failing(&row.slug, recent)?;
+        let card = self.card_from(row, plugin, context.status, context.kept_on_pc, recent, failing);
         let events_on = self.events_on(&row.slug)?;
         let settings = plugin.map(|p| {
             p.settings
@@ -402,7 +415,7 @@ impl Store {
     }
 
     /// The card of a plugin from its row, its manifest when readable, its
-    /// status and its number of recent errors.
+    /// status, its number of recent errors and whether its calls keep failing.
     fn card_from(
         &self,
         row: &Row,
@@ -410,6 +423,7 @@ impl Store {
         status: Status,
         kept_on_pc: bool,
         recent_errors: u32,
+        failing: Option<Failing>,
     ) -> Card {
         // A saved folder's version shows at once, as every other reader sees it.
         let version = plugin.map_or_else(|| row.version.clone(), |p| p.version.to_string());
@@ -429,6 +443,7 @@ impl Store {
             description: plugin.and_then(|p| p.description.clone()),
             has_icon: self.resolve(&row.dir).join(package::ICON_FILE).is_file(),
             recent_errors,
+            failing,
         }
     }
 

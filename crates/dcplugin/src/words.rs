@@ -202,6 +202,8 @@ pub struct CardJson {
     description: Option<String>,
     has_icon: bool,
     recent_errors: u32,
+    /// Its calls keep failing (a field added to the shape: nothing else moved).
+    failing: Option<dcp_host::Failing>,
 }
 
 impl CardJson {
@@ -219,6 +221,7 @@ impl CardJson {
             description: c.description.clone(),
             has_icon: c.has_icon,
             recent_errors: c.recent_errors,
+            failing: c.failing.clone(),
         }
     }
 

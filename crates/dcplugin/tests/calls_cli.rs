@@ -118,6 +118,12 @@ fn s20f_local_server_end_to_end() {
         ]
     );
     assert_eq!(journal[3]["subject"], "buy batteries");
+    // §18: Active, yet its last two calls failed; `list --json` says so in a
+    // field of its own (the newest failure's code), beside those it had.
+    let list = json(&dcplugin(&profile, &["list", "--json"], None));
+    let card = &list[0];
+    assert_eq!((card["status"].as_str(), card["recent_errors"].as_u64()), (Some("active"), Some(2)), "{card}");
+    assert_eq!(card["failing"], serde_json::json!({ "calls": 2, "code": "NETWORK" }), "{card}");
     let text = serde_json::to_string(&journal).expect("json");
     assert!(!text.contains(&token) && !text.contains("wrong-token"), "no secret in the journal");
 }

@@ -3,6 +3,7 @@ import type { ActionView } from "./ActionView";
 import type { CloudChoice } from "./CloudChoice";
 import type { EventView } from "./EventView";
 import type { FailedCall } from "./FailedCall";
+import type { Failing } from "./Failing";
 import type { Origin } from "./Origin";
 import type { Problem } from "./Problem";
 import type { SettingView } from "./SettingView";
@@ -112,4 +113,9 @@ has_icon: boolean,
  * Its failed calls of the last day, since it was installed (§19: shown
  * on the card in developer mode).
  */
-recent_errors: number, };
+recent_errors: number, 
+/**
+ * Its calls keep failing: none went through since (§18: said on the
+ * card, whatever the mode, so that Active does not mislead).
+ */
+failing: Failing | null, };

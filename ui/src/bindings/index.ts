@@ -24,6 +24,7 @@ export type { EventReason } from "./EventReason";
 export type { EventView } from "./EventView";
 export type { EventsPage } from "./EventsPage";
 export type { FailedCall } from "./FailedCall";
+export type { Failing } from "./Failing";
 export type { FieldCode } from "./FieldCode";
 export type { FieldProblem } from "./FieldProblem";
 export type { FoundAi } from "./FoundAi";

@@ -437,7 +437,8 @@ export const cards: Card[] = [
     "author": "Your name",
     "description": "Converts an amount of money between currencies with the daily reference rates of the European Central Bank. No account needed.",
     "has_icon": false,
-    "recent_errors": 0
+    "recent_errors": 0,
+    "failing": null
   },
   {
     "slug": "mypc",
@@ -454,7 +455,8 @@ export const cards: Card[] = [
     "author": "Plugin author",
     "description": "Example of a plugin that talks to a small server running on your own PC: tells the time and writes notes to a text file.",
     "has_icon": false,
-    "recent_errors": 0
+    "recent_errors": 0,
+    "failing": null
   },
   {
     "slug": "mytasks",
@@ -469,7 +471,8 @@ export const cards: Card[] = [
     "author": "Your name",
     "description": "Reads, adds and completes tasks in your task list.",
     "has_icon": false,
-    "recent_errors": 0
+    "recent_errors": 0,
+    "failing": null
   },
   {
     "slug": "pomodoro",
@@ -486,7 +489,8 @@ export const cards: Card[] = [
     "author": "Plugin author",
     "description": "Example of a plugin with events: a focus timer running in a small server on your own PC, which tells your companion when a session or a break ends.",
     "has_icon": false,
-    "recent_errors": 0
+    "recent_errors": 0,
+    "failing": null
   },
   {
     "slug": "recipes",
@@ -501,7 +505,8 @@ export const cards: Card[] = [
     "author": "Plugin author",
     "description": "Searches a public recipe catalog by ingredient or dish name and reads one recipe with its ingredients and steps. No account needed.",
     "has_icon": false,
-    "recent_errors": 0
+    "recent_errors": 0,
+    "failing": null
   },
   {
     "slug": "trelloperso",
@@ -516,7 +521,8 @@ export const cards: Card[] = [
     "author": "Plugin author",
     "description": "Example of a custom plugin plugged into the author's own Trello app: reads one board and adds cards, with an app key and a token.",
     "has_icon": false,
-    "recent_errors": 0
+    "recent_errors": 0,
+    "failing": null
   }
 ];
 
@@ -535,6 +541,7 @@ export const details: Record<string, PluginDetails> = {
     "description": "Converts an amount of money between currencies with the daily reference rates of the European Central Bank. No account needed.",
     "has_icon": false,
     "recent_errors": 0,
+    "failing": null,
     "settings": [],
     "actions": [
       {
@@ -599,6 +606,7 @@ export const details: Record<string, PluginDetails> = {
     "description": "Example of a plugin that talks to a small server running on your own PC: tells the time and writes notes to a text file.",
     "has_icon": false,
     "recent_errors": 0,
+    "failing": null,
     "settings": [
       {
         "key": "token",
@@ -679,6 +687,7 @@ export const details: Record<string, PluginDetails> = {
     "description": "Reads, adds and completes tasks in your task list.",
     "has_icon": false,
     "recent_errors": 0,
+    "failing": null,
     "settings": [
       {
         "key": "api_token",
@@ -808,6 +817,7 @@ export const details: Record<string, PluginDetails> = {
     "description": "Example of a plugin with events: a focus timer running in a small server on your own PC, which tells your companion when a session or a break ends.",
     "has_icon": false,
     "recent_errors": 0,
+    "failing": null,
     "settings": [
       {
         "key": "token",
@@ -916,6 +926,7 @@ export const details: Record<string, PluginDetails> = {
     "description": "Searches a public recipe catalog by ingredient or dish name and reads one recipe with its ingredients and steps. No account needed.",
     "has_icon": false,
     "recent_errors": 0,
+    "failing": null,
     "settings": [
       {
         "key": "servings",
@@ -1005,6 +1016,7 @@ export const details: Record<string, PluginDetails> = {
     "description": "Example of a custom plugin plugged into the author's own Trello app: reads one board and adds cards, with an app key and a token.",
     "has_icon": false,
     "recent_errors": 0,
+    "failing": null,
     "settings": [
       {
         "key": "api_key",

@@ -2,7 +2,8 @@
 //! comes from, whether it is kept on this PC, the ports it talks to, its
 //! status), which each shell words in its own language.
 
-use super::{Origin, Status};
+use super::{JournalValue, Origin, Status};
+use dcp_format::codes::ToolCode;
 use serde::Serialize;
 
 /// One card of My plugins (§18); the icon through [`crate::Host::icon`].
@@ -36,6 +37,26 @@ pub struct Card {
     /// Its failed calls of the last day, since it was installed (§19: shown
     /// on the card in developer mode).
     pub recent_errors: u32,
+    /// Its calls keep failing: none went through since (§18: said on the
+    /// card, whatever the mode, so that Active does not mislead).
+    pub failing: Option<Failing>,
+}
+
+/// A plugin whose calls keep failing: a fact each shell words.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failing {
+    /// Its failed calls in a row, up to the last that went through (at
+    /// most [`dcp_store::journal::FAILING_LOOKED_AT`]).
+    pub calls: u32,
+    /// The §22 code of the newest.
+    pub code: JournalValue<ToolCode>,
+}
+
+impl From<dcp_store::journal::Failing> for Failing {
+    fn from(f: dcp_store::journal::Failing) -> Failing {
+        Failing { calls: f.calls, code: f.code.into() }
+    }
 }
 
 impl From<dcp_store::Card> for Card {
@@ -54,6 +75,7 @@ impl From<dcp_store::Card> for Card {
             description: c.description,
             has_icon: c.has_icon,
             recent_errors: c.recent_errors,
+            failing: c.failing.map(Into::into),
         }
     }
 }
