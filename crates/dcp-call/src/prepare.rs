@@ -59,6 +59,7 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<(Bo
         slug: slug.to_owned(),
         tool: tool_name.to_owned(),
         who: turn.source,
+        client: turn.client.clone(),
         subject: subject(tool, args, &masker),
         confirmation: None,
     };

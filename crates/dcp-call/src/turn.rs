@@ -38,6 +38,11 @@ pub struct Turn {
     /// answer given in advance): R3 actions of voice and keyboard turns are
     /// offered, and asked before they are sent (§12).
     pub can_confirm: bool,
+    /// The AI app that asked, as it named itself (an MCP client's
+    /// `initialize`, issue 24): its calls' journal lines name it. The
+    /// client's own text, cleaned by the journal; it decides nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
 }
 
 impl Turn {
@@ -45,6 +50,6 @@ impl Turn {
     /// not live, no built-in tool offered, no turn id nor step, and no one
     /// to ask (R3 is not offered). Change a field with `Turn { .., ..Turn::new(..) }`.
     pub fn new(source: Source, model: Model) -> Turn {
-        Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false }
+        Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false, client: None }
     }
 }

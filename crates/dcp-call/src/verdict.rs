@@ -14,12 +14,14 @@ use dcp_net::{Incoming, NetError};
 use dcp_store::journal::{Kind, NewEntry, Outcome as Logged, Source};
 
 /// Which call a journal line names: the tool as the AI asked for it, who
-/// asked, and its subject (the first text argument, cleaned and masked).
+/// asked (and the AI app, when one named itself), and its subject (the
+/// first text argument, cleaned and masked).
 #[derive(Debug)]
 pub(crate) struct Call {
     pub slug: String,
     pub tool: String,
     pub who: Source,
+    pub client: Option<String>,
     pub subject: Option<String>,
     /// An R3 call's answer, once the player gave it (or did not in time).
     pub confirmation: Option<Decision>,
@@ -124,6 +126,7 @@ impl Verdict {
             subject: call.subject.as_deref(),
             error: self.error.as_deref(),
             confirmation: call.confirmation,
+            client: call.client.as_deref(),
         }
     }
 }
@@ -150,6 +153,7 @@ mod tests {
             slug: "fx".into(),
             tool: "convert".into(),
             who: Source::Voice,
+            client: None,
             subject: Some("100 USD".into()),
             confirmation: None,
         }

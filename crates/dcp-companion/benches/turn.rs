@@ -270,6 +270,7 @@ fn bench(c: &mut Criterion) {
             id: Some(format!("bench-{n}")),
             step: Some(1),
             can_confirm: false,
+            client: None,
         };
         parts[0].push(timed(|| drop(host.block_on(host.offer(turn.clone())).expect("offer"))));
         parts[1].push(timed(|| drop(host.block_on(host.switches()).expect("switches"))));

@@ -125,7 +125,7 @@ impl Companion {
 
     fn turn(&self, source: Source, live: bool, can_confirm: bool) -> Turn {
         let model = model_of(self.connection.place());
-        Turn { source, model, live, builtin: 0, id: Some(new_turn_id()), step: None, can_confirm }
+        Turn { live, id: Some(new_turn_id()), can_confirm, ..Turn::new(source, model) }
     }
 
     /// Runs a turn; on an error the turn's messages are taken back out of

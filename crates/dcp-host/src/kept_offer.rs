@@ -44,8 +44,9 @@ struct Asked {
 impl Asked {
     fn of(turn: &Turn) -> Asked {
         // Named field by field: a field added to `Turn` must be placed here
-        // (in the key, or ignored as the id is) before this compiles.
-        let Turn { source, model, live, builtin, id: _, step: _, can_confirm } = turn;
+        // (in the key, or ignored as the id is) before this compiles. The
+        // AI app's name only names the journal's lines: it changes no offer.
+        let Turn { source, model, live, builtin, id: _, step: _, can_confirm, client: _ } = turn;
         let (source, model, live, builtin, can_confirm) = (*source, *model, *live, *builtin, *can_confirm);
         Asked { source, model, live, builtin, within_steps: within_steps(turn), can_confirm }
     }

@@ -71,6 +71,7 @@ fn bench(c: &mut Criterion) {
                 subject: Some("x"),
                 error: None,
                 confirmation: None,
+                client: None,
             })
             .expect("write");
     }

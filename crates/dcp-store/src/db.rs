@@ -185,6 +185,10 @@ const MIGRATIONS: &[M<'static>] = &[
             sealed_key BLOB
         );",
     ),
+    // Migration 12: the AI app that asked, as it named itself (an MCP
+    // client's `initialize`, issue 24), cleaned and cut by the journal.
+    // Every line before, and every line of another "who", has none.
+    M::up("ALTER TABLE journal ADD COLUMN client TEXT;"),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

@@ -45,6 +45,8 @@ pub const SUBJECT_CHARS: usize = 60;
 pub const FAILURES_KEPT: i64 = 20;
 /// Longest failure error kept.
 const ERROR_CHARS: usize = 1_000;
+/// Longest AI app name kept (see [`client_name`]).
+pub const CLIENT_CHARS: usize = 60;
 /// How far back a card's "number of recent errors" looks, in milliseconds
 /// (§19 asks for the count on each card in developer mode but does not say
 /// how recent). A day: a developer who comes back the next morning still
@@ -175,6 +177,12 @@ pub struct JournalLine {
     /// the JSON of every other line, so their shape does not change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmation: Option<Stored<Decision>>,
+    /// The AI app that asked, as it named itself (an MCP client's
+    /// `initialize`, issue 24; migration 12), cleaned by [`client_name`].
+    /// Absent from the JSON of every other line, so their shape does not
+    /// change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
 }
 
 /// One of a plugin's last failed calls (Developer section, §19).
@@ -227,6 +235,25 @@ pub struct NewEntry<'a> {
     pub error: Option<&'a str>,
     /// For an R3 call: what the player answered.
     pub confirmation: Option<Decision>,
+    /// The AI app that asked, as it named itself (untrusted: cleaned here,
+    /// see [`client_name`]).
+    pub client: Option<&'a str>,
+}
+
+/// An AI app's name as the journal keeps it. The client chooses this text
+/// (an MCP client's `initialize`), so it is read as hostile (§3: the
+/// journal holds no content; §19: Actions shows each line as it is):
+/// line breaks and tabs become spaces, every hidden character (controls,
+/// bidi overrides, zero-width and tag characters: `dcp_format::text`'s
+/// set) is removed so it cannot forge or reorder a line of Actions or of
+/// `dcplugin journal`, spaces are collapsed, and it is cut to
+/// [`CLIENT_CHARS`]. Nothing left: no name.
+pub fn client_name(raw: &str) -> Option<String> {
+    let spaced: String = raw.chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect();
+    let visible = dcp_format::text::remove_hidden(&spaced);
+    let name: String = visible.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(CLIENT_CHARS).collect();
+    let name = name.trim_end();
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 fn now_ms() -> i64 {
@@ -257,6 +284,7 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
         subject: r.get(8)?,
         detail: None,
         confirmation: confirmation.map(|text| Stored::read(text, Decision::parse)),
+        client: r.get(10)?,
     })
 }
 
@@ -278,9 +306,10 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
     // One commit for both tables (inside a caller's transaction, that one).
     let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
     let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
+    let client = e.client.and_then(client_name);
     conn.prepare_cached(
-        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject, confirmation)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject, confirmation, client)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         at,
@@ -291,7 +320,8 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         e.outcome.as_str(),
         e.code.map(|c| c.to_string()),
         subject,
-        e.confirmation.map(Decision::as_str)
+        e.confirmation.map(Decision::as_str),
+        client
     ])?;
     let id = conn.last_insert_rowid();
     let inserted = JournalLine {
@@ -306,6 +336,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         subject,
         detail: None,
         confirmation: e.confirmation.map(Stored::Known),
+        client,
     };
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
@@ -383,7 +414,7 @@ impl Store {
     /// Entries matching `filter` (its parameters first, the limit last).
     fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<JournalLine>, StoreError> {
         let sql = format!(
-            "SELECT id, at, slug, action, who, kind, outcome, code, subject, confirmation FROM journal {filter} ORDER BY id DESC LIMIT ?"
+            "SELECT id, at, slug, action, who, kind, outcome, code, subject, confirmation, client FROM journal {filter} ORDER BY id DESC LIMIT ?"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let entries = stmt.query_map(parameters, entry)?.collect::<Result<Vec<_>, _>>()?;

@@ -27,6 +27,10 @@ use support::{contains, json_of, text, Profile, Running};
 
 const SECRET: &str = "sk-live-93be0c11d4";
 
+/// The AI app as tests/mcp_client.py names itself (clientInfo: name and
+/// version), as the journal keeps it.
+const CLIENT: &str = "dcplugin-test-client 1.0.0";
+
 /// Public-looking answers for the declared names, every one connected to
 /// the local TLS server.
 const ZONE: &str = "api.example.com=93.184.216.34,notes.example.com=93.184.216.37";
@@ -105,11 +109,20 @@ impl World {
     /// The MCP client started on `dcplugin mcp --ai AI`, running `steps`,
     /// answering every elicitation with `elicit` (none: no elicitation).
     fn client(&self, ai: &str, elicit: Option<&str>, steps: &[Value]) -> Client {
+        self.client_named(None, ai, elicit, steps)
+    }
+
+    /// [`World::client`], the client naming itself `name` in `initialize`
+    /// (none: the script's own name, [`CLIENT`]).
+    fn client_named(&self, name: Option<&str>, ai: &str, elicit: Option<&str>, steps: &[Value]) -> Client {
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
         let mut command = Command::new(python());
         command.arg(script).arg(Value::from(steps.to_vec()).to_string());
         if let Some(answer) = elicit {
             command.args(["--elicit", answer]);
+        }
+        if let Some(name) = name {
+            command.args(["--name", name]);
         }
         command
             .arg("--")
@@ -136,7 +149,12 @@ impl World {
 
     /// Runs `steps` to the end: the session line, then one line per step.
     fn session(&self, ai: &str, elicit: Option<&str>, steps: &[Value]) -> Vec<Value> {
-        let mut client = self.client(ai, elicit, steps);
+        self.session_named(None, ai, elicit, steps)
+    }
+
+    /// [`World::session`] of a client naming itself `name`.
+    fn session_named(&self, name: Option<&str>, ai: &str, elicit: Option<&str>, steps: &[Value]) -> Vec<Value> {
+        let mut client = self.client_named(name, ai, elicit, steps);
         let mut lines = Vec::new();
         while let Some(line) = client.next() {
             lines.push(line);
@@ -371,8 +389,34 @@ fn a_call_runs_through_the_network_filter_and_a_refusal_is_an_error_result_with_
         .map(|e| (e["plugin"].as_str().unwrap(), e["action"].as_str().unwrap(), e["outcome"].as_str().unwrap()))
         .collect();
     assert_eq!(seen, [("notes", "read_notes", "refused"), ("shop", "get_item", "done")]);
+    // Each line names the AI app that asked, as its `initialize` did (issue 24).
+    assert!(entries.iter().all(|e| e["client"] == CLIENT), "{entries:?}");
     let journal = w.run(&["journal", "--json"], None);
     assert!(!contains(&journal.stdout, SECRET));
+    let human = text(&w.run(&["journal"], None).stdout);
+    assert!(human.contains(&format!("shop__get_item  mcp ({CLIENT})  done")), "{human}");
+}
+
+/// Issue 24, §3, §19: the name an AI app gives itself is its own text. One
+/// that tries to forge a second journal line (a line break), to reorder the
+/// line (a bidi override), to hide text (zero-width) or to flood the journal
+/// is kept without those characters, cut to 60, and `dcplugin journal` still
+/// prints one line per call.
+#[test]
+fn a_hostile_client_name_is_cleaned_and_cut_in_the_journal() {
+    let w = World::new();
+    let hostile = format!("Evil\r\n12:00  shop__get_item  voice  done\u{202E}gpj.exe\u{200B}{}", "x".repeat(500));
+    let lines = w.session_named(Some(&hostile), "online", None, &[call("shop__get_item", json!({ "id": "lamp" }))]);
+    assert_eq!(lines[1]["is_error"], false, "{}", lines[1]);
+    let entries = mcp_entries(&w);
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let kept = entries[0]["client"].as_str().unwrap();
+    let expected: String =
+        format!("Evil 12:00 shop__get_item voice donegpj.exe{}", "x".repeat(500)).chars().take(60).collect();
+    assert_eq!(kept, expected);
+    let human = text(&w.run(&["journal"], None).stdout);
+    assert_eq!(human.trim_end().lines().count(), 1, "one line per call: {human}");
+    assert!(!human.contains('\u{202E}') && !human.contains('\u{200B}'), "{human}");
 }
 
 #[test]

@@ -6,7 +6,7 @@ output), initializes, then runs the steps given as JSON on the command line and
 prints one JSON line per step, flushed at once, so the Rust test reads each one as
 it comes:
 
-    python3 mcp_client.py STEPS_JSON [--elicit accept|decline] -- COMMAND ARG...
+    python3 mcp_client.py STEPS_JSON [--elicit accept|decline] [--name NAME] -- COMMAND ARG...
 
 The first line is the session: the server's name, the protocol version, its
 capabilities. Steps:
@@ -16,7 +16,8 @@ capabilities. Steps:
     {"do": "wait_changed"}                 -> {"waiting": true}, then {"changed": true}
                                               once notifications/tools/list_changed came
 With --elicit, the client announces elicitation and answers every question so,
-recording it; without, it announces none.
+recording it; without, it announces none. --name is the name the client gives
+itself in `initialize` (clientInfo.name; default dcplugin-test-client).
 """
 
 import json
@@ -36,7 +37,7 @@ def say(value):
     print(json.dumps(value), flush=True)
 
 
-async def main(steps, elicit, command):
+async def main(steps, elicit, name, command):
     asked = []
     changed = {"count": 0, "event": anyio.Event()}
 
@@ -57,7 +58,7 @@ async def main(steps, elicit, command):
             read_timeout_seconds=WAIT_SECONDS,
             message_handler=on_message,
             elicitation_callback=on_elicit if elicit else None,
-            client_info=types.Implementation(name="dcplugin-test-client", version="1.0.0"),
+            client_info=types.Implementation(name=name, version="1.0.0"),
         ) as session:
             started = await session.initialize()
             say(
@@ -100,4 +101,5 @@ if __name__ == "__main__":
     separator = sys.argv.index("--")
     options, command = sys.argv[1:separator], sys.argv[separator + 1 :]
     elicit = options[options.index("--elicit") + 1] if "--elicit" in options else None
-    anyio.run(main, json.loads(options[0]), elicit, command)
+    name = options[options.index("--name") + 1] if "--name" in options else "dcplugin-test-client"
+    anyio.run(main, json.loads(options[0]), elicit, name, command)

@@ -56,4 +56,10 @@ detail: string | null,
  * An R3 call's decision: confirmed, declined or expired. Absent from
  * the JSON of every other line, so their shape does not change.
  */
-confirmation?: JournalValue<Decision>, };
+confirmation?: JournalValue<Decision>, 
+/**
+ * The AI app that asked, as it named itself (an MCP client, issue
+ * 24), cleaned and cut by the journal. Absent from the JSON of every
+ * other line, so their shape does not change.
+ */
+client?: string, };

@@ -285,6 +285,7 @@ export const en = {
   'who.auto': 'On its own',
   'who.event': 'An event',
   'who.mcp': 'Another AI app',
+  'who.mcp_client': 'MCP client: {name}',
   'who.test': 'A test',
   'model.local': 'AI on this PC',
   'model.online': 'online AI model',

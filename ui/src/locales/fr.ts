@@ -287,6 +287,7 @@ export const fr: Record<keyof typeof en, string> = {
   'who.auto': 'De lui-même',
   'who.event': 'Un événement',
   'who.mcp': 'Une autre app d\'IA',
+  'who.mcp_client': 'Client MCP : {name}',
   'who.test': 'Un test',
   'model.local': 'IA sur ce PC',
   'model.online': 'modèle d\'IA en ligne',

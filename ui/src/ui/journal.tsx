@@ -29,6 +29,12 @@ export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'c
   return out;
 }
 
+/** Who asked, in words; an AI app that named itself (an MCP client, issue 24) by its name, which
+ *  the journal already cleaned and cut (rendered as text, never markup). */
+export function lineWho(t: Translate, line: Pick<JournalLine, 'who' | 'client'>): string {
+  return line.client ? t('who.mcp_client', { name: line.client }) : whoText(t, line.who);
+}
+
 function Outcome(props: { t: Translate; line: JournalLine }) {
   const { words, code } = lineOutcome(props.t, props.line);
   return <>{words}{code && <> <span class="muted detail">({props.t('journal.code', { code })})</span></>}</>;
@@ -105,7 +111,7 @@ export function Journal(props: { lost: string | null }) {
                 <td><time dateTime={new Date(l.at).toISOString()}>{formatTime(l.at, timeLocale(language))}</time></td>
                 <td>{nameOf(l.plugin)}</td>
                 <td><code>{journalAction(t, l)}</code></td>
-                <td>{whoText(t, l.who)}</td>
+                <td>{lineWho(t, l)}</td>
                 <td class="outcome" data-testid="journal-outcome-cell"><Outcome t={t} line={l} /></td>
                 <td>{l.subject ?? ''}</td>
               </tr>

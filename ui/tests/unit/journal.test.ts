@@ -2,7 +2,7 @@
 // the detail; an R3 line says what the player answered; who asked, tests too.
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import { lineOutcome } from '../../src/ui/journal';
+import { lineOutcome, lineWho } from '../../src/ui/journal';
 import { whoText } from '../../src/words';
 
 const t = translator('en');
@@ -29,5 +29,11 @@ describe('Actions: how a line ended, in words first', () => {
   });
   test('tests read as tests', () => {
     expect([whoText(t, 'test'), whoText(tf, 'test')]).toEqual(['A test', 'Un test']);
+  });
+  test('issue 24: an AI app that named itself is named; one that did not, or an older line, reads as before', () => {
+    const named = { who: 'mcp', client: 'Claude Desktop 0.9.2' } as const;
+    expect([lineWho(t, named), lineWho(tf, named)]).toEqual(['MCP client: Claude Desktop 0.9.2', 'Client MCP : Claude Desktop 0.9.2']);
+    expect(lineWho(t, { who: 'mcp' })).toBe('Another AI app');
+    expect(lineWho(t, { who: 'keyboard' })).toBe('Typed');
   });
 });

@@ -255,6 +255,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
         subject: sent.text.as_deref(),
         error: None,
         confirmation: None,
+        client: None,
     });
     let _ = shared.notices.send(Notice::Received {
         plugin: slug.to_owned(),

@@ -68,6 +68,7 @@ pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: 
         subject: None,
         error: None,
         confirmation: None,
+        client: None,
     });
     let _ = shared.notices.send(Notice::Refused { plugin: slug.to_owned(), event: event.map(str::to_owned), reason });
 }

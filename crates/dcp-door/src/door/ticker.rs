@@ -125,6 +125,7 @@ pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: Ev
         subject: w.text.as_deref(),
         error: None,
         confirmation: None,
+        client: None,
     });
     let _ = shared.notices.send(Notice::Dropped { plugin: w.plugin.clone(), event: w.event.clone(), reason });
 }

@@ -111,6 +111,12 @@ pub struct JournalLine {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub confirmation: Option<JournalValue<Decision>>,
+    /// The AI app that asked, as it named itself (an MCP client, issue
+    /// 24), cleaned and cut by the journal. Absent from the JSON of every
+    /// other line, so their shape does not change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub client: Option<String>,
 }
 
 impl From<dcp_store::journal::JournalLine> for JournalLine {
@@ -127,6 +133,7 @@ impl From<dcp_store::journal::JournalLine> for JournalLine {
             subject: v.subject,
             detail: v.detail,
             confirmation: v.confirmation.map(Into::into),
+            client: v.client,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
 use dcp_store::journal::{
-    Decision, JournalQuery, Kind, NewEntry, Outcome, Source, Stored, KEPT_ENTRIES, SUBJECT_CHARS,
+    Decision, JournalQuery, Kind, NewEntry, Outcome, Source, Stored, CLIENT_CHARS, KEPT_ENTRIES, SUBJECT_CHARS,
 };
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
@@ -24,6 +24,7 @@ fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<SpecCode>, subject:
         subject,
         error: None,
         confirmation: None,
+        client: None,
     }
 }
 
@@ -342,4 +343,30 @@ fn s3_turns_older_than_a_day_are_forgotten_when_a_turn_starts() {
     assert_eq!(s.steps_used("now").expect("read"), 2);
     // The old turn ids are free again: a turn of that id starts anew.
     assert_eq!(s.take_step("old-7", None).expect("step"), 1);
+}
+
+/// Issue 24, §3, §19: the AI app's name is the client's own text, so it
+/// is read as hostile: a name that tries to forge a second line of
+/// Actions (line breaks), to reorder what is shown (a bidi override), to
+/// hide words (zero-width, tag characters), or to flood the journal, is
+/// kept without them, spaces collapsed, cut to `CLIENT_CHARS`; a name
+/// of nothing but those is no name. Other lines have no `client` key.
+#[test]
+fn s3_s19_an_ai_apps_name_is_cleaned_and_cut_before_it_is_kept() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    let mcp = |client| NewEntry { who: Source::Mcp, client: Some(client), ..entry("fx", Outcome::Done, None, None) };
+    let forged = "Evil\r\n12:00 fx convert done\u{202E}txt.exe\u{200B}\u{E0041}\u{7}\u{1b}[31m red";
+    let long = "A".repeat(500);
+    let written = [forged, &long, "\u{200B}\u{202E}\n\t ", "Claude Desktop 0.9.2"]
+        .map(|client| s.journal_write(&mcp(client)).expect("write").client);
+    let listed: Vec<_> = s.journal(10, None).expect("list").into_iter().rev().map(|l| l.client).collect();
+    assert_eq!(listed, written, "kept as written back");
+    assert_eq!(written[0].as_deref(), Some("Evil 12:00 fx convert donetxt.exe[31m red"));
+    assert_eq!(written[1].as_ref().map(|n| n.chars().count()), Some(CLIENT_CHARS));
+    assert_eq!(written[2], None, "nothing visible: no name");
+    assert_eq!(written[3].as_deref(), Some("Claude Desktop 0.9.2"));
+    let other = s.journal_write(&entry("fx", Outcome::Done, None, None)).expect("write");
+    let json = serde_json::to_value(&other).expect("JSON");
+    assert!(json.get("client").is_none(), "the JSON of a line without an AI app keeps its shape: {json}");
 }

@@ -39,12 +39,14 @@
 //! are calls), the same rows a dump of that database gives. Version 10 is
 //! version 9 with migration 10 applied (the journal's `confirmation`, none
 //! on either line). Version 11 is version 10 with migration 11 applied
-//! (the companion's AI, an empty table). Never edit a
+//! (the companion's AI, an empty table). Version 12 is version 11 with
+//! migration 12 applied (the journal's `client`, none on either line),
+//! checked against a dump of that database. Never edit a
 //! fixture: a profile saved by a released version does not change.
 
 use crate::common::{Status, SECRET};
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
-use dcp_store::journal::{Kind, Stored};
+use dcp_store::journal::{Kind, NewEntry, Outcome, Source, Stored};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::{KeyStore, VaultKey};
@@ -52,7 +54,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 11] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+const VERSIONS: [u32; 12] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.
@@ -109,6 +111,7 @@ fn check_kept(store: &Store, version: u32) {
     assert_eq!(lines, expected, "v{version}: journal kept");
     assert!(journal.iter().all(|e| e.detail.is_none()), "v{version}: the journal keeps no content (§3)");
     assert!(journal.iter().all(|e| e.kind == Stored::Known(Kind::Call)), "v{version}: both lines are calls");
+    assert!(journal.iter().all(|e| e.client.is_none()), "v{version}: no AI app named before migration 12");
     let failures = store.last_failures("mytasks", 20).expect("failures");
     let kept: Vec<(&str, String)> = failures.iter().map(|c| (c.action.as_str(), c.code.to_string())).collect();
     let expected: Vec<(&str, String)> = if version >= 2 { vec![("add_task", "HTTP_500".into())] } else { vec![] };
@@ -201,4 +204,43 @@ fn s3_s22_migration_9_tells_the_saved_event_lines_from_the_call_lines() {
     let want: Vec<_> =
         lines.iter().map(|(who, _, code, kind)| (*who, Stored::Known(*kind), code.map(Stored::Known))).collect();
     assert_eq!(got, want);
+}
+
+/// Migration 12 (issue 24, §3): a profile saved at version 11 gets the
+/// journal's `client`; its old lines name no AI app, and a line written
+/// after the upgrade keeps the name of the MCP client that asked.
+#[test]
+fn s3_migration_12_adds_the_ai_app_that_asked_to_a_journal_saved_at_version_11() {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join("profile");
+    saved_profile(11, &root);
+    let store = Store::open(Profile::at(&root).expect("profile"), keys()).expect("upgraded");
+    let written = store
+        .journal_write(&NewEntry {
+            plugin: "mytasks",
+            action: "list_tasks",
+            who: Source::Mcp,
+            kind: Kind::Call,
+            outcome: Outcome::Done,
+            code: None,
+            subject: None,
+            error: None,
+            confirmation: None,
+            client: Some("Claude Desktop 0.9.2"),
+        })
+        .expect("a line after the upgrade");
+    let read: Vec<_> = store
+        .journal(10, Some("mytasks"))
+        .expect("journal")
+        .into_iter()
+        .map(|e| (e.id, e.who.as_str().to_owned(), e.client))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (written.id, "mcp".to_owned(), Some("Claude Desktop 0.9.2".to_owned())),
+            (2, "keyboard".to_owned(), None),
+            (1, "voice".to_owned(), None),
+        ]
+    );
 }

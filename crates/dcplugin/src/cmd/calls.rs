@@ -18,6 +18,7 @@ pub fn turn(args: &TurnArgs) -> Turn {
         step: args.step,
         // `call` asks no one: an R3 action is refused as before.
         can_confirm: false,
+        client: None,
     }
 }
 
@@ -106,7 +107,9 @@ pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
                 let when = crate::localtime::format_ms(e.at);
                 // An R3 call's answer from the player (§12): confirmed, declined, expired.
                 let asked = e.confirmation.as_ref().map_or(String::new(), |d| format!(" ({d})"));
-                format!("{when}  {}__{}  {}  {}{code}{asked}{subject}", e.plugin, e.action, e.who, e.outcome)
+                // The AI app that asked, as it named itself (issue 24): "mcp (Claude Desktop 0.9.2)".
+                let who = e.client.as_deref().map_or(e.who.to_string(), |client| format!("{} ({client})", e.who));
+                format!("{when}  {}__{}  {who}  {}{code}{asked}{subject}", e.plugin, e.action, e.outcome)
             })
             .collect::<Vec<_>>()
             .join("\n");

@@ -13,7 +13,8 @@
 //! and a change (a plugin installed, updated, switched, removed, by any
 //! process) is sent as `notifications/tools/list_changed`. Nothing the
 //! client sends is logged: the server writes nothing but the protocol on
-//! standard output, and the journal gets what every call records.
+//! standard output, and the journal gets what every call records, with
+//! the name the client gave itself in `initialize` (cleaned and cut).
 
 use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
 use rmcp::model::{
@@ -85,6 +86,7 @@ impl Server {
             id: None,
             step: None,
             can_confirm: can_ask(peer),
+            client: None,
         }
     }
 
@@ -139,7 +141,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
-        let turn = self.turn(&context.peer);
+        let turn = Turn { client: context.client_info().map(|info| client_of(&info)), ..self.turn(&context.peer) };
         let called = if turn.can_confirm {
             let ask = Arc::new(Elicit { peer: context.peer.clone() });
             self.host.call_asking(turn, &request.name, args, ask).await.map(|tried| tried.outcome)
@@ -154,6 +156,15 @@ impl ServerHandler for Server {
         }
         .into())
     }
+}
+
+/// The AI app as its calls' journal lines name it: its `initialize`'s
+/// `clientInfo`, the title meant for people when it gives one, else its
+/// name, and its version. The client's own text: the journal cleans and
+/// cuts it (`dcp_store::journal::client_name`).
+fn client_of(info: &Implementation) -> String {
+    let name = info.title.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&info.name);
+    format!("{name} {}", info.version)
 }
 
 /// Whether the client announced it can ask its user a question (form
