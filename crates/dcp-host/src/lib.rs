@@ -41,7 +41,7 @@ pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_format::codes::Spelled;
 /// The §22 codes and a problem of a manifest, under their own names: plain
 /// spellings and data, which a mirror would only copy.
-pub use dcp_format::codes::{CallCode, Refusal, SettingsCode, SpecCode, ToolCode};
+pub use dcp_format::codes::{CallCode, EventReason, Refusal, SettingsCode, SpecCode, ToolCode};
 /// The digest of the fingerprints, for a shell naming its one window per profile.
 pub use dcp_format::fingerprint::sha256_hex;
 pub use dcp_format::names::ToolRef;

@@ -157,13 +157,23 @@ pub fn failure_words(code: &str) -> &'static str {
     }
 }
 
-/// The door's state as `serve` prints it (§16).
-pub fn door_state_words(state: &DoorState) -> String {
+/// The door's state as `serve` prints it (§16). `by_a_door`: the program
+/// holding a taken port answered as an event door does (issue 23: beside
+/// the app's window, that is most often the window's own door).
+pub fn door_state_words(state: &DoorState, by_a_door: bool) -> String {
     match state {
         DoorState::Closed { why: Wanted::DevModeOff } => "closed: developer mode is off".into(),
         DoorState::Closed { .. } => "closed: no event of an active plugin is switched on".into(),
         DoorState::Listening { port } => format!("listening on 127.0.0.1:{port}"),
-        DoorState::PortTaken { port } => format!("port {port} is used by another program"),
+        DoorState::PortTaken { port } if by_a_door => format!(
+            "port {port} is used by another event door (the Desktop Companion Plugins window's, or another `{} \
+             serve`'s): it already takes the events, so post them there, or close it to open this one",
+            crate::me()
+        ),
+        DoorState::PortTaken { port } => format!(
+            "port {port} is used by another program, which does not answer as the app's event door does: close \
+             it to open this one"
+        ),
     }
 }
 

@@ -73,12 +73,18 @@ struct Serve {
 
 impl Serve {
     fn start(profile: &Path, port: u16) -> Serve {
-        let mut child = binary()
-            .args(["serve", "--listening", "--json", "--door-port", &port.to_string()])
-            .env("DCPLUGIN_PROFILE", profile)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("serve");
+        Serve::start_as(profile, port, true)
+    }
+
+    /// `serve` printing words (`json` false) or JSON lines.
+    fn start_as(profile: &Path, port: u16, json: bool) -> Serve {
+        let port = port.to_string();
+        let mut args = vec!["serve", "--listening", "--door-port", &port];
+        if json {
+            args.push("--json");
+        }
+        let mut child =
+            binary().args(args).env("DCPLUGIN_PROFILE", profile).stdout(Stdio::piped()).spawn().expect("serve");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -100,6 +106,19 @@ impl Serve {
             }
         }
         panic!("no {kind} line within {limit:?}");
+    }
+
+    /// The next line of words starting with `prefix`, within `limit`.
+    fn said(&self, prefix: &str, limit: Duration) -> String {
+        let start = Instant::now();
+        while let Some(left) = limit.checked_sub(start.elapsed()) {
+            match self.lines.recv_timeout(left) {
+                Ok(Value::String(line)) if line.starts_with(prefix) => return line,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        panic!("no line starting with {prefix:?} within {limit:?}");
     }
 
     /// Fails on a line of this kind within `limit`.
@@ -204,6 +223,47 @@ fn s16_serve_listening_says_an_event_from_the_python_client_of_s16() {
     let out = Command::new("python3").args(["-c", &bad]).output().expect("python3");
     assert_eq!(text(&out.stdout).trim(), "401");
     serve.stop();
+}
+
+/// Issue 23, §16: a second door on a taken port says who holds it. Beside
+/// the app's window (here another `serve`, the same door), it says the
+/// door there already takes the events; beside a program that is no door,
+/// that program is to be closed. `--json` keeps the notice's shape.
+#[test]
+fn s16_serve_says_when_its_port_is_held_by_another_door_or_another_program() {
+    let (_dir, profile) = pomodoro_profile();
+    dcplugin(&profile, &["events", "pomodoro", "on", "focus_done"]);
+    let port = free_port();
+    let first = Serve::start(&profile, port);
+    assert_eq!(first.wait("door", Duration::from_secs(5))["state"]["state"], "listening");
+
+    let second = Serve::start_as(&profile, port, false);
+    let line = second.said("door: ", Duration::from_secs(10));
+    assert!(
+        line.starts_with(&format!(
+            "door: port {port} is used by another event door (the Desktop Companion Plugins window's"
+        )),
+        "{line}"
+    );
+    assert!(line.contains("post them there, or close it to open this one"), "{line}");
+    let json = Serve::start(&profile, port);
+    assert_eq!(
+        json.wait("door", Duration::from_secs(10))["state"],
+        serde_json::json!({"state": "port_taken", "port": port}),
+        "the JSON notice is unchanged"
+    );
+    drop((second, json));
+    first.stop();
+
+    // A program that holds the port and answers nothing a door would.
+    let other = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("bind");
+    let port = other.local_addr().expect("addr").port();
+    let serve = Serve::start_as(&profile, port, false);
+    let line = serve.said("door: ", Duration::from_secs(10));
+    assert_eq!(
+        line,
+        format!("door: port {port} is used by another program, which does not answer as the app's event door does: close it to open this one")
+    );
 }
 
 #[test]

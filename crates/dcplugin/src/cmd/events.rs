@@ -7,8 +7,11 @@ use crate::choice::EventsWhat;
 use crate::output::print_json;
 use crate::words::{door_state_words, status_label, EventsPageJson};
 use dcp_host::events::{Change, HostEvent};
-use dcp_host::{BackgroundOptions, EventsPage, Host, Notice, Origin, Status, Wanted};
+use dcp_host::{BackgroundOptions, DoorState, EventReason, EventsPage, Host, Notice, Origin, Status, Wanted};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// `dcplugin events SLUG [on|off EVENT | token [--new]]`.
 pub fn run(
@@ -75,14 +78,15 @@ fn human(v: &EventsPage) -> String {
     lines.join("\n")
 }
 
-/// One line of `serve` for a door notice.
-fn print_notice(n: &Notice, json: bool) {
+/// One line of `serve` for a door notice; `by_a_door` as
+/// [`door_state_words`] reads it.
+fn print_notice(n: &Notice, json: bool, by_a_door: bool) {
     if json {
         print_json(n);
         return;
     }
     let line = match n {
-        Notice::Door { state } => format!("door: {}", door_state_words(state)),
+        Notice::Door { state } => format!("door: {}", door_state_words(state, by_a_door)),
         Notice::Received { plugin, event, text } => {
             format!("received {plugin}/{event}{}", text.as_deref().map_or(String::new(), |t| format!("  \"{t}\"")))
         }
@@ -102,7 +106,17 @@ fn print_notice(n: &Notice, json: bool) {
 /// (Invalid) comes with its errors, read from the plugin's details.
 async fn print_event(host: &Host, event: &HostEvent, json: bool) {
     match event {
-        HostEvent::Door { notice } => print_notice(notice, json),
+        HostEvent::Door { notice } => {
+            // Only the words change: `--json` prints the notice as it is.
+            let by_a_door = match notice {
+                Notice::Door { state: DoorState::PortTaken { port } } if !json => {
+                    let port = *port;
+                    tokio::task::spawn_blocking(move || held_by_a_door(port)).await.unwrap_or(false)
+                }
+                _ => false,
+            };
+            print_notice(notice, json, by_a_door)
+        }
         HostEvent::PluginChanged { change: Change::FolderSaved, card: Some(card), .. } => {
             let errors = if card.status == Status::Invalid {
                 host.details(&card.slug).await.map(|d| d.errors).unwrap_or_default()
@@ -131,6 +145,36 @@ async fn print_event(host: &Host, event: &HostEvent, json: bool) {
         HostEvent::ReloadFailed { message } => println!("reload failed, trying again: {message}"),
         _ => {}
     }
+}
+
+/// How long [`held_by_a_door`] waits for each step: a door on this PC
+/// answers at once.
+const DOOR_ASKED_WITHIN: Duration = Duration::from_secs(1);
+
+/// Whether the program holding 127.0.0.1:`port` is an event door (§16):
+/// the app's window's, or another `dcplugin serve`'s, of any profile. It is
+/// asked as no program posting events asks: a GET of an event path, which
+/// a door refuses `method_not_allowed` with its JSON body before it reads
+/// any plugin (so nothing is journaled). Any other answer, or none in time:
+/// not known to be a door.
+fn held_by_a_door(port: u16) -> bool {
+    let address = SocketAddr::from(([127, 0, 0, 1], port));
+    let Ok(mut stream) = TcpStream::connect_timeout(&address, DOOR_ASKED_WITHIN) else { return false };
+    if stream.set_read_timeout(Some(DOOR_ASKED_WITHIN)).is_err()
+        || stream.set_write_timeout(Some(DOOR_ASKED_WITHIN)).is_err()
+    {
+        return false;
+    }
+    let request = format!("GET /v1/events/door-check HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    // What came before the end or the timeout is enough: the status line and a short body.
+    let mut answer = Vec::new();
+    let _ = stream.take(4096).read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    let refusal = format!(r#"{{"status":"refused","reason":"{}"}}"#, EventReason::MethodNotAllowed);
+    answer.starts_with("HTTP/1.1 405 ") && answer.ends_with(&refusal)
 }
 
 /// `dcplugin serve`: runs until Ctrl-C or SIGTERM.
