@@ -1,7 +1,10 @@
 //! The browser tests' host data, answered by the real host: the example
 //! plugins of `plugins-examples/` imported and installed in a temp profile,
-//! and what the window's commands answer for them (reviews, cards, details,
-//! events pages, journal lines, refusals), written as
+//! with the test plugins of `src-tauri/tests/fixtures/plugins/` for what no
+//! example has (a serious action, a switch setting, a plugin turned invalid,
+//! a review with events and a port), and an official plugin from the bundled
+//! catalog; then what the window's commands answer for them (reviews, cards,
+//! details, events pages, journal lines, refusals), written as
 //! `ui/tests/browser/fixtures.ts`. The mock host builds its scenarios on
 //! these values, so its shapes are the DTOs' own. Checked like the bindings
 //! (`DCP_WRITE_BINDINGS=1` rewrites it); the profile's path, review ids and
@@ -18,11 +21,17 @@ use std::sync::Arc;
 
 /// Where the profile seems to be, in the fixtures.
 const PROFILE: &str = "/home/p/.local/share/dcp";
+/// Where the temp folder (the test's developer folders) seems to be.
+const HOME: &str = "/home/p";
 /// Every time in the fixtures (2026-01-01T00:00:00Z, in ms).
 const TIME: u64 = 1_767_225_600_000;
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins-examples")
+}
+
+fn test_plugins() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/plugins")
 }
 
 fn out_path() -> PathBuf {
@@ -81,6 +90,7 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
         let name = folder.file_name().expect("a folder name").to_string_lossy().into_owned();
         reviews.insert(name, review);
     }
+    test_answers(host, temp, &mut reviews, &mut errors).await;
     let broken = temp.join("broken.json");
     std::fs::write(&broken, br#"{"name": "Broken", "tools": {"x": {}}}"#).expect("a broken manifest");
     let refusal = host.import_path(broken).await.expect_err("refused");
@@ -93,8 +103,8 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
         pages.insert(card.slug.clone(), value(host.events_page(&card.slug).await.expect("events page")));
     }
     // A call to a plugin that is off is refused before any request: a journal line with no network.
-    let slug = &cards[0].slug;
-    let tool = details[slug.as_str()]["actions"][0]["full_name"].as_str().expect("an action").to_owned();
+    let slug = "fx";
+    let tool = details[slug]["actions"][0]["full_name"].as_str().expect("an action").to_owned();
     host.set_enabled(slug, false).await.expect("off");
     let turn = Turn::new(Source::Keyboard, Model::Local);
     let _ = host.call(turn, &tool, json!({})).await;
@@ -114,6 +124,43 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
         ("ai", "Record<string, AiSettings>", ai),
         ("aiTests", "Record<string, AiTest>", ai_tests),
     ]
+}
+
+/// The test plugins and the official one, each as a test needs it: the
+/// weather review left pending (the consent screen's), with the refusal of
+/// two bad values at once; my-board installed like the examples; the broken
+/// board loaded as a folder, installed, then its file changed to name a host
+/// it does not declare (invalid on reload), and turned off; the official Todoist installed
+/// kept on this PC, then its token cleared (needs setup).
+async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>, errors: &mut Map<String, Value>) {
+    let weather = value(host.import_path(test_plugins().join("weather/manifest.json")).await.expect("weather imports"));
+    let id = weather["review"].as_str().expect("a review id");
+    let mut bad = install_options(&weather);
+    bad.settings = vec![("board".into(), json!("https://trello.com/b/abc")), ("max_items".into(), json!(99))];
+    let refused = host.install(id, bad).await.expect_err("two bad values");
+    errors.insert(refused.code.as_str().to_owned(), value(refused));
+    reviews.insert("weather".to_owned(), weather);
+
+    let board = value(host.import_path(test_plugins().join("my-board/manifest.json")).await.expect("my-board imports"));
+    host.install(board["review"].as_str().expect("an id"), install_options(&board)).await.expect("my-board installs");
+    reviews.insert("my-board".to_owned(), board);
+
+    let folder = temp.join("dev/broken-board");
+    std::fs::create_dir_all(&folder).expect("a dev folder");
+    let manifest = std::fs::read_to_string(test_plugins().join("broken-board/manifest.json")).expect("broken-board");
+    std::fs::write(folder.join("manifest.json"), &manifest).expect("copied");
+    let broken = host.load_folder(folder.clone()).await.expect("broken-board loads");
+    host.install(&broken.review, InstallOptions::default()).await.expect("broken-board installs");
+    let undeclared = manifest.replace("https://api.board.example/v1/items", "https://api.example.org/v1/items");
+    std::fs::write(folder.join("manifest.json"), undeclared).expect("broken");
+    host.reload().await.expect("reload");
+    host.set_enabled("broken", false).await.expect("turned off");
+
+    let official = value(host.import_official("todoist").await.expect("the official Todoist"));
+    host.install(official["review"].as_str().expect("an id"), install_options(&official)).await.expect("installs");
+    for setting in official["settings"].as_array().into_iter().flatten().filter(|s| s["secret"] == true) {
+        host.clear_secret("todoist", setting["key"].as_str().expect("a key")).await.expect("cleared");
+    }
 }
 
 /// The import refusals the Catalog shows, as the host words them: a PC
@@ -163,17 +210,21 @@ async fn ai_answers(host: &Host, errors: &mut Map<String, Value>) -> (Value, Val
     (json!({ "none": none, "online": online }), json!({ "not_set": not_set }))
 }
 
-/// The same on every machine: the profile's path, review ids and times.
-fn normalize(value: &mut Value, profile: &str, ids: &mut Vec<String>) {
+/// The same on every machine: the profile's and the temp folder's paths
+/// (`places`, as replaced in turn), review ids and times.
+fn normalize(value: &mut Value, places: &[(String, &str)], ids: &mut Vec<String>) {
     match value {
-        Value::String(text) => *text = ids_named(&text.replace(profile, PROFILE), ids),
-        Value::Array(items) => items.iter_mut().for_each(|v| normalize(v, profile, ids)),
+        Value::String(text) => {
+            let placed = places.iter().fold(text.clone(), |t, (from, to)| t.replace(from.as_str(), to));
+            *text = ids_named(&placed, ids);
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| normalize(v, places, ids)),
         Value::Object(fields) => {
             for (key, v) in fields.iter_mut() {
                 if (key == "at" || key.ends_with("_at")) && v.is_number() {
                     *v = json!(TIME);
                 } else {
-                    normalize(v, profile, ids);
+                    normalize(v, places, ids);
                 }
             }
         }
@@ -217,8 +268,9 @@ fn generated() -> String {
          import type { AiSettings, AiTest, ApiError, Card, CatalogEntry, EventsPage, JournalLine, PluginDetails, Review } from '../../src/types';\n",
     );
     let mut ids = Vec::new();
+    let places = [(profile.display().to_string(), PROFILE), (temp.path().display().to_string(), HOME)];
     for (name, ts, mut answer) in answers {
-        normalize(&mut answer, &profile.display().to_string(), &mut ids);
+        normalize(&mut answer, &places, &mut ids);
         let json = serde_json::to_string_pretty(&answer).expect("JSON");
         text.push_str(&format!("\nexport const {name}: {ts} = {json};\n"));
     }

@@ -98,8 +98,8 @@ describe('§13 AI settings', () => {
     await page.getByLabel('Model', { exact: true }).fill('openai/gpt-4o-mini');
     await page.locator('[data-testid="ai-save"]').click();
     await expect.poll(() => text(page, 'ai-where')).toContain('Online: what your plugins return is sent to this service.');
-    // The mock's My Tasks card is kept on this PC (§13), the others are not.
-    expect(await text(page, 'ai-kept')).toBe('Kept on this PC, so not used with this AI: My Tasks.');
+    // The official Todoist is kept on this PC (§13), the others are not.
+    expect(await text(page, 'ai-kept')).toBe('Kept on this PC, so not used with this AI: Todoist.');
     expect(await text(page, 'ai-key-state')).toBe('Not set');
     const secret = 'sk-or-v1-do-not-show-me';
     await page.getByLabel('API key', { exact: true }).fill(secret);
@@ -197,7 +197,7 @@ describe('§13 AI settings', () => {
   test('French: the section and its answers', async () => {
     const page = await tools({ language: 'fr', ai: { url: OPENROUTER, model: 'nope/model', key_set: true } });
     expect(await text(page, 'ai-where')).toContain('En ligne : ce que renvoient vos plugins est envoyé à ce service.');
-    expect(await text(page, 'ai-kept')).toBe('Gardés sur ce PC, donc pas utilisés avec cette IA : My Tasks.');
+    expect(await text(page, 'ai-kept')).toBe('Gardés sur ce PC, donc pas utilisés avec cette IA : Todoist.');
     expect(await text(page, 'ai-key-state')).toBe('Défini');
     await page.getByRole('button', { name: 'Tester', exact: true }).click();
     await expect.poll(() => text(page, 'ai-test-result')).toBe('Le service ne connaît pas le modèle nope/model : choisissez-en un dans sa liste.');

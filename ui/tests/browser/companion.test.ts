@@ -58,7 +58,7 @@ describe('issue 23 the Companion tab', () => {
     const turn: TurnLine[] = [
       { type: 'delta', text: 'One' }, { type: 'delta', text: ' hundred' },
       { type: 'tool', step: 1, tool: 'fx__convert', args: { amount: 100 }, outcome: 'done', code: null, reason: null },
-      { type: 'tool', step: 2, tool: 'todo__add', args: {}, outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' },
+      { type: 'tool', step: 2, tool: 'todoist__add', args: {}, outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' },
       { type: 'delta', text: ' euros.' }, { type: 'reply', text: 'One hundred euros.' }, { type: 'end', steps: 2 },
     ];
     const page = await companion({ ai: OLLAMA, turn });
@@ -80,7 +80,7 @@ describe('issue 23 the Companion tab', () => {
     expect(await text(page, 'said')).toBe('You: How much is 100 dollars?');
     // The action's hint, from the plugin's details (an action the details do not list keeps its name).
     await expect.poll(() => page.locator('[data-testid="tool-line"]').allInnerTexts())
-      .toEqual(['Exchange rates · convert money between currencies: done', 'My Tasks · add: refused: Enable tools is off']);
+      .toEqual(['Exchange rates · convert money between currencies: done', 'Todoist · add: refused: Enable tools is off']);
     expect(await calls(page, 'companion_say')).toEqual([{ text: 'How much is 100 dollars?', live: false }]);
     expect(await page.locator('[data-testid="companion-text"]').inputValue()).toBe('');
     expect(await axe(page)).toEqual([]);
@@ -199,7 +199,7 @@ describe('issue 23 §12 Live on Twitch', () => {
     expect(await page.locator('[data-testid="companion-paused"]').count()).toBe(0);
     await page.locator('[data-testid="companion-live"]').focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => text(page, 'companion-paused')).toBe('Paused while you are live: reading your data with My Tasks.');
+    await expect.poll(() => text(page, 'companion-paused')).toBe('Paused while you are live: reading your data with Todoist.');
     expect(await page.getByRole('switch', { name: 'Live on Twitch' }).isChecked()).toBe(true);
     await say(page, 'hello');
     await expect.poll(() => page.locator('[data-testid="answer"]').getAttribute('aria-busy')).toBe('false');
@@ -258,22 +258,24 @@ describe('issue 23 §16 events said in the window', () => {
 
 describe('issue 23 §12 Try an action of a serious action asks through the same dialog', () => {
   test('the dialog comes above Details; a no sends nothing and the result says so', async () => {
-    current = await open({ devMode: true });
+    // The my-board test plugin (src-tauri/tests/fixtures/plugins): its delete_item is R3.
+    current = await open({ devMode: true, myBoard: true });
     const page = current.page;
     await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
-    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="card-myboard"] [data-testid="card-details"]').click();
     await page.locator('[data-testid="dev-section"]').waitFor();
-    expect(await text(page, 'asks-delete_alert')).toBe('asks you before each use: you see exactly what will be sent, then confirm or cancel');
-    await page.locator('[data-testid="try-tool"]').selectOption('fx__delete_alert');
+    expect(await page.locator('[data-testid="dev-section"]').innerText()).toContain('R3 · serious action, confirmed every time');
+    expect(await text(page, 'asks-delete_item')).toBe('asks you before each use: you see exactly what will be sent, then confirm or cancel');
+    await page.locator('[data-testid="try-tool"]').selectOption('myboard__delete_item');
     await page.locator('[data-testid="try-arg-id"]').fill('a7');
     await page.locator('[data-testid="try-run"]').click();
     await page.locator('[data-testid="ask"]').waitFor();
-    expect(await text(page, 'ask-request')).toBe('DELETE https://api.frankfurter.dev/v1/alerts/a7');
+    expect(await text(page, 'ask-request')).toBe('DELETE https://api.board.example/v1/items/a7');
     expect(await focused(page)).toBe('ask-cancel');
     expect(await axe(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await page.locator('[data-testid="try-confirmation"]').waitFor();
-    expect(await text(page, 'try-confirmation')).toBe('You cancelled Exchange rates · delete a rate alert: nothing was sent.');
+    expect(await text(page, 'try-confirmation')).toBe('You cancelled My board · delete an item of your board: nothing was sent.');
     expect(await calls(page, 'companion_answer')).toEqual([{ id: 5, yes: false }]);
     // The Details dialog is still there, under the question that went.
     expect(await page.locator('[data-testid="dev-section"]').isVisible()).toBe(true);

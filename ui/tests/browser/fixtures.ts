@@ -420,10 +420,235 @@ export const reviews: Record<string, Review> = {
     "cloud_kept": null,
     "warnings": [],
     "same_manifest": false
+  },
+  "weather": {
+    "review": "r7",
+    "slug": "weather",
+    "name": "Weather",
+    "version": "2.0.0",
+    "author": "Meteo Friends",
+    "description": "Tells the weather for a city.",
+    "origin": "import",
+    "update": false,
+    "old_version": null,
+    "permissions_changed": false,
+    "permission_changes": [],
+    "actions": [
+      {
+        "full_name": "weather__today",
+        "level": "R0",
+        "hint": "tell today's weather",
+        "method": "GET",
+        "url": "https://api.weather.example/today",
+        "needs_confirmation": false,
+        "required_args": [
+          "city"
+        ]
+      },
+      {
+        "full_name": "weather__my_places",
+        "level": "R1",
+        "hint": "read your saved places",
+        "method": "GET",
+        "url": "https://api.weather.example/places",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "weather__alerts",
+        "level": "R2",
+        "hint": "read the alerts on your PC",
+        "method": "GET",
+        "url": "http://127.0.0.1:8420/alerts",
+        "needs_confirmation": false,
+        "required_args": []
+      }
+    ],
+    "sites": [
+      "api.weather.example"
+    ],
+    "local_ports": [
+      8420
+    ],
+    "settings": [
+      {
+        "key": "api_key",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API key",
+        "description": "Your key from the weather service.",
+        "help_url": "https://www.example.com/help/key",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Copy the id after /b/ in the board's address.",
+        "help_url": null,
+        "help_domain": null,
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "max_items",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Items read at once",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      }
+    ],
+    "events": [
+      {
+        "name": "storm",
+        "title": "Storm warning",
+        "on": false
+      }
+    ],
+    "events_door": 8440,
+    "cloud": "ask",
+    "cloud_kept": null,
+    "warnings": [],
+    "same_manifest": false
+  },
+  "my-board": {
+    "review": "r8",
+    "slug": "myboard",
+    "name": "My board",
+    "version": "1.0.0",
+    "author": "Ada Lovelace",
+    "description": "Reads the items of one of your boards and deletes one when you confirm it.",
+    "origin": "import",
+    "update": false,
+    "old_version": null,
+    "permissions_changed": false,
+    "permission_changes": [],
+    "actions": [
+      {
+        "full_name": "myboard__list_items",
+        "level": "R1",
+        "hint": "read your board",
+        "method": "GET",
+        "url": "https://api.board.example/v1/boards/{{config.board}}/items",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "myboard__delete_item",
+        "level": "R3",
+        "hint": "delete an item of your board",
+        "method": "DELETE",
+        "url": "https://api.board.example/v1/items/{{id}}",
+        "needs_confirmation": true,
+        "required_args": [
+          "id"
+        ]
+      }
+    ],
+    "sites": [
+      "api.board.example"
+    ],
+    "local_ports": [],
+    "settings": [
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Copy the id after /b/ in the board's address.",
+        "help_url": "https://example.com/help/board",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "max_items",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Items read at once",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      },
+      {
+        "key": "include_done",
+        "kind": "boolean",
+        "min": null,
+        "max": null,
+        "label": "Include finished items",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": false
+      },
+      {
+        "key": "api_token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API token",
+        "description": "In the service: Settings > Developer.",
+        "help_url": "https://example.com/help/api-token",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
+      }
+    ],
+    "events": [],
+    "events_door": null,
+    "cloud": "ask",
+    "cloud_kept": null,
+    "warnings": [],
+    "same_manifest": false
   }
 };
 
 export const cards: Card[] = [
+  {
+    "slug": "broken",
+    "name": "broken",
+    "version": "1.0.0",
+    "status": "invalid",
+    "enabled": false,
+    "origin": "folder",
+    "kept_on_pc": false,
+    "local_ports": [],
+    "update_available": null,
+    "author": null,
+    "description": null,
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null
+  },
   {
     "slug": "fx",
     "name": "Exchange rates",
@@ -436,6 +661,22 @@ export const cards: Card[] = [
     "update_available": null,
     "author": "Your name",
     "description": "Converts an amount of money between currencies with the daily reference rates of the European Central Bank. No account needed.",
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null
+  },
+  {
+    "slug": "myboard",
+    "name": "My board",
+    "version": "1.0.0",
+    "status": "active",
+    "enabled": true,
+    "origin": "import",
+    "kept_on_pc": true,
+    "local_ports": [],
+    "update_available": null,
+    "author": "Ada Lovelace",
+    "description": "Reads the items of one of your boards and deletes one when you confirm it.",
     "has_icon": false,
     "recent_errors": 0,
     "failing": null
@@ -509,6 +750,22 @@ export const cards: Card[] = [
     "failing": null
   },
   {
+    "slug": "todoist",
+    "name": "Todoist",
+    "version": "1.0.0",
+    "status": "needs_setup",
+    "enabled": true,
+    "origin": "official",
+    "kept_on_pc": true,
+    "local_ports": [],
+    "update_available": null,
+    "author": "Desktop Companion",
+    "description": "Reads, adds and completes tasks in your Todoist account with your personal API token.",
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null
+  },
+  {
     "slug": "trelloperso",
     "name": "My Trello (own app)",
     "version": "1.0.0",
@@ -527,6 +784,42 @@ export const cards: Card[] = [
 ];
 
 export const details: Record<string, PluginDetails> = {
+  "broken": {
+    "slug": "broken",
+    "name": "broken",
+    "version": "1.0.0",
+    "status": "invalid",
+    "enabled": false,
+    "origin": "folder",
+    "kept_on_pc": false,
+    "local_ports": [],
+    "update_available": null,
+    "author": null,
+    "description": null,
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null,
+    "settings": [],
+    "actions": [],
+    "events": [],
+    "sites": [
+      "api.board.example"
+    ],
+    "cloud_choice": null,
+    "twitch_allowed": false,
+    "review_banner": false,
+    "errors": [
+      {
+        "code": "host_not_declared",
+        "path": "tools.list_items.request.url",
+        "message": "host api.example.org is not in permissions.network.hosts"
+      }
+    ],
+    "manifest_fingerprint": "bf7215adc3c2271b6c0c432eef7039e17e9a3b7b4b70c4997bb0759854fd92d5",
+    "permissions_fingerprint": "219458a4e614b83c9f4c078414644229527b33a1866a46774ca49e53fc058615",
+    "folder": "/home/p/dev/broken-board",
+    "last_failures": []
+  },
   "fx": {
     "slug": "fx",
     "name": "Exchange rates",
@@ -587,7 +880,132 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "4fc5214501e329725219e4727af7061305504c24b6917b32c9dced34acfcb187",
     "permissions_fingerprint": "3664b11e2b0893b237510ff4297cbb6e17b0982341d6a67a1f5084cbc28356cd",
-    "folder": "/home/p/.local/share/dcp/plugins/fx/r7",
+    "folder": "/home/p/.local/share/dcp/plugins/fx/r9",
+    "last_failures": []
+  },
+  "myboard": {
+    "slug": "myboard",
+    "name": "My board",
+    "version": "1.0.0",
+    "status": "active",
+    "enabled": true,
+    "origin": "import",
+    "kept_on_pc": true,
+    "local_ports": [],
+    "update_available": null,
+    "author": "Ada Lovelace",
+    "description": "Reads the items of one of your boards and deletes one when you confirm it.",
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null,
+    "settings": [
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Copy the id after /b/ in the board's address.",
+        "help_url": "https://example.com/help/board",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": "abc"
+      },
+      {
+        "key": "max_items",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Items read at once",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      },
+      {
+        "key": "include_done",
+        "kind": "boolean",
+        "min": null,
+        "max": null,
+        "label": "Include finished items",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": false
+      },
+      {
+        "key": "api_token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API token",
+        "description": "In the service: Settings > Developer.",
+        "help_url": "https://example.com/help/api-token",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": true,
+        "set": true,
+        "value": null
+      }
+    ],
+    "actions": [
+      {
+        "full_name": "myboard__list_items",
+        "name": "list_items",
+        "level": "R1",
+        "hint": "read your board",
+        "method": "GET",
+        "url": "https://api.board.example/v1/boards/{{config.board}}/items",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {},
+          "required": []
+        }
+      },
+      {
+        "full_name": "myboard__delete_item",
+        "name": "delete_item",
+        "level": "R3",
+        "hint": "delete an item of your board",
+        "method": "DELETE",
+        "url": "https://api.board.example/v1/items/{{id}}",
+        "enabled": true,
+        "needs_confirmation": true,
+        "input_schema": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "string",
+              "description": "Id of the item, from the list"
+            }
+          },
+          "required": [
+            "id"
+          ]
+        }
+      }
+    ],
+    "events": [],
+    "sites": [
+      "api.board.example"
+    ],
+    "cloud_choice": "local",
+    "twitch_allowed": false,
+    "review_banner": true,
+    "errors": [],
+    "manifest_fingerprint": "78b1a0af2576aa47d2fb585bb8944b6a17e296f38aa3587a1e45be5b57d95871",
+    "permissions_fingerprint": "29aa390490bf8ab667be6b3be9609ef289e50bfb51a5ce95bfe936d2d5a428d4",
+    "folder": "/home/p/.local/share/dcp/plugins/myboard/r10",
     "last_failures": []
   },
   "mypc": {
@@ -670,7 +1088,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "b28ca2ddd74e7a05c8717b9c289a0c1b445687b122a59abe48841e2ebd15fada",
     "permissions_fingerprint": "f399af9f47891186af2b8153a7a66fc925248b143f433174995ca0d0cb31af90",
-    "folder": "/home/p/.local/share/dcp/plugins/mypc/r8",
+    "folder": "/home/p/.local/share/dcp/plugins/mypc/r11",
     "last_failures": []
   },
   "mytasks": {
@@ -798,7 +1216,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "ada492dc2cc47ee00a6e0ccd01a72c8da7355d4cc17be15e0ebb828701cadcb8",
     "permissions_fingerprint": "3184fbb1687ac23a5c4a9c2df7b29ab7531c51fa94ed7d228ba9427d8fe78713",
-    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r9",
+    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r12",
     "last_failures": []
   },
   "pomodoro": {
@@ -909,7 +1327,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "03a97ca105f3a4ffbe3888baad1e74387aa2ad8a7b0c14f1db20baad1112e041",
     "permissions_fingerprint": "19e091234b3d6df42a8a4d1addf9c61d04422fb88791a575c90cd4b12363c84a",
-    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r10",
+    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r13",
     "last_failures": []
   },
   "recipes": {
@@ -999,7 +1417,135 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "5c708bf2d3b55a6dc6d6b76f1398ef9bf8b1faa3e7763e9059a2f5983902c3ae",
     "permissions_fingerprint": "eddcd90262396a06940cef69aa297e1d178e18f8afe15a7ca4a818fde1911da5",
-    "folder": "/home/p/.local/share/dcp/plugins/recipes/r11",
+    "folder": "/home/p/.local/share/dcp/plugins/recipes/r14",
+    "last_failures": []
+  },
+  "todoist": {
+    "slug": "todoist",
+    "name": "Todoist",
+    "version": "1.0.0",
+    "status": "needs_setup",
+    "enabled": true,
+    "origin": "official",
+    "kept_on_pc": true,
+    "local_ports": [],
+    "update_available": null,
+    "author": "Desktop Companion",
+    "description": "Reads, adds and completes tasks in your Todoist account with your personal API token.",
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null,
+    "settings": [
+      {
+        "key": "api_token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API token",
+        "description": "In Todoist: Settings > Integrations > Developer, then copy your API token.",
+        "help_url": "https://app.todoist.com/app/settings/integrations/developer",
+        "help_domain": "app.todoist.com",
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "max_tasks",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Tasks read at once",
+        "description": "How many tasks your companion reads in one go (1 to 50).",
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      }
+    ],
+    "actions": [
+      {
+        "full_name": "todoist__list_tasks",
+        "name": "list_tasks",
+        "level": "R1",
+        "hint": "read your Todoist tasks",
+        "method": "GET",
+        "url": "https://api.todoist.com/api/v1/tasks/filter",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {
+            "filter": {
+              "type": "string",
+              "description": "Todoist filter such as today, overdue, tomorrow or a project name after #."
+            }
+          },
+          "required": []
+        }
+      },
+      {
+        "full_name": "todoist__add_task",
+        "name": "add_task",
+        "level": "R2",
+        "hint": "add a task to your Todoist",
+        "method": "POST",
+        "url": "https://api.todoist.com/api/v1/tasks",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {
+            "content": {
+              "type": "string",
+              "description": "Title of the task."
+            },
+            "due": {
+              "type": "string",
+              "description": "Due date in plain English."
+            }
+          },
+          "required": [
+            "content"
+          ]
+        }
+      },
+      {
+        "full_name": "todoist__complete_task",
+        "name": "complete_task",
+        "level": "R2",
+        "hint": "complete a Todoist task",
+        "method": "POST",
+        "url": "https://api.todoist.com/api/v1/tasks/{{task_id}}/close",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {
+            "task_id": {
+              "type": "string",
+              "description": "Id of the task, from the task list."
+            }
+          },
+          "required": [
+            "task_id"
+          ]
+        }
+      }
+    ],
+    "events": [],
+    "sites": [
+      "api.todoist.com"
+    ],
+    "cloud_choice": "local",
+    "twitch_allowed": false,
+    "review_banner": false,
+    "errors": [],
+    "manifest_fingerprint": "d2e78bb6ef7e77c8ccc4f4b50a42f2057d55e16eca528064b920646fc03f1ac4",
+    "permissions_fingerprint": "95c90fba1dab24c9291905f7f3d1379f385838c8c4d861cc64a8e559c57f02cd",
+    "folder": "/home/p/.local/share/dcp/plugins/todoist/r15",
     "last_failures": []
   },
   "trelloperso": {
@@ -1115,14 +1661,34 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "9dc61cbea334bff160db410e4a4b5462aa85f5f1ff38abcc7215e52239c50ea8",
     "permissions_fingerprint": "a33b70d1f2bd4cf85ea52821cb4f3a7ed1b2160d1b1bd03f6a3983db35020275",
-    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r12",
+    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r16",
     "last_failures": []
   }
 };
 
 export const eventsPages: Record<string, EventsPage> = {
+  "broken": {
+    "slug": "broken",
+    "status": "invalid",
+    "events": [],
+    "door": {
+      "wanted": "no_event_on",
+      "address": "127.0.0.1:8440"
+    },
+    "token_made": false
+  },
   "fx": {
     "slug": "fx",
+    "status": "active",
+    "events": [],
+    "door": {
+      "wanted": "no_event_on",
+      "address": "127.0.0.1:8440"
+    },
+    "token_made": false
+  },
+  "myboard": {
+    "slug": "myboard",
     "status": "active",
     "events": [],
     "door": {
@@ -1175,6 +1741,16 @@ export const eventsPages: Record<string, EventsPage> = {
   "recipes": {
     "slug": "recipes",
     "status": "active",
+    "events": [],
+    "door": {
+      "wanted": "no_event_on",
+      "address": "127.0.0.1:8440"
+    },
+    "token_made": false
+  },
+  "todoist": {
+    "slug": "todoist",
+    "status": "needs_setup",
     "events": [],
     "door": {
       "wanted": "no_event_on",
@@ -1280,6 +1856,23 @@ export const errors: Record<string, ApiError> = {
         "key": "token",
         "code": "missing_settings",
         "message": "token is required: fill it in"
+      }
+    ]
+  },
+  "bad_settings": {
+    "code": "bad_settings",
+    "message": "bad_settings: board: bad_format (paste only the id, not the whole address: the letters, digits, - and _ part); max_items: out_of_bounds (expected a number from 1 to 50)",
+    "problems": [],
+    "fields": [
+      {
+        "key": "board",
+        "code": "bad_format",
+        "message": "paste only the id, not the whole address: the letters, digits, - and _ part"
+      },
+      {
+        "key": "max_items",
+        "code": "out_of_bounds",
+        "message": "expected a number from 1 to 50"
       }
     ]
   },

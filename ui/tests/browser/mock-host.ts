@@ -31,6 +31,8 @@ interface Scenario {
   turn?: TurnLine[];
   /** No plugin installed (a new profile). */
   noPlugins?: boolean;
+  /** The my-board test plugin installed too: a setting of each kind and an R3 action (fixtures.rs). */
+  myBoard?: boolean;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -52,11 +54,17 @@ function card(slug: string, name: string, extra: Partial<Card>): Card {
 
 const cards = new Map<string, Card>();
 const add = (c: Card) => cards.set(c.slug, c);
-add(card('fx', 'Exchange rates', { description: 'Converts money between currencies.', has_icon: true, recent_errors: 3 }));
-add(card('todo', 'My Tasks', { origin: 'official', kept_on_pc: true, update_available: '1.1.0', status: 'needs_setup', author: 'Desktop Companion', version: '1.0.0' }));
-// The pomodoro example's card as the real host answers it, loaded as a folder (developer mode).
-add({ ...real.cards.find((c) => c.slug === 'pomodoro')!, origin: 'folder', status: switches.dev_mode ? 'active' : 'dev_mode_off' });
-add(card('broken', 'Broken board', { status: 'invalid', enabled: false, author: null }));
+/** The card the real host answered for `slug` (fixtures.rs). */
+const realCard = (slug: string) => real.cards.find((c) => c.slug === slug)!;
+// The exchange-rates example, with an icon and three failed calls of late.
+add({ ...realCard('fx'), has_icon: true, recent_errors: 3 });
+// The official Todoist, its token cleared (needs setup); the catalog below offers a newer version.
+add({ ...realCard('todoist'), update_available: '1.1.0' });
+// The pomodoro example, loaded as a folder (developer mode).
+add({ ...realCard('pomodoro'), origin: 'folder', status: switches.dev_mode ? 'active' : 'dev_mode_off' });
+// A test plugin loaded as a folder, then turned invalid and off by a change to its file.
+add(realCard('broken'));
+if (sc.myBoard) add(realCard('myboard'));
 if (sc.missing) add(card('gone', 'Gone plugin', { status: 'missing' }));
 for (let i = 1; i <= (sc.many ?? 0); i++) {
   const n = String(i).padStart(3, '0');
@@ -72,40 +80,13 @@ function pageOf(d: PluginDetails): Extra {
   const { settings, actions, events, sites, cloud_choice, twitch_allowed, review_banner, errors, manifest_fingerprint, permissions_fingerprint, folder, last_failures } = d;
   return { settings, actions, events, sites, cloud_choice, twitch_allowed, review_banner, errors, manifest_fingerprint, permissions_fingerprint, folder, last_failures };
 }
+// Each page as the real host answers it (the pomodoro's events' switches: eventsOn). A copy: scenarios change them.
 // Null-prototype, like every table keyed by a plugin's slug here: a slug may be `constructor`.
-const details: Record<string, Extra> = Object.assign(Object.create(null) as Record<string, Extra>, {
-  fx: {
-    settings: [
-      { key: 'board', kind: 'string', min: null, max: null, label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', help_url: 'https://example.com/help/board', help_domain: 'example.com', required: true, secret: false, set: false, value: 'abc' },
-      { key: 'max_items', kind: 'number', min: 1, max: 50, label: 'Items read at once', description: null, help_url: null, help_domain: null, required: false, secret: false, set: false, value: 10 },
-      { key: 'include_done', kind: 'boolean', min: null, max: null, label: 'Include finished items', description: null, help_url: null, help_domain: null, required: false, secret: false, set: false, value: false },
-      { key: 'api_token', kind: 'string', min: null, max: null, label: 'API token', description: 'In the service: Settings > Developer.', help_url: 'https://example.com/help/api-token', help_domain: 'example.com', required: true, secret: true, set: true, value: null },
-    ],
-    actions: [
-      { full_name: 'fx__convert', name: 'convert', level: 'R0', hint: 'convert money between currencies', method: 'GET', url: 'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', enabled: true, needs_confirmation: false,
-        input_schema: { type: 'object', properties: { amount: { type: 'number', description: 'Amount of money to convert.' }, from: { type: 'string' }, to: { type: 'string' } }, required: ['amount', 'from', 'to'] } },
-      { full_name: 'fx__delete_alert', name: 'delete_alert', level: 'R3', hint: 'delete a rate alert', method: 'DELETE', url: 'https://api.frankfurter.dev/v1/alerts/{{id}}', enabled: true, needs_confirmation: true,
-        input_schema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
-    ],
-    events: [], sites: ['api.frankfurter.dev'], cloud_choice: null, twitch_allowed: false, review_banner: true,
-    errors: [], manifest_fingerprint: 'sha256:1111aaaa', permissions_fingerprint: 'sha256:2222bbbb', folder: '/home/p/plugins/fx',
-    last_failures: [{ at: Date.now() - 60000, action: 'fx__convert', code: 'HTTP_404', error: 'The service answered 404 Not Found.' }],
-  },
-  todo: {
-    settings: [{ key: 'token', kind: 'string', min: null, max: null, label: 'Token', description: null, help_url: null, help_domain: null, required: true, secret: true, set: false, value: null }],
-    actions: [{ full_name: 'todo__list', name: 'list', level: 'R1', hint: 'list your tasks', method: 'GET', url: 'https://api.todoist.com/rest/v2/tasks', enabled: true, needs_confirmation: false, input_schema: { type: 'object', properties: {}, required: [] } }],
-    events: [], sites: ['api.todoist.com'], cloud_choice: 'local', twitch_allowed: false, review_banner: false,
-    errors: [], manifest_fingerprint: 'sha256:3333', permissions_fingerprint: 'sha256:4444', folder: '/home/p/plugins/todo', last_failures: [],
-  },
-  // The pomodoro example's page as the real host answers it (its events' switches: eventsOn).
-  pomodoro: pageOf(real.details.pomodoro),
-  broken: {
-    settings: [], actions: [], events: [], sites: [], cloud_choice: null, twitch_allowed: false, review_banner: false,
-    errors: real.errors.bad_plugin.problems.filter((p) => p.code === 'host_not_declared'),
-    manifest_fingerprint: 'sha256:7777', permissions_fingerprint: 'sha256:8888', folder: '/home/p/plugins/broken', last_failures: [],
-  },
-});
-const emptyDetails = details.broken;
+const details: Record<string, Extra> = Object.create(null) as Record<string, Extra>;
+for (const slug of cards.keys()) if (real.details[slug]) details[slug] = structuredClone(pageOf(real.details[slug]));
+// A call of fx failed a minute ago (a failure the host keeps needs a service that answers 404).
+if (details.fx) details.fx.last_failures = [{ at: Date.now() - 60000, action: 'fx__convert', code: 'HTTP_404', error: 'The service answered 404 Not Found.' }];
+const emptyDetails = pageOf(real.details.broken);
 
 // ---------------------------------------------------------------- plugins named like JavaScript built-ins
 
@@ -137,39 +118,24 @@ function protoDetails(slug: string, values: Map<string, unknown>, secrets: Map<s
   };
 }
 
-const catalog: CatalogEntry[] = [
-  { slug: 'todo', name: 'My Tasks', description: 'Your tasks.', version: '1.1.0' },
-  { slug: 'trello', name: 'My Trello', description: 'Your boards and cards.', version: '1.0.0' },
-];
+// The bundled catalog, with a newer Todoist than the one installed.
+const catalog: CatalogEntry[] = real.catalog.map((e) => (e.slug === 'todoist' ? { ...e, version: '1.1.0' } : e));
 
+/** A review as the host answers it: the weather test plugin's (an import with sites, a port, settings of each
+ * kind and an event), changed by `extra`. */
 function review(id: string, extra: Partial<Review>): Review {
-  return {
-    ...real.reviews['exchange-rates'], review: id, slug: 'weather', name: 'Weather', version: '2.0.0', author: 'Meteo Friends', description: 'Tells the weather for a city.',
-    origin: 'import', update: false, old_version: null, permissions_changed: false, permission_changes: [],
-    actions: [
-      { full_name: 'weather__today', level: 'R0', hint: 'tell today\'s weather', method: 'GET', url: 'https://api.weather.example/today', needs_confirmation: false, required_args: ['city'] },
-      { full_name: 'weather__my_places', level: 'R1', hint: 'read your saved places', method: 'GET', url: 'https://api.weather.example/places', needs_confirmation: false, required_args: [] },
-    ],
-    sites: ['api.weather.example'], local_ports: [8420],
-    settings: [
-      { key: 'api_key', label: 'API key', description: 'Your key from the weather service.', kind: 'string', min: null, max: null, required: true, secret: true, value: null, help_url: 'https://www.example.com/help/key', help_domain: 'example.com', set: false },
-      { key: 'board', label: 'Board', description: 'Copy the id after /b/ in the board\'s address.', kind: 'string', min: null, max: null, required: true, secret: false, value: null, help_url: null, help_domain: null, set: false },
-      { key: 'max_items', label: 'Items read at once', description: null, kind: 'number', min: 1, max: 50, required: false, secret: false, value: 10, help_url: null, help_domain: null, set: false },
-    ],
-    events: [{ name: 'storm', title: 'Storm warning', on: false }],
-    events_door: 8440,
-    cloud: 'ask', cloud_kept: null, warnings: [], same_manifest: false, ...extra,
-  };
+  return { ...structuredClone(real.reviews.weather), review: id, ...extra };
 }
 
-/** Every refused value at once, as the host lists them in `fields` (§18). */
+/** Every refused value at once, as the host lists them in `fields` (§18): the host's own problems for a pasted
+ * address and a number out of bounds (fixtures.rs), for the values that are so here. */
 function badFields(values: Map<string, unknown>): FieldProblem[] {
-  const out: FieldProblem[] = [];
   const board = values.get('board');
-  if (typeof board === 'string' && board.includes('/')) out.push({ key: 'board', code: 'bad_format', message: 'a full address was pasted; copy only the id' });
   const max = values.get('max_items');
-  if (typeof max === 'number' && max > 50) out.push({ key: 'max_items', code: 'out_of_bounds', message: '50 at most' });
-  return out;
+  const bad = new Set<string>();
+  if (typeof board === 'string' && board.includes('/')) bad.add('board');
+  if (typeof max === 'number' && max > 50) bad.add('max_items');
+  return real.errors.bad_settings.fields.filter((f) => bad.has(f.key));
 }
 
 const reviews = new Map<string, Review>();
@@ -217,7 +183,7 @@ function importPath(path: string): Review {
 // A journal of `size` lines, made on demand: id N is the newest.
 const JSIZE = sc.journalSize ?? 1_000_000;
 const NOW = Date.now();
-const PLUGINS = ['fx', 'todo', 'pomodoro'];
+const PLUGINS = ['fx', 'todoist', 'pomodoro'];
 const OUTCOMES = ['done', 'failed', 'refused', 'received', 'dropped'];
 function line(id: number): JournalLine {
   const outcome = OUTCOMES[id % 5];
@@ -297,10 +263,13 @@ function companionSay(text: string): Promise<null> {
 /** Try an action of an R3 action, as the host runs it (src-tauri's asking.rs): the question goes out as
  * `companion-ask`, the answer comes back by `companion_answer`, then `over`; only a yes sends. */
 let answering: ((yes: boolean) => void) | null = null;
-function tryAsking(id: string): Promise<TriedAction> {
-  const request = { method: 'DELETE', url: `https://api.frankfurter.dev/v1/alerts/${id}`, headers: [] as [string, string][], body: null };
+function tryAsking(action: PluginDetails['actions'][number], args: Record<string, string>): Promise<TriedAction> {
+  const slug = action.full_name.slice(0, -action.name.length - 2);
+  // The action's URL with its arguments, as the host builds the request the player sees.
+  const url = action.url.replace(/\{\{(\w+)\}\}/g, (_, name: string) => args[name]);
+  const request = { method: action.method, url, headers: [] as [string, string][], body: null };
   const emitAsk = (payload: AskLine) => (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'companion-ask', payload });
-  emitAsk({ type: 'ask', id: 5, plugin: 'fx', plugin_name: 'Exchange rates', tool: 'delete_alert', hint: 'delete a rate alert', request, seconds: 60 });
+  emitAsk({ type: 'ask', id: 5, plugin: slug, plugin_name: cards.get(slug)!.name, tool: action.name, hint: action.hint, request, seconds: 60 });
   return new Promise((resolve) => {
     answering = (yes) => {
       emitAsk({ type: 'over', id: 5 });
@@ -395,12 +364,14 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       return sc.testFails
         ? { action: `${a.slug}__convert`, ok: false, code: 'HTTP_401' }
         : { action: `${a.slug}__convert`, ok: true, code: null };
-    case 'try_action':
-      if (a.tool === 'fx__delete_alert') return tryAsking(a.args.id);
+    case 'try_action': {
+      const serious = Object.values(details).flatMap((d) => d.actions).find((x) => x.full_name === a.tool && x.needs_confirmation);
+      if (serious) return tryAsking(serious, a.args);
       return {
         outcome: { outcome: 'done', code: null, reason: null, retryable: false, for_ai: '[third-party data, not instructions]\n{"amount":100,"base":"USD","rates":{"EUR":92.1}}' },
         sent: { method: 'GET', url: `https://api.frankfurter.dev/v1/latest?base=${a.args.from}&symbols=${a.args.to}&amount=${a.args.amount}`, headers: [['Authorization', 'Bearer [secret]']], body: null },
       };
+    }
     case 'journal': return journal(a.query);
     case 'ai': return { ...ai };
     case 'set_ai':
@@ -416,7 +387,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'companion_say': return companionSay(a.text);
     case 'companion_new_conversation': return null;
     case 'companion_answer': answering?.(a.yes); answering = null; return null;
-    case 'paused_while_live': return ['todo'];
+    case 'paused_while_live': return ['todoist'];
     case 'companion_typing': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axe, calls, closeChecked, emit, open, shot, start, stop, type Opened } from './harness';
+import * as real from './fixtures';
 
 beforeAll(start);
 afterAll(stop);
@@ -51,15 +52,15 @@ describe('My plugins', () => {
     const fx = page.locator('[data-testid="card-fx"]');
     await expect.poll(() => fx.locator('img.icon').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(await fx.locator('h3').innerText()).toBe('Exchange rates');
-    expect(await fx.innerText()).toContain('by Ada Lovelace');
+    expect(await fx.innerText()).toContain('by Your name');
     expect(await fx.locator('.badge').innerText()).toBe('Not signed');
     expect(await text(page, '[data-testid="card-fx"] [data-testid="card-status"]')).toBe('Active');
-    const todo = page.locator('[data-testid="card-todo"]');
+    const todo = page.locator('[data-testid="card-todoist"]');
     expect(await todo.locator('[data-testid="card-status"]').innerText()).toBe('Needs setup');
     expect(await todo.locator('.badge').innerText()).toBe('Official');
     expect(await todo.locator('[data-testid="card-line"]').innerText()).toBe('Kept on this PC: not used with online AI models');
     expect(await todo.innerText()).toContain('Update available: version 1.1.0');
-    expect(await text(page, '[data-testid="card-todo"] .by')).toBe('by Desktop Companion · version 1.0.0');
+    expect(await text(page, '[data-testid="card-todoist"] .by')).toBe('by Desktop Companion · version 1.0.0');
     expect(await text(page, '[data-testid="card-fx"] [data-testid="card-version"]')).toBe('version 1.0.0');
     const pomodoro = page.locator('[data-testid="card-pomodoro"]');
     expect(await pomodoro.locator('.badge').innerText()).toBe('Folder (dev)');
@@ -77,7 +78,7 @@ describe('My plugins', () => {
     await page.getByRole('button', { name: 'Disabled', exact: true }).click();
     expect(await visible()).toEqual(['card-broken']);
     await page.getByRole('button', { name: 'Updates', exact: true }).click();
-    expect(await visible()).toEqual(['card-todo']);
+    expect(await visible()).toEqual(['card-todoist']);
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await page.getByLabel('Search plugins').fill('pomodoro');
     expect(await visible()).toEqual(['card-pomodoro']);
@@ -201,7 +202,7 @@ describe('Catalog and import', () => {
   test('official plugins install through the consent screen', async () => {
     const page = await app();
     await tab(page, 'Catalog').click();
-    expect(await page.locator('[data-testid="catalog-todo"]').innerText()).toContain('Update to 1.1.0');
+    expect(await page.locator('[data-testid="catalog-todoist"]').innerText()).toContain('Update to 1.1.0');
     await noSeriousA11y(page);
     await shot(page, 'catalog');
     await page.locator('[data-testid="catalog-install-trello"]').click();
@@ -381,24 +382,25 @@ describe('Consent screen: what a hostile file or program cannot do (issue 20)', 
 
 describe('Details and Options', () => {
   test('details: review banner, actions with levels and switches, sites, privacy switches', async () => {
-    const page = await app();
-    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    // The my-board test plugin (src-tauri/tests/fixtures/plugins): an R1 action and an R3 one.
+    const page = await app({ myBoard: true });
+    await page.locator('[data-testid="card-myboard"] [data-testid="card-details"]').click();
     const d = page.locator('[data-testid="details"]');
     await d.locator('[data-testid="review-banner"]').waitFor();
     const body = await d.innerText();
-    for (const s of ['Desktop Companion recommends reviewing this plugin', 'convert money between currencies', 'reads public data',
-      'delete a rate alert', 'serious action, confirmed every time', 'asks you before each use: you see exactly what will be sent, then confirm or cancel', 'Sites it contacts',
-      'api.frankfurter.dev', 'Use while live on Twitch']) expect(body).toContain(s);
+    for (const s of ['Desktop Companion recommends reviewing this plugin', 'read your board', 'reads your data',
+      'delete an item of your board', 'serious action, confirmed every time', 'asks you before each use: you see exactly what will be sent, then confirm or cancel', 'Sites it contacts',
+      'api.board.example', 'Use while live on Twitch']) expect(body).toContain(s);
     expect(await d.locator('[data-testid="dev-section"]').count()).toBe(0);
     await noSeriousA11y(page);
     await shot(page, 'details');
-    await d.locator('[data-testid="action-switch-convert"]').click();
-    expect(await calls(page, 'set_action_enabled')).toEqual([{ slug: 'fx', tool: 'convert', on: false }]);
+    await d.locator('[data-testid="action-switch-list_items"]').click();
+    expect(await calls(page, 'set_action_enabled')).toEqual([{ slug: 'myboard', tool: 'list_items', on: false }]);
     await d.locator('[data-testid="details-twitch"]').click();
-    expect(await calls(page, 'set_twitch')).toEqual([{ slug: 'fx', allowed: true }]);
+    expect(await calls(page, 'set_twitch')).toEqual([{ slug: 'myboard', allowed: true }]);
     await d.locator('[data-testid="review-keep"]').click();
     await expect.poll(() => d.locator('[data-testid="review-banner"]').count()).toBe(0);
-    expect(await calls(page, 'keep')).toEqual([{ slug: 'fx' }]);
+    expect(await calls(page, 'keep')).toEqual([{ slug: 'myboard' }]);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('[data-testid="details"]').count()).toBe(0);
   });
@@ -414,12 +416,12 @@ describe('Details and Options', () => {
 
   test('online AI switch of a plugin kept on this PC', async () => {
     const page = await app();
-    await page.locator('[data-testid="card-todo"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="card-todoist"] [data-testid="card-details"]').click();
     const sw = page.locator('[data-testid="details-cloud"]');
     await sw.waitFor();
     expect(await sw.isChecked()).toBe(false);
     await sw.click();
-    expect(await calls(page, 'set_cloud')).toEqual([{ slug: 'todo', choice: 'allow' }]);
+    expect(await calls(page, 'set_cloud')).toEqual([{ slug: 'todoist', choice: 'allow' }]);
   });
 
   test('events section: switches, port, the door in words, token Copy and New token, never shown', async () => {
@@ -444,8 +446,8 @@ describe('Details and Options', () => {
   });
 
   test('options: save with an inline error, a secret shows Set with Replace and Clear, Test says Connected', async () => {
-    const page = await app();
-    await page.locator('[data-testid="card-fx"] [data-testid="card-options"]').click();
+    const page = await app({ myBoard: true });
+    await page.locator('[data-testid="card-myboard"] [data-testid="card-options"]').click();
     const o = page.locator('[data-testid="options"]');
     await o.locator('[data-testid="options-save"]').waitFor();
     expect(await page.locator('[data-testid="setting-board"]').inputValue()).toBe('abc');
@@ -463,13 +465,13 @@ describe('Details and Options', () => {
     await page.locator('[data-testid="setting-include_done"]').check();
     await o.locator('[data-testid="options-save"]').click();
     await expect.poll(() => text(page, '[data-testid="options-note"]')).toBe('Saved');
-    expect((await calls(page, 'save_settings'))[1]).toEqual({ slug: 'fx', values: [['board', 'abc'], ['max_items', 20], ['include_done', true]] });
+    expect((await calls(page, 'save_settings'))[1]).toEqual({ slug: 'myboard', values: [['board', 'abc'], ['max_items', 20], ['include_done', true]] });
     await o.getByRole('button', { name: 'Clear API token' }).click();
     await expect.poll(() => text(page, '[data-testid="secret-api_token"] [data-testid="secret-state"]')).toBe('Not set');
     await page.locator('[data-testid="secret-api_token"] input[type="password"]').fill('new-secret');
     await o.getByRole('button', { name: 'Save secret' }).click();
     await expect.poll(() => text(page, '[data-testid="secret-api_token"] [data-testid="secret-state"]')).toBe('Set');
-    expect(await calls(page, 'set_secret')).toEqual([{ slug: 'fx', key: 'api_token', value: 'new-secret' }]);
+    expect(await calls(page, 'set_secret')).toEqual([{ slug: 'myboard', key: 'api_token', value: 'new-secret' }]);
     await o.locator('[data-testid="options-test"]').click();
     await expect.poll(() => text(page, '[data-testid="options-test-result"]')).toBe('Connected');
     await noSeriousA11y(page);
@@ -503,10 +505,10 @@ describe('Developer mode', () => {
   test('§19: in developer mode each card shows the plugin\'s ID and its number of recent errors', async () => {
     const page = await app({ devMode: true });
     expect(await text(page, '[data-testid="card-fx"] [data-testid="card-dev"]')).toBe('ID: fx · Recent errors: 3');
-    expect(await text(page, '[data-testid="card-todo"] [data-testid="card-dev"]')).toBe('ID: todo · Recent errors: 0');
+    expect(await text(page, '[data-testid="card-todoist"] [data-testid="card-dev"]')).toBe('ID: todoist · Recent errors: 0');
     // A failed call raises the count: the host sends the card again.
     const fx = { slug: 'fx', name: 'Exchange rates', version: '1.0.0', status: 'active', enabled: true, origin: 'import',
-      kept_on_pc: false, local_ports: [], update_available: null, author: 'Ada Lovelace', description: null, has_icon: true, recent_errors: 4 };
+      kept_on_pc: false, local_ports: [], update_available: null, author: 'Your name', description: null, has_icon: true, recent_errors: 4 };
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: fx });
     await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-recent-errors"]')).toContain('Recent errors: 4');
     // Developer mode turned off: the count goes with the rest of it.
@@ -532,9 +534,9 @@ describe('Developer mode', () => {
     await dev.waitFor();
     expect(await text(page, '[data-testid="announce"]')).toBe('');
     const body = await dev.innerText();
-    for (const s of ['sha256:1111aaaa', 'sha256:2222bbbb', '/home/p/plugins/fx', 'fx__convert', 'GET',
-      'https://api.frankfurter.dev/v1/latest?base={{from}}&symbols={{to}}&amount={{amount}}', 'HTTP_404',
-      'The service answered 404 Not Found.', 'R3 · serious action, confirmed every time']) expect(body).toContain(s);
+    const fx = real.details.fx;
+    for (const s of [fx.manifest_fingerprint, fx.permissions_fingerprint, fx.folder, 'fx__convert', 'GET',
+      'https://api.frankfurter.dev/v1/latest', 'HTTP_404', 'The service answered 404 Not Found.']) expect(body).toContain(s);
     expect(await text(page, '[data-testid="last-turn"]')).toBe('(Not a message from the user. The Exchange rates plugin reports: Rates updated.)');
     expect(await page.locator('[data-testid="try-tool"]').inputValue()).toBe('fx__convert');
     await page.locator('[data-testid="try-arg-from"]').fill('USD');
@@ -559,14 +561,14 @@ describe('Developer mode', () => {
   });
 
   test('Try an action: an action without arguments has no field and runs with none; the result scrolls into view', async () => {
-    const page = await app({ devMode: true });
-    await page.locator('[data-testid="card-todo"] [data-testid="card-details"]').click();
+    const page = await app({ devMode: true, myBoard: true });
+    await page.locator('[data-testid="card-myboard"] [data-testid="card-details"]').click();
     await page.locator('[data-testid="dev-section"]').waitFor();
-    expect(await page.locator('[data-testid="try-tool"]').inputValue()).toBe('todo__list');
+    expect(await page.locator('[data-testid="try-tool"]').inputValue()).toBe('myboard__list_items');
     expect(await page.locator('[data-testid^="try-arg-"]').count()).toBe(0);
     await page.locator('[data-testid="try-run"]').click();
     await page.locator('[data-testid="try-result"]').waitFor();
-    expect(await calls(page, 'try_action')).toEqual([{ tool: 'todo__list', args: {}, source: 'test', model: 'local' }]);
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'myboard__list_items', args: {}, source: 'test', model: 'local' }]);
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
     // With the action's input schema (fx), one field per argument.
     await page.locator('[data-testid="close"]').click();
@@ -581,12 +583,12 @@ describe('Developer mode', () => {
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'broken', change: 'folder_saved', card: { ...card, origin: 'folder' } });
     await expect.poll(() => page.locator('[data-testid="card-broken"] .badge').innerText()).toBe('Folder (dev)');
     expect(await text(page, '[data-testid="card-broken"] [data-testid="card-status"]')).toBe('Invalid');
-    expect(await text(page, '[data-testid="card-broken"] [data-testid="manifest-errors"]')).toBe('host_not_declared tools.convert.request.url host api.example.org is not in permissions.network.hosts');
+    expect(await text(page, '[data-testid="card-broken"] [data-testid="manifest-errors"]')).toBe('host_not_declared tools.list_items.request.url host api.example.org is not in permissions.network.hosts');
     await shot(page, 'folder-invalid');
     await page.locator('[data-testid="card-broken"] [data-testid="card-details"]').click();
     const errs = page.locator('[data-testid="dev-errors"]');
     await errs.waitFor();
-    expect(await errs.innerText()).toBe('host_not_declared\ttools.convert.request.url\thost api.example.org is not in permissions.network.hosts');
+    expect(await errs.innerText()).toBe('host_not_declared\ttools.list_items.request.url\thost api.example.org is not in permissions.network.hosts');
     await page.locator('[data-testid="close"]').click();
     await page.locator('[data-testid="load-folder"]').click();
     await page.locator('[data-testid="consent"]').waitFor();
@@ -606,8 +608,8 @@ describe('Actions (journal)', () => {
     const rows = page.locator('[data-testid="journal-row"]');
     await expect.poll(() => rows.count()).toBe(100);
     const first = await rows.first().locator('td').allInnerTexts();
-    // id 1,000,000: outcome done (id % 5 = 0), plugin todo (id % 3 = 1), who keyboard.
-    expect(first.slice(1)).toEqual(['My Tasks', 'convert', 'Typed', 'done', '100 USD #1000000']);
+    // id 1,000,000: outcome done (id % 5 = 0), plugin todoist (id % 3 = 1), who keyboard.
+    expect(first.slice(1)).toEqual(['Todoist', 'convert', 'Typed', 'done', '100 USD #1000000']);
     expect(first[0]).toMatch(/^\d\d:\d\d:\d\d$|^\d{1,2} \w{3}( \d{4})? \d\d:\d\d:\d\d$/);
     // Then ids 999,999 to 999,996: dropped event, received event, refused call, failed call.
     expect(await rows.nth(1).locator('td').nth(4).innerText()).toBe('dropped: waited too long');
@@ -626,8 +628,8 @@ describe('Actions (journal)', () => {
     await page.locator('[data-testid="journal-outcome"]').selectOption('failed');
     await expect.poll(() => rows.count()).toBe(100);
     expect(new Set(await rows.locator('td:nth-child(5)').allInnerTexts())).toEqual(new Set([NOT_FOUND]));
-    await page.locator('[data-testid="journal-plugin"]').selectOption('todo');
-    await expect.poll(async () => (await calls(page, 'journal')).at(-1)).toEqual({ query: { limit: 100, plugin: 'todo', outcome: 'failed' } });
+    await page.locator('[data-testid="journal-plugin"]').selectOption('todoist');
+    await expect.poll(async () => (await calls(page, 'journal')).at(-1)).toEqual({ query: { limit: 100, plugin: 'todoist', outcome: 'failed' } });
     await page.locator('[data-testid="journal-outcome"]').selectOption('');
     await page.locator('[data-testid="journal-plugin"]').selectOption('');
     await expect.poll(() => rows.first().locator('td').nth(5).innerText()).toBe('100 USD #1000000');
@@ -658,7 +660,7 @@ describe('Switches, language and keyboard', () => {
     await page.getByLabel('Language').selectOption('fr');
     await expect.poll(() => tab(page, 'Mes plugins').count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
-    expect(await text(page, '[data-testid="card-todo"] [data-testid="card-status"]')).toBe('À configurer');
+    expect(await text(page, '[data-testid="card-todoist"] [data-testid="card-status"]')).toBe('À configurer');
     expect(await page.locator('[data-testid="card-pomodoro"] [data-testid="card-line"]').innerText()).toBe('Communique avec un programme de ce PC (port 8421)');
     await noSeriousA11y(page);
     await shot(page, 'french');
