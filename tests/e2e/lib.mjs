@@ -16,6 +16,7 @@ export const env = {
   tmp: mustEnv('E2E_TMP'), // scratch folder, removed by e2e.sh
   shots: mustEnv('E2E_SHOTS'), // docs/screenshots
   localServerDir: process.env.E2E_LOCAL_SERVER_DIR || '', // running copy of plugins-examples/local-server
+  scriptedAi: process.env.E2E_SCRIPTED_AI || '', // target/debug/scripted-ai, the companion's AI (scripted-ai.mjs)
   fails: process.env.E2E_FAILS || process.env.E2E_TMP, // screens at failure (kept)
 };
 
@@ -129,7 +130,8 @@ function withTimeout(p, ms, what = 'operation') {
 // ------------------------------------------------------- driver and app
 
 const children = new Set();
-function track(child) {
+/** Keeps `child` to be killed with the others when the run ends. */
+export function track(child) {
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;

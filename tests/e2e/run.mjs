@@ -3,8 +3,13 @@
 // line, consent, install, switch off and on, details, options, catalog, a
 // refused file, a file dragged onto the window, developer mode with a
 // live-reloaded folder, an event posted through the door, Try an action
-// against the local-server example, the actions journal, uninstall. A
-// second profile holds 100 installed plugins and times the start-up. The
+// against the local-server example, the actions journal; then the
+// companion (issue 23), its AI the scripted server (scripted-ai.mjs): the AI
+// set in Tools, a typed question answered with the local server's time, the
+// call in Actions as typed, an R3 action confirmed and one cancelled, an
+// event said, Live on Twitch pausing an R1 tool; uninstall. §2 is replayed
+// and timed from a fresh profile. A profile with 100 installed plugins
+// times the start-up. The
 // window's own defences are checked on the way: its WebKit data in the
 // profile, a remote page refused, a launch with another profile opening
 // its own window, and a program holding the window's bus name handed nothing.
@@ -12,12 +17,13 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { By } from 'selenium-webdriver';
+import { By, Key } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
   tab, shot, tid, consentInstall, card, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
   appWindowRect, appWindows, dragFile, readClipboard, startApp, stopApp, busNames, busSquatter,
 } from './lib.mjs';
+import { MODEL, offered, startScriptedAi, text, toolCalls } from './scripted-ai.mjs';
 
 const ex = (name) => path.join(env.repo, 'plugins-examples', name);
 const profile = path.join(env.tmp, 'profile-main');
@@ -33,7 +39,13 @@ const T = {
   P: 'load the pomodoro folder (second launch with the folder) and install it',
   L: 'load the local-server folder, give its token, install',
   T: 'Try an action: get_time answers from the local server',
+  E: 'Events (§16): an event switched on opens the door, Copy gives the token, a program posts an event and the AI\'s message shows',
+  A: 'Tools (§13): the AI typed by hand, the scripted server on 127.0.0.1; Test says Connected',
+  Q: 'Companion (§3): a typed question, the AI calls get_time on the local server, the answer streams with its tool line',
+  R: 'load the serious-note fixture (an R3 action on the local server) and install it',
 };
+/** Pomodoro's event token, as the Events step copied it (the companion's event step posts with it). */
+let pomodoroToken = '';
 
 /**
  * The UI finished its first load (it sets body.dataset.startupMs after My
@@ -298,7 +310,7 @@ test('saving the folder manifest reloads the card live', async () => {
   await waitGone(tid('details'));
 }, { needs: [T.P] });
 
-test('Events (§16): an event switched on opens the door, Copy gives the token, a program posts an event and the AI\'s message shows', async () => {
+test(T.E, async () => {
   await goPlugins('My plugins');
   await click(tid('card-details'), await card('pomodoro'));
   const d = await waitFor(tid('details'));
@@ -321,6 +333,7 @@ test('Events (§16): an event switched on opens the door, Copy gives the token, 
   if (!/^[0-9a-f]{64}$/.test(token)) throw new Error(`the clipboard holds no event token: "${token.slice(0, 80)}"`);
   const page = await driver().executeScript('return document.documentElement.outerHTML');
   if (page.includes(token)) throw new Error('the event token is in the page');
+  pomodoroToken = token;
 
   // A program on this PC posts an event with it (docs/events.md). Plain
   // HTTP as curl or urllib send it: Node's fetch adds the Sec-Fetch-*
@@ -398,6 +411,262 @@ test('Actions lists the call just made', async () => {
   await shot('actions');
 }, { needs: [T.T] });
 
+// ------------------------------------------- (3b) the companion (issue 23)
+
+/** The companion's AI for the main profile: one port, a new script (and record) per step. */
+const companionAi = { server: null, port: 0 };
+async function aiAnswers(turns) {
+  await companionAi.server?.stop();
+  companionAi.server = await startScriptedAi(turns, companionAi.port);
+  companionAi.port = companionAi.server.port;
+  return companionAi.server;
+}
+
+/** Types `words` in the Companion tab and presses Enter, as a player does; resolves with the new exchange. */
+async function send(words) {
+  await tab('Companion');
+  const before = (await driver().findElements(By.css(tid('exchange')))).length;
+  const box = await waitFor(tid('companion-text'));
+  await box.clear();
+  await box.sendKeys(words, Key.ENTER);
+  return until('the new exchange in the conversation', async () => {
+    const all = await driver().findElements(By.css(tid('exchange')));
+    return all.length > before ? all[all.length - 1] : false;
+  }, 10_000);
+}
+
+/**
+ * Watches the last exchange's answer from inside the page (no WebDriver
+ * round trip between two looks) until it is over: every text it showed, in
+ * order, without the "Companion:" label.
+ */
+async function watchAnswer(ms = 14_000) {
+  const { seen, over } = await driver().executeAsyncScript(
+    `const [ms, done] = [arguments[0], arguments[arguments.length - 1]];
+     const seen = [];
+     const t0 = Date.now();
+     (function poll() {
+       const all = document.querySelectorAll('[data-testid="exchange"]');
+       const a = all.length ? all[all.length - 1].querySelector('[data-testid="answer"]') : null;
+       const words = a ? a.textContent.replace(/^\\s*Companion:\\s*/, '') : '';
+       if (a && seen[seen.length - 1] !== words) seen.push(words);
+       if (a && a.getAttribute('aria-busy') === 'false') return done({ seen, over: true });
+       if (Date.now() - t0 > ms) return done({ seen, over: false });
+       setTimeout(poll, 15);
+     })();`,
+    ms,
+  );
+  if (!over) throw new Error(`the answer was not over after ${ms} ms (it showed: ${JSON.stringify(seen).slice(0, 300)})`);
+  return seen;
+}
+
+/** The lines of the last exchange with this testid (tool-line, confirm-line), their text. */
+async function linesOf(testid) {
+  const all = await driver().findElements(By.css(tid('exchange')));
+  const lines = await all[all.length - 1].findElements(By.css(tid(testid)));
+  return Promise.all(lines.map((l) => l.getText()));
+}
+
+/** Scrolls the conversation's last exchange into view, the box to type in below it (for a screenshot). */
+async function showLast() {
+  await driver().executeScript(`const all = document.querySelectorAll('[data-testid="exchange"]');
+    all[all.length - 1]?.scrollIntoView({ block: 'center' });`);
+}
+
+/** The journal's rows as text, newest first. */
+async function journalRows() {
+  return Promise.all((await driver().findElements(By.css(tid('journal-row')))).map((r) => r.getText()));
+}
+
+test(T.A, async () => {
+  const ai = await aiAnswers([]);
+  await tab('Tools');
+  const section = await waitFor(tid('ai-settings'));
+  await type(tid('ai-url'), ai.url, section);
+  await type(tid('ai-model'), MODEL, section);
+  await click(tid('ai-test'), section);
+  const said = await until('Test saying Connected', async () => {
+    const words = (await (await waitFor(tid('ai-test-result'), 1_000, section)).getText()).trim();
+    if (words && !/^Connected/.test(words)) throw new Error(`Test says "${words}"`);
+    return words;
+  }, 15_000);
+  const where = await (await waitFor(tid('ai-where'), 2_000, section)).getText();
+  if (!where.includes(ai.url)) throw new Error(`the AI section does not show the address kept: ${where}`);
+  if (!ai.received().some((r) => r.method === 'GET' && r.path === '/v1/models')) throw new Error('Test never asked the AI for its models');
+  await driver().executeScript('arguments[0].scrollIntoView({block: "start"})', section);
+  await shot('ai-settings');
+  console.log(`     Test: "${said}"; ${where.replace(/\s+/g, ' ').slice(0, 120)}`);
+}, { needs: [T.I] });
+
+test(T.Q, async () => {
+  const pieces = ['Your PC ', 'answered: ', 'I read its clock ', 'just now.'];
+  const ai = await aiAnswers([toolCalls([['call_time', 'mypc__get_time', '{}']]), text(pieces, 400)]);
+  const question = 'What time is it on my PC?';
+  // A conversation of its own (the Events step above left an event turn that had no AI to answer it).
+  await tab('Companion');
+  await click(tid('companion-new'));
+  await until('an empty conversation', async () => !(await driver().findElements(By.css(tid('exchange')))).length, 5_000);
+  await send(question);
+  const seen = await watchAnswer();
+  const whole = pieces.join('');
+  if (seen[seen.length - 1].trim() !== whole.trim()) throw new Error(`the answer reads "${seen[seen.length - 1]}", not "${whole}"`);
+  const partial = seen.filter((s) => s && s !== seen[seen.length - 1] && whole.startsWith(s.trim()));
+  if (!partial.length) throw new Error(`the answer never showed a part before the whole (seen: ${JSON.stringify(seen)})`);
+  const tools = await linesOf('tool-line');
+  if (tools.length !== 1 || !/My PC \(local server\) · tell the time on your PC: done/.test(tools[0])) throw new Error(`tool lines: ${JSON.stringify(tools)}`);
+  // What the AI was offered and read: the question, get_time among the tools, the local server's time.
+  const [first, second] = ai.chats();
+  if (!first || !JSON.stringify(first.messages).includes(question)) throw new Error('the AI never got the question');
+  if (!offered(first).includes('mypc__get_time')) throw new Error(`get_time not offered: ${offered(first)}`);
+  const read = (second?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content));
+  if (!read.some((c) => /\d{1,2}:\d{2}/.test(c))) throw new Error(`the AI did not read the time: ${JSON.stringify(read).slice(0, 300)}`);
+  await shot('companion');
+  // The tool line opened: what was sent and what the AI read (where the build has the disclosure).
+  const [line] = await driver().findElements(By.css(tid('tool-line')));
+  const opener = await line.findElements(By.css(tid('tool-open')));
+  if (opener.length) {
+    await click(opener[0]);
+    const call = await waitFor(tid('tool-call'), 5_000, line);
+    const opened = await call.getText();
+    if (!opened.includes('http://127.0.0.1:8420/time') || !/\d{1,2}:\d{2}/.test(opened)) throw new Error(`the tool line opened shows: ${opened.slice(0, 300)}`);
+    await driver().executeScript('arguments[0].scrollIntoView({block: "center"})', line);
+    await shot('tool-line');
+  } else {
+    console.log('     note: no tool-open on the tool line in this build: what was sent and read not opened');
+  }
+  console.log(`     streamed as ${seen.length} texts: ${seen.map((s) => JSON.stringify(s.trim())).join(' → ').slice(0, 200)}; tool line: "${tools[0]}"; the AI read: ${read[0].replace(/\s+/g, ' ').slice(0, 120)}`);
+}, { needs: [T.L, T.A] });
+
+test('Actions (§3, §19): the companion\'s call, who asked = Typed', async () => {
+  await goPlugins('Actions');
+  const row = await until('a journal row of get_time asked by typing', async () => (await journalRows()).find((r) => /My PC/.test(r) && /Typed/.test(r)), 10_000);
+  if (!/done/i.test(row)) throw new Error(`the row does not say done: ${row}`);
+  await shot('companion-actions');
+  console.log(`     row: ${row.replace(/\s+/g, ' ')}`);
+}, { needs: [T.Q] });
+
+test(T.R, async () => {
+  const token = fs.readFileSync(path.join(env.localServerDir, 'token.txt'), 'utf8').trim();
+  const dir = path.join(env.tmp, 'serious-note');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(path.join(env.repo, 'tests/e2e/fixtures/serious-note'), dir, { recursive: true });
+  await secondLaunch(dir);
+  await consentInstall({ token });
+  await goPlugins('My plugins');
+  await cardStatus('seriousnote', 'Active', 15_000);
+}, { needs: [T.D] });
+
+test('R3 (§12): a serious action confirmed is sent, one cancelled reaches nothing', async () => {
+  const notes = path.join(env.localServerDir, 'notes.txt');
+  // e2e.sh keeps the server's output (one line per request) beside its copy of the example.
+  const serverLog = path.join(path.dirname(env.localServerDir), 'local-server.log');
+  const posts = () => (fs.readFileSync(serverLog, 'utf8').match(/"POST \/note /g) ?? []).length;
+  const noted = () => (fs.existsSync(notes) ? fs.readFileSync(notes, 'utf8') : '');
+  const yes = `confirmed in the e2e run ${Date.now()}`;
+  const no = `cancelled in the e2e run ${Date.now()}`;
+  const ai = await aiAnswers([
+    toolCalls([['call_yes', 'seriousnote__send_note', JSON.stringify({ text: yes })]]), text(['The note is written.']),
+    toolCalls([['call_no', 'seriousnote__send_note', JSON.stringify({ text: no })]]), text(['Fine, nothing was written.']),
+  ]);
+
+  await send(`Write a note that says: ${yes}`);
+  let ask = await waitFor(tid('ask'), 15_000);
+  const request = await (await waitFor(tid('ask-request'), 2_000, ask)).getText();
+  if (!request.startsWith('POST http://127.0.0.1:8420/note') || !request.includes(yes)) throw new Error(`the dialog shows: ${request}`);
+  if (!request.includes('[secret]')) throw new Error(`the token is not shown as [secret]: ${request}`);
+  const focused = await driver().executeScript('return document.activeElement?.dataset.testid');
+  if (focused !== 'ask-cancel') throw new Error(`focus is on ${focused}, not Cancel`);
+  if (!/\d+ s/.test(await (await waitFor(tid('ask-left'), 1_000, ask)).getText())) throw new Error('no countdown');
+  await shot('r3-dialog');
+  await click(tid('ask-confirm'), ask);
+  await waitGone(tid('ask'));
+  await watchAnswer();
+  const confirmed = await linesOf('confirm-line');
+  if (!confirmed.some((l) => /^You confirmed Serious note \(e2e\)/.test(l))) throw new Error(`confirm lines: ${JSON.stringify(confirmed)}`);
+  await until('the confirmed note in notes.txt', async () => noted().includes(yes), 5_000);
+
+  const before = posts();
+  await send(`Write a note that says: ${no}`);
+  ask = await waitFor(tid('ask'), 15_000);
+  await click(tid('ask-cancel'), ask);
+  await waitGone(tid('ask'));
+  await watchAnswer();
+  const declined = await linesOf('confirm-line');
+  if (!declined.some((l) => /^You cancelled Serious note \(e2e\)/.test(l))) throw new Error(`confirm lines: ${JSON.stringify(declined)}`);
+  await sleep(1_000);
+  if (noted().includes(no)) throw new Error('the cancelled note reached notes.txt');
+  if (posts() !== before) throw new Error(`the local server got ${posts() - before} POST /note after the cancel`);
+  // The AI was told each outcome: the last tool message of the request after each question.
+  const chats = ai.chats();
+  const told = [chats[1], chats[3]].map((c) => String((c?.messages ?? []).filter((m) => m.role === 'tool').at(-1)?.content ?? ''));
+  if (!/saved/.test(told[0])) throw new Error(`the AI did not read the confirmed call's answer: ${told[0].slice(0, 200)}`);
+  if (/saved/.test(told[1])) throw new Error(`the AI read an answer for the cancelled call: ${told[1].slice(0, 200)}`);
+  await showLast();
+  await shot('companion-r3');
+  // Actions says, for each, who asked and what the player answered.
+  await goPlugins('Actions');
+  const rows = await until('both serious calls in Actions', async () => {
+    const mine = (await journalRows()).filter((r) => r.includes('Serious note'));
+    return mine.length >= 2 ? mine : false;
+  }, 10_000);
+  if (!rows.some((r) => /Typed/.test(r) && /you confirmed it/.test(r))) throw new Error(`no confirmed row: ${JSON.stringify(rows)}`);
+  if (!rows.some((r) => /Typed/.test(r) && /you did not confirm it/.test(r))) throw new Error(`no declined row: ${JSON.stringify(rows)}`);
+  await shot('r3-actions');
+  console.log(`     lines: ${JSON.stringify(declined)}; POST /note on the server: ${before} before the cancel, ${posts()} after; the AI read after the cancel: ${told[1].replace(/\s+/g, ' ').slice(0, 120)}`);
+  console.log(`     Actions: ${rows.map((r) => r.replace(/\s+/g, ' ')).join(' | ')}`);
+}, { needs: [T.R, T.A], timeout: 90_000 });
+
+test('Events (§16): an event posted while the companion is idle is said in the conversation, from the program, with the answer', async () => {
+  if (!pomodoroToken) throw new Error('no event token (the Events step did not copy it)');
+  const ai = await aiAnswers([text(['Well done: ', 'that focus session is over. ', 'Time for a break.'], 200)]);
+  await goPlugins('My plugins');
+  await click(tid('card-details'), await card('pomodoro'));
+  const d = await waitFor(tid('details'));
+  await setSwitch(tid('event-switch-focus_done'), true, await waitFor(tid('events-section'), 5_000, d));
+  await click(tid('close'), d);
+  await waitGone(tid('details'));
+  await tab('Companion');
+  const before = (await driver().findElements(By.css(tid('exchange')))).length;
+  const answer = await postEvent(pomodoroToken, { event: 'focus_done', text: 'Session 2 of 4 done.' });
+  if (answer.status !== 202) throw new Error(`the door answered ${answer.status}: ${answer.body}`);
+  await until('the event in the conversation', async () => (await driver().findElements(By.css(tid('exchange')))).length > before, 15_000);
+  const seen = await watchAnswer();
+  const all = await driver().findElements(By.css(tid('exchange')));
+  const said = await (await all[all.length - 1].findElement(By.css(tid('said')))).getText();
+  if (!/^Pomodoro timer.* \(your program\):/.test(said) || !said.includes('Session 2 of 4 done.')) throw new Error(`the exchange reads "${said}"`);
+  if (!seen[seen.length - 1].includes('Time for a break.')) throw new Error(`the answer reads "${seen[seen.length - 1]}"`);
+  const [turn] = ai.chats();
+  if (offered(turn).length) throw new Error(`an event turn offered tools: ${offered(turn)}`);
+  await showLast();
+  await shot('companion-event');
+  console.log(`     "${said}" → "${seen[seen.length - 1].trim()}"`);
+}, { needs: [T.E, T.A] });
+
+test('Live on Twitch (§12): the switch removes an R1 tool (My tasks\' list_tasks) from the next turn', async () => {
+  await secondLaunch(path.join(ex('my-tasks'), 'manifest.json'));
+  await consentInstall({ api_token: 'e2e-not-a-real-token' });
+  await goPlugins('My plugins');
+  await cardStatus('mytasks', 'Active', 15_000);
+  const ai = await aiAnswers([text(['Not live: every action is offered.']), text(['Live: your tasks stay off stream.'])]);
+  // A new conversation, so the screenshot shows the switch, what it pauses and both turns.
+  await tab('Companion');
+  await click(tid('companion-new'));
+  await send('What can you do?');
+  await watchAnswer();
+  await setSwitch(tid('companion-live'), true);
+  const paused = await (await waitFor(tid('companion-paused'), 5_000)).getText();
+  if (!paused.includes('My tasks')) throw new Error(`the tab says: ${paused}`);
+  await send('And now that I am live?');
+  await watchAnswer();
+  await shot('companion-live');
+  await setSwitch(tid('companion-live'), false);
+  const [off, on] = ai.chats().map(offered);
+  if (!off?.includes('mytasks__list_tasks')) throw new Error(`list_tasks not offered before the switch: ${off}`);
+  if (on?.includes('mytasks__list_tasks')) throw new Error(`list_tasks still offered while live: ${on}`);
+  if (!on?.includes('mytasks__add_task')) throw new Error(`add_task (R2) not offered while live: ${on}`);
+  console.log(`     "${paused}"; offered before: ${off.length} tools, while live: ${on.length} (list_tasks gone, add_task kept)`);
+}, { needs: [T.A] });
+
 // ------------------------------------------------------------- (4) uninstall
 
 test('Uninstall asks to confirm, then the card is gone', async () => {
@@ -409,6 +678,55 @@ test('Uninstall asks to confirm, then the card is gone', async () => {
   if (left.includes('fx')) throw new Error(`fx still listed: ${left}`);
   await quit();
 }, { needs: [T.I] });
+
+// ------------------------------------- (4b) §2 replayed from a fresh profile
+
+test('§2 replayed as a player, from a fresh profile: import the local-server plugin, install, ask, the answer, the line in Actions; timed', async () => {
+  const fresh = path.join(env.tmp, 'profile-first-plugin');
+  fs.rmSync(fresh, { recursive: true, force: true });
+  const ai = await startScriptedAi([toolCalls([['call_time', 'mypc__get_time', '{}']]), text(['It is ', 'the time ', 'your PC gave.'], 100)]);
+  // §2 starts from a companion that already talks: its AI is set before the
+  // launch (dcplugin ai, not timed), as the player's companion already has one.
+  await dcplugin(fresh, ['ai', '--url', ai.url, '--model', MODEL]);
+  const token = fs.readFileSync(path.join(env.localServerDir, 'token.txt'), 'utf8').trim();
+  const { launchedAt } = await launch(fresh, [], 'first-plugin');
+  const marks = [];
+  const mark = (what) => marks.push(`${what} ${((Date.now() - launchedAt) / 1000).toFixed(1)} s`);
+  try {
+    await uiAlive();
+    // The window opens on the Companion tab; with no plugin it offers the Catalog.
+    await waitFor(tid('companion-no-plugin'), 10_000);
+    mark('window on the Companion tab');
+    // A server on the PC needs developer mode (§15); the file is dragged from a file manager onto the window.
+    await goPlugins('My plugins');
+    await setSwitch(tid('dev-mode'), true);
+    const r = await appWindowRect(TITLE);
+    await dragFile(path.join(env.localServerDir, 'manifest.json'), { to: { x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) } });
+    await waitFor(tid('consent'), 15_000);
+    mark('consent screen');
+    await consentInstall({ token });
+    await cardStatus('mypc', 'Active', 15_000);
+    mark('installed');
+    await send('What time is it on my PC?');
+    const seen = await watchAnswer();
+    if (!seen[seen.length - 1].includes('your PC gave.')) throw new Error(`the answer reads "${seen[seen.length - 1]}"`);
+    const tools = await linesOf('tool-line');
+    if (!tools.some((l) => /: done$/.test(l))) throw new Error(`tool lines: ${JSON.stringify(tools)}`);
+    mark('answered');
+    await goPlugins('Actions');
+    const row = await until('the call in Actions, typed', async () => (await journalRows()).find((l) => /My PC/.test(l) && /Typed/.test(l)), 10_000);
+    mark('seen in Actions');
+    await shot('first-plugin-actions');
+    const s = (Date.now() - launchedAt) / 1000;
+    console.log(`     ${marks.join('; ')}; row: ${row.replace(/\s+/g, ' ')}`);
+    console.log(`§2 replayed in ${s.toFixed(1)} s from the launch to the call seen in Actions (target: under 2 minutes of a player's clicks and typing). ` +
+      'It covers the app starting, developer mode on, the file dragged in, consent with the token, Install, the question typed, the answer, Actions; ' +
+      'the test clicks and types at machine speed, so a player\'s reading and typing come on top. The AI was set before the launch.');
+  } finally {
+    await quit();
+    await ai.stop();
+  }
+}, { timeout: 120_000 });
 
 // ------------------------------------------------- (5) start-up, 100 plugins
 
@@ -437,12 +755,13 @@ test('start-up with 100 installed plugins', async () => {
   let shown = 0;
   for (let i = 0; i < 3; i++) {
     const { launchedAt, sessionMs } = await launch(big, [], 'startup');
-    // The first card drawn, polled in the page so the wait costs no round trips.
+    // The first view drawn (the Companion tab, where the window opens),
+    // polled in the page so the wait costs no round trips.
     await driver().executeAsyncScript(
       `const done = arguments[arguments.length - 1];
        const t0 = Date.now();
        (function poll() {
-         const c = document.querySelector('[data-testid^="card-fx"]');
+         const c = document.querySelector('[data-testid="companion-text"]');
          if (c && c.getClientRects().length) return done(true);
          if (Date.now() - t0 > 12000) return done(false);
          requestAnimationFrame(poll);
@@ -450,6 +769,7 @@ test('start-up with 100 installed plugins', async () => {
     );
     const wallMs = Date.now() - launchedAt;
     const startupMs = Number(await until('document.body.dataset.startupMs', async () => driver().executeScript('return document.body.dataset.startupMs'), 10_000));
+    await goPlugins('My plugins');
     shown = (await cardSlugs()).length;
     runs.push({ startupMs, wallMs, sessionMs });
     if (i === 0) await shot('startup-100');
@@ -457,8 +777,8 @@ test('start-up with 100 installed plugins', async () => {
   }
   const median = (k) => runs.map((r) => r[k]).sort((x, y) => x - y)[1];
   const startupMs = median('startupMs');
-  console.log(`     runs: ${runs.map((r) => `ui_ready ${r.startupMs} ms, first card ${r.wallMs} ms (session ${r.sessionMs} ms)`).join('; ')}`);
-  console.log(`startup with 100 plugins: ${startupMs} ms (target < 1000 ms); wall time from launch request to first card visible: ${median('wallMs')} ms (medians of 3 launches); cards drawn: ${shown}`);
+  console.log(`     runs: ${runs.map((r) => `ui_ready ${r.startupMs} ms, first view ${r.wallMs} ms (session ${r.sessionMs} ms)`).join('; ')}`);
+  console.log(`startup with 100 plugins: ${startupMs} ms (target < 1000 ms); wall time from launch request to the first view (Companion tab) drawn: ${median('wallMs')} ms (medians of 3 launches); cards drawn: ${shown}`);
   if (shown !== 100) throw new Error(`${shown} cards drawn, not 100`);
   // The target is printed, not enforced: on a busy 2-core machine (builds
   // running beside) a debug build can miss it by chance.
