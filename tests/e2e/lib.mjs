@@ -561,6 +561,32 @@ export async function appWindows(title) {
   return out.trim().split('\n').filter(Boolean);
 }
 
+/**
+ * Picks `file` in the native file chooser the app opens (GTK's), as a
+ * player who types its path: waits for a window named `title` to show,
+ * gives it the keyboard, opens its location field (Ctrl+L, which selects
+ * what it holds), types the path and Enter. A chooser still open after
+ * that (keys sent before it took them) is given them once more. Resolves
+ * once it is gone.
+ */
+export async function pickInFileChooser(file, title) {
+  const id = await until(`the file chooser "${title}"`, async () => (await appWindows(title))[0], 15_000);
+  for (let attempt = 1; ; attempt++) {
+    await xdo('windowfocus', '--sync', id);
+    await sleep(800);
+    await xdo('key', 'ctrl+l');
+    await xdo('type', '--delay', 20, file);
+    await sleep(400);
+    await xdo('key', 'Return');
+    try {
+      await until(`the file chooser "${title}" closed`, async () => !(await appWindows(title)).length, 6_000);
+      return;
+    } catch (e) {
+      if (attempt === 2) throw e;
+    }
+  }
+}
+
 /** The app window's place on the screen (x, y, width, height), from X. */
 export async function appWindowRect(title) {
   const ids = (await xdo('search', '--onlyvisible', '--name', `^${title}$`)).trim().split('\n').filter(Boolean);

@@ -21,7 +21,7 @@ import { By, Key } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
   tab, shot, tid, consentInstall, card, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
-  appWindowRect, appWindows, dragFile, readClipboard, startApp, stopApp, busNames, busSquatter,
+  appWindowRect, appWindows, dragFile, pickInFileChooser, readClipboard, startApp, stopApp, busNames, busSquatter,
 } from './lib.mjs';
 import { MODEL, offered, startScriptedAi, text, toolCalls } from './scripted-ai.mjs';
 
@@ -681,7 +681,7 @@ test('Uninstall asks to confirm, then the card is gone', async () => {
 
 // ------------------------------------- (4b) §2 replayed from a fresh profile
 
-test('§2 replayed as a player, from a fresh profile: import the local-server plugin, install, ask, the answer, the line in Actions; timed', async () => {
+test('§2 replayed as a player, from a fresh profile: Import a plugin (the local-server manifest), install, ask, the answer, the line in Actions; timed', async () => {
   const fresh = path.join(env.tmp, 'profile-first-plugin');
   fs.rmSync(fresh, { recursive: true, force: true });
   const ai = await startScriptedAi([toolCalls([['call_time', 'mypc__get_time', '{}']]), text(['It is ', 'the time ', 'your PC gave.'], 100)]);
@@ -697,11 +697,13 @@ test('§2 replayed as a player, from a fresh profile: import the local-server pl
     // The window opens on the Companion tab; with no plugin it offers the Catalog.
     await waitFor(tid('companion-no-plugin'), 10_000);
     mark('window on the Companion tab');
-    // A server on the PC needs developer mode (§15); the file is dragged from a file manager onto the window.
+    // A server on the PC needs developer mode (§15). Then §2 step 2: Plugins,
+    // Catalog, Import a plugin, the manifest picked in the file chooser.
     await goPlugins('My plugins');
     await setSwitch(tid('dev-mode'), true);
-    const r = await appWindowRect(TITLE);
-    await dragFile(path.join(env.localServerDir, 'manifest.json'), { to: { x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) } });
+    await goPlugins('Catalog');
+    await click(tid('import-file'));
+    await pickInFileChooser(path.join(env.localServerDir, 'manifest.json'), 'Open File');
     await waitFor(tid('consent'), 15_000);
     mark('consent screen');
     await consentInstall({ token });
@@ -720,7 +722,7 @@ test('§2 replayed as a player, from a fresh profile: import the local-server pl
     const s = (Date.now() - launchedAt) / 1000;
     console.log(`     ${marks.join('; ')}; row: ${row.replace(/\s+/g, ' ')}`);
     console.log(`§2 replayed in ${s.toFixed(1)} s from the launch to the call seen in Actions (target: under 2 minutes of a player's clicks and typing). ` +
-      'It covers the app starting, developer mode on, the file dragged in, consent with the token, Install, the question typed, the answer, Actions; ' +
+      'It covers the app starting, developer mode on, Import a plugin with the path typed in the file chooser, consent with the token, Install, the question typed, the answer, Actions; ' +
       'the test clicks and types at machine speed, so a player\'s reading and typing come on top. The AI was set before the launch.');
   } finally {
     await quit();
