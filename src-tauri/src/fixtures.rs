@@ -126,9 +126,11 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
     ]
 }
 
-/// The test plugins and the official one, each as a test needs it: the
+/// The test plugins and the official ones, each as a test needs it: the
 /// weather review left pending (the consent screen's), with the refusal of
-/// two bad values at once; my-board installed like the examples; the broken
+/// two bad values at once; my-board installed like the examples, then the
+/// review of its update (in English and French); timer2 loaded as a folder
+/// (a warning); the official Trello's review; the broken
 /// board loaded as a folder, installed, then its file changed to name a host
 /// it does not declare (invalid on reload), and turned off; the official Todoist installed
 /// kept on this PC, then its token cleared (needs setup).
@@ -144,6 +146,21 @@ async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>
     let board = value(host.import_path(test_plugins().join("my-board/manifest.json")).await.expect("my-board imports"));
     host.install(board["review"].as_str().expect("an id"), install_options(&board)).await.expect("my-board installs");
     reviews.insert("my-board".to_owned(), board);
+    // Its update, as the consent screen shows it in English and in French.
+    let update = test_plugins().join("my-board-update/manifest.json");
+    reviews.insert("my-board-update".to_owned(), value(host.import_path(update.clone()).await.expect("an update")));
+    let french = SwitchesPatch { language: Some("fr".into()), ..Default::default() };
+    host.set_switches(french).await.expect("French");
+    reviews.insert("my-board-update-fr".to_owned(), value(host.import_path(update).await.expect("an update")));
+    let english = SwitchesPatch { language: Some("en".into()), ..Default::default() };
+    host.set_switches(english).await.expect("English");
+
+    let timer = temp.join("dev/timer2");
+    std::fs::create_dir_all(&timer).expect("a dev folder");
+    std::fs::copy(test_plugins().join("timer2/manifest.json"), timer.join("manifest.json")).expect("copied");
+    reviews.insert("timer2".to_owned(), value(host.load_folder(timer).await.expect("timer2 loads")));
+    let trello = host.import_official("trello").await.expect("the official Trello");
+    reviews.insert("official-trello".to_owned(), value(trello));
 
     let folder = temp.join("dev/broken-board");
     std::fs::create_dir_all(&folder).expect("a dev folder");
@@ -158,6 +175,7 @@ async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>
 
     let official = value(host.import_official("todoist").await.expect("the official Todoist"));
     host.install(official["review"].as_str().expect("an id"), install_options(&official)).await.expect("installs");
+    reviews.insert("official-todoist".to_owned(), official.clone());
     for setting in official["settings"].as_array().into_iter().flatten().filter(|s| s["secret"] == true) {
         host.clear_secret("todoist", setting["key"].as_str().expect("a key")).await.expect("cleared");
     }

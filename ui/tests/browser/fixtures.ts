@@ -629,6 +629,509 @@ export const reviews: Record<string, Review> = {
     "cloud_kept": null,
     "warnings": [],
     "same_manifest": false
+  },
+  "my-board-update": {
+    "review": "r9",
+    "slug": "myboard",
+    "name": "My board",
+    "version": "1.1.0",
+    "author": "Ada Lovelace",
+    "description": "Reads the items of one of your boards and deletes one when you confirm it.",
+    "origin": "import",
+    "update": true,
+    "old_version": "1.0.0",
+    "permissions_changed": true,
+    "permission_changes": [
+      {
+        "kind": "site_added",
+        "site": "api.board-archive.example"
+      },
+      {
+        "kind": "level_changed",
+        "action": "list_items",
+        "old": "R1",
+        "new": "R2"
+      },
+      {
+        "kind": "action_added",
+        "action": "read_archive",
+        "level": "R0",
+        "method": "GET",
+        "url": "https://api.board-archive.example/v1/items"
+      },
+      {
+        "kind": "secrets_to_site",
+        "site": "api.board-archive.example",
+        "secrets": [
+          "api_token"
+        ]
+      },
+      {
+        "kind": "cloud_changed",
+        "old": "asked",
+        "new": "no_private_data"
+      }
+    ],
+    "actions": [
+      {
+        "full_name": "myboard__list_items",
+        "level": "R2",
+        "hint": "read your board",
+        "method": "GET",
+        "url": "https://api.board.example/v1/boards/{{config.board}}/items",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "myboard__delete_item",
+        "level": "R3",
+        "hint": "delete an item of your board",
+        "method": "DELETE",
+        "url": "https://api.board.example/v1/items/{{id}}",
+        "needs_confirmation": true,
+        "required_args": [
+          "id"
+        ]
+      },
+      {
+        "full_name": "myboard__read_archive",
+        "level": "R0",
+        "hint": "read past items",
+        "method": "GET",
+        "url": "https://api.board-archive.example/v1/items",
+        "needs_confirmation": false,
+        "required_args": []
+      }
+    ],
+    "sites": [
+      "api.board.example",
+      "api.board-archive.example"
+    ],
+    "local_ports": [],
+    "settings": [
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Copy the id after /b/ in the board's address.",
+        "help_url": "https://example.com/help/board",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": false,
+        "set": true,
+        "value": null
+      },
+      {
+        "key": "max_items",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Items read at once",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      },
+      {
+        "key": "include_done",
+        "kind": "boolean",
+        "min": null,
+        "max": null,
+        "label": "Include finished items",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": false
+      },
+      {
+        "key": "api_token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API token",
+        "description": "In the service: Settings > Developer.",
+        "help_url": "https://example.com/help/api-token",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": true,
+        "set": true,
+        "value": null
+      }
+    ],
+    "events": [],
+    "events_door": null,
+    "cloud": "not_asked",
+    "cloud_kept": "local",
+    "warnings": [],
+    "same_manifest": false
+  },
+  "my-board-update-fr": {
+    "review": "r10",
+    "slug": "myboard",
+    "name": "My board",
+    "version": "1.1.0",
+    "author": "Ada Lovelace",
+    "description": "Reads the items of one of your boards and deletes one when you confirm it.",
+    "origin": "import",
+    "update": true,
+    "old_version": "1.0.0",
+    "permissions_changed": true,
+    "permission_changes": [
+      {
+        "kind": "site_added",
+        "site": "api.board-archive.example"
+      },
+      {
+        "kind": "level_changed",
+        "action": "list_items",
+        "old": "R1",
+        "new": "R2"
+      },
+      {
+        "kind": "action_added",
+        "action": "read_archive",
+        "level": "R0",
+        "method": "GET",
+        "url": "https://api.board-archive.example/v1/items"
+      },
+      {
+        "kind": "secrets_to_site",
+        "site": "api.board-archive.example",
+        "secrets": [
+          "api_token"
+        ]
+      },
+      {
+        "kind": "cloud_changed",
+        "old": "asked",
+        "new": "no_private_data"
+      }
+    ],
+    "actions": [
+      {
+        "full_name": "myboard__list_items",
+        "level": "R2",
+        "hint": "lire votre tableau",
+        "method": "GET",
+        "url": "https://api.board.example/v1/boards/{{config.board}}/items",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "myboard__delete_item",
+        "level": "R3",
+        "hint": "supprimer un élément de votre tableau",
+        "method": "DELETE",
+        "url": "https://api.board.example/v1/items/{{id}}",
+        "needs_confirmation": true,
+        "required_args": [
+          "id"
+        ]
+      },
+      {
+        "full_name": "myboard__read_archive",
+        "level": "R0",
+        "hint": "lire les anciens éléments",
+        "method": "GET",
+        "url": "https://api.board-archive.example/v1/items",
+        "needs_confirmation": false,
+        "required_args": []
+      }
+    ],
+    "sites": [
+      "api.board.example",
+      "api.board-archive.example"
+    ],
+    "local_ports": [],
+    "settings": [
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Copy the id after /b/ in the board's address.",
+        "help_url": "https://example.com/help/board",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": false,
+        "set": true,
+        "value": null
+      },
+      {
+        "key": "max_items",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Items read at once",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      },
+      {
+        "key": "include_done",
+        "kind": "boolean",
+        "min": null,
+        "max": null,
+        "label": "Include finished items",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": false
+      },
+      {
+        "key": "api_token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API token",
+        "description": "In the service: Settings > Developer.",
+        "help_url": "https://example.com/help/api-token",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": true,
+        "set": true,
+        "value": null
+      }
+    ],
+    "events": [],
+    "events_door": null,
+    "cloud": "not_asked",
+    "cloud_kept": "local",
+    "warnings": [],
+    "same_manifest": false
+  },
+  "timer2": {
+    "review": "r11",
+    "slug": "timer2",
+    "name": "Folder plugin",
+    "version": "0.1.0",
+    "author": "Plugin author",
+    "description": "A timer in a small server on your own PC, loaded from its folder while it is written.",
+    "origin": "folder",
+    "update": false,
+    "old_version": null,
+    "permissions_changed": false,
+    "permission_changes": [],
+    "actions": [
+      {
+        "full_name": "timer2__start",
+        "level": "R2",
+        "hint": "start a timer",
+        "method": "POST",
+        "url": "http://127.0.0.1:8422/start",
+        "needs_confirmation": false,
+        "required_args": []
+      }
+    ],
+    "sites": [],
+    "local_ports": [
+      8422
+    ],
+    "settings": [],
+    "events": [],
+    "events_door": null,
+    "cloud": "not_asked",
+    "cloud_kept": null,
+    "warnings": [
+      {
+        "code": "superlative",
+        "path": "tools.start.description",
+        "message": "Uses a superlative (\"best\"): avoid it, it does not help the AI choose better."
+      }
+    ],
+    "same_manifest": false
+  },
+  "official-trello": {
+    "review": "r12",
+    "slug": "trello",
+    "name": "Trello",
+    "version": "1.0.0",
+    "author": "Desktop Companion",
+    "description": "Reads one of your Trello boards and adds cards to it, with your Trello API key and token.",
+    "origin": "official",
+    "update": false,
+    "old_version": null,
+    "permissions_changed": false,
+    "permission_changes": [],
+    "actions": [
+      {
+        "full_name": "trello__read_board",
+        "level": "R1",
+        "hint": "read your Trello board",
+        "method": "GET",
+        "url": "https://api.trello.com/1/boards/{{config.board}}/lists",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "trello__add_card",
+        "level": "R2",
+        "hint": "add a card to your Trello board",
+        "method": "POST",
+        "url": "https://api.trello.com/1/cards",
+        "needs_confirmation": false,
+        "required_args": [
+          "list_id",
+          "name"
+        ]
+      }
+    ],
+    "sites": [
+      "api.trello.com"
+    ],
+    "local_ports": [],
+    "settings": [
+      {
+        "key": "api_key",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API key",
+        "description": "On the Trello Power-Up admin page: create an app, open its API key tab and copy the key.",
+        "help_url": "https://trello.com/power-ups/admin",
+        "help_domain": "trello.com",
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Token",
+        "description": "On the same page, follow the Token link next to your key, allow access, then paste the token here.",
+        "help_url": null,
+        "help_domain": null,
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Open the board in Trello and copy the 8 characters after trello.com/b/ in the address.",
+        "help_url": null,
+        "help_domain": null,
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": null
+      }
+    ],
+    "events": [],
+    "events_door": null,
+    "cloud": "ask",
+    "cloud_kept": null,
+    "warnings": [],
+    "same_manifest": false
+  },
+  "official-todoist": {
+    "review": "r13",
+    "slug": "todoist",
+    "name": "Todoist",
+    "version": "1.0.0",
+    "author": "Desktop Companion",
+    "description": "Reads, adds and completes tasks in your Todoist account with your personal API token.",
+    "origin": "official",
+    "update": false,
+    "old_version": null,
+    "permissions_changed": false,
+    "permission_changes": [],
+    "actions": [
+      {
+        "full_name": "todoist__list_tasks",
+        "level": "R1",
+        "hint": "read your Todoist tasks",
+        "method": "GET",
+        "url": "https://api.todoist.com/api/v1/tasks/filter",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "todoist__add_task",
+        "level": "R2",
+        "hint": "add a task to your Todoist",
+        "method": "POST",
+        "url": "https://api.todoist.com/api/v1/tasks",
+        "needs_confirmation": false,
+        "required_args": [
+          "content"
+        ]
+      },
+      {
+        "full_name": "todoist__complete_task",
+        "level": "R2",
+        "hint": "complete a Todoist task",
+        "method": "POST",
+        "url": "https://api.todoist.com/api/v1/tasks/{{task_id}}/close",
+        "needs_confirmation": false,
+        "required_args": [
+          "task_id"
+        ]
+      }
+    ],
+    "sites": [
+      "api.todoist.com"
+    ],
+    "local_ports": [],
+    "settings": [
+      {
+        "key": "api_token",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API token",
+        "description": "In Todoist: Settings > Integrations > Developer, then copy your API token.",
+        "help_url": "https://app.todoist.com/app/settings/integrations/developer",
+        "help_domain": "app.todoist.com",
+        "required": true,
+        "secret": true,
+        "set": false,
+        "value": null
+      },
+      {
+        "key": "max_tasks",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Tasks read at once",
+        "description": "How many tasks your companion reads in one go (1 to 50).",
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      }
+    ],
+    "events": [],
+    "events_door": null,
+    "cloud": "ask",
+    "cloud_kept": null,
+    "warnings": [],
+    "same_manifest": false
   }
 };
 
@@ -880,7 +1383,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "4fc5214501e329725219e4727af7061305504c24b6917b32c9dced34acfcb187",
     "permissions_fingerprint": "3664b11e2b0893b237510ff4297cbb6e17b0982341d6a67a1f5084cbc28356cd",
-    "folder": "/home/p/.local/share/dcp/plugins/fx/r9",
+    "folder": "/home/p/.local/share/dcp/plugins/fx/r14",
     "last_failures": []
   },
   "myboard": {
@@ -1005,7 +1508,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "78b1a0af2576aa47d2fb585bb8944b6a17e296f38aa3587a1e45be5b57d95871",
     "permissions_fingerprint": "29aa390490bf8ab667be6b3be9609ef289e50bfb51a5ce95bfe936d2d5a428d4",
-    "folder": "/home/p/.local/share/dcp/plugins/myboard/r10",
+    "folder": "/home/p/.local/share/dcp/plugins/myboard/r15",
     "last_failures": []
   },
   "mypc": {
@@ -1088,7 +1591,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "b28ca2ddd74e7a05c8717b9c289a0c1b445687b122a59abe48841e2ebd15fada",
     "permissions_fingerprint": "f399af9f47891186af2b8153a7a66fc925248b143f433174995ca0d0cb31af90",
-    "folder": "/home/p/.local/share/dcp/plugins/mypc/r11",
+    "folder": "/home/p/.local/share/dcp/plugins/mypc/r16",
     "last_failures": []
   },
   "mytasks": {
@@ -1216,7 +1719,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "ada492dc2cc47ee00a6e0ccd01a72c8da7355d4cc17be15e0ebb828701cadcb8",
     "permissions_fingerprint": "3184fbb1687ac23a5c4a9c2df7b29ab7531c51fa94ed7d228ba9427d8fe78713",
-    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r12",
+    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r17",
     "last_failures": []
   },
   "pomodoro": {
@@ -1327,7 +1830,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "03a97ca105f3a4ffbe3888baad1e74387aa2ad8a7b0c14f1db20baad1112e041",
     "permissions_fingerprint": "19e091234b3d6df42a8a4d1addf9c61d04422fb88791a575c90cd4b12363c84a",
-    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r13",
+    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r18",
     "last_failures": []
   },
   "recipes": {
@@ -1417,7 +1920,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "5c708bf2d3b55a6dc6d6b76f1398ef9bf8b1faa3e7763e9059a2f5983902c3ae",
     "permissions_fingerprint": "eddcd90262396a06940cef69aa297e1d178e18f8afe15a7ca4a818fde1911da5",
-    "folder": "/home/p/.local/share/dcp/plugins/recipes/r14",
+    "folder": "/home/p/.local/share/dcp/plugins/recipes/r19",
     "last_failures": []
   },
   "todoist": {
@@ -1545,7 +2048,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "d2e78bb6ef7e77c8ccc4f4b50a42f2057d55e16eca528064b920646fc03f1ac4",
     "permissions_fingerprint": "95c90fba1dab24c9291905f7f3d1379f385838c8c4d861cc64a8e559c57f02cd",
-    "folder": "/home/p/.local/share/dcp/plugins/todoist/r15",
+    "folder": "/home/p/.local/share/dcp/plugins/todoist/r20",
     "last_failures": []
   },
   "trelloperso": {
@@ -1661,7 +2164,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "9dc61cbea334bff160db410e4a4b5462aa85f5f1ff38abcc7215e52239c50ea8",
     "permissions_fingerprint": "a33b70d1f2bd4cf85ea52821cb4f3a7ed1b2160d1b1bd03f6a3983db35020275",
-    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r16",
+    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r21",
     "last_failures": []
   }
 };

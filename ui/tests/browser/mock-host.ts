@@ -121,10 +121,10 @@ function protoDetails(slug: string, values: Map<string, unknown>, secrets: Map<s
 // The bundled catalog, with a newer Todoist than the one installed.
 const catalog: CatalogEntry[] = real.catalog.map((e) => (e.slug === 'todoist' ? { ...e, version: '1.1.0' } : e));
 
-/** A review as the host answers it: the weather test plugin's (an import with sites, a port, settings of each
- * kind and an event), changed by `extra`. */
+/** A review as the host answers it under the next review id: the weather test plugin's (an import with sites,
+ * a port, settings of each kind and an event), changed by `extra`. */
 function review(id: string, extra: Partial<Review>): Review {
-  return { ...structuredClone(real.reviews.weather), review: id, ...extra };
+  return { ...structuredClone(real.reviews.weather), ...extra, review: id };
 }
 
 /** Every refused value at once, as the host lists them in `fields` (§18): the host's own problems for a pasted
@@ -159,24 +159,8 @@ function importPath(path: string): Review {
   if (path.includes('bad')) throw real.errors.bad_plugin;
   if (path.includes('http-only')) throw real.errors.http_only;
   if (path.includes('devonly')) throw real.errors.dev_mode_required;
-  if (path.includes('fx-update')) {
-    return newReview({
-      slug: 'fx', name: 'Exchange rates', version: '1.1.0', update: true, old_version: '1.0.0', permissions_changed: true,
-      // The host sends the changes as facts; the window words them.
-      permission_changes: [
-        { kind: 'site_added', site: 'api.exchangerate.host' },
-        { kind: 'action_added', action: 'history', level: 'R0', method: 'GET', url: 'https://api.exchangerate.host/history' },
-        { kind: 'level_changed', action: 'convert', old: 'R0', new: 'R2' },
-        { kind: 'cloud_changed', old: 'no_private_data', new: 'asked' },
-      ],
-      actions: [
-        { full_name: 'fx__convert', level: 'R2', hint: sc.language === 'fr' ? 'convertir un montant' : 'convert an amount', method: 'POST', url: 'https://api.frankfurter.dev/latest', needs_confirmation: false, required_args: ['amount'] },
-        { full_name: 'fx__history', level: 'R0', hint: sc.language === 'fr' ? 'lire les anciens taux' : 'read past rates', method: 'GET', url: 'https://api.exchangerate.host/history', needs_confirmation: false, required_args: [] },
-      ],
-      settings: [{ key: 'board', label: 'Board', description: null, kind: 'string', min: null, max: null, required: true, secret: false, value: null, help_url: null, help_domain: null, set: true }],
-      local_ports: [], events: [], events_door: null, cloud: 'not_asked', sites: ['api.frankfurter.dev', 'api.exchangerate.host'],
-    });
-  }
+  // The update of the my-board test plugin, in the window's language.
+  if (path.includes('board-update')) return newReview(real.reviews[sc.language === 'fr' ? 'my-board-update-fr' : 'my-board-update']);
   return newReview({});
 }
 
@@ -311,8 +295,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'details': return fullDetails(a.slug);
     case 'catalog': return catalog;
     case 'import_path': return importPath(a.path);
-    case 'load_folder': return newReview({ slug: 'timer2', name: 'Folder plugin', origin: 'folder', cloud: 'not_asked', settings: [], events: [], events_door: null, warnings: [{ code: 'superlative', path: 'tools.start.description', message: 'the description uses a superlative: best' }] });
-    case 'import_official': return newReview({ slug: a.slug, name: 'My Trello', origin: 'official', local_ports: [], events: [], events_door: null, settings: [] });
+    case 'load_folder': return newReview(real.reviews.timer2);
+    case 'import_official': return newReview(real.reviews[`official-${a.slug}`]);
     case 'review': return reviews.get(a.id);
     case 'install': {
       const r = reviews.get(a.review);

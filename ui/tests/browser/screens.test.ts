@@ -265,15 +265,17 @@ describe('Consent screen', () => {
 
   test('an update says "Update this plugin?" and exactly what changed', async () => {
     const page = await app();
-    await emit(page, 'open-files', ['/home/p/fx-update.json']);
+    await emit(page, 'open-files', ['/home/p/board-update.json']);
     const consent = page.locator('[data-testid="consent"]');
     await consent.waitFor();
     const body = await consent.innerText();
     expect(body).toContain('Update this plugin?');
     expect(body).toContain('Version 1.0.0 → 1.1.0');
+    // The update of the my-board test plugin (src-tauri/tests/fixtures/plugins), as the host lists its changes.
     expect(await consent.locator('[data-testid="consent-changes"] li').allInnerTexts()).toEqual([
-      'New site: api.exchangerate.host', 'New action: “read past rates” (reads public data)',
-      'Action “convert an amount”: reads public data → reversible action', 'Your data with online AI models: no private data read → asked at install',
+      'New site: api.board-archive.example', 'Action “read your board”: reads your data → reversible action',
+      'New action: “read past items” (reads public data)', 'Your saved secrets will also be sent to api.board-archive.example: api_token',
+      'Your data with online AI models: asked at install → no private data read',
     ]);
     expect(body).toContain('Kept from the installed version');
     expect(await page.locator('[data-testid="setting-board"]').getAttribute('placeholder')).toBe('Leave empty to keep the current value');
@@ -289,14 +291,15 @@ describe('Consent screen', () => {
 
   test('an update\'s changes are in the player\'s language (French), from the structured changes', async () => {
     const page = await app({ language: 'fr' });
-    await emit(page, 'open-files', ['/home/p/fx-update.json']);
+    await emit(page, 'open-files', ['/home/p/board-update.json']);
     const consent = page.locator('[data-testid="consent"]');
     await consent.waitFor();
     expect(await consent.innerText()).toContain('Mettre à jour ce plugin ?');
     expect(await consent.locator('[data-testid="consent-changes"] li').allInnerTexts()).toEqual([
-      'Nouveau site : api.exchangerate.host', 'Nouvelle action : « lire les anciens taux » (lit des données publiques)',
-      'Action « convertir un montant » : lit des données publiques → action réversible',
-      'Vos données avec les modèles d\'IA en ligne : aucune donnée privée lue → demandé à l\'installation',
+      'Nouveau site : api.board-archive.example', 'Action « lire votre tableau » : lit vos données → action réversible',
+      'Nouvelle action : « lire les anciens éléments » (lit des données publiques)',
+      'Vos secrets enregistrés seront aussi envoyés à api.board-archive.example : api_token',
+      'Vos données avec les modèles d\'IA en ligne : demandé à l\'installation → aucune donnée privée lue',
     ]);
     expect(await consent.locator('[data-testid="consent-changes"]').innerText()).not.toContain('new site');
   });
@@ -596,7 +599,7 @@ describe('Developer mode', () => {
     expect(await page.locator('[data-testid="consent"] .badge').innerText()).toBe('Folder (dev)');
     const notes = page.locator('[data-testid="consent-warnings"]');
     await notes.locator('summary').click();
-    expect(await notes.locator('tr').innerText()).toBe('superlative\ttools.start.description\tthe description uses a superlative: best');
+    expect(await notes.locator('tr').innerText()).toBe('superlative\ttools.start.description\tUses a superlative ("best"): avoid it, it does not help the AI choose better.');
   });
 });
 
