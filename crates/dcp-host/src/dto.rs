@@ -138,7 +138,8 @@ pub struct TriedAction {
 
 /// What Options' Test button found (§18): one harmless call, as the player
 /// would make it by text with an AI on this PC. Facts only: the window words
-/// them (no action to test, connected, or the code in plain words).
+/// them (no action to test, what the action needs, connected, or the code
+/// in plain words).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PluginTest {
@@ -149,4 +150,10 @@ pub struct PluginTest {
     /// The §22 code of a failure, or the courtier's reason of a refusal
     /// (none when the test passed or nothing was called).
     pub code: Option<dcp_format::codes::SpecCode>,
+    /// Nothing was called: `action` needs these arguments, and its schema
+    /// gives none of them a value (issue 23: Test does not make one up).
+    /// Absent when it was called, or when there is no action to test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub needs: Option<Vec<String>>,
 }

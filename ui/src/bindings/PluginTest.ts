@@ -4,7 +4,8 @@ import type { SpecCode } from "./SpecCode";
 /**
  * What Options' Test button found (§18): one harmless call, as the player
  * would make it by text with an AI on this PC. Facts only: the window words
- * them (no action to test, connected, or the code in plain words).
+ * them (no action to test, what the action needs, connected, or the code
+ * in plain words).
  */
 export type PluginTest = { 
 /**
@@ -19,4 +20,10 @@ ok: boolean,
  * The §22 code of a failure, or the courtier's reason of a refusal
  * (none when the test passed or nothing was called).
  */
-code: SpecCode | null, };
+code: SpecCode | null, 
+/**
+ * Nothing was called: `action` needs these arguments, and its schema
+ * gives none of them a value (issue 23: Test does not make one up).
+ * Absent when it was called, or when there is no action to test.
+ */
+needs?: Array<string>, };

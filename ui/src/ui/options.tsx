@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
+import type { Translate } from '../i18n';
 import type { ApiError, PluginTest, SettingView } from '../types';
 import { errorWords, fieldProblems, runWords } from '../words';
 import { CloseButton, Dialog, useId } from './common';
@@ -14,9 +15,27 @@ function initial(settings: SettingView[]): Map<string, string | boolean> {
   ]));
 }
 
+/** What Test found, in words, and whether it is a failure (shown as an error). A plugin with no
+ *  action that only reads, or whose read action needs values its schema does not give (issue 23:
+ *  the exchange-rates example's amount), did not fail: Test says so plainly, and what to do. */
+export function testResult(t: Translate, language: string, test: PluginTest): { words: string; failed: boolean } {
+  if (test.ok) return { words: t('options.connected'), failed: false };
+  if (test.action && test.needs?.length) {
+    const args = new Intl.ListFormat(language, { type: 'conjunction' }).format(test.needs);
+    return { words: t('options.test_needs', { action: test.action, args }), failed: false };
+  }
+  if (!test.action && !test.code) return { words: t('options.test_nothing'), failed: false };
+  return { words: t('options.test_failed', { words: runWords(t, test.code, test.code) }), failed: true };
+}
+
+function testClass(found: { failed: boolean; ok: boolean } | null, error: string | null): string {
+  if (error || found?.failed) return 'field-error';
+  return found?.ok ? 'ok' : '';
+}
+
 export function Options(props: { slug: string; onClose: () => void }) {
   const app = useApp();
-  const { t } = app;
+  const { t, language } = app;
   const [d, loadError] = useDetails(props.slug);
   const [values, setValues] = useState<Map<string, string | boolean> | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -25,6 +44,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
   /** The host could not run Test at all (not a failed call): its error in words. */
   const [testError, setTestError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
+  const found = test && { ...testResult(t, language, test), ok: test.ok };
   useEffect(() => { if (d && values === null) setValues(initial(d.settings)); }, [d]);
   const problems = useMemo(() => (error ? fieldProblems(t, error, d?.settings) : new Map<string, string>()), [error, t, d]);
   const name = d?.name ?? app.cards.get(props.slug)?.name ?? props.slug;
@@ -76,9 +96,9 @@ export function Options(props: { slug: string; onClose: () => void }) {
             <section class="section">
               <div class="row">
                 <button type="button" data-testid="options-test" aria-describedby="options-test-help" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
-                <p role="status" data-testid="options-test-result" class={test ? (test.ok ? 'ok' : 'field-error') : testError ? 'field-error' : ''}>
+                <p role="status" data-testid="options-test-result" class={testClass(found, testError)}>
                   {testError}
-                  {test && (test.ok ? t('options.connected') : !test.action && !test.code ? t('run.no_action') : t('options.test_failed', { words: runWords(t, test.code, test.code) }))}
+                  {found?.words}
                 </p>
               </div>
               <p id="options-test-help" class="help">{t('options.test_help')}</p>

@@ -18,6 +18,8 @@ import * as real from './fixtures';
 interface Scenario {
   devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
   secretsWarning?: string | null; journalSize?: number; testFails?: boolean; testRejects?: boolean; missing?: boolean;
+  /** Test's answers that are no failure (issue 23): the read action needs values, or nothing only reads. */
+  testNeeds?: boolean; testNothing?: boolean;
   /** Names that are also Object.prototype's: `/home/p/proto-<name>.json` imports a plugin named so, whose settings,
    * tools, arguments and events are named by all of them. */
   protoNames?: string[];
@@ -345,6 +347,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'new_event_token': return null;
     case 'test_plugin':
       if (sc.testRejects) throw refused('plugin_unreadable', 'the installed file changed');
+      if (sc.testNeeds) return { action: `${a.slug}__convert`, ok: false, code: null, needs: ['amount', 'from', 'to'] };
+      if (sc.testNothing) return { action: null, ok: false, code: null };
       return sc.testFails
         ? { action: `${a.slug}__convert`, ok: false, code: 'HTTP_401' }
         : { action: `${a.slug}__convert`, ok: true, code: null };
