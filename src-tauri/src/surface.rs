@@ -35,7 +35,7 @@ app_commands! {
     consent::import_official(slug: String) -> Review;
     consent::install(review: String, options: InstallOptions) -> Installed;
     consent::cancel(review: String) -> ();
-    consent::pick_plugin_file() -> Option<String>;
+    consent::pick_plugin_file(filter: String) -> Option<String>;
     consent::pick_folder() -> Option<String>;
     options::save_settings(slug: String, values: Vec<(String, Value)> as "Array<[string, unknown]>") -> Card;
     options::set_secret(slug: String, key: String, value: Sensitive as "string") -> Card;

@@ -26,8 +26,23 @@ export function format(text: string, params?: Params): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
 }
 
-/** A translate function for `language`, falling back to English. */
+/** The text of `key` in `texts`: for a numeric `count`, its plural form for that count by the
+ *  language's rules (`key_one`, `key_few`, `key_many`… beside `key`, the other form), else `key`'s. */
+function pick(texts: Partial<Record<Key, string>>, rules: Intl.PluralRules, key: Key, count: unknown): string | undefined {
+  const form = typeof count === 'number' ? own(texts, `${key}_${rules.select(count)}`) : undefined;
+  return form ?? own(texts, key);
+}
+
+/** The plural rules of `language`; English's for a tag Intl cannot read (it comes from the profile). */
+function pluralRules(language: string): Intl.PluralRules {
+  try { return new Intl.PluralRules(language); } catch { return new Intl.PluralRules('en'); }
+}
+
+/** A translate function for `language`, falling back to English (with English plural rules). A
+ *  `count` parameter picks the plural form (Intl.PluralRules): French's "one" is 0 and 1, English's 1. */
 export function translator(language: string): Translate {
   const texts = table(language);
-  return (key, params) => format(own(texts, key) ?? own(en, key) ?? key, params);
+  const rules = pluralRules(language);
+  const english = new Intl.PluralRules('en');
+  return (key, params) => format(pick(texts, rules, key, params?.count) ?? pick(en, english, key, params?.count) ?? key, params);
 }

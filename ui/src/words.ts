@@ -2,8 +2,9 @@
 // lines, levels, import refusals, errors, journal lines, door states; and
 // the My plugins filters. The host sends facts, never sentences to parse.
 import type { Key, Translate } from './i18n';
+import { en } from './locales/en';
 import { own } from './own';
-import type { ApiError, Card, DataReach, DoorState, DoorView, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Status } from './types';
+import type { ApiError, Card, DataReach, DoorState, DoorView, Failing, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Status } from './types';
 
 /** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
 export type WireError = Omit<ApiError, 'problems' | 'fields'> & { problems?: Problem[]; fields?: FieldProblem[] };
@@ -30,6 +31,27 @@ export function cardLines(t: Translate, card: Pick<Card, 'kept_on_pc' | 'local_p
   const out = card.kept_on_pc ? [t('line.kept')] : [];
   for (const port of card.local_ports) out.push(t('line.talks', { port }));
   return out;
+}
+
+/** A card whose calls keep failing (§18: Active alone would mislead): how many, why in words
+ *  with what to do (the newest failure's code), and that code as the detail. */
+export function failingWords(t: Translate, failing: Failing): { words: string; code: string } {
+  return { words: t('card.failing', { count: failing.calls, words: runWords(t, failing.code) }), code: failing.code };
+}
+
+/** An official plugin's description in the player's language. The bundled manifests carry no
+ *  translation of it (§10 translates settings and hints only): the window's own tables do, keyed by
+ *  slug, and only while the manifest says what was translated (else its own text). */
+export function officialDescription(t: Translate, slug: string, description: string | null): string | null {
+  const key = `official.${slug}` as Key;
+  return description !== null && own(en, key) === description ? t(key) : description;
+}
+
+/** An argument's JSON Schema type (§7) in words: "(whole number)" rather than "(integer)". */
+export function typeText(t: Translate, type: string): string {
+  const key = `type.${type}` as Key;
+  const known = t(key);
+  return known === key ? type : known;
 }
 
 // ---------------------------------------------------------------- import refusals
@@ -242,10 +264,16 @@ export function formatTime(at: number, language: string, now: Date = new Date())
   return `${date} ${time}`;
 }
 
+/** What the door journals as the event of a request refused before its event was read (a bad
+ *  token, a body that names none): crates/dcp-door's journal.rs writes this for "no name". */
+const NO_EVENT_NAME = '-';
+
 /** The action or event name a journal line shows: an event by the line's kind, never by who asked
- *  (a tool call of an event's turn, refused not_requested, is a call). */
+ *  (a tool call of an event's turn, refused not_requested, is a call); its name only when it has one. */
 export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | 'kind'>): string {
-  return line.kind === 'event' ? t('journal.event', { name: line.action }) : line.action;
+  if (line.kind !== 'event') return line.action;
+  const named = line.action.trim() !== '' && line.action !== NO_EVENT_NAME;
+  return named ? t('journal.event', { name: line.action }) : t('journal.event_unnamed');
 }
 
 // ---------------------------------------------------------------- door

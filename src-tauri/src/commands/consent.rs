@@ -76,8 +76,10 @@ pub async fn cancel_of(host: &Host, handed: &Handed, review: &str) -> Result<(),
 }
 
 /// Import a plugin's file picker (.json, .zip); none when cancelled.
-pub async fn pick_plugin_file(app: &AppHandle) -> Result<Option<String>, ApiError> {
-    let dialog = app.dialog().file().add_filter("Companion plugin", &["json", "zip"]);
+/// `filter` names the file type in the picker, in the player's language:
+/// the page words it, as it words everything the player reads.
+pub async fn pick_plugin_file(app: &AppHandle, filter: String) -> Result<Option<String>, ApiError> {
+    let dialog = app.dialog().file().add_filter(filter, &["json", "zip"]);
     picked(&app.state(), dialog, FileDialogBuilder::blocking_pick_file).await
 }
 

@@ -25,8 +25,9 @@ type Sub = 'mine' | 'catalog' | 'actions';
 const byName = (cards: Map<string, Card>) =>
   [...cards.values()].sort((a, b) => a.name.localeCompare(b.name) || a.slug.localeCompare(b.slug)).map((c) => c.slug);
 
-export function App() {
-  const [switches, setSwitches] = useState<AppSwitches>({ plugins_enabled: true, tools_enabled: true, dev_mode: false, language: 'en' });
+/** `initial`: the switches read before the first paint (main.tsx), so a French player never sees English first. */
+export function App(props: { initial?: AppSwitches }) {
+  const [switches, setSwitches] = useState<AppSwitches>(props.initial ?? { plugins_enabled: true, tools_enabled: true, dev_mode: false, language: 'en' });
   const [cards, setCards] = useState<Map<string, Card>>(new Map());
   const [order, setOrder] = useState<string[]>([]);
   const [loaded, setLoaded] = useState(false);
@@ -206,7 +207,7 @@ export function App() {
   const doImport = async () => {
     setImporting(true);
     try {
-      const path = await api.pickPluginFile();
+      const path = await api.pickPluginFile(t('import.file_filter'));
       if (path) await startReview(() => api.importPath(path), path);
     } catch (e) { showError(asApiError(e)); }
     setImporting(false);
@@ -266,18 +267,20 @@ export function App() {
             <div class="plugins-head">
               <Switch label={t('plugins.enabled')} help={t('plugins.enabled_explain')} checked={switches.plugins_enabled}
                 testid="plugins-enabled" onChange={(on) => patch({ plugins_enabled: on })} />
+              {/* The toolbar comes under its switch, in room the head keeps for it: turning developer
+                  mode on moves nothing below (the tabs and cards stay where the player's eyes are). */}
               <div class="dev-switch">
                 <Switch label={t('plugins.dev_mode')} checked={switches.dev_mode} testid="dev-mode" onChange={(on) => patch({ dev_mode: on })} />
+                {switches.dev_mode && (
+                  <div class="toolbar" role="toolbar" aria-label={t('dev.toolbar')}>
+                    <button type="button" data-testid="load-folder" onClick={loadFolder}>{t('dev.load_folder')}</button>
+                    <button type="button" data-testid="reload-plugins" onClick={reload}>{t('dev.reload')}</button>
+                    <button type="button" data-testid="open-plugins-folder" onClick={openFolder}>{t('dev.open_folder')}</button>
+                  </div>
+                )}
               </div>
             </div>
             {!switches.tools_enabled && <p class="banner warn">{t('plugins.tools_off_note')}</p>}
-            {switches.dev_mode && (
-              <div class="toolbar" role="toolbar" aria-label={t('dev.toolbar')}>
-                <button type="button" data-testid="load-folder" onClick={loadFolder}>{t('dev.load_folder')}</button>
-                <button type="button" data-testid="reload-plugins" onClick={reload}>{t('dev.reload')}</button>
-                <button type="button" data-testid="open-plugins-folder" onClick={openFolder}>{t('dev.open_folder')}</button>
-              </div>
-            )}
             {switches.dev_mode && devNote && <p class="banner error" role="alert" data-testid="reload-failed">{t('dev.reload_failed', { message: devNote })}</p>}
             <Tabs label={t('tab.plugins_sections')} idPrefix="sub" selected={sub} onSelect={(v) => { if (v !== sub) dismissToasts(); setSub(v); }} class="tabs sub"
               tabs={[['mine', t('tab.mine')], ['catalog', t('tab.catalog')], ['actions', t('tab.actions')]]} />

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { Key } from '../i18n';
 import type { ApiError, Card, CatalogEntry } from '../types';
-import { refusalCategories, refusalNextStep } from '../words';
+import { officialDescription, refusalCategories, refusalNextStep } from '../words';
 import { useApp } from './context';
 
 export interface Refusal { file: string | null; error: ApiError }
@@ -41,7 +41,7 @@ function Entry(props: { entry: CatalogEntry; installed: Card | undefined; onInst
     <li class="catalog-entry" data-testid={`catalog-${entry.slug}`}>
       <div>
         <h4 id={id}>{entry.name}</h4>
-        {entry.description && <p>{entry.description}</p>}
+        {entry.description && <p>{officialDescription(t, entry.slug, entry.description)}</p>}
         <p class="muted">{t('card.version', { version: entry.version })} · {t('badge.official')}</p>
       </div>
       {installed && !newer ? (

@@ -30,7 +30,19 @@ export function Switch(props: {
   );
 }
 
-/** A modal dialog: focus moves in on open, Escape closes, focus goes back to the opener. */
+/** Modals open now (one may open above another): while any is, the page behind does not scroll. */
+let modalsOpen = 0;
+/** The page behind a modal stays put: a modal <dialog> keeps the mouse and the keys, but the wheel
+ *  still scrolled the page under it. A class, not an inline style (the CSP allows none). */
+function lockScroll(): () => void {
+  if (modalsOpen++ === 0) document.documentElement.classList.add('modal-open');
+  return () => {
+    if (--modalsOpen === 0) document.documentElement.classList.remove('modal-open');
+  };
+}
+
+/** A modal dialog: focus moves in on open, Escape closes, focus goes back to the opener; the page
+ *  behind keeps its scroll position. */
 export function Dialog(props: {
   label: string; onClose: () => void; children: ComponentChildren; testid?: string; wide?: boolean; role?: 'dialog' | 'alertdialog';
 }) {
@@ -38,11 +50,16 @@ export function Dialog(props: {
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     const d = ref.current!;
+    const unlock = lockScroll();
     if (!d.open) d.showModal();
     const first = d.querySelector<HTMLElement>('[autofocus], h2[tabindex]');
-    first?.focus();
+    // Focus moves in without scrolling the page behind (it stays where the player left it).
+    const y = window.scrollY;
+    first?.focus({ preventScroll: true });
+    if (window.scrollY !== y) window.scrollTo(window.scrollX, y);
     return () => {
       if (d.open) d.close();
+      unlock();
       if (opener && document.contains(opener)) opener.focus();
     };
   }, []);

@@ -172,14 +172,15 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
           </details>
         )}
         {general && <p class="banner error" role="alert" data-testid="consent-error">{general}</p>}
+        {/* The footer stays in view (sticky), with why Install cannot be pressed beside it. */}
         <footer class="dialog-foot">
+          {missing.length > 0 && <p id="consent-missing" class="foot-reason" data-testid="consent-missing">{t('err.missing_settings')}</p>}
           <button type="button" data-testid="consent-cancel" onClick={cancel}>{t('app.cancel')}</button>
           <button type="button" class="primary" data-testid="consent-install" disabled={busy || missing.length > 0}
             aria-describedby={missing.length ? 'consent-missing' : undefined} onClick={install}>
             {busy ? t('consent.installing') : r.update ? t('consent.update') : t('consent.install')}
           </button>
         </footer>
-        {missing.length > 0 && <p id="consent-missing" class="help right">{t('err.missing_settings')}</p>}
       </form>
     </Dialog>
   );

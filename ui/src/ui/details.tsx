@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
-import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, whoText } from '../words';
+import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, typeText, whoText } from '../words';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
-import { useApp } from './context';
+import { useApp, useT } from './context';
 import { stampOf } from './stale';
 
 /** Loads a plugin's details, and again when a host event makes them stale (stale.ts). */
@@ -328,10 +328,11 @@ function TryAction(props: { d: PluginDetails }) {
 
 function ArgField(props: { field: Argument; value: string; onChange: (v: string) => void }) {
   const id = useId('arg');
+  const t = useT();
   const f = props.field;
   return (
     <div class="field">
-      <label for={id}>{f.name}<span class="muted"> ({f.type})</span></label>
+      <label for={id}>{f.name}<span class="muted"> ({typeText(t, f.type)})</span></label>
       {f.choices ? (
         <select id={id} data-testid={`try-arg-${f.name}`} value={props.value} onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}>
           <option value="">—</option>

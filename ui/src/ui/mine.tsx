@@ -2,7 +2,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { Card, Problem } from '../types';
-import { badgeText, cardLines, filterCards, statusHelp, statusText, type Filter } from '../words';
+import { badgeText, cardLines, failingWords, filterCards, statusHelp, statusText, type Filter } from '../words';
 import { PluginIcon, Switch, useId } from './common';
 import { useApp, type CardActions } from './context';
 import type { Translate } from '../i18n';
@@ -21,9 +21,10 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
   return (
     <section class="mine" aria-labelledby="mine-h">
       <h2 id="mine-h" class="visually-hidden">{t('mine.heading')}</h2>
+      {/* The host's warning is the fact (secrets last only until a restart, §11): the window words it. */}
       {props.secretsWarning && (
         <div class="banner warn" role="note" data-testid="secrets-warning">
-          <strong>{t('secrets.warning_title')}</strong> {props.secretsWarning}
+          <strong>{t('secrets.warning_title')}</strong> {t('secrets.until_restart')}
         </div>
       )}
       <div class="filters">
@@ -45,7 +46,7 @@ export function MyPlugins(props: { order: string[]; updates: Map<string, string>
         <p class="empty">{t('mine.empty')}</p>
       ) : (
         <>
-          <p class="count" aria-live="polite">{t('mine.count', { shown: shown.length, total: all.length })}</p>
+          <p class="count" aria-live="polite">{t('mine.count', { count: shown.length, total: all.length })}</p>
           {shown.length === 0 && <p class="empty">{t('mine.none_match')}</p>}
           <ul class="cards" data-testid="cards">
             {shown.map((c) => (
@@ -92,6 +93,7 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, icon, read,
           </span>
           {card.status !== 'active' && card.status !== 'off' && <span class="status-help"> {statusHelp(t, card.status)}</span>}
         </p>
+        {card.failing && <Failing t={t} failing={card.failing} />}
         {lines.map((l) => <p class="card-line" key={l} data-testid="card-line">{l}</p>)}
         {update && <p class="card-line update">{t('card.update_available', { version: update })}</p>}
         {/* §19: developer mode adds the plugin's ID and its number of recent errors. */}
@@ -114,6 +116,16 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, icon, read,
     </li>
   );
 });
+
+/** Its calls keep failing: said under the status (Active alone would mislead), the code as detail. */
+function Failing(props: { t: Translate; failing: NonNullable<Card['failing']> }) {
+  const { words, code } = failingWords(props.t, props.failing);
+  return (
+    <p class="card-line failing" data-testid="card-failing">
+      {words} <span class="muted detail">({props.t('journal.code', { code })})</span>
+    </p>
+  );
+}
 
 /** Developer mode: the errors of a manifest that no longer passes the checks, right on its card (§19). */
 function ManifestErrors(props: { slug: string; read: string }) {

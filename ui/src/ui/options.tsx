@@ -92,7 +92,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
                 </div>
               </form>
             )}
-            {secrets.map((s) => <SecretRow key={s.key} slug={d.slug} s={s} />)}
+            {secrets.map((s) => <SecretRow key={s.key} slug={d.slug} name={name} s={s} />)}
             <section class="section">
               <div class="row">
                 <button type="button" data-testid="options-test" aria-describedby="options-test-help" onClick={runTest} disabled={testing}>{testing ? t('options.testing') : t('options.test')}</button>
@@ -110,7 +110,7 @@ export function Options(props: { slug: string; onClose: () => void }) {
   );
 }
 
-function SecretRow(props: { slug: string; s: SettingView }) {
+function SecretRow(props: { slug: string; name: string; s: SettingView }) {
   const app = useApp();
   const { t } = app;
   const { s } = props;
@@ -131,9 +131,17 @@ function SecretRow(props: { slug: string; s: SettingView }) {
       setError(fieldProblems(t, a).get(s.key) ?? errorWords(t, a));
     }
   };
+  /** Clearing is asked first: a click too many would leave the plugin needing setup. */
+  const [asking, setAsking] = useState(false);
   const clear = async () => {
-    try { await api.clearSecret(props.slug, s.key); setEditing(true); setNote(t('options.secret_cleared')); }
-    catch (e) { setError(errorWords(t, asApiError(e))); }
+    setAsking(false);
+    try {
+      await api.clearSecret(props.slug, s.key);
+      setEditing(true);
+      setNote(t('options.secret_cleared'));
+      // The Clear button that opened the question is gone: the keyboard goes to the new value's box.
+      requestAnimationFrame(() => document.getElementById(id)?.focus());
+    } catch (e) { setError(errorWords(t, asApiError(e))); }
   };
   return (
     <div class="field secret" data-testid={`secret-${s.key}`}>
@@ -150,8 +158,20 @@ function SecretRow(props: { slug: string; s: SettingView }) {
       ) : (
         <div class="row">
           <button type="button" data-testid={`secret-replace-${s.key}`} aria-label={t('options.replace_named', { label: s.label })} onClick={() => setEditing(true)}>{t('options.replace')}</button>
-          <button type="button" data-testid={`secret-clear-${s.key}`} aria-label={t('options.clear_named', { label: s.label })} onClick={clear}>{t('options.clear')}</button>
+          <button type="button" data-testid={`secret-clear-${s.key}`} aria-label={t('options.clear_named', { label: s.label })} onClick={() => setAsking(true)}>{t('options.clear')}</button>
         </div>
+      )}
+      {asking && (
+        <Dialog label={t('options.clear_title', { label: s.label, name: props.name })} onClose={() => setAsking(false)} role="alertdialog" testid="clear-confirm">
+          <div class="dialog-body">
+            <h2>{t('options.clear_title', { label: s.label, name: props.name })}</h2>
+            <p>{s.required ? t('options.clear_needs_setup') : t('options.clear_optional')}</p>
+            <footer class="dialog-foot">
+              <button type="button" data-testid="clear-no" autoFocus onClick={() => setAsking(false)}>{t('app.cancel')}</button>
+              <button type="button" class="danger" data-testid="clear-yes" onClick={clear}>{t('options.clear')}</button>
+            </footer>
+          </div>
+        </Dialog>
       )}
       {s.help_url && (
         <button type="button" class="link-button" onClick={() => api.openHelp(s.help_url!).catch(() => undefined)}>

@@ -30,6 +30,26 @@ describe('translation tables', () => {
       expect(t('card.by', { author: 'Ada' })).toBe('by Ada');
     }
   });
+  test('issue 23: a count picks its plural form by the language\'s rules: "1 plugin sur 3", "0 plugin", "2 plugins"', () => {
+    const tf = translator('fr');
+    expect(tf('mine.count', { count: 1, total: 3 })).toBe('1 plugin sur 3');
+    expect(tf('mine.count', { count: 0, total: 3 })).toBe('0 plugin sur 3');
+    expect(tf('mine.count', { count: 2, total: 3 })).toBe('2 plugins sur 3');
+    const te = translator('en');
+    expect(te('card.failing', { count: 1, words: 'x' })).toBe('Its last call failed: x');
+    expect(te('card.failing', { count: 0, words: 'x' })).toBe('Its last 0 calls failed: x');
+    // A language without its own table: English texts with English rules.
+    expect(translator('de')('card.failing', { count: 1, words: 'x' })).toBe('Its last call failed: x');
+    // No count, or a count that is not a number: the key's own text.
+    expect(tf('card.failing', { words: 'x' })).toBe('Ses {count} derniers appels ont échoué : x');
+    expect(tf('mine.count', { count: '1', total: 3 })).toBe('1 plugins sur 3');
+  });
+  test('every plural form has its base key (the other form)', () => {
+    for (const key of ['mine.count_one', 'card.failing_one']) {
+      expect(Object.hasOwn(en, key), key).toBe(true);
+      expect(Object.hasOwn(en, key.replace(/_one$/, '')), key).toBe(true);
+    }
+  });
   test('format fills the named placeholders and leaves unknown ones', () => {
     expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
   });

@@ -18,7 +18,9 @@ describe('Actions: how a line ended, in words first', () => {
   });
   test('a refusal with words has no code to show; one this version cannot word shows its code as the detail', () => {
     expect(lineOutcome(t, { outcome: 'refused', code: 'tools_off' })).toEqual({ words: 'refused: Enable tools is off', code: null });
-    expect(lineOutcome(t, { outcome: 'refused', code: 'bad_token' })).toEqual({ words: 'refused', code: 'bad_token' });
+    expect(lineOutcome(t, { outcome: 'refused', code: 'a_newer_reason' })).toEqual({ words: 'refused', code: 'a_newer_reason' });
+    // The door's bad token has words now (issue 23), its code no longer shown.
+    expect(lineOutcome(t, { outcome: 'refused', code: 'bad_token' }).code).toBe(null);
     expect(lineOutcome(t, { outcome: 'done', code: null })).toEqual({ words: 'done', code: null });
   });
   test('§12 an R3 line says what the player answered', () => {

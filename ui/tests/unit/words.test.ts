@@ -4,11 +4,44 @@ import type { Card, ErrorCode, FieldCode, PermissionChange, Problem } from '../.
 import {
   IMPORT_CODES, cardLines, categoryOf, changeWords, doorWords, errorWords, fieldProblems, filterCards, formatTime,
   isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
-  statusText, STATUSES, tileClass, timeLocale, whoText, badgeText,
+  statusText, STATUSES, tileClass, timeLocale, whoText, badgeText, failingWords, officialDescription, typeText,
 } from '../../src/words';
 
 const t = translator('en');
 const tf = translator('fr');
+
+describe('§18: a card whose calls keep failing', () => {
+  test('the count with its plural, the newest code in words with what to do, the code as the detail', () => {
+    expect(failingWords(t, { calls: 3, code: 'HTTP_401' })).toEqual({
+      words: 'Its last 3 calls failed: the service refused the key. Check it in Options.', code: 'HTTP_401',
+    });
+    expect(failingWords(t, { calls: 1, code: 'NETWORK' }).words).toBe(
+      'Its last call failed: the service could not be reached. Check your connection, or start the program on this PC.');
+    expect(failingWords(tf, { calls: 2, code: 'TIMEOUT' }).words).toMatch(/^Ses 2 derniers appels ont échoué : /);
+    expect(failingWords(tf, { calls: 1, code: 'TIMEOUT' }).words).toMatch(/^Son dernier appel a échoué : /);
+    // A code this version does not know is still said, as the detail too.
+    expect(failingWords(t, { calls: 2, code: 'SOMETHING_NEW' })).toEqual({ words: 'Its last 2 calls failed: it failed (SOMETHING_NEW).', code: 'SOMETHING_NEW' });
+  });
+});
+
+describe('French for what the app ships (issue 23)', () => {
+  test('an official plugin\'s description is the table\'s while the manifest says what was translated', () => {
+    const todoist = 'Reads, adds and completes tasks in your Todoist account with your personal API token.';
+    expect(officialDescription(tf, 'todoist', todoist)).toMatch(/^Lit, ajoute et termine les tâches/);
+    expect(officialDescription(t, 'todoist', todoist)).toBe(todoist);
+    // A newer manifest's text (not translated yet) is shown as it is, not an outdated translation.
+    expect(officialDescription(tf, 'todoist', 'Now also reads projects.')).toBe('Now also reads projects.');
+    expect(officialDescription(tf, 'weather', 'Tells the weather.')).toBe('Tells the weather.');
+    expect(officialDescription(tf, 'constructor', 'x')).toBe('x');
+    expect(officialDescription(tf, 'todoist', null)).toBe(null);
+  });
+  test('an argument\'s type in words; an unknown type as it is', () => {
+    expect(typeText(t, 'integer')).toBe('whole number');
+    expect(typeText(tf, 'integer')).toBe('nombre entier');
+    expect(typeText(tf, 'string')).toBe('texte');
+    expect(typeText(tf, 'date-ish')).toBe('date-ish');
+  });
+});
 
 describe('statuses, badges and levels', () => {
   test('every §18 status has its words', () => {
@@ -211,6 +244,19 @@ describe('call outcomes and the journal', () => {
   test('an event line says it is an event; a call of an event turn is a call (§16, §22 not_requested)', () => {
     expect(journalAction(t, { action: 'focus_done', kind: 'event' })).toBe('event: focus_done');
     expect(journalAction(t, { action: 'convert', kind: 'call' })).toBe('convert');
+  });
+  test('issue 23: an event refused before its name was read shows "event", never "event: -"', () => {
+    expect(journalAction(t, { action: '-', kind: 'event' })).toBe('event');
+    expect(journalAction(tf, { action: '-', kind: 'event' })).toBe('événement');
+    expect(journalAction(t, { action: '', kind: 'event' })).toBe('event');
+    // A call's action is its name, whatever it is.
+    expect(journalAction(t, { action: '-', kind: 'call' })).toBe('-');
+  });
+  test('issue 23: the door\'s refusals the journal keeps each have words', () => {
+    for (const code of ['bad_token', 'invalid_json', 'missing_event', 'text_too_long', 'unknown_event', 'event_off', 'plugin_off', 'dev_mode_off', 'rate_limited']) {
+      expect(reasonWords(t, code), code).not.toContain(code);
+      expect(reasonWords(tf, code), code).not.toBe(reasonWords(t, code));
+    }
   });
   test('local readable time: the time today, the date otherwise', () => {
     const now = new Date(2026, 5, 15, 18, 0, 0);
