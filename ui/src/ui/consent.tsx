@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ApiError, CloudChoice, Review } from '../types';
-import { changeWords, errorWords, fieldProblems, levelText } from '../words';
+import { changeWords, errorWords, fieldProblems, levelText, officialDescription } from '../words';
 import { toolRef } from '../toolref';
 import { Dialog, Switch } from './common';
 import { useApp } from './context';
@@ -84,7 +84,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
           </div>
           <span class={`badge badge-${r.origin}`}>{t(`badge.${r.origin}`)}</span>
         </header>
-        {r.description && <p>{r.description}</p>}
+        {r.description && <p>{r.origin === 'official' ? officialDescription(t, r.slug, r.description) : r.description}</p>}
         {r.origin === 'import' && <p class="banner warn" data-testid="consent-unsigned">{t('consent.unsigned')}</p>}
         {needsDevMode(r) && <p class="banner warn" data-testid="consent-dev-mode">{t('consent.dev_mode_on')}</p>}
         {r.update && (

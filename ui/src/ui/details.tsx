@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
-import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, statusHelp, statusText, typeText, whoText } from '../words';
+import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp, useT } from './context';
 import { stampOf } from './stale';
@@ -62,7 +62,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
               <span class="status-help"> {statusHelp(t, d.status)}</span>
             </p>
             {cardLines(t, d).map((l) => <p class="card-line" key={l}>{l}</p>)}
-            {d.description && <p>{d.description}</p>}
+            {d.description && <p>{d.origin === 'official' ? officialDescription(t, d.slug, d.description) : d.description}</p>}
             <section class="section">
               <h3>{t('details.actions')}</h3>
               <ul class="actions switches">

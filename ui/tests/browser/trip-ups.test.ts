@@ -124,6 +124,11 @@ describe('French: nothing left in English', () => {
     await page.locator('[data-testid="import-file"]').click();
     await expect.poll(() => calls(page, 'pick_plugin_file')).toEqual([{ filter: 'Plugin de compagnon' }]);
     await shot(page, 'french-catalog');
+    // Its consent screen says it in French too.
+    await page.locator('[data-testid="catalog-install-trello"]').click();
+    await page.locator('[data-testid="consent"]').waitFor();
+    expect(await text(page, '[data-testid="consent"]')).toContain('Lit l\'un de vos tableaux Trello');
+    expect(await text(page, '[data-testid="consent"]')).not.toContain('Reads one of your Trello boards');
   });
 
   test('Try an action names an argument\'s type in words: "(nombre entier)", not "(integer)"', async () => {
