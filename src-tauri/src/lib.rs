@@ -36,7 +36,8 @@ mod fixtures;
 
 use dcp_host::{
     AiSettings, AiTest, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, FoundAi, InstallOptions, Installed,
-    JournalLine, JournalQuery, Model, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch, TriedAction,
+    JournalLine, JournalQuery, Model, NotOffered, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch,
+    TriedAction,
 };
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use serde_json::Value;

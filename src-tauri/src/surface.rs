@@ -61,5 +61,6 @@ app_commands! {
     companion::companion_new_conversation() -> ();
     companion::companion_answer(id: u64, yes: bool) -> ();
     companion::paused_while_live() -> Vec<String>;
+    companion::not_offered(live: bool) -> Vec<NotOffered>;
     companion::companion_typing(typing: bool) -> ();
 }

@@ -214,27 +214,21 @@ impl Companion {
                     outcome,
                     code: code.map(str::to_owned),
                     reason: reason.map(str::to_owned),
+                    sent: None,
+                    for_ai: text.clone(),
                 });
                 (id, text)
             }
             Action::Run { id, name, args } => {
-                let outcome = match &running.ask {
-                    Some(ask) => {
-                        let asking = Arc::new(Recorder { ask: ask.clone(), asked: Mutex::new(None) });
-                        let tried = self.host.call_asking(turn.clone(), &name, args.clone(), asking.clone()).await?;
-                        let asked = asking.asked.lock().unwrap_or_else(PoisonError::into_inner).take();
-                        if let (Some(decision), Some((method, url))) = (tried.confirmation, asked) {
-                            out(TurnEvent::Confirm {
-                                tool: name.clone(),
-                                method,
-                                url,
-                                decision: decision.as_str().to_owned(),
-                            });
-                        }
-                        tried.outcome
-                    }
-                    None => self.host.call(turn.clone(), &name, args.clone()).await?,
-                };
+                let asking =
+                    running.ask.as_ref().map(|ask| Arc::new(Recorder { ask: ask.clone(), asked: Mutex::new(None) }));
+                let asker = asking.clone().map(|recorder| recorder as Arc<dyn Ask>);
+                let tried = self.host.call_showing_request(turn.clone(), &name, args.clone(), asker).await?;
+                let asked = asking.and_then(|r| r.asked.lock().unwrap_or_else(PoisonError::into_inner).take());
+                if let (Some(decision), Some((method, url))) = (tried.confirmation, asked) {
+                    out(TurnEvent::Confirm { tool: name.clone(), method, url, decision: decision.as_str().to_owned() });
+                }
+                let outcome = tried.outcome;
                 out(TurnEvent::Tool {
                     step,
                     tool: name,
@@ -242,6 +236,8 @@ impl Companion {
                     outcome: outcome.outcome,
                     code: outcome.code.map(|c| c.to_string()),
                     reason: outcome.reason.map(|r| r.as_str().to_owned()),
+                    sent: tried.sent,
+                    for_ai: outcome.for_ai.clone(),
                 });
                 (id, outcome.for_ai)
             }

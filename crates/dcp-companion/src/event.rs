@@ -1,7 +1,7 @@
 //! What a turn reports as it runs: the `dcplugin chat --json` lines (issue
 //! 22), one [`TurnEvent`] per line, and what a turn is asked ([`Said`]).
 
-use dcp_host::{JournalOutcome, Source};
+use dcp_host::{JournalOutcome, SentRequest, Source};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -53,6 +53,12 @@ pub enum TurnEvent {
         code: Option<String>,
         /// Why it was refused.
         reason: Option<String>,
+        /// The request sent (secrets as `[secret]`); none when the call
+        /// ended before one was sent.
+        sent: Option<SentRequest>,
+        /// Exactly what the AI read of the call: the window opens it under
+        /// the answer, as Try an action shows it (issue 23).
+        for_ai: String,
     },
     /// The player was asked to confirm an R3 action (§12).
     Confirm {
@@ -112,11 +118,14 @@ mod tests {
             outcome: ToolOutcome::Refused,
             code: Some("POLICY_DENIED".into()),
             reason: Some("tools_off".into()),
+            sent: None,
+            for_ai: "POLICY_DENIED: tools_off".into(),
         };
         assert_eq!(
             serde_json::to_value(tool).ok(),
             Some(json!({"type":"tool","step":2,"tool":"fx__convert","args":{"amount":100},
-                "outcome":"refused","code":"POLICY_DENIED","reason":"tools_off"}))
+                "outcome":"refused","code":"POLICY_DENIED","reason":"tools_off",
+                "sent":null,"for_ai":"POLICY_DENIED: tools_off"}))
         );
         assert_eq!(serde_json::to_value(TurnEvent::End { steps: 0 }).ok(), Some(json!({"type":"end","steps":0})));
     }

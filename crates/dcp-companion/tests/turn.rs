@@ -142,6 +142,41 @@ async fn a_read_then_act_chain_of_two_steps() {
     assert!(messages.iter().any(|m| m["content"] == json!("note the time")), "{messages:?}");
 }
 
+/// §3 steps 3 and 6, issue 23: each `tool` line carries the request the
+/// app sent (the token as `[secret]`) and exactly what the AI then read,
+/// the window's way to open a call under the answer; a call refused
+/// before any request carries none, and the refusal the AI read.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_line_carries_what_was_sent_and_what_the_ai_read() {
+    let mut w = world(vec![
+        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"tea"}"#)], 0),
+        openai::tool_calls(&[("u1", "mypc__fly", "{}")], 0),
+        openai::text(["Noted."]),
+    ])
+    .await;
+    let (result, events) = say(&mut w, Source::Keyboard, "note tea").await;
+    assert_eq!(result.expect("answer"), "Noted.");
+    let mut lines = Vec::new();
+    for event in &events {
+        if let TurnEvent::Tool { sent, for_ai, .. } = event {
+            lines.push((sent.clone(), for_ai.clone()));
+        }
+    }
+    assert_eq!(lines.len(), 2, "{events:?}");
+    let sent = lines[0].0.as_ref().expect("the note was sent");
+    assert_eq!((sent.method, sent.url.as_str()), ("POST", format!("http://127.0.0.1:{}/note", w.pc.port).as_str()));
+    assert_eq!(sent.headers, [("Authorization".to_owned(), "[secret]".to_owned())]);
+    assert_eq!(sent.body.as_deref(), Some(r#"{"text":"tea"}"#));
+    let read = tool_messages(&chats(&w.ai)[2]);
+    assert_eq!(lines[0].1, read[0].1, "the line says exactly what the AI read");
+    assert!(lines[0].1.contains("third-party data") && lines[0].1.contains("\"saved\":true"), "{}", lines[0].1);
+    assert_eq!(lines[1].0, None, "an unknown tool sends nothing");
+    assert_eq!(lines[1].1, read[1].1);
+    assert!(lines[1].1.contains("unknown_tool"), "{}", lines[1].1);
+    let shown = format!("{events:?}");
+    assert!(!shown.contains(TOKEN), "the token never reaches a turn line");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_ai_on_the_pc_runs_one_tool_per_step() {
     let mut w = world(vec![

@@ -29,6 +29,7 @@ pub mod dto;
 mod error;
 pub mod events;
 mod kept_offer;
+mod not_offered;
 mod plugin_test;
 mod to_end;
 
@@ -57,6 +58,7 @@ pub use dcp_format::{changes::PermissionChange, risk::Level};
 pub use dcp_format::{Problem, Problems};
 pub use dcp_vault::{Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
+pub use not_offered::NotOffered;
 
 /// Asking the player before an R3 action is sent (§12).
 pub use dcp_call::ask::{Answer, Ask, Decision, Question, ANSWER_WITHIN};
@@ -430,9 +432,11 @@ impl Host {
         self.call_showing_request(turn, tool, args, Some(ask)).await
     }
 
-    /// One call through the pipeline, with the request it sent; an R3
-    /// action asks `ask`, when there is someone to ask.
-    async fn call_showing_request(
+    /// One call through the pipeline, with the request it sent (secrets as
+    /// `[secret]`); an R3 action asks `ask`, when there is someone to ask,
+    /// as in [`Host::call_asking`], and is refused `needs_confirmation`
+    /// when there is none, as in [`Host::call`].
+    pub async fn call_showing_request(
         &self,
         mut turn: Turn,
         tool: &str,

@@ -22,7 +22,8 @@ use crate::listening::Listening;
 use dcp_companion::{Companion, Out, Said, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, Model, Notice, Refusal, Source, Turn, ANSWER_WITHIN,
+    ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, Model, NotOffered, Notice, Refusal, Source, Turn,
+    ANSWER_WITHIN,
 };
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
@@ -206,6 +207,13 @@ async fn paused_of(host: &Host) -> Result<Vec<String>, ApiError> {
     // The offer goes plugin by plugin: one name per plugin left.
     paused.dedup();
     Ok(paused)
+}
+
+/// What the player's next typed turn would not be offered, and why (§24
+/// "Why is my plugin never used?"): the window can ask the player, so a
+/// serious action (R3) is offered and not listed.
+pub async fn not_offered(app: &AppHandle, live: bool) -> Result<Vec<NotOffered>, ApiError> {
+    host(app).not_offered(live, true).await
 }
 
 /// Forgets the conversation (waits for a running turn to end first).

@@ -39,6 +39,7 @@ export type { JournalQuery } from "./JournalQuery";
 export type { JournalValue } from "./JournalValue";
 export type { Level } from "./Level";
 export type { Model } from "./Model";
+export type { NotOffered } from "./NotOffered";
 export type { Notice } from "./Notice";
 export type { Origin } from "./Origin";
 export type { PermissionChange } from "./PermissionChange";

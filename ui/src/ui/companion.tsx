@@ -2,11 +2,12 @@
 // One turn at a time through `companion_say`; the host streams the turn as
 // `companion-turn` events, the lines of `dcplugin chat --json`: the answer
 // grows with each delta, and under it one line per tool call (the plugin's
-// name, the action, the outcome in words). An event turn (§16) comes the
+// name, the action, the outcome in words), which opens on what was sent and
+// what the AI read (the view of Try an action). An event turn (§16) comes the
 // same way, from the program, and typing tells the host the player speaks.
 // Live on Twitch makes the turns live (§12). No AI set, no AI reachable, no
 // plugin installed: each says what to do, with a button to the tab that
-// does it.
+// does it; what the companion is not offered is listed with why (§24).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { listen } from '@tauri-apps/api/event';
 import { api, asApiError } from '../api';
@@ -15,8 +16,11 @@ import type { AiSettings, ApiError, Card, TurnEvent } from '../types';
 import { errorWords, outcomeText, runWords } from '../words';
 import { slugOf } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
+import { CallView } from './call-view';
 import { Switch, useId } from './common';
 import { useApp } from './context';
+import { useHints } from './hints';
+import { NotOfferedList } from './not-offered';
 
 /** The event that carries one turn line. */
 export const COMPANION_EVENT = 'companion-turn';
@@ -160,8 +164,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [ai, setAi] = useState<AiSettings | null>(null);
   // The actions' hints by full name, read from the details of each plugin a tool line names.
-  const [hints, setHints] = useState<ReadonlyMap<string, string>>(new Map());
-  const hintsOf = useRef(new Set<string>());
+  const hints = useHints(exchanges.flatMap((x) => x.tools.map((line) => slugOf(line.tool))));
   const input = useRef<HTMLInputElement>(null);
   const ids = useId('companion');
 
@@ -172,21 +175,6 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     api.ai().then(setAi, () => undefined);
     return () => { watchers.delete(setExchanges); stoppedTyping(); };
   }, []);
-
-  useEffect(() => {
-    for (const x of exchanges) {
-      for (const line of x.tools) {
-        const slug = slugOf(line.tool);
-        if (hintsOf.current.has(slug) || !app.cards.has(slug)) continue;
-        hintsOf.current.add(slug);
-        api.details(slug).then((d) => setHints((old) => {
-          const next = new Map(old);
-          for (const a of d.actions) if (a.hint) next.set(a.full_name, a.hint);
-          return next;
-        }), () => undefined);
-      }
-    }
-  }, [exchanges, app.cards]);
 
   // Typing counts as the player speaking (§16): the door keeps events waiting until a pause.
   const stoppedTyping = () => {
@@ -270,6 +258,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
           {isAiCode(refusal.code) && <button type="button" data-testid="companion-to-tools" onClick={props.onTools}>{t('companion.to_tools')}</button>}
         </div>
       )}
+      <NotOfferedList live={live} where={ai?.where ?? null} onTools={props.onTools} />
       <ol class="conversation" data-testid="conversation" aria-live="polite">
         {exchanges.map((x, i) => (
           <li key={i} class="exchange" data-testid="exchange">
@@ -281,8 +270,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             </p>
             {x.tools.length > 0 && (
               <ul class="tool-lines">
-                {x.tools.map((line, i) => (
-                  <li key={i} data-testid={`${line.type}-line`}>{toolWords(t, app.cards, line, hints)}</li>
+                {x.tools.map((line, i) => (line.type === 'tool'
+                  ? <ToolCall key={i} line={line} words={toolWords(t, app.cards, line, hints)} />
+                  : <li key={i} data-testid="confirm-line">{toolWords(t, app.cards, line, hints)}</li>
                 ))}
               </ul>
             )}
@@ -298,5 +288,23 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
         <button type="button" data-testid="companion-new" disabled={busy} onClick={newConversation}>{t('companion.new')}</button>
       </form>
     </section>
+  );
+}
+
+/** A tool line: its words on a button that opens what was sent and what the AI read. */
+function ToolCall(props: { line: ToolLine; words: string }) {
+  const [open, setOpen] = useState(false);
+  const id = useId('tool-call');
+  return (
+    <li data-testid="tool-line">
+      <button type="button" class="disclosure" aria-expanded={open} aria-controls={id} data-testid="tool-open" onClick={() => setOpen(!open)}>
+        {props.words}
+      </button>
+      {open && (
+        <div id={id} class="tool-call" data-testid="tool-call">
+          <CallView sent={props.line.sent} forAi={props.line.for_ai} prefix="tool" heading="h3" />
+        </div>
+      )}
+    </li>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
 import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
+import { CallView } from './call-view';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp, useT } from './context';
 import { stampOf } from './stale';
@@ -294,32 +295,20 @@ function TryAction(props: { d: PluginDetails }) {
       {problem && <p class="field-error" role="alert">{problem}</p>}
       {result && (
         <div class="try-result" data-testid="try-result" aria-live="polite" ref={resultRef}>
-          <h5>{t('dev.try_request')}</h5>
-          {result.sent ? (
-            <div data-testid="try-request">
-              <p><code>{result.sent.method} {result.sent.url}</code></p>
-              {result.sent.headers.length > 0 && (
-                <>
-                  <p class="muted">{t('dev.headers')}</p>
-                  <pre>{result.sent.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
-                </>
+          <CallView sent={result.sent} forAi={result.outcome.for_ai} prefix="try" heading="h5" outcome={(
+            <>
+              {result.confirmation && (
+                <p data-testid="try-confirmation">{t(`ask.${result.confirmation}`, {
+                  plugin: props.d.name, action: action?.hint || tool.slice(props.d.slug.length + 2),
+                  method: result.sent?.method ?? '', url: result.sent?.url ?? '',
+                })}</p>
               )}
-              {result.sent.body && (<><p class="muted">{t('dev.body')}</p><pre>{result.sent.body}</pre></>)}
-            </div>
-          ) : <p class="muted">{t('dev.try_no_request')}</p>}
-          <h5>{t('dev.try_outcome')}</h5>
-          {result.confirmation && (
-            <p data-testid="try-confirmation">{t(`ask.${result.confirmation}`, {
-              plugin: props.d.name, action: action?.hint || tool.slice(props.d.slug.length + 2),
-              method: result.sent?.method ?? '', url: result.sent?.url ?? '',
-            })}</p>
-          )}
-          <p data-testid="try-outcome">
-            {outcomeText(t, { outcome: result.outcome.outcome, code: result.outcome.outcome === 'refused' ? result.outcome.reason : result.outcome.code })}
-            {result.outcome.outcome === 'failed' && <> · {runWords(t, result.outcome.code, result.outcome.reason)}</>}
-          </p>
-          <h5>{t('dev.try_ai_reads')}</h5>
-          <pre class="ai-reads" data-testid="try-ai-reads">{result.outcome.for_ai}</pre>
+              <p data-testid="try-outcome">
+                {outcomeText(t, { outcome: result.outcome.outcome, code: result.outcome.outcome === 'refused' ? result.outcome.reason : result.outcome.code })}
+                {result.outcome.outcome === 'failed' && <> · {runWords(t, result.outcome.code, result.outcome.reason)}</>}
+              </p>
+            </>
+          )} />
         </div>
       )}
     </div>

@@ -9,7 +9,7 @@ const tf = translator('fr');
 const start: Exchange = { ...typed('hi'), started: true };
 const cards = new Map([['fx', { name: 'Exchange rates' }]]);
 const tool = (over: Partial<Extract<TurnLine, { type: 'tool' }>>): Extract<TurnLine, { type: 'tool' }> =>
-  ({ type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'done', code: null, reason: null, ...over });
+  ({ type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'done', code: null, reason: null, sent: null, for_ai: '', ...over });
 
 describe('a turn streamed into an exchange', () => {
   test('deltas grow the answer, the reply replaces it, end closes it', () => {

@@ -38,7 +38,7 @@ impl From<dcp_call::pipeline::CallOutcome> for CallOutcome {
 /// What the app sent for a call, as the Developer section's Try an action
 /// shows it (§19): every secret and credential as `[secret]`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SentRequest {
     /// GET, POST, PUT, PATCH or DELETE.
     pub method: &'static str,
