@@ -157,6 +157,17 @@ pub fn failure_words(code: &str) -> &'static str {
     }
 }
 
+/// A card whose calls keep failing, as `list` says it under its line
+/// (§18: "Active" alone misleads): how many, why, and the newest code.
+pub fn failing_line(f: &dcp_host::Failing) -> String {
+    let code = f.code.to_string();
+    let words = failure_words(&code);
+    match f.calls {
+        1 => format!("its last call failed: {words} ({code})"),
+        n => format!("its last {n} calls failed: {words} ({code})"),
+    }
+}
+
 /// The door's state as `serve` prints it (§16). `by_a_door`: the program
 /// holding a taken port answered as an event door does (issue 23: beside
 /// the app's window, that is most often the window's own door).

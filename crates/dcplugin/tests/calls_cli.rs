@@ -124,6 +124,8 @@ fn s20f_local_server_end_to_end() {
     let card = &list[0];
     assert_eq!((card["status"].as_str(), card["recent_errors"].as_u64()), (Some("active"), Some(2)), "{card}");
     assert_eq!(card["failing"], serde_json::json!({ "calls": 2, "code": "NETWORK" }), "{card}");
+    let human = text(&dcplugin(&profile, &["list"], None).stdout);
+    assert!(human.contains("its last 2 calls failed: the service could not be reached (NETWORK)"), "{human}");
     let text = serde_json::to_string(&journal).expect("json");
     assert!(!text.contains(&token) && !text.contains("wrong-token"), "no secret in the journal");
 }

@@ -76,13 +76,20 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
                      or dcplugin init DIR to write one"
                 );
                 }
-                let mut lines: Vec<String> = entries
-                    .iter()
-                    .map(|e| {
-                        let status = words::status_label(e.status);
-                        format!("{:<20} {:<8} {:<20} {}", e.slug, e.version, status, words::badges(e).join(", "))
-                    })
-                    .collect();
+                let mut lines: Vec<String> = Vec::new();
+                for e in entries {
+                    let status = words::status_label(e.status);
+                    lines.push(format!(
+                        "{:<20} {:<8} {:<20} {}",
+                        e.slug,
+                        e.version,
+                        status,
+                        words::badges(e).join(", ")
+                    ));
+                    if let Some(failing) = &e.failing {
+                        lines.push(format!("{:<20} {}", "", words::failing_line(failing)));
+                    }
+                }
                 if let Some(warning) = host.block_on(host.secrets_persistence()).warning() {
                     lines.push(format!("note: {warning}"));
                 }
