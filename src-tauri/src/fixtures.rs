@@ -132,7 +132,9 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
 /// review of its update (in English and French); timer2 loaded as a folder
 /// (a warning); the official Trello's review; the broken
 /// board loaded as a folder, installed, then its file changed to name a host
-/// it does not declare (invalid on reload), and turned off; the official Todoist installed
+/// it does not declare (invalid on reload), and turned off; gone installed,
+/// then its files deleted (missing, a change refused), with the refusals of
+/// lookups; the official Todoist installed
 /// kept on this PC, then its token cleared (needs setup).
 async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>, errors: &mut Map<String, Value>) {
     let weather = value(host.import_path(test_plugins().join("weather/manifest.json")).await.expect("weather imports"));
@@ -173,11 +175,34 @@ async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>
     host.reload().await.expect("reload");
     host.set_enabled("broken", false).await.expect("turned off");
 
+    let gone = host.import_path(test_plugins().join("gone/manifest.json")).await.expect("gone imports");
+    host.install(&gone.review, InstallOptions::default()).await.expect("gone installs");
+    std::fs::remove_dir_all(host.plugins_folder().join("gone")).expect("its files deleted");
+    // Its details still answer (status missing, the read problem); a change to it is refused.
+    let unreadable = host.set_action_enabled("gone", "list_items", false).await.expect_err("its files are gone");
+    errors.insert(unreadable.code.as_str().to_owned(), value(unreadable));
+    lookups(host, errors).await;
+
     let official = value(host.import_official("todoist").await.expect("the official Todoist"));
     host.install(official["review"].as_str().expect("an id"), install_options(&official)).await.expect("installs");
     reviews.insert("official-todoist".to_owned(), official.clone());
     for setting in official["settings"].as_array().into_iter().flatten().filter(|s| s["secret"] == true) {
         host.clear_secret("todoist", setting["key"].as_str().expect("a key")).await.expect("cleared");
+    }
+}
+
+/// The refusals of what is not there: a plugin, a pending review, an
+/// action; the AI's key before any AI is set. Into `errors` by code.
+async fn lookups(host: &Host, errors: &mut Map<String, Value>) {
+    let refusals = [
+        host.details("nobody").await.map(drop),
+        host.install("0123456789abcdef", InstallOptions::default()).await.map(drop),
+        host.set_action_enabled("fx", "nothing", true).await.map(drop),
+        host.set_ai_key(Sensitive::new("a key".into())).await.map(drop),
+    ];
+    for refused in refusals {
+        let error = refused.expect_err("nothing of that name");
+        errors.insert(error.code.as_str().to_owned(), value(error));
     }
 }
 

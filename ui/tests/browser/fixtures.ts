@@ -1169,6 +1169,22 @@ export const cards: Card[] = [
     "failing": null
   },
   {
+    "slug": "gone",
+    "name": "gone",
+    "version": "1.0.0",
+    "status": "missing",
+    "enabled": true,
+    "origin": "import",
+    "kept_on_pc": false,
+    "local_ports": [],
+    "update_available": null,
+    "author": null,
+    "description": null,
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null
+  },
+  {
     "slug": "myboard",
     "name": "My board",
     "version": "1.0.0",
@@ -1386,6 +1402,42 @@ export const details: Record<string, PluginDetails> = {
     "folder": "/home/p/.local/share/dcp/plugins/fx/r14",
     "last_failures": []
   },
+  "gone": {
+    "slug": "gone",
+    "name": "gone",
+    "version": "1.0.0",
+    "status": "missing",
+    "enabled": true,
+    "origin": "import",
+    "kept_on_pc": false,
+    "local_ports": [],
+    "update_available": null,
+    "author": null,
+    "description": null,
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null,
+    "settings": [],
+    "actions": [],
+    "events": [],
+    "sites": [
+      "api.board.example"
+    ],
+    "cloud_choice": null,
+    "twitch_allowed": false,
+    "review_banner": true,
+    "errors": [
+      {
+        "code": "read_failed",
+        "path": "manifest.json",
+        "message": "/home/p/.local/share/dcp/plugins/gone/r15: No such file or directory (os error 2)"
+      }
+    ],
+    "manifest_fingerprint": "7e9ecef7bec7928a1323a1827298f1d826acb4e117c0578a4da886c65a54cdc6",
+    "permissions_fingerprint": "f5a5636d971c2e64f71fc3e0df55e7019f559ad06bbcd0d63991e18f29cb65a3",
+    "folder": "/home/p/.local/share/dcp/plugins/gone/r15",
+    "last_failures": []
+  },
   "myboard": {
     "slug": "myboard",
     "name": "My board",
@@ -1508,7 +1560,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "78b1a0af2576aa47d2fb585bb8944b6a17e296f38aa3587a1e45be5b57d95871",
     "permissions_fingerprint": "29aa390490bf8ab667be6b3be9609ef289e50bfb51a5ce95bfe936d2d5a428d4",
-    "folder": "/home/p/.local/share/dcp/plugins/myboard/r15",
+    "folder": "/home/p/.local/share/dcp/plugins/myboard/r16",
     "last_failures": []
   },
   "mypc": {
@@ -1591,7 +1643,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "b28ca2ddd74e7a05c8717b9c289a0c1b445687b122a59abe48841e2ebd15fada",
     "permissions_fingerprint": "f399af9f47891186af2b8153a7a66fc925248b143f433174995ca0d0cb31af90",
-    "folder": "/home/p/.local/share/dcp/plugins/mypc/r16",
+    "folder": "/home/p/.local/share/dcp/plugins/mypc/r17",
     "last_failures": []
   },
   "mytasks": {
@@ -1719,7 +1771,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "ada492dc2cc47ee00a6e0ccd01a72c8da7355d4cc17be15e0ebb828701cadcb8",
     "permissions_fingerprint": "3184fbb1687ac23a5c4a9c2df7b29ab7531c51fa94ed7d228ba9427d8fe78713",
-    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r17",
+    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r18",
     "last_failures": []
   },
   "pomodoro": {
@@ -1830,7 +1882,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "03a97ca105f3a4ffbe3888baad1e74387aa2ad8a7b0c14f1db20baad1112e041",
     "permissions_fingerprint": "19e091234b3d6df42a8a4d1addf9c61d04422fb88791a575c90cd4b12363c84a",
-    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r18",
+    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r19",
     "last_failures": []
   },
   "recipes": {
@@ -1920,7 +1972,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "5c708bf2d3b55a6dc6d6b76f1398ef9bf8b1faa3e7763e9059a2f5983902c3ae",
     "permissions_fingerprint": "eddcd90262396a06940cef69aa297e1d178e18f8afe15a7ca4a818fde1911da5",
-    "folder": "/home/p/.local/share/dcp/plugins/recipes/r19",
+    "folder": "/home/p/.local/share/dcp/plugins/recipes/r20",
     "last_failures": []
   },
   "todoist": {
@@ -2048,7 +2100,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "d2e78bb6ef7e77c8ccc4f4b50a42f2057d55e16eca528064b920646fc03f1ac4",
     "permissions_fingerprint": "95c90fba1dab24c9291905f7f3d1379f385838c8c4d861cc64a8e559c57f02cd",
-    "folder": "/home/p/.local/share/dcp/plugins/todoist/r20",
+    "folder": "/home/p/.local/share/dcp/plugins/todoist/r21",
     "last_failures": []
   },
   "trelloperso": {
@@ -2164,7 +2216,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "9dc61cbea334bff160db410e4a4b5462aa85f5f1ff38abcc7215e52239c50ea8",
     "permissions_fingerprint": "a33b70d1f2bd4cf85ea52821cb4f3a7ed1b2160d1b1bd03f6a3983db35020275",
-    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r21",
+    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r22",
     "last_failures": []
   }
 };
@@ -2183,6 +2235,16 @@ export const eventsPages: Record<string, EventsPage> = {
   "fx": {
     "slug": "fx",
     "status": "active",
+    "events": [],
+    "door": {
+      "wanted": "no_event_on",
+      "address": "127.0.0.1:8440"
+    },
+    "token_made": false
+  },
+  "gone": {
+    "slug": "gone",
+    "status": "missing",
     "events": [],
     "door": {
       "wanted": "no_event_on",
@@ -2378,6 +2440,36 @@ export const errors: Record<string, ApiError> = {
         "message": "expected a number from 1 to 50"
       }
     ]
+  },
+  "plugin_unreadable": {
+    "code": "plugin_unreadable",
+    "message": "gone cannot be read now (see its status): import it again",
+    "problems": [],
+    "fields": []
+  },
+  "unknown_plugin": {
+    "code": "unknown_plugin",
+    "message": "no installed plugin is named nobody",
+    "problems": [],
+    "fields": []
+  },
+  "unknown_review": {
+    "code": "unknown_review",
+    "message": "no pending review r23 (it was installed, cancelled or cleaned up)",
+    "problems": [],
+    "fields": []
+  },
+  "bad_input": {
+    "code": "bad_input",
+    "message": "fx has no action nothing",
+    "problems": [],
+    "fields": []
+  },
+  "ai_not_set": {
+    "code": "ai_not_set",
+    "message": "no AI is set: set the companion's AI with its URL and model, e.g. http://127.0.0.1:11434/v1 for Ollama on this PC",
+    "problems": [],
+    "fields": []
   },
   "import_refused": {
     "code": "bad_format",

@@ -10,7 +10,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
-  FieldProblem, Problem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction, NotOffered,
+  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction,
 } from '../../src/types';
 import type { TurnLine } from '../../src/ui/companion';
 import * as real from './fixtures';
@@ -42,9 +42,9 @@ const switches: AppSwitches = {
   plugins_enabled: true, tools_enabled: sc.toolsEnabled ?? true, dev_mode: sc.devMode ?? false, language: sc.language ?? 'en',
 };
 
-/** A refusal as the host sends it: code, message, problems, fields. */
-function refused(code: ErrorCode, message: string, problems: Problem[] = [], fields: FieldProblem[] = []): ApiError {
-  return { ...real.errors.import_refused, code, message, problems, fields };
+/** A refusal the host has no example of here (a command it does not know), in the shape of its refusals. */
+function refused(code: ErrorCode, message: string): ApiError {
+  return { ...real.errors.unknown_plugin, code, message };
 }
 
 function card(slug: string, name: string, extra: Partial<Card>): Card {
@@ -67,7 +67,8 @@ add({ ...realCard('pomodoro'), origin: 'folder', status: switches.dev_mode ? 'ac
 // A test plugin loaded as a folder, then turned invalid and off by a change to its file.
 add(realCard('broken'));
 if (sc.myBoard) add(realCard('myboard'));
-if (sc.missing) add(card('gone', 'Gone plugin', { status: 'missing' }));
+// A test plugin whose installed files were deleted.
+if (sc.missing) add(realCard('gone'));
 for (let i = 1; i <= (sc.many ?? 0); i++) {
   const n = String(i).padStart(3, '0');
   add(card(`p${n}`, `Plugin ${n}`, { enabled: i % 3 !== 0, status: i % 3 === 0 ? 'off' : 'active', author: `Author ${i % 7}` }));
@@ -197,8 +198,7 @@ const eventsOn = new Map<string, boolean>([['pomodoro/focus_done', false], ['pom
 
 function fullDetails(slug: string): PluginDetails {
   const c = cards.get(slug);
-  if (!c) throw refused('unknown_plugin', `no installed plugin is named ${slug}`);
-  if (slug === 'gone') throw refused('plugin_unreadable', 'the installed file is missing');
+  if (!c) throw real.errors.unknown_plugin;
   const d = details[slug] ?? emptyDetails;
   return { ...c, ...d, events: d.events.map((e) => ({ ...e, on: eventsOn.get(`${slug}/${e.name}`) ?? e.on })) };
 }
@@ -235,7 +235,7 @@ function aiTest(): AiTest {
 /** A keyboard turn as the host runs it: refused before it starts when no AI is set, else each line a moment
  * after the last (so that a test sees the answer grow), the command answering once `end` went out. */
 function companionSay(text: string): Promise<null> {
-  if (!ai.url || !ai.model) throw refused('ai_not_set', 'no AI is set: choose one in the Tools tab');
+  if (!ai.url || !ai.model) throw real.errors.ai_not_set;
   const lines: TurnLine[] = [{ type: 'turn', id: 't1', source: 'keyboard', text }, ...(sc.turn ?? [])];
   if (lines[lines.length - 1].type !== 'end') lines.push({ type: 'end', steps: 0 });
   return new Promise((resolve) => {
@@ -264,28 +264,6 @@ function tryAsking(action: PluginDetails['actions'][number], args: Record<string
         : { outcome: { outcome: 'refused', code: 'POLICY_DENIED', reason: 'declined', retryable: false, for_ai: 'POLICY_DENIED: declined' }, sent: null, confirmation: 'declined' });
     };
   });
-}
-
-/** What a typed turn is not offered, and why (§24), as the host's offer leaves it out: the
- * courtier's checks in its order (dcp-call's may_run), plugin by plugin in the order of their slugs, the whole
- * plugin first, then each action. */
-function notOffered(live: boolean): NotOffered[] {
-  const out: NotOffered[] = [];
-  for (const c of [...cards.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
-    const whole = !switches.tools_enabled ? 'tools_off'
-      : !switches.plugins_enabled || ['missing', 'invalid', 'modified', 'off'].includes(c.status) ? 'plugin_off'
-      : c.status === 'dev_mode_off' ? 'dev_mode_off' : c.status === 'needs_setup' ? 'needs_setup' : null;
-    if (whole) { out.push({ plugin: c.slug, tool: null, reason: whole }); continue; }
-    const d = details[c.slug] ?? emptyDetails;
-    const readsPrivate = d.actions.some((x) => x.level === 'R1');
-    for (const x of d.actions) {
-      const reason = !x.enabled ? 'plugin_off'
-        : ai.where === 'online' && c.kept_on_pc && readsPrivate ? 'cloud_blocked'
-        : live && x.level === 'R1' && !d.twitch_allowed ? 'stream_private' : null;
-      if (reason) out.push({ plugin: c.slug, tool: x.name, reason });
-    }
-  }
-  return out;
 }
 
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
@@ -324,9 +302,9 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'review': return reviews.get(a.id);
     case 'install': {
       const r = reviews.get(a.review);
-      if (!r) throw refused('unknown_review', 'no pending review');
+      if (!r) throw real.errors.unknown_review;
       const bad = badFields(new Map<string, unknown>(a.options.settings));
-      if (bad.length) throw refused('bad_settings', 'bad_settings: …', [], bad);
+      if (bad.length) throw { ...real.errors.bad_settings, fields: bad };
       cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
       if (PROTO.includes(r.slug)) details[r.slug] = protoDetails(r.slug, new Map(a.options.settings), new Map(a.options.secrets));
       reviews.delete(a.review);
@@ -339,13 +317,13 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'set_enabled': return edit(a.slug, { enabled: a.on, status: a.on ? 'active' : 'off' });
     case 'set_action_enabled': {
       const act = (details[a.slug]?.actions ?? []).find((x) => x.name === a.tool);
-      if (!act) throw refused('bad_input', `no action ${a.tool}`);
+      if (!act) throw real.errors.bad_input;
       act.enabled = a.on; return changed(a.slug);
     }
     case 'save_settings': {
       const values = new Map<string, unknown>(a.values);
       const bad = badFields(values);
-      if (bad.length) throw refused('bad_settings', 'bad_settings: …', [], bad);
+      if (bad.length) throw { ...real.errors.bad_settings, fields: bad };
       for (const s of details[a.slug]?.settings ?? []) if (values.has(s.key)) s.value = values.get(s.key);
       return changed(a.slug);
     }
@@ -368,7 +346,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'copy_event_token': return null;
     case 'new_event_token': return null;
     case 'test_plugin':
-      if (sc.testRejects) throw refused('plugin_unreadable', 'the installed file changed');
+      if (sc.testRejects) throw real.errors.plugin_unreadable;
       if (sc.testNeeds) return { action: `${a.slug}__convert`, ok: false, code: null, needs: ['amount', 'from', 'to'] };
       if (sc.testNothing) return { action: null, ok: false, code: null };
       return sc.testFails
@@ -389,7 +367,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       if (a.model !== null) ai.model = a.model;
       return { ...ai };
     case 'set_ai_key':
-      if (!ai.url) throw refused('ai_not_set', 'no AI is set');
+      if (!ai.url) throw real.errors.ai_not_set;
       ai.key_set = true; return { ...ai };
     case 'clear_ai_key': ai.key_set = false; return { ...ai };
     case 'ai_test': return aiTest();
@@ -398,7 +376,6 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'companion_new_conversation': return null;
     case 'companion_answer': answering?.(a.yes); answering = null; return null;
     case 'paused_while_live': return ['todoist'];
-    case 'not_offered': return notOffered(a.live);
     case 'companion_typing': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';
