@@ -10,7 +10,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
-  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction,
+  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction, NotOffered,
 } from '../../src/types';
 import type { TurnLine } from '../../src/ui/companion';
 import * as real from './fixtures';
@@ -266,6 +266,28 @@ function tryAsking(action: PluginDetails['actions'][number], args: Record<string
   });
 }
 
+/** What a typed turn is not offered, and why (§24), as the host's offer leaves it out: the
+ * courtier's checks in its order (dcp-call's may_run), plugin by plugin in the order of their slugs, the whole
+ * plugin first, then each action. */
+function notOffered(live: boolean): NotOffered[] {
+  const out: NotOffered[] = [];
+  for (const c of [...cards.values()].sort((a, b) => a.slug.localeCompare(b.slug))) {
+    const whole = !switches.tools_enabled ? 'tools_off'
+      : !switches.plugins_enabled || ['missing', 'invalid', 'modified', 'off'].includes(c.status) ? 'plugin_off'
+      : c.status === 'dev_mode_off' ? 'dev_mode_off' : c.status === 'needs_setup' ? 'needs_setup' : null;
+    if (whole) { out.push({ plugin: c.slug, tool: null, reason: whole }); continue; }
+    const d = details[c.slug] ?? emptyDetails;
+    const readsPrivate = d.actions.some((x) => x.level === 'R1');
+    for (const x of d.actions) {
+      const reason = !x.enabled ? 'plugin_off'
+        : ai.where === 'online' && c.kept_on_pc && readsPrivate ? 'cloud_blocked'
+        : live && x.level === 'R1' && !d.twitch_allowed ? 'stream_private' : null;
+      if (reason) out.push({ plugin: c.slug, tool: x.name, reason });
+    }
+  }
+  return out;
+}
+
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
 let opened = [...(sc.opened ?? [])];
 
@@ -376,6 +398,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'companion_new_conversation': return null;
     case 'companion_answer': answering?.(a.yes); answering = null; return null;
     case 'paused_while_live': return ['todoist'];
+    case 'not_offered': return notOffered(a.live);
     case 'companion_typing': return null;
     case 'pick_plugin_file': return (window as any).__nextPick ?? null;
     case 'pick_folder': return '/home/p/dev/timer2';
