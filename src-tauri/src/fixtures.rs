@@ -127,8 +127,8 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
 }
 
 /// The test plugins and the official ones, each as a test needs it: the
-/// weather review left pending (the consent screen's), with the refusal of
-/// two bad values at once; my-board installed like the examples, then the
+/// weather review (the consent screen's), the refusal of two bad values at
+/// once, then weather installed; my-board installed like the examples, then the
 /// review of its update (in English and French); timer2 loaded as a folder
 /// (a warning); the official Trello's review; the broken
 /// board loaded as a folder, installed, then its file changed to name a host
@@ -143,6 +143,8 @@ async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>
     bad.settings = vec![("board".into(), json!("https://trello.com/b/abc")), ("max_items".into(), json!(99))];
     let refused = host.install(id, bad).await.expect_err("two bad values");
     errors.insert(refused.code.as_str().to_owned(), value(refused));
+    // Then installed, for the card and details the window shows once the consent is answered.
+    host.install(id, install_options(&weather)).await.expect("weather installs");
     reviews.insert("weather".to_owned(), weather);
 
     let board = value(host.import_path(test_plugins().join("my-board/manifest.json")).await.expect("my-board imports"));

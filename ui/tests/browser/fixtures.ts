@@ -1299,6 +1299,24 @@ export const cards: Card[] = [
     "has_icon": false,
     "recent_errors": 0,
     "failing": null
+  },
+  {
+    "slug": "weather",
+    "name": "Weather",
+    "version": "2.0.0",
+    "status": "active",
+    "enabled": true,
+    "origin": "import",
+    "kept_on_pc": true,
+    "local_ports": [
+      8420
+    ],
+    "update_available": null,
+    "author": "Meteo Friends",
+    "description": "Tells the weather for a city.",
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null
   }
 ];
 
@@ -2218,6 +2236,140 @@ export const details: Record<string, PluginDetails> = {
     "permissions_fingerprint": "a33b70d1f2bd4cf85ea52821cb4f3a7ed1b2160d1b1bd03f6a3983db35020275",
     "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r22",
     "last_failures": []
+  },
+  "weather": {
+    "slug": "weather",
+    "name": "Weather",
+    "version": "2.0.0",
+    "status": "active",
+    "enabled": true,
+    "origin": "import",
+    "kept_on_pc": true,
+    "local_ports": [
+      8420
+    ],
+    "update_available": null,
+    "author": "Meteo Friends",
+    "description": "Tells the weather for a city.",
+    "has_icon": false,
+    "recent_errors": 0,
+    "failing": null,
+    "settings": [
+      {
+        "key": "api_key",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "API key",
+        "description": "Your key from the weather service.",
+        "help_url": "https://www.example.com/help/key",
+        "help_domain": "example.com",
+        "required": true,
+        "secret": true,
+        "set": true,
+        "value": null
+      },
+      {
+        "key": "board",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "Board",
+        "description": "Copy the id after /b/ in the board's address.",
+        "help_url": null,
+        "help_domain": null,
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": "abc"
+      },
+      {
+        "key": "max_items",
+        "kind": "number",
+        "min": 1.0,
+        "max": 50.0,
+        "label": "Items read at once",
+        "description": null,
+        "help_url": null,
+        "help_domain": null,
+        "required": false,
+        "secret": false,
+        "set": false,
+        "value": 10
+      }
+    ],
+    "actions": [
+      {
+        "full_name": "weather__today",
+        "name": "today",
+        "level": "R0",
+        "hint": "tell today's weather",
+        "method": "GET",
+        "url": "https://api.weather.example/today",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {
+            "city": {
+              "type": "string",
+              "description": "Name of the city"
+            }
+          },
+          "required": [
+            "city"
+          ]
+        }
+      },
+      {
+        "full_name": "weather__my_places",
+        "name": "my_places",
+        "level": "R1",
+        "hint": "read your saved places",
+        "method": "GET",
+        "url": "https://api.weather.example/places",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {},
+          "required": []
+        }
+      },
+      {
+        "full_name": "weather__alerts",
+        "name": "alerts",
+        "level": "R2",
+        "hint": "read the alerts on your PC",
+        "method": "GET",
+        "url": "http://127.0.0.1:8420/alerts",
+        "enabled": true,
+        "needs_confirmation": false,
+        "input_schema": {
+          "type": "object",
+          "properties": {},
+          "required": []
+        }
+      }
+    ],
+    "events": [
+      {
+        "name": "storm",
+        "title": "Storm warning",
+        "on": false
+      }
+    ],
+    "sites": [
+      "api.weather.example"
+    ],
+    "cloud_choice": "local",
+    "twitch_allowed": false,
+    "review_banner": true,
+    "errors": [],
+    "manifest_fingerprint": "5829b012180055f5b944f33802db1adfcf5deb4b9c97abc5f8d96ca990b08efb",
+    "permissions_fingerprint": "dd1d14172759a76478e28bfba3eca4b378a022e03914eb53a7fc83da73b0ec55",
+    "folder": "/home/p/.local/share/dcp/plugins/weather/r23",
+    "last_failures": []
   }
 };
 
@@ -2327,6 +2479,22 @@ export const eventsPages: Record<string, EventsPage> = {
     "slug": "trelloperso",
     "status": "active",
     "events": [],
+    "door": {
+      "wanted": "no_event_on",
+      "address": "127.0.0.1:8440"
+    },
+    "token_made": false
+  },
+  "weather": {
+    "slug": "weather",
+    "status": "active",
+    "events": [
+      {
+        "name": "storm",
+        "title": "Storm warning",
+        "on": false
+      }
+    ],
     "door": {
       "wanted": "no_event_on",
       "address": "127.0.0.1:8440"
@@ -2455,7 +2623,7 @@ export const errors: Record<string, ApiError> = {
   },
   "unknown_review": {
     "code": "unknown_review",
-    "message": "no pending review r23 (it was installed, cancelled or cleaned up)",
+    "message": "no pending review r24 (it was installed, cancelled or cleaned up)",
     "problems": [],
     "fields": []
   },

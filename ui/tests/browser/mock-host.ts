@@ -327,7 +327,10 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       if (!r) throw real.errors.unknown_review;
       const bad = badFields(new Map<string, unknown>(a.options.settings));
       if (bad.length) throw { ...real.errors.bad_settings, fields: bad };
-      cards.set(r.slug, card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
+      // The card and page the host answered once this plugin was installed (fixtures.rs), where it was.
+      const installed = real.cards.find((c) => c.slug === r.slug);
+      cards.set(r.slug, installed ? { ...installed, version: r.version } : card(r.slug, r.name, { version: r.version, origin: r.origin, author: r.author }));
+      if (installed && !details[r.slug]) details[r.slug] = structuredClone(pageOf(real.details[r.slug]));
       if (PROTO.includes(r.slug)) details[r.slug] = protoDetails(r.slug, new Map(a.options.settings), new Map(a.options.secrets));
       reviews.delete(a.review);
       changed(r.slug, 'installed');
