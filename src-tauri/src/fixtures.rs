@@ -128,7 +128,8 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
 
 /// The test plugins and the official ones, each as a test needs it: the
 /// weather review (the consent screen's), the refusal of two bad values at
-/// once, then weather installed; my-board installed like the examples, then the
+/// once, then weather installed; one-setting's review (a single required
+/// setting); my-board installed like the examples, then the
 /// review of its update (in English and French); timer2 loaded as a folder
 /// (a warning); the official Trello's review; the broken
 /// board loaded as a folder, installed, then its file changed to name a host
@@ -146,6 +147,9 @@ async fn test_answers(host: &Host, temp: &Path, reviews: &mut Map<String, Value>
     // Then installed, for the card and details the window shows once the consent is answered.
     host.install(id, install_options(&weather)).await.expect("weather installs");
     reviews.insert("weather".to_owned(), weather);
+
+    let city = host.import_path(test_plugins().join("one-setting/manifest.json")).await.expect("one-setting imports");
+    reviews.insert("one-setting".to_owned(), value(city));
 
     let board = value(host.import_path(test_plugins().join("my-board/manifest.json")).await.expect("my-board imports"));
     host.install(board["review"].as_str().expect("an id"), install_options(&board)).await.expect("my-board installs");

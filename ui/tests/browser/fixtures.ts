@@ -527,8 +527,76 @@ export const reviews: Record<string, Review> = {
     "warnings": [],
     "same_manifest": false
   },
-  "my-board": {
+  "one-setting": {
     "review": "r8",
+    "slug": "cityweather",
+    "name": "City weather",
+    "version": "1.0.0",
+    "author": "Meteo Friends",
+    "description": "Tells the weather of your city: today, tomorrow and the week ahead, from a public weather service. No account needed.",
+    "origin": "import",
+    "update": false,
+    "old_version": null,
+    "permissions_changed": false,
+    "permission_changes": [],
+    "actions": [
+      {
+        "full_name": "cityweather__today",
+        "level": "R0",
+        "hint": "tell today's weather",
+        "method": "GET",
+        "url": "https://api.weather.example/today",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "cityweather__tomorrow",
+        "level": "R0",
+        "hint": "tell tomorrow's weather",
+        "method": "GET",
+        "url": "https://api.weather.example/tomorrow",
+        "needs_confirmation": false,
+        "required_args": []
+      },
+      {
+        "full_name": "cityweather__week",
+        "level": "R0",
+        "hint": "tell the week's weather",
+        "method": "GET",
+        "url": "https://api.weather.example/week",
+        "needs_confirmation": false,
+        "required_args": []
+      }
+    ],
+    "sites": [
+      "api.weather.example"
+    ],
+    "local_ports": [],
+    "settings": [
+      {
+        "key": "city",
+        "kind": "string",
+        "min": null,
+        "max": null,
+        "label": "City",
+        "description": "The city the weather is told for, as you would write it on a letter.",
+        "help_url": null,
+        "help_domain": null,
+        "required": true,
+        "secret": false,
+        "set": false,
+        "value": null
+      }
+    ],
+    "events": [],
+    "events_door": null,
+    "cloud": "not_asked",
+    "cloud_kept": null,
+    "warnings": [],
+    "same_manifest": false
+  },
+  "my-board": {
+    "review": "r9",
     "slug": "myboard",
     "name": "My board",
     "version": "1.0.0",
@@ -631,7 +699,7 @@ export const reviews: Record<string, Review> = {
     "same_manifest": false
   },
   "my-board-update": {
-    "review": "r9",
+    "review": "r10",
     "slug": "myboard",
     "name": "My board",
     "version": "1.1.0",
@@ -774,7 +842,7 @@ export const reviews: Record<string, Review> = {
     "same_manifest": false
   },
   "my-board-update-fr": {
-    "review": "r10",
+    "review": "r11",
     "slug": "myboard",
     "name": "My board",
     "version": "1.1.0",
@@ -917,7 +985,7 @@ export const reviews: Record<string, Review> = {
     "same_manifest": false
   },
   "timer2": {
-    "review": "r11",
+    "review": "r12",
     "slug": "timer2",
     "name": "Folder plugin",
     "version": "0.1.0",
@@ -958,7 +1026,7 @@ export const reviews: Record<string, Review> = {
     "same_manifest": false
   },
   "official-trello": {
-    "review": "r12",
+    "review": "r13",
     "slug": "trello",
     "name": "Trello",
     "version": "1.0.0",
@@ -1048,7 +1116,7 @@ export const reviews: Record<string, Review> = {
     "same_manifest": false
   },
   "official-todoist": {
-    "review": "r13",
+    "review": "r14",
     "slug": "todoist",
     "name": "Todoist",
     "version": "1.0.0",
@@ -1417,7 +1485,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "4fc5214501e329725219e4727af7061305504c24b6917b32c9dced34acfcb187",
     "permissions_fingerprint": "3664b11e2b0893b237510ff4297cbb6e17b0982341d6a67a1f5084cbc28356cd",
-    "folder": "/home/p/.local/share/dcp/plugins/fx/r14",
+    "folder": "/home/p/.local/share/dcp/plugins/fx/r15",
     "last_failures": []
   },
   "gone": {
@@ -1448,12 +1516,12 @@ export const details: Record<string, PluginDetails> = {
       {
         "code": "read_failed",
         "path": "manifest.json",
-        "message": "/home/p/.local/share/dcp/plugins/gone/r15: No such file or directory (os error 2)"
+        "message": "/home/p/.local/share/dcp/plugins/gone/r16: No such file or directory (os error 2)"
       }
     ],
     "manifest_fingerprint": "7e9ecef7bec7928a1323a1827298f1d826acb4e117c0578a4da886c65a54cdc6",
     "permissions_fingerprint": "f5a5636d971c2e64f71fc3e0df55e7019f559ad06bbcd0d63991e18f29cb65a3",
-    "folder": "/home/p/.local/share/dcp/plugins/gone/r15",
+    "folder": "/home/p/.local/share/dcp/plugins/gone/r16",
     "last_failures": []
   },
   "myboard": {
@@ -1578,7 +1646,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "78b1a0af2576aa47d2fb585bb8944b6a17e296f38aa3587a1e45be5b57d95871",
     "permissions_fingerprint": "29aa390490bf8ab667be6b3be9609ef289e50bfb51a5ce95bfe936d2d5a428d4",
-    "folder": "/home/p/.local/share/dcp/plugins/myboard/r16",
+    "folder": "/home/p/.local/share/dcp/plugins/myboard/r17",
     "last_failures": []
   },
   "mypc": {
@@ -1661,7 +1729,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "b28ca2ddd74e7a05c8717b9c289a0c1b445687b122a59abe48841e2ebd15fada",
     "permissions_fingerprint": "f399af9f47891186af2b8153a7a66fc925248b143f433174995ca0d0cb31af90",
-    "folder": "/home/p/.local/share/dcp/plugins/mypc/r17",
+    "folder": "/home/p/.local/share/dcp/plugins/mypc/r18",
     "last_failures": []
   },
   "mytasks": {
@@ -1789,7 +1857,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "ada492dc2cc47ee00a6e0ccd01a72c8da7355d4cc17be15e0ebb828701cadcb8",
     "permissions_fingerprint": "3184fbb1687ac23a5c4a9c2df7b29ab7531c51fa94ed7d228ba9427d8fe78713",
-    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r18",
+    "folder": "/home/p/.local/share/dcp/plugins/mytasks/r19",
     "last_failures": []
   },
   "pomodoro": {
@@ -1900,7 +1968,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "03a97ca105f3a4ffbe3888baad1e74387aa2ad8a7b0c14f1db20baad1112e041",
     "permissions_fingerprint": "19e091234b3d6df42a8a4d1addf9c61d04422fb88791a575c90cd4b12363c84a",
-    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r19",
+    "folder": "/home/p/.local/share/dcp/plugins/pomodoro/r20",
     "last_failures": []
   },
   "recipes": {
@@ -1990,7 +2058,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "5c708bf2d3b55a6dc6d6b76f1398ef9bf8b1faa3e7763e9059a2f5983902c3ae",
     "permissions_fingerprint": "eddcd90262396a06940cef69aa297e1d178e18f8afe15a7ca4a818fde1911da5",
-    "folder": "/home/p/.local/share/dcp/plugins/recipes/r20",
+    "folder": "/home/p/.local/share/dcp/plugins/recipes/r21",
     "last_failures": []
   },
   "todoist": {
@@ -2118,7 +2186,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "d2e78bb6ef7e77c8ccc4f4b50a42f2057d55e16eca528064b920646fc03f1ac4",
     "permissions_fingerprint": "95c90fba1dab24c9291905f7f3d1379f385838c8c4d861cc64a8e559c57f02cd",
-    "folder": "/home/p/.local/share/dcp/plugins/todoist/r21",
+    "folder": "/home/p/.local/share/dcp/plugins/todoist/r22",
     "last_failures": []
   },
   "trelloperso": {
@@ -2234,7 +2302,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "9dc61cbea334bff160db410e4a4b5462aa85f5f1ff38abcc7215e52239c50ea8",
     "permissions_fingerprint": "a33b70d1f2bd4cf85ea52821cb4f3a7ed1b2160d1b1bd03f6a3983db35020275",
-    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r22",
+    "folder": "/home/p/.local/share/dcp/plugins/trelloperso/r23",
     "last_failures": []
   },
   "weather": {
@@ -2368,7 +2436,7 @@ export const details: Record<string, PluginDetails> = {
     "errors": [],
     "manifest_fingerprint": "5829b012180055f5b944f33802db1adfcf5deb4b9c97abc5f8d96ca990b08efb",
     "permissions_fingerprint": "dd1d14172759a76478e28bfba3eca4b378a022e03914eb53a7fc83da73b0ec55",
-    "folder": "/home/p/.local/share/dcp/plugins/weather/r23",
+    "folder": "/home/p/.local/share/dcp/plugins/weather/r24",
     "last_failures": []
   }
 };
@@ -2623,7 +2691,7 @@ export const errors: Record<string, ApiError> = {
   },
   "unknown_review": {
     "code": "unknown_review",
-    "message": "no pending review r24 (it was installed, cancelled or cleaned up)",
+    "message": "no pending review r25 (it was installed, cancelled or cleaned up)",
     "problems": [],
     "fields": []
   },

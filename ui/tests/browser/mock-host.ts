@@ -152,12 +152,8 @@ function newReview(extra: Partial<Review>): Review {
 function importPath(path: string): Review {
   const proto = /\/proto-(.+)\.json$/.exec(path);
   if (proto) return newReview(protoReview(proto[1]));
-  if (path.includes('one-setting')) {
-    return newReview({
-      settings: [{ key: 'city', label: 'City', description: null, kind: 'string', min: null, max: null, required: true, secret: false, value: null, help_url: null, help_domain: null, set: false }],
-      local_ports: [], events: [], events_door: null, cloud: 'not_asked',
-    });
-  }
+  // A review with a single setting, required (a test plugin).
+  if (path.includes('one-setting')) return newReview(real.reviews['one-setting']);
   // The refusals are the real host's, for the examples changed to break its rules (fixtures.rs).
   if (path.includes('bad')) throw real.errors.bad_plugin;
   if (path.includes('http-only')) throw real.errors.http_only;
