@@ -161,7 +161,7 @@ impl Connection {
     /// the answer as it comes. Errors before the first byte come here; later
     /// ones from [`ChatStream::next`].
     pub async fn chat(&self, req: &ChatRequest) -> Result<ChatStream, AiError> {
-        let body = req.body(&self.model).to_string().into_bytes();
+        let body = req.body(&self.model);
         let response = self.start(reqwest::Method::POST, "chat/completions", Some(body), Purpose::Chat).await?;
         let whole_json = response
             .headers()

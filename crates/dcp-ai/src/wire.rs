@@ -53,11 +53,17 @@ pub struct ToolSpec {
 
 impl Serialize for ToolSpec {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        json!({
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        })
-        .serialize(serializer)
+        #[derive(Serialize)]
+        struct Function<'a> {
+            name: &'a str,
+            description: &'a str,
+            parameters: &'a Value,
+        }
+        let function = Function { name: &self.name, description: &self.description, parameters: &self.parameters };
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("type", "function")?;
+        map.serialize_entry("function", &function)?;
+        map.end()
     }
 }
 
@@ -74,17 +80,33 @@ pub struct ChatRequest {
     pub one_tool_per_step: bool,
 }
 
+/// The body of `POST /chat/completions`, borrowing the request.
+#[derive(Serialize)]
+struct Body<'a> {
+    model: &'a str,
+    stream: bool,
+    messages: &'a [Message],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<&'a [ToolSpec]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parallel_tool_calls: Option<bool>,
+}
+
 impl ChatRequest {
-    /// The JSON body of `POST /chat/completions` for `model`, streamed.
-    pub(crate) fn body(&self, model: &str) -> Value {
-        let mut body = json!({"model": model, "stream": true, "messages": self.messages});
-        if !self.tools.is_empty() {
-            body["tools"] = json!(self.tools);
-            if self.one_tool_per_step {
-                body["parallel_tool_calls"] = json!(false);
-            }
-        }
-        body
+    /// The JSON body of `POST /chat/completions` for `model`, streamed,
+    /// written straight from the request: a `Value` in between copied every
+    /// message and schema of every request (benches/turn.rs in dcp-companion).
+    pub(crate) fn body(&self, model: &str) -> Vec<u8> {
+        let tools = (!self.tools.is_empty()).then_some(self.tools.as_slice());
+        let body = Body {
+            model,
+            stream: true,
+            messages: &self.messages,
+            parallel_tool_calls: (tools.is_some() && self.one_tool_per_step).then_some(false),
+            tools,
+        };
+        // Cannot fail: every map written has string keys.
+        serde_json::to_vec(&body).unwrap_or_default()
     }
 }
 
@@ -152,7 +174,12 @@ impl Serialize for ToolCall {
         let mut map = serializer.serialize_map(Some(3))?;
         map.serialize_entry("id", &self.id)?;
         map.serialize_entry("type", "function")?;
-        map.serialize_entry("function", &json!({"name": self.name, "arguments": self.arguments.wire_text()}))?;
+        #[derive(Serialize)]
+        struct Function<'a> {
+            name: &'a str,
+            arguments: String,
+        }
+        map.serialize_entry("function", &Function { name: &self.name, arguments: self.arguments.wire_text() })?;
         map.end()
     }
 }
@@ -213,7 +240,7 @@ mod tests {
             one_tool_per_step: true,
         };
         assert_eq!(
-            req.body("llama3.1"),
+            serde_json::from_slice::<Value>(&req.body("llama3.1")).expect("JSON"),
             json!({
                 "model": "llama3.1",
                 "stream": true,
@@ -239,14 +266,15 @@ mod tests {
             tools: vec![],
             one_tool_per_step: true,
         };
-        let body = req.body("m");
+        let body: Value = serde_json::from_slice(&req.body("m")).expect("JSON");
         assert!(body.get("tools").is_none() && body.get("parallel_tool_calls").is_none(), "{body}");
         let online = ChatRequest {
             tools: vec![ToolSpec { name: "a__b".into(), description: "d".into(), parameters: json!({}) }],
             one_tool_per_step: false,
             ..req
         };
-        assert!(online.body("m").get("parallel_tool_calls").is_none());
+        let online: Value = serde_json::from_slice(&online.body("m")).expect("JSON");
+        assert!(online.get("parallel_tool_calls").is_none() && online.get("tools").is_some(), "{online}");
     }
 
     #[test]

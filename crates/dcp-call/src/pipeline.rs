@@ -184,7 +184,8 @@ pub struct Finished {
 }
 
 /// Reads the answer (cleaned, masked, framed), writes the call's journal
-/// line in a short transaction of its own, then releases the plugin's lock.
+/// line in a short transaction of its own (with the turn's step, when its
+/// caller numbered it), then releases the plugin's lock.
 pub fn finish(store: &Store, ending: Ending) -> Finished {
     let (call, verdict, reading, was_sent) = match *ending.0 {
         End::Unlogged(outcome) => return Finished { outcome, sent: None, entry: None },
@@ -195,7 +196,10 @@ pub fn finish(store: &Store, ending: Ending) -> Finished {
             (call, verdict, Some(reading), true)
         }
     };
-    let entry = store.journal_write(&verdict.entry(&call));
+    let entry = match &call.step {
+        Some((turn, step)) => store.journal_write_in_step(&verdict.entry(&call), turn, *step),
+        None => store.journal_write(&verdict.entry(&call)),
+    };
     // Released only now: until its line is written, the call is running.
     let shown = reading.map(|Reading { shown, lock, .. }| {
         drop(lock);

@@ -20,6 +20,7 @@ use dcp_net::{Outgoing, Policy};
 use dcp_store::{CallContext, Store};
 use dcp_vault::Sensitive;
 use serde_json::Value;
+use std::cell::OnceCell;
 
 /// Prepares the call of `full_name` (`<slug>__<tool>`) with the AI's
 /// `args`: a request to send, an R3 request to ask the player about first,
@@ -54,20 +55,28 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<(Bo
     let opened = context.as_ref().map(|c| store.open_secrets(c)).unwrap_or_default();
     // Borrowed, not copied: the only copies in clear are the wiped ones.
     let secrets: Vec<&str> = opened.iter().map(|(_, s)| s.expose()).collect();
-    let masker = Masker::new(secrets.iter().copied());
-    let call = Call {
+    // Built only when something needs masking before the request exists (a
+    // subject, an early failure): a call that is sent masks with the
+    // request's own masker below, so it builds one masker, not two.
+    let built = OnceCell::new();
+    let early = || built.get_or_init(|| Masker::new(secrets.iter().copied()));
+    let mut call = Call {
         slug: slug.to_owned(),
         tool: tool_name.to_owned(),
         who: turn.source,
         client: turn.client.clone(),
-        subject: subject(tool, args, &masker),
+        subject: subject(tool, args, early),
         confirmation: None,
+        step: None,
     };
     let turn = match in_step(store, turn) {
-        Ok(turn) => turn,
+        Ok((turn, numbered)) => {
+            call.step = numbered;
+            turn
+        }
         Err(e) => {
             let message = format!("the app could not count the turn's steps: {e}");
-            return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, &message, false, &masker)));
+            return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, &message, false, early())));
         }
     };
     if let Err(reason) = courtier::may_run(&turn, context.as_deref(), tool) {
@@ -84,7 +93,7 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<(Bo
             Ok(_) => return Err(Ending::decided(call, Verdict::refused(Refusal::TwitchQuota))),
             Err(e) => {
                 let message = format!("the app could not count the chat's calls: {e}");
-                return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, &message, false, &masker)));
+                return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, &message, false, early())));
             }
         }
     }
@@ -92,24 +101,24 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<(Bo
         Ok(args) => args,
         Err(e) => {
             let message = format!("{e}. Fix these arguments and call again.");
-            return Err(Ending::decided(call, Verdict::failed(CallCode::InvalidArguments, &message, true, &masker)));
+            return Err(Ending::decided(call, Verdict::failed(CallCode::InvalidArguments, &message, true, early())));
         }
     };
     let lock = match busy_lock(store, slug) {
         Ok(Some(lock)) => lock,
         Ok(None) => {
             let message = "another call of this plugin is still running; try again when it ends";
-            return Err(Ending::decided(call, Verdict::failed(CallCode::Busy, message, true, &masker)));
+            return Err(Ending::decided(call, Verdict::failed(CallCode::Busy, message, true, early())));
         }
         Err(_) => {
             let message = "the app could not take the plugin's lock";
-            return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, message, false, &masker)));
+            return Err(Ending::decided(call, Verdict::failed(CallCode::ExecutionError, message, false, early())));
         }
     };
     let Some(plugin) = &context.plugin else { return Err(Ending::decided(call, Verdict::refused(Refusal::PluginOff))) };
     let (outgoing, credentials) = match request(plugin, tool, context, &args, &opened) {
         Ok(built) => built,
-        Err(e) => return Err(Ending::decided(call, Verdict::failed(e.code(), &e.to_string(), false, &masker))),
+        Err(e) => return Err(Ending::decided(call, Verdict::failed(e.code(), &e.to_string(), false, early()))),
     };
     // From here on a server may echo the credentials as sent, whole.
     let masker = Masker::new(secrets.iter().copied().chain(credentials.iter().map(Sensitive::expose)));
@@ -131,13 +140,17 @@ fn plan(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Result<(Bo
 }
 
 /// The turn with this call's step resolved: calls sharing a turn id count
-/// its steps (§3); a call without one is a turn of its own.
-fn in_step(store: &Store, turn: &Turn) -> Result<Turn, dcp_store::StoreError> {
-    let step = match &turn.id {
-        Some(id) => store.take_step(id, turn.step)?,
-        None => turn.step.unwrap_or(1),
+/// its steps (§3); a call without one is a turn of its own. A step the
+/// caller numbered needs no read: it is given back, to be kept in the
+/// turn by the call's journal line (`finish`, one commit); an unnumbered
+/// one is counted now.
+fn in_step(store: &Store, turn: &Turn) -> Result<(Turn, Option<(String, u32)>), dcp_store::StoreError> {
+    let (step, numbered) = match (&turn.id, turn.step) {
+        (Some(id), Some(step)) => (step, Some((id.clone(), step))),
+        (Some(id), None) => (store.take_step(id, None)?, None),
+        (None, step) => (step.unwrap_or(1), None),
     };
-    Ok(Turn { step: Some(step), ..turn.clone() })
+    Ok((Turn { step: Some(step), ..turn.clone() }, numbered))
 }
 
 fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<PluginLock>> {
@@ -170,9 +183,9 @@ fn method(m: Method) -> dcp_net::Method {
 }
 
 /// The journal's subject: the first text argument, cleaned, masked, short.
-fn subject(tool: Option<&Tool>, args: &Value, masker: &Masker) -> Option<String> {
+fn subject<'m>(tool: Option<&Tool>, args: &Value, masker: impl FnOnce() -> &'m Masker) -> Option<String> {
     let tool = tool?;
     let first =
         tool.arguments.iter().filter(|a| a.kind == ArgKind::String).find_map(|a| args.get(&a.name)?.as_str())?;
-    Some(masker.mask(&crate::answer::clean(first)))
+    Some(masker().mask(&crate::answer::clean(first)))
 }

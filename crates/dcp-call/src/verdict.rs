@@ -25,6 +25,9 @@ pub(crate) struct Call {
     pub subject: Option<String>,
     /// An R3 call's answer, once the player gave it (or did not in time).
     pub confirmation: Option<Decision>,
+    /// The turn and the step its caller numbered: kept in the journal
+    /// line's commit rather than one of its own before the call.
+    pub step: Option<(String, u32)>,
 }
 
 /// What the AI reads, with the code and error the journal keeps.
@@ -156,6 +159,7 @@ mod tests {
             client: None,
             subject: Some("100 USD".into()),
             confirmation: None,
+            step: None,
         }
     }
 

@@ -16,7 +16,9 @@
 //! Every line is written at once, in its own short transaction
 //! ([`Store::journal_write`]), which gives back the [`JournalLine`] it inserted:
 //! a tool call's when its pipeline finishes, after the answer is read and
-//! before the AI is given it; an event's when the door decides.
+//! before the AI is given it (with the turn's step, when the caller
+//! numbered it: [`Store::journal_write_in_step`]); an event's when the door
+//! decides.
 //!
 //! Each line says what it is, a call or an event ([`Kind`], migration 9):
 //! its code is read in that family, never guessed from who asked (a call
@@ -350,6 +352,14 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
     Ok(inserted)
 }
 
+/// Keeps `step` in the row of `turn` (begun by the caller's transaction)
+/// if it is the turn's highest, or, with none given, counts the next step;
+/// gives the turn's highest step.
+fn keep_step(conn: &Connection, turn: &str, step: Option<u32>) -> Result<u32, rusqlite::Error> {
+    conn.prepare_cached("UPDATE turns SET steps = max(steps, coalesce(?2, steps + 1)) WHERE id = ?1 RETURNING steps")?
+        .query_row(params![turn, step], |r| r.get(0))
+}
+
 /// Keeps a failed call's error, and only the newest [`FAILURES_KEPT`] of
 /// its plugin. A plugin removed meanwhile keeps nothing.
 fn insert_failure(conn: &Connection, at: i64, e: &NewEntry<'_>, error: &str) -> Result<(), rusqlite::Error> {
@@ -510,14 +520,26 @@ impl Store {
     /// it, each call is a step of its own, as with an AI on the PC.
     pub fn take_step(&self, turn: &str, step: Option<u32>) -> Result<u32, StoreError> {
         let tx = self.begin_turn(turn)?;
-        // The turn keeps its highest step: the one given, or the next.
-        let highest: u32 = tx
-            .prepare_cached(
-                "UPDATE turns SET steps = max(steps, coalesce(?2, steps + 1)) WHERE id = ?1 RETURNING steps",
-            )?
-            .query_row(params![turn, step], |r| r.get(0))?;
+        let highest = keep_step(&tx, turn, step)?;
         tx.commit()?;
         Ok(step.unwrap_or(highest))
+    }
+
+    /// [`Store::journal_write`] for a call in `step` of `turn`, a step its
+    /// caller numbered: the turn keeps that step (as [`Store::take_step`]
+    /// would) in the line's own commit, so a numbered step needs no
+    /// transaction before the call (one commit a call instead of two,
+    /// benches/turn.rs in dcp-companion). A line that cannot be written
+    /// loses the step's count with it; the call stands.
+    pub fn journal_write_in_step(&self, e: &NewEntry, turn: &str, step: u32) -> Result<JournalLine, StoreError> {
+        let write = || -> Result<JournalLine, StoreError> {
+            let tx = self.begin_turn(turn)?;
+            keep_step(&tx, turn, Some(step))?;
+            let line = insert(&tx, now_ms(), e)?;
+            tx.commit()?;
+            Ok(line)
+        };
+        write().map_err(|e| StoreError::JournalLost(e.to_string()))
     }
 
     /// The steps a turn has used so far (0 for a turn not seen yet).

@@ -322,6 +322,24 @@ fn s3_s12_a_turn_counts_its_steps_and_the_chats_one_call() {
     assert_eq!(s.take_chat_call("t").expect("count"), 0, "a turn's calls and steps are counted apart");
 }
 
+/// §3, §19: a call whose caller numbered its step keeps that step in its
+/// journal line's commit (one write a call): the line is listed, and the
+/// turn's steps count from it as if `take_step` had kept it; a lower
+/// number lowers nothing.
+#[test]
+fn s3_s19_a_numbered_step_is_kept_with_the_calls_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    let line = s.journal_write_in_step(&entry("fx", Outcome::Done, None, Some("100 USD")), "t", 2).expect("write");
+    assert_eq!(s.steps_used("t").expect("read"), 2, "a turn not seen before starts at its numbered step");
+    let listed = s.journal(10, None).expect("list");
+    assert_eq!(listed.iter().map(|l| (l.id, l.subject.as_deref())).collect::<Vec<_>>(), [(line.id, Some("100 USD"))]);
+    s.journal_write_in_step(&entry("fx", Outcome::Refused, None, None), "t", 1).expect("write");
+    assert_eq!(s.steps_used("t").expect("read"), 2, "a lower number lowers nothing");
+    assert_eq!(s.take_step("t", None).expect("step"), 3, "an unnumbered call counts on from it");
+    assert_eq!(s.journal(10, None).expect("list").len(), 2);
+}
+
 /// A turn's counts are forgotten after a day, when a turn starts, without
 /// touching the recent ones, however many old ones there are.
 #[test]
