@@ -131,8 +131,8 @@ describe('issue 23 the Companion tab', () => {
       'GET https://api.frankfurter.dev/v1/latest?base=USD&symbols=EUR&amount=100\n\nHeaders\n\nAuthorization: Bearer [secret]');
     expect(await text(page, 'tool-ai-reads')).toBe((CONVERTED as { for_ai: string }).for_ai);
     expect(await opened.getByRole('heading', { name: 'What the AI reads' }).count()).toBe(1);
-    // The line still reads as before: the words are the button's.
-    expect(await opener.first().innerText()).toBe('Exchange rates · convert money between currencies: done');
+    // The line still reads as before: the words are the button's (the action's hint once its details are read).
+    await expect.poll(() => opener.first().innerText()).toBe('Exchange rates · convert money between currencies: done');
     expect(await axe(page)).toEqual([]);
     await shot(page, 'companion-tool-opened');
 
