@@ -14,7 +14,7 @@ use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_format::limits::STEPS_PER_TURN;
-use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, Host, Question, Source, Turn};
+use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, Host, Question, SaidEvent, Source, Turn};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -104,21 +104,26 @@ impl Companion {
     }
 
     /// An event turn (§16): the door's `message` (already in the player's
-    /// language and framed as unchecked information), for `events` given as
-    /// `slug/event`. No tools are offered; a call the AI asks for anyway is
+    /// language and framed as unchecked information), for the `events` it
+    /// says, each shown to the player as its title and the program's words. No tools are offered; a call the AI asks for anyway is
     /// refused by the courtier (`not_requested`). The event and the answer
     /// stay in the conversation.
     pub async fn event_turn(
         &mut self,
         message: String,
-        events: Vec<String>,
+        events: Vec<SaidEvent>,
         out: Out<'_>,
     ) -> Result<String, TurnError> {
         let running = Running { turn: self.turn(Source::Event, false, false), tools: false, ask: None };
         out(TurnEvent::Turn { id: turn_id(&running.turn), source: Source::Event, text: message.clone() });
-        for said in events {
-            let (plugin, event) = said.split_once('/').unwrap_or((said.as_str(), ""));
-            out(TurnEvent::Event { plugin: plugin.to_owned(), event: event.to_owned(), text: message.clone() });
+        for e in events {
+            out(TurnEvent::Event {
+                plugin: e.plugin,
+                event: e.event,
+                title: e.title,
+                details: e.text,
+                text: message.clone(),
+            });
         }
         self.run(running, message, out).await
     }

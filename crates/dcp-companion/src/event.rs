@@ -76,12 +76,17 @@ pub enum TurnEvent {
         /// The answer.
         text: String,
     },
-    /// An event turn: the message the AI read (§16).
+    /// An event of an event turn (§16): what the player is shown of it
+    /// (its title, the program's words) and the message the AI read.
     Event {
         /// The plugin that posted it.
         plugin: String,
         /// The event's name.
         event: String,
+        /// The event's title in the player's language.
+        title: String,
+        /// The program's cleaned text, if it sent one.
+        details: Option<String>,
         /// The message the AI read.
         text: String,
     },

@@ -12,7 +12,7 @@ use common::{
 use dcp_ai::{judge_ai_url, Connection};
 use dcp_companion::{Companion, Said, TurnError, TurnEvent, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};
 use dcp_format::limits::STEPS_PER_TURN;
-use dcp_host::{Answer, Ask, Decision, JournalOutcome, Question, Source};
+use dcp_host::{Answer, Ask, Decision, JournalOutcome, Question, SaidEvent, Source};
 use scripted_ai::{ollama, openai, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -264,11 +264,20 @@ async fn an_event_turn_offers_no_tools_and_a_call_is_refused() {
             .await;
     let mut events = Vec::new();
     let message = "Information from a program on your PC (unchecked): build finished".to_owned();
-    let result = w.companion.event_turn(message.clone(), vec!["mypc/build_done".into()], &mut |e| events.push(e)).await;
+    let said = SaidEvent {
+        plugin: "mypc".into(),
+        event: "build_done".into(),
+        title: "Build finished".into(),
+        text: Some("3 warnings".into()),
+    };
+    let result = w.companion.event_turn(message.clone(), vec![said], &mut |e| events.push(e)).await;
     assert_eq!(result.expect("answer"), "Your build finished.");
+    // The player is shown the event's title and the program's words; the AI read the framed message.
     assert!(events.contains(&TurnEvent::Event {
         plugin: "mypc".into(),
         event: "build_done".into(),
+        title: "Build finished".into(),
+        details: Some("3 warnings".into()),
         text: message.clone()
     }));
     let lines = tools(&events);

@@ -26,5 +26,5 @@ pub mod queue;
 mod quotes;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use door::{door_wanted, wanted_now, Door, DoorConfig, DoorState, Notice, Wanted, DEFAULT_PORT};
+pub use door::{door_wanted, wanted_now, Door, DoorConfig, DoorState, Notice, SaidEvent, Wanted, DEFAULT_PORT};
 pub use queue::CompanionState;

@@ -122,14 +122,20 @@ fn words(language: &str) -> Words {
     }
 }
 
+impl EventLine<'_> {
+    /// The event's title in `language`, English when it has none there.
+    pub fn title_in(&self, language: &str) -> &str {
+        self.title.get(language).or_else(|| self.title.get("en")).map_or("", String::as_str)
+    }
+}
+
 /// The message of one event turn in `language` (one of §10's; anything
 /// else gives English). `events` must not be empty.
 pub fn turn_message(language: &str, events: &[EventLine]) -> String {
     let w = words(language);
     let mut parts = vec![w.head.to_owned()];
     for e in events {
-        let title = e.title.get(language).or_else(|| e.title.get("en")).map_or("", String::as_str);
-        let title = title.trim_end_matches(['.', '。']);
+        let title = e.title_in(language).trim_end_matches(['.', '。']);
         parts.push(w.reports.replace("{name}", e.display_name).replace("{title}", title));
         if let Some(text) = e.text.filter(|t| !t.is_empty()) {
             parts.push(w.details.replace("{text}", &crate::quotes::neutralise(text)));

@@ -400,8 +400,15 @@ async fn s16_queue_drops_the_oldest_of_four_and_expires_after_ten_minutes_then_o
     r.clock.advance(Duration::from_secs(2));
     one_whole_tick(&mut r).await;
     match said_now(&mut r).expect("the turn, after the grace") {
-        Notice::Turn { message, events, tools } => {
+        Notice::Turn { message, events, tools, said } => {
             assert_eq!(events, ["pomodoro/focus_done", "pomodoro/focus_done"]);
+            // What the player is shown: the title in their language and the
+            // program's own words, without the AI's framing (§16).
+            let shown: Vec<(&str, Option<&str>)> = said.iter().map(|e| (e.title.as_str(), e.text.as_deref())).collect();
+            assert_eq!(
+                shown,
+                [("Session de concentration terminée", Some("n3")), ("Session de concentration terminée", Some("n4"))]
+            );
             assert!(tools.is_empty(), "an event turn offers no tool");
             assert!(message.starts_with("(Ce n'est pas un message de l'utilisateur."), "{message}");
             assert!(

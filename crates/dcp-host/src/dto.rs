@@ -16,7 +16,7 @@ mod spelled;
 pub use call::{CallOutcome, SentRequest};
 pub use card::{Card, Failing};
 pub use details::{ActionView, EventView, PluginDetails, SettingView};
-pub use door::{CompanionState, DoorState, Notice, Wanted, DEFAULT_DOOR_PORT};
+pub use door::{CompanionState, DoorState, Notice, SaidEvent, Wanted, DEFAULT_DOOR_PORT};
 pub use install::{CatalogEntry, InstallOptions, Installed};
 pub use journal::{FailedCall, JournalLine, JournalQuery, JournalValue};
 pub use review::{CloudQuestion, Review, ReviewAction, ReviewEvent};

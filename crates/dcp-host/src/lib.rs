@@ -69,7 +69,7 @@ pub use dto::{
     ActionView, AppSwitches, CallOutcome, Card, CatalogEntry, CloudChoice, CloudQuestion, CompanionState, DoorState,
     DoorView, EventView, EventsPage, FailedCall, Failing, InstallOptions, Installed, JournalKind, JournalLine,
     JournalOutcome, JournalQuery, JournalValue, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction,
-    ReviewEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
+    ReviewEvent, SaidEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;

@@ -79,8 +79,14 @@ async fn s16_an_event_posted_over_tcp_becomes_the_turn_the_ai_reads() {
     // The companion listens: the event is said in one turn, with no tool.
     let event =
         next_event(&mut events, Duration::from_secs(5), |e| matches!(door_notice(e), Some(Notice::Turn { .. }))).await;
-    let HostEvent::Door { notice: Notice::Turn { message, events: said, tools } } = event else { unreachable!() };
+    let HostEvent::Door { notice: Notice::Turn { message, events: said, tools, said: shown } } = event else {
+        unreachable!()
+    };
     assert_eq!(said, ["pomodoro/focus_done"]);
+    // What the player is shown of it: the title and the program's words, unframed.
+    let shown: Vec<(&str, &str, Option<&str>)> =
+        shown.iter().map(|e| (e.plugin.as_str(), e.title.as_str(), e.text.as_deref())).collect();
+    assert_eq!(shown, [("pomodoro", "Focus session finished", Some("Session 2 of 4 done. Break: 5 minutes."))]);
     assert!(tools.is_empty(), "§16: an event turn offers no tool");
     assert!(message.contains("Pomodoro timer"), "{message}");
     assert!(message.contains("Focus session finished"), "the event's title: {message}");

@@ -424,6 +424,11 @@ fn s16_an_event_turn_while_idle_offers_no_tools() {
     assert_eq!((seen[0]["type"].as_str(), seen[0]["source"].as_str()), (Some("turn"), Some("event")));
     let event = of_type(&seen, "event");
     assert_eq!((event[0]["plugin"].as_str(), event[0]["event"].as_str()), (Some("pomodoro"), Some("focus_done")));
+    // The player's view of the event: its title and the program's words (§16), beside what the AI read.
+    assert_eq!(
+        (event[0]["title"].as_str(), event[0]["details"].as_str()),
+        (Some("Focus session finished"), Some("Session 2 of 4 done."))
+    );
     let message = event[0]["text"].as_str().expect("text");
     assert!(message.starts_with("(Not a message from the user. The Pomodoro timer plugin reports:"), "{message}");
     assert!(message.contains("Session 2 of 4 done."), "{message}");

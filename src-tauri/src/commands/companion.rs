@@ -22,8 +22,8 @@ use crate::listening::Listening;
 use dcp_companion::{Companion, Out, Said, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, Model, NotOffered, Notice, Refusal, Source, Turn,
-    ANSWER_WITHIN,
+    ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, Model, NotOffered, Notice, Refusal, SaidEvent, Source,
+    Turn, ANSWER_WITHIN,
 };
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
@@ -79,8 +79,8 @@ pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
     tauri::async_runtime::spawn(async move {
         loop {
             match events.recv().await {
-                Ok(HostEvent::Door { notice: Notice::Turn { message, events, .. } }) => {
-                    tauri::async_runtime::spawn(say_event(app.clone(), message, events));
+                Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
+                    tauri::async_runtime::spawn(say_event(app.clone(), message, said));
                 }
                 Err(RecvError::Closed) => break,
                 // Other host events are not the companion's. A lag past the channel's room would lose a
@@ -92,8 +92,8 @@ pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
 }
 
 /// One event turn in the window, its answer notified when the window is behind.
-async fn say_event(app: AppHandle, message: String, events: Vec<String>) {
-    let from = events.first().map(|e| e.split_once('/').map_or(e.as_str(), |(slug, _)| slug).to_owned());
+async fn say_event(app: AppHandle, message: String, events: Vec<SaidEvent>) {
+    let from = events.first().map(|e| e.plugin.clone());
     let (talk, engine, mut out) = (app.state::<Talk>(), host(&app), to_window(&app));
     let said = event_turn_of(&talk, &engine, message, events, &mut out).await;
     if let (Some(answer), Some(slug)) = (said, from) {
@@ -155,13 +155,28 @@ async fn say_of(talk: &Talk, host: &Host, said: Said, ask: Option<Arc<dyn Ask>>,
 /// An event turn of `talk`'s companion (after a running turn ends): its
 /// answer, none when it failed. With no AI able to answer, the page still
 /// gets the event, with why nothing answers.
-async fn event_turn_of(talk: &Talk, host: &Host, message: String, events: Vec<String>, out: Out<'_>) -> Option<String> {
+async fn event_turn_of(
+    talk: &Talk,
+    host: &Host,
+    message: String,
+    events: Vec<SaidEvent>,
+    out: Out<'_>,
+) -> Option<String> {
     let mut slot = talk.companion.lock().await;
     match ready(talk, &mut slot, host).await {
         Ok(companion) => companion.event_turn(message, events, out).await.ok(),
         Err(e) => {
             // No turn ran: no id, nothing journaled.
-            out(TurnEvent::Turn { id: String::new(), source: Source::Event, text: message });
+            out(TurnEvent::Turn { id: String::new(), source: Source::Event, text: message.clone() });
+            for e in events {
+                out(TurnEvent::Event {
+                    plugin: e.plugin,
+                    event: e.event,
+                    title: e.title,
+                    details: e.text,
+                    text: message.clone(),
+                });
+            }
             out(TurnEvent::Error { code: e.code.as_str().to_owned(), message: e.message });
             out(TurnEvent::End { steps: 0 });
             None
@@ -335,14 +350,27 @@ pub(super) mod tests {
         let event = |talk: &Talk| {
             let mut lines = Vec::new();
             let message = "The pomodoro timer says: break time.".to_owned();
-            let said = host
-                .block_on(event_turn_of(talk, &host, message, vec!["timer/finished".into()], &mut |e| lines.push(e)));
+            let events = vec![SaidEvent {
+                plugin: "timer".into(),
+                event: "finished".into(),
+                title: "Break time".into(),
+                text: Some("5 minutes".into()),
+            }];
+            let said = host.block_on(event_turn_of(talk, &host, message, events, &mut |e| lines.push(e)));
             (said, lines)
+        };
+        // The player is shown the program's words; the AI reads the framed message.
+        let from = TurnEvent::Event {
+            plugin: "timer".into(),
+            event: "finished".into(),
+            title: "Break time".into(),
+            details: Some("5 minutes".into()),
+            text: "The pomodoro timer says: break time.".into(),
         };
         let (said, lines) = event(&talk);
         assert_eq!(said, None);
         assert!(
-            matches!(&lines[..], [TurnEvent::Turn { source: Source::Event, .. }, TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code == "ai_not_set"),
+            matches!(&lines[..], [TurnEvent::Turn { source: Source::Event, .. }, e @ TurnEvent::Event { .. }, TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code == "ai_not_set" && *e == from),
             "{lines:?}"
         );
 
@@ -350,11 +378,6 @@ pub(super) mod tests {
         use_ai(&host, &ai);
         let (said, lines) = event(&talk);
         assert_eq!(said.as_deref(), Some("Stretch a bit!"));
-        let from = TurnEvent::Event {
-            plugin: "timer".into(),
-            event: "finished".into(),
-            text: "The pomodoro timer says: break time.".into(),
-        };
         assert!(lines.contains(&from), "{lines:?}");
         assert!(matches!(lines.first(), Some(TurnEvent::Turn { source: Source::Event, .. })), "{lines:?}");
         assert!(lines.contains(&TurnEvent::Reply { text: "Stretch a bit!".into() }), "{lines:?}");

@@ -86,6 +86,14 @@ plugin: string,
  */
 event: string, 
 /**
+ * The event's title in the player's language.
+ */
+title: string, 
+/**
+ * The program's cleaned text, if it sent one.
+ */
+details: string | null, 
+/**
  * The message the AI read.
  */
 text: string, } | { "type": "error", 

@@ -64,6 +64,14 @@ export function typed(said: string): Exchange {
   return { said, from: { kind: 'player' }, started: false, answer: '', tools: [], error: null, over: false };
 }
 
+/** An event turn's exchange with one more of its events: the player reads the event's title and
+ * the program's own words, not the AI's framing of them (§16); the first event's plugin names who spoke. */
+function withEvent(x: Exchange, line: Extract<TurnLine, { type: 'event' }>): Exchange {
+  const shown = line.details ? `${line.title} — ${line.details}` : line.title;
+  if (x.from.kind === 'event' && x.from.plugin) return { ...x, said: `${x.said} · ${shown}` };
+  return { ...x, from: { kind: 'event', plugin: line.plugin }, said: shown };
+}
+
 /** The conversation after one more turn line. Turns run one at a time: a `turn` line starts the
  * exchange typed and waiting (or, for an event, a new one from the program), and every other line
  * goes to the exchange started and not over. */
@@ -80,8 +88,7 @@ export function conversationWith(all: readonly Exchange[], line: TurnLine): Exch
   if (running < 0) return [...all];
   return all.map((x, i) => {
     if (i !== running) return x;
-    // The event's plugin names who spoke (its first, when several events are said at once).
-    if (line.type === 'event') return x.from.kind === 'event' && !x.from.plugin ? { ...x, from: { kind: 'event', plugin: line.plugin } } : x;
+    if (line.type === 'event') return x.from.kind === 'event' ? withEvent(x, line) : x;
     return withLine(x, line);
   });
 }

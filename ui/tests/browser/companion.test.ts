@@ -362,8 +362,8 @@ describe('issue 23 §16 events said in the window', () => {
     const page = await companion({ ai: OLLAMA, devMode: true });
     await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
     const lines: TurnLine[] = [
-      { type: 'turn', id: 't9', source: 'event', text: 'The focus session is over.' },
-      { type: 'event', plugin: 'pomodoro', event: 'finished', text: 'The focus session is over.' },
+      { type: 'turn', id: 't9', source: 'event', text: '(Not a message from the user. The Pomodoro timer plugin reports: …)' },
+      { type: 'event', plugin: 'pomodoro', event: 'focus_done', title: 'Focus session finished', details: 'Session 2 of 4 done.', text: '(Not a message from the user. The Pomodoro timer plugin reports: …)' },
       { type: 'delta', text: 'Time for' }, { type: 'delta', text: ' a break!' },
       { type: 'reply', text: 'Time for a break!' }, { type: 'end', steps: 0 },
     ];
@@ -374,7 +374,7 @@ describe('issue 23 §16 events said in the window', () => {
     expect(await page.locator('[data-testid="companion-send"]').isDisabled()).toBe(true);
     for (const line of lines.slice(3)) await emit(page, 'companion-turn', line);
     await expect.poll(() => page.locator('[data-testid="companion-send"]').isDisabled()).toBe(false);
-    expect(await text(page, 'said')).toBe('Pomodoro timer (your program): The focus session is over.');
+    expect(await text(page, 'said')).toBe('Pomodoro timer (your program): Focus session finished — Session 2 of 4 done.');
     expect(await text(page, 'answer')).toBe('Companion: Time for a break!');
     expect(await axe(page)).toEqual([]);
     await shot(page, 'companion-event');

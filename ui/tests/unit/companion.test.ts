@@ -90,14 +90,15 @@ describe('§16 the conversation: typed turns and events, one turn at a time', ()
     all = [
       { type: 'turn', id: 't1', source: 'keyboard', text: 'hello' } as TurnLine, { type: 'reply', text: 'Hi.' } as TurnLine,
       { type: 'end', steps: 0 } as TurnLine,
-      { type: 'turn', id: 't2', source: 'event', text: 'Break time.' } as TurnLine,
-      { type: 'event', plugin: 'timer', event: 'finished', text: 'Break time.' } as TurnLine,
-      { type: 'event', plugin: 'other', event: 'x', text: 'Break time.' } as TurnLine,
+      { type: 'turn', id: 't2', source: 'event', text: '(Not a message from the user. …)' } as TurnLine,
+      { type: 'event', plugin: 'timer', event: 'finished', title: 'Break time', details: '5 minutes', text: '(Not a message from the user. …)' } as TurnLine,
+      { type: 'event', plugin: 'other', event: 'x', title: 'Build done', details: null, text: '(Not a message from the user. …)' } as TurnLine,
       { type: 'delta', text: 'Stretch!' } as TurnLine,
     ].reduce(conversationWith, all);
     expect(all.map((x) => [x.said, x.from, x.answer, x.over])).toEqual([
       ['hello', { kind: 'player' }, 'Hi.', true],
-      ['Break time.', { kind: 'event', plugin: 'timer' }, 'Stretch!', false],
+      // §16: the player reads each event's title and the program's words, not the AI's framing.
+      ['Break time — 5 minutes · Build done', { kind: 'event', plugin: 'timer' }, 'Stretch!', false],
     ]);
   });
   test('a typed turn the page did not start (another window) is shown too', () => {

@@ -21,7 +21,7 @@ describe('the refresh table', () => {
 
   test('the door: every events page on a new state, nothing on an event turn', () => {
     expect(reads({ kind: 'door', notice: { kind: 'door', state: { state: 'closed' } } } as HostEvent)).toEqual(['events/*']);
-    expect(reads({ kind: 'door', notice: { kind: 'turn', message: 'm', events: ['fx/rates'], tools: [] } })).toEqual([]);
+    expect(reads({ kind: 'door', notice: { kind: 'turn', message: 'm', events: ['fx/rates'], tools: [], said: [] } })).toEqual([]);
   });
 
   test('the switches make every plugin\'s pages stale; journal and reload notes none', () => {

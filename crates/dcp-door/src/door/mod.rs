@@ -29,7 +29,7 @@ mod ticker;
 mod token;
 
 pub use switches::{door_wanted, wanted_now, Wanted};
-pub use ticker::Notice;
+pub use ticker::{Notice, SaidEvent};
 
 use crate::clock::Clock;
 use crate::limits::RateLimit;

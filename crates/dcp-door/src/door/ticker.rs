@@ -62,7 +62,23 @@ pub enum Notice {
         events: Vec<String>,
         /// Tools offered: none.
         tools: Vec<String>,
+        /// Each event said, as the player is shown it: the program's own
+        /// words, not the AI's framing of them.
+        said: Vec<SaidEvent>,
     },
+}
+
+/// One event of an event turn, as a shell shows it to the player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SaidEvent {
+    /// Slug.
+    pub plugin: String,
+    /// Event name.
+    pub event: String,
+    /// The event's title in the player's language (§16).
+    pub title: String,
+    /// The program's cleaned text, if it sent one.
+    pub text: Option<String>,
 }
 
 /// Drops what waited too long and, when the companion listens, makes one
@@ -95,21 +111,31 @@ pub(super) fn tick_queue(shared: &Arc<Shared>) {
             Err(reason) => drop_event(&store, shared, w, reason),
         }
     }
-    let lines: Vec<EventLine> = said
+    let lines: Vec<(&Waiting, EventLine)> = said
         .iter()
         .filter_map(|w| {
             let plugin = plugins.get(&w.plugin)?.as_ref().ok()?;
             let event = plugin.events.iter().find(|e| e.name == w.event)?;
-            Some(EventLine { display_name: &plugin.display_name, title: &event.title, text: w.text.as_deref() })
+            Some((*w, EventLine { display_name: &plugin.display_name, title: &event.title, text: w.text.as_deref() }))
         })
         .collect();
     if lines.is_empty() {
         return;
     }
+    let language = &prefs.language;
     let _ = shared.notices.send(Notice::Turn {
-        message: turn_message(&prefs.language, &lines),
+        message: turn_message(language, &lines.iter().map(|(_, line)| line.clone()).collect::<Vec<_>>()),
         events: said.iter().map(|w| format!("{}/{}", w.plugin, w.event)).collect(),
         tools: Vec::new(),
+        said: lines
+            .iter()
+            .map(|(w, line)| SaidEvent {
+                plugin: w.plugin.clone(),
+                event: w.event.clone(),
+                title: line.title_in(language).to_owned(),
+                text: w.text.clone(),
+            })
+            .collect(),
     });
 }
 

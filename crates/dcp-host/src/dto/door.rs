@@ -111,7 +111,30 @@ pub enum Notice {
         events: Vec<String>,
         /// Tools offered: none.
         tools: Vec<String>,
+        /// Each event as the player is shown it.
+        said: Vec<SaidEvent>,
     },
+}
+
+/// One event of an event turn as the player is shown it: its title in the
+/// player's language and the program's own words, not the AI's framing.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SaidEvent {
+    /// Slug.
+    pub plugin: String,
+    /// Event name.
+    pub event: String,
+    /// The event's title (§16).
+    pub title: String,
+    /// The program's cleaned text, if it sent one.
+    pub text: Option<String>,
+}
+
+impl From<dcp_door::SaidEvent> for SaidEvent {
+    fn from(e: dcp_door::SaidEvent) -> SaidEvent {
+        SaidEvent { plugin: e.plugin, event: e.event, title: e.title, text: e.text }
+    }
 }
 
 impl From<dcp_door::Notice> for Notice {
@@ -122,7 +145,9 @@ impl From<dcp_door::Notice> for Notice {
             N::Received { plugin, event, text } => Notice::Received { plugin, event, text },
             N::Refused { plugin, event, reason } => Notice::Refused { plugin, event, reason },
             N::Dropped { plugin, event, reason } => Notice::Dropped { plugin, event, reason },
-            N::Turn { message, events, tools } => Notice::Turn { message, events, tools },
+            N::Turn { message, events, tools, said } => {
+                Notice::Turn { message, events, tools, said: said.into_iter().map(SaidEvent::from).collect() }
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ use crate::choice::Confirm;
 use crate::output::print_json;
 use dcp_companion::{Companion, Said, ToolOutcome, TurnEvent};
 use dcp_host::events::HostEvent;
-use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, Source};
+use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, SaidEvent, Source};
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -105,8 +105,8 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                 tokio::select! {
                     line = waiting.recv() => Next::Line(line),
                     event = host_events.recv(), if background.is_some() => match event {
-                        Ok(HostEvent::Door { notice: Notice::Turn { message, events, .. } }) => {
-                            Next::EventTurn(message, events)
+                        Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
+                            Next::EventTurn(message, said)
                         }
                         Err(RecvError::Closed) => Next::Line(None),
                         _ => Next::Other,
@@ -138,7 +138,7 @@ enum Next {
     /// A line of standard input; none once it ended.
     Line(Option<String>),
     /// The door handed over an event turn: its message and its events.
-    EventTurn(String, Vec<String>),
+    EventTurn(String, Vec<SaidEvent>),
     /// A host event chat does not say.
     Other,
 }
@@ -175,7 +175,7 @@ impl Chat<'_> {
     }
 
     /// One event turn the door handed over.
-    async fn event_turn(&mut self, message: String, events: Vec<String>) {
+    async fn event_turn(&mut self, message: String, events: Vec<SaidEvent>) {
         let mut printer = Printer::new(self.host, self.json).await;
         let _ = self.companion.event_turn(message, events, &mut |e| printer.print(&e)).await;
     }
@@ -245,8 +245,10 @@ impl Printer {
                 let _ = writeln!(out);
                 self.streamed = false;
             }
-            TurnEvent::Event { plugin, event, text } => {
-                let _ = writeln!(out, "event {plugin}/{event}: {text}");
+            // The program's words, not the AI's framing of them.
+            TurnEvent::Event { plugin, event, title, details, .. } => {
+                let details = details.as_deref().map(|d| format!(": \"{d}\"")).unwrap_or_default();
+                let _ = writeln!(out, "event {plugin}/{event}: {title}{details}");
             }
             TurnEvent::Error { code, message } => {
                 self.end_line(&mut out);
