@@ -87,7 +87,9 @@ const icons = new Map<string, string | null>();
 
 /** The plugin's icon, else its first letter on a coloured tile. */
 /** `stamp`: when its icon was last made stale (stale.ts); the icon is fetched again only then. */
-export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean; stamp: string }) {
+/** A plugin's icon, or its letter on a colour tile. `small`: beside words that already name the
+ * plugin (a tool line), so it is decorative there. */
+export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean; stamp: string; small?: boolean }) {
   const t = useT();
   const key = `${props.slug}#${props.stamp}`;
   const [src, setSrc] = useState<string | null>(icons.get(key) ?? null);
@@ -102,7 +104,11 @@ export function PluginIcon(props: { slug: string; name: string; hasIcon: boolean
     }, () => icons.set(key, null));
     return () => { live = false; };
   }, [key, props.hasIcon]);
-  if (src) return <img class="icon" src={src} alt={t('card.icon_of', { name: props.name })} width={48} height={48} />;
+  const size = props.small ? 20 : 48;
+  const cls = props.small ? 'icon small' : 'icon';
+  if (src) return <img class={cls} src={src} alt={props.small ? '' : t('card.icon_of', { name: props.name })} width={size} height={size} />;
   const letter = (props.name.trim()[0] ?? props.slug[0] ?? '?').toLocaleUpperCase();
-  return <span class={`icon tile ${tileClass(props.slug)}`} aria-hidden="true">{letter}</span>;
+  // Beside words, the letter is drawn by CSS so that it is no part of the line's text.
+  if (props.small) return <span class={`${cls} tile ${tileClass(props.slug)}`} aria-hidden="true" data-letter={letter} />;
+  return <span class={`${cls} tile ${tileClass(props.slug)}`} aria-hidden="true">{letter}</span>;
 }

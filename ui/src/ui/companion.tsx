@@ -17,7 +17,8 @@ import { errorWords, outcomeText, runWords } from '../words';
 import { slugOf } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
 import { CallView } from './call-view';
-import { Switch, useId } from './common';
+import { PluginIcon, Switch, useId } from './common';
+import { stampOf } from './stale';
 import { useApp } from './context';
 import { useHints } from './hints';
 import { NotOfferedList } from './not-offered';
@@ -278,7 +279,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             {x.tools.length > 0 && (
               <ul class="tool-lines">
                 {x.tools.map((line, i) => (line.type === 'tool'
-                  ? <ToolCall key={i} line={line} words={toolWords(t, app.cards, line, hints)} />
+                  ? <ToolCall key={i} line={line} card={app.cards.get(slugOf(line.tool))} words={toolWords(t, app.cards, line, hints)} />
                   : <li key={i} data-testid="confirm-line">{toolWords(t, app.cards, line, hints)}</li>
                 ))}
               </ul>
@@ -299,12 +300,15 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
 }
 
 /** A tool line: its words on a button that opens what was sent and what the AI read. */
-function ToolCall(props: { line: ToolLine; words: string }) {
+function ToolCall(props: { line: ToolLine; card: Card | undefined; words: string }) {
+  const app = useApp();
   const [open, setOpen] = useState(false);
   const id = useId('tool-call');
+  const card = props.card;
   return (
     <li data-testid="tool-line">
       <button type="button" class="disclosure" aria-expanded={open} aria-controls={id} data-testid="tool-open" onClick={() => setOpen(!open)}>
+        {card && <PluginIcon slug={card.slug} name={card.name} hasIcon={card.has_icon} stamp={stampOf(app.stamps, 'icon', card.slug)} small />}
         {props.words}
       </button>
       {open && (

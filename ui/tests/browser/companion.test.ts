@@ -133,6 +133,9 @@ describe('issue 23 the Companion tab', () => {
     expect(await opened.getByRole('heading', { name: 'What the AI reads' }).count()).toBe(1);
     // The line still reads as before: the words are the button's (the action's hint once its details are read).
     await expect.poll(() => opener.first().innerText()).toBe('Exchange rates · convert money between currencies: done');
+    // Issue 23: the line shows the plugin's icon (its image, decorative beside the name) or its letter tile.
+    expect(await opener.first().locator('img.icon.small').getAttribute('alt')).toBe('');
+    expect(await opener.nth(1).locator('.icon.small.tile').getAttribute('data-letter')).toBe('T');
     expect(await axe(page)).toEqual([]);
     await shot(page, 'companion-tool-opened');
 
