@@ -25,7 +25,9 @@ export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'c
   } else if (line.outcome === 'refused') out = { words: t('outcome.refused_reason', { reason: reasonWords(t, code) }), code: null };
   else out = { words: outcomeText(t, line), code: null };
   const decision = line.confirmation;
-  if (decision && known(`journal.${decision}`)) out.words = `${out.words} · ${t(`journal.${decision}` as Key)}`;
+  // A no is already the refusal's own words ("you did not confirm it"): said once.
+  const said = decision === 'declined' && code === 'declined';
+  if (decision && !said && known(`journal.${decision}`)) out.words = `${out.words} · ${t(`journal.${decision}` as Key)}`;
   return out;
 }
 

@@ -27,6 +27,9 @@ describe('Actions: how a line ended, in words first', () => {
     expect(lineOutcome(t, { outcome: 'done', code: null, confirmation: 'confirmed' }).words).toBe('done · you confirmed it');
     expect(lineOutcome(t, { outcome: 'refused', code: 'declined', confirmation: 'expired' }).words)
       .toBe(`refused: ${t('reason.declined')} · no answer in time`);
+    // A no is said once: the refusal's reason already is the player's answer.
+    expect(lineOutcome(t, { outcome: 'refused', code: 'declined', confirmation: 'declined' }).words)
+      .toBe(`refused: ${t('reason.declined')}`);
     expect(lineOutcome(tf, { outcome: 'done', code: null, confirmation: 'declined' }).words).toContain('refusée');
   });
   test('tests read as tests', () => {
