@@ -18,7 +18,10 @@
 //! Which tool names were offered, and whether the arguments are valid JSON,
 //! is judged later (the courtier, [`crate::RawArgs::parse`]).
 
+use serde::de::{Deserializer, IgnoredAny};
+use serde::Deserialize;
 use serde_json::Value;
+use std::borrow::Cow;
 
 use crate::wire::{RawArgs, Reply, ToolCall};
 
@@ -42,6 +45,37 @@ struct Partial {
     value: Option<Value>,
 }
 
+/// A chunk of the usual shape (`choices`, each with its `delta` object),
+/// read without making a `Value` of the fields the assembler does not use
+/// (`id`, `model`, `created`, …). Any other shape fails to read and goes
+/// to the `Value` reading, which decides what it means.
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(borrow)]
+    choices: Vec<Choice<'a>>,
+    /// `error` is there at all (even `null`): left to the `Value` reading.
+    #[serde(default, deserialize_with = "present")]
+    error: bool,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    index: Option<u64>,
+    #[serde(borrow)]
+    delta: Delta<'a>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow)]
+    content: Option<Cow<'a, str>>,
+    tool_calls: Option<Vec<Value>>,
+}
+
+fn present<'de, D: Deserializer<'de>>(value: D) -> Result<bool, D::Error> {
+    IgnoredAny::deserialize(value).map(|_| true)
+}
+
 /// Collects the chunks of one answer.
 #[derive(Debug, Default)]
 pub struct Assembler {
@@ -61,6 +95,19 @@ impl Assembler {
         if data == "[DONE]" {
             return Ok(Piece::Done);
         }
+        // The usual chunk read as it is; every chunk went through a `Value`
+        // before, a third of decoding a turn's streams (benches/turn.rs in
+        // dcp-companion).
+        if let Ok(chunk) = serde_json::from_str::<Chunk>(data) {
+            if !chunk.error {
+                // One answer is asked for: choice 0 (or the first there is).
+                let Some(choice) = chunk.choices.into_iter().find(|c| c.index.unwrap_or(0) == 0) else {
+                    return Ok(Piece::Text(Vec::new()));
+                };
+                let calls = choice.delta.tool_calls.unwrap_or_default();
+                return Ok(self.delta(choice.delta.content.as_deref(), &calls));
+            }
+        }
         let chunk: Value = serde_json::from_str(data).map_err(|e| format!("an event is not JSON ({e})"))?;
         if let Some(error) = chunk.get("error") {
             return Ok(Piece::Error(error_message(error)));
@@ -70,23 +117,27 @@ impl Assembler {
 
     /// Reads a chunk (or a whole completion) already parsed.
     pub fn feed_value(&mut self, chunk: &Value) -> Result<Piece, String> {
-        let mut pieces = Vec::new();
         let choices = chunk.get("choices").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         // One answer is asked for: choice 0 (or the first there is).
         let choice = choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0);
         let Some(delta) = choice.and_then(|c| c.get("delta").or_else(|| c.get("message"))) else {
-            return Ok(Piece::Text(pieces));
+            return Ok(Piece::Text(Vec::new()));
         };
-        if let Some(text) = delta.get("content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+        let calls = delta.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        Ok(self.delta(delta.get("content").and_then(Value::as_str), calls))
+    }
+
+    /// One delta's text and tool-call fragments.
+    fn delta(&mut self, content: Option<&str>, calls: &[Value]) -> Piece {
+        let mut pieces = Vec::new();
+        if let Some(text) = content.filter(|t| !t.is_empty()) {
             self.text.push_str(text);
             pieces.push(text.to_owned());
         }
-        if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
-            for fragment in calls {
-                self.fragment(fragment);
-            }
+        for fragment in calls {
+            self.fragment(fragment);
         }
-        Ok(Piece::Text(pieces))
+        Piece::Text(pieces)
     }
 
     fn fragment(&mut self, fragment: &Value) {
@@ -302,6 +353,35 @@ mod tests {
         assert_eq!(asm.feed(r#"{"error":{"message":"model crashed"}}"#), Ok(Piece::Error("model crashed".into())));
         assert!(asm.feed("not json").is_err());
         assert_eq!(asm.feed(r#"{"choices":[]}"#), Ok(Piece::Text(vec![])));
+    }
+
+    /// §17: a chunk of an unusual shape means what it meant when every
+    /// chunk was read as a `Value`: only the usual shape takes the short
+    /// way, and a chunk with an `error` key is an error even when it is null.
+    #[test]
+    fn s17_unusual_chunks_mean_what_they_always_meant() {
+        let text = |t: &[&str]| Piece::Text(t.iter().map(|p| p.to_string()).collect());
+        let cases = [
+            (
+                r#"{"id":"c","model":"m","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":null}]}"#,
+                text(&["ok"]),
+            ),
+            (
+                r#"{"choices":[{"index":1,"delta":{"content":"no"}},{"index":0,"delta":{"content":"a\"b\u00e9"}}]}"#,
+                text(&["a\"b\u{e9}"]),
+            ),
+            (r#"{"error":null,"choices":[{"delta":{"content":"x"}}]}"#, Piece::Error("null".into())),
+            (r#"{"choices":[{"delta":null,"message":{"content":"m"}}]}"#, text(&[])),
+            (r#"{"choices":[{"message":{"content":"m"}}]}"#, text(&["m"])),
+            (r#"{"choices":[{"index":0,"delta":{"content":["parts"]}}]}"#, text(&[])),
+            (r#"{"choices":null}"#, text(&[])),
+            (r#"{"choices":[{"index":-1,"delta":{"content":"neg"}}]}"#, text(&["neg"])),
+            (r#"{"choices":[{"delta":{"content":"a"}}],"choices":[{"delta":{"content":"b"}}]}"#, text(&["b"])),
+        ];
+        for (data, want) in cases {
+            assert_eq!(Assembler::new().feed(data), Ok(want), "{data}");
+        }
+        assert!(Assembler::new().feed("{oops").is_err_and(|e| e.starts_with("an event is not JSON")));
     }
 
     #[test]
