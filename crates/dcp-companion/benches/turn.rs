@@ -286,14 +286,14 @@ fn bench(c: &mut Criterion) {
     let ratio = engine.as_secs_f64() / baseline.as_secs_f64();
     let verdict = if ratio <= 1.1 { "PASS" } else { "OVER" };
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
-    let host_adds = 2.0 * (micros(offer) + micros(switches)) + micros(call) - micros(program);
+    let host_adds = micros(offer) + micros(switches) + micros(call) - micros(program);
     let engine_adds = micros(engine) - micros(baseline) - host_adds;
     println!("\na turn with one tool call, p50 over {runs} runs each (same servers, same run):");
     println!("  through the engine            {engine:>10.1?}   first word {engine_word:>10.1?}");
     println!("  two round trips + the call    {baseline:>10.1?}   first word {baseline_word:>10.1?}");
     println!("  engine / direct = {ratio:.2}x (target <= 1.1x): {verdict}");
     println!(
-        "  the host's parts, each alone: offer {offer:.1?} and switches {switches:.1?} (2 of each a turn), \
+        "  the host's parts, each alone: offer {offer:.1?} and switches {switches:.1?} (1 of each a turn), \
          call {call:.1?} (1; its request made directly {program:.1?})"
     );
     println!("  so the host adds ~{host_adds:.0}µs a turn, the engine's own work ~{engine_adds:.0}µs");

@@ -162,25 +162,28 @@ impl Companion {
     /// turn ends with what the AI said last.
     async fn steps(&mut self, running: &Running, steps: &mut Steps, out: Out<'_>) -> Result<String, TurnError> {
         let mut last = String::new();
+        // The offer and the language are read once, for the turn's first
+        // step: a turn lasts seconds, and each call is judged by the
+        // courtier against the plugins as they are when it runs, so a
+        // plugin switched off mid-turn is refused, not called.
+        let mut first = running.turn.clone();
+        first.step = Some(steps.used() + 1);
+        let offer = self.host.offer(first).await?;
+        let language = self.host.switches().await?.language;
+        let offered: Vec<ToolSpec> = offer
+            .tools
+            .iter()
+            .map(|t| ToolSpec {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                parameters: t.parameters.clone(),
+            })
+            .collect();
         for _ in 0..=STEPS_PER_TURN {
             let offering = running.tools && steps.tools_allowed();
             let mut turn = running.turn.clone();
             turn.step = Some(steps.used() + 1);
-            let offer = self.host.offer(turn.clone()).await?;
-            let language = self.host.switches().await?.language;
-            let tools = if offering {
-                offer
-                    .tools
-                    .iter()
-                    .map(|t| ToolSpec {
-                        name: t.name.clone(),
-                        description: t.description.clone(),
-                        parameters: t.parameters.clone(),
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let tools = if offering { offered.clone() } else { Vec::new() };
             let mut messages = vec![Message::System { content: system_message(&offer, &language, offering) }];
             messages.extend(self.conversation.iter().cloned());
             let request = ChatRequest { messages, tools, one_tool_per_step: one_per_step(&self.connection) };

@@ -1,6 +1,6 @@
 //! The last offer made (§3 "What the AI knows"), given again while nothing
-//! it is made of changed: a companion's turn asks for one before each of
-//! its requests, usually twice with nothing changed between.
+//! it is made of changed: the companion asks for one at each turn, an MCP
+//! client every second, mostly with nothing changed between.
 //!
 //! An offer is a pure function of the turn's fields that the courtier reads
 //! and of the installed plugins' call contexts. The store keeps each

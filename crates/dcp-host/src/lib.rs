@@ -376,7 +376,7 @@ impl Host {
     /// What a turn offers the AI: tools, abilities, and what is left out and
     /// why. A turn with an id and no step gets its next step.
     pub async fn offer(&self, mut turn: Turn) -> ApiResult<Offer> {
-        // A short read, asked before every step of a companion's turn; the
+        // A short read, asked at every companion's turn; the
         // offer itself is made again only when the turn or a plugin changed.
         let inner = self.inner.clone();
         self.quick(move |s| {
