@@ -115,16 +115,7 @@ impl Companion {
         out: Out<'_>,
     ) -> Result<String, TurnError> {
         let running = Running { turn: self.turn(Source::Event, false, false), tools: false, ask: None };
-        out(TurnEvent::Turn { id: turn_id(&running.turn), source: Source::Event, text: message.clone() });
-        for e in events {
-            out(TurnEvent::Event {
-                plugin: e.plugin,
-                event: e.event,
-                title: e.title,
-                details: e.text,
-                text: message.clone(),
-            });
-        }
+        TurnEvent::event_turn_lines(turn_id(&running.turn), &message, events).for_each(&mut *out);
         self.run(running, message, out).await
     }
 

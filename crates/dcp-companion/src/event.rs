@@ -1,7 +1,7 @@
 //! What a turn reports as it runs: the `dcplugin chat --json` lines (issue
 //! 22), one [`TurnEvent`] per line, and what a turn is asked ([`Said`]).
 
-use dcp_host::{JournalOutcome, SentRequest, Source};
+use dcp_host::{JournalOutcome, SaidEvent, SentRequest, Source};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -102,6 +102,22 @@ pub enum TurnEvent {
         /// Tool steps used.
         steps: u32,
     },
+}
+
+impl TurnEvent {
+    /// An event turn's opening lines (§16): the `turn` line (`id` empty when
+    /// no turn could run) with the message the AI reads, then one `event`
+    /// line per event said, as the player is shown it.
+    pub fn event_turn_lines(id: String, message: &str, events: Vec<SaidEvent>) -> impl Iterator<Item = TurnEvent> + '_ {
+        let turn = TurnEvent::Turn { id, source: Source::Event, text: message.to_owned() };
+        std::iter::once(turn).chain(events.into_iter().map(move |e| TurnEvent::Event {
+            plugin: e.plugin,
+            event: e.event,
+            title: e.title,
+            details: e.text,
+            text: message.to_owned(),
+        }))
+    }
 }
 
 #[cfg(test)]

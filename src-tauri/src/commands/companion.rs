@@ -167,16 +167,7 @@ async fn event_turn_of(
         Ok(companion) => companion.event_turn(message, events, out).await.ok(),
         Err(e) => {
             // No turn ran: no id, nothing journaled.
-            out(TurnEvent::Turn { id: String::new(), source: Source::Event, text: message.clone() });
-            for e in events {
-                out(TurnEvent::Event {
-                    plugin: e.plugin,
-                    event: e.event,
-                    title: e.title,
-                    details: e.text,
-                    text: message.clone(),
-                });
-            }
+            TurnEvent::event_turn_lines(String::new(), &message, events).for_each(&mut *out);
             out(TurnEvent::Error { code: e.code.as_str().to_owned(), message: e.message });
             out(TurnEvent::End { steps: 0 });
             None
