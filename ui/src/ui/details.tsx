@@ -210,23 +210,17 @@ export function argumentsOf(a: ActionView): { name: string; type: string; requir
   }));
 }
 
-/** A form field's text as the JSON value of its schema type (§7 types: string, number, integer, boolean). */
-function typed(type: string, raw: string): unknown {
-  if (type === 'number' || type === 'integer') return raw.trim() === '' ? undefined : Number(raw.trim());
-  if (type === 'boolean') return raw.trim() === 'true';
-  return raw;
-}
-
 type Argument = ReturnType<typeof argumentsOf>[number];
 
-/** The arguments typed in the fields, as [name, value] pairs. */
-function fieldArguments(fields: Argument[], typedIn: ReadonlyMap<string, string>): [string, unknown][] {
-  const out: [string, unknown][] = [];
+/** The arguments typed in the fields, as [name, text] pairs: the host converts the text to each
+ * argument's type as it does the AI's (§7: "100" is a number, "true" a boolean, else refused with
+ * why). A field left empty is not given, but for a required text, which is given empty. */
+export function fieldArguments(fields: readonly Pick<Argument, 'name' | 'type' | 'required'>[], typedIn: ReadonlyMap<string, string>): [string, string][] {
+  const out: [string, string][] = [];
   for (const f of fields) {
     const raw = typedIn.get(f.name) ?? '';
     if (raw === '' && (f.type !== 'string' || !f.required)) continue;
-    const v = typed(f.type, raw);
-    if (v !== undefined) out.push([f.name, v]);
+    out.push([f.name, raw]);
   }
   return out;
 }

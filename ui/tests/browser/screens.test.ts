@@ -555,7 +555,8 @@ describe('Developer mode', () => {
     const result = page.locator('[data-testid="try-result"]');
     await result.waitFor();
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
-    expect(await calls(page, 'try_action')).toEqual([{ tool: 'fx__convert', args: { from: 'USD', to: 'EUR', amount: 100 }, source: 'voice', model: 'local' }]);
+    // The fields' text as typed: the host converts "100" as it does the AI's arguments (§7).
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'fx__convert', args: { from: 'USD', to: 'EUR', amount: '100' }, source: 'voice', model: 'local' }]);
     expect(await result.innerText()).toContain('GET https://api.frankfurter.dev/v1/latest?base=USD&symbols=EUR&amount=100');
     expect(await result.innerText()).toContain('Authorization: Bearer [secret]');
     expect(await text(page, '[data-testid="try-outcome"]')).toBe('done');
