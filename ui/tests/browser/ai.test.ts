@@ -1,29 +1,19 @@
 // The AI settings in the Tools tab (§13), the host mocked (mock-host.ts):
 // the servers found on this PC, an address typed by hand and its refusals,
 // an online service with its key, Test and each of its failures.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, calls, closeChecked, open, shot, start, stop, type Opened } from './harness';
+import { axe, calls, shot, windows } from './harness';
 
-beforeAll(start);
-afterAll(stop);
-
-let current: Opened | null = null;
+const win = windows();
 /** The app with a scenario, on the Tools tab, once the AI section has read the settings and looked on this PC. */
 async function tools(scenario: Record<string, unknown> = {}): Promise<Page> {
-  current = await open(scenario);
-  const page = current.page;
+  const { page } = await win.open(scenario);
   await page.getByRole('tab', { name: scenario.language === 'fr' ? 'Outils' : 'Tools', exact: true }).click();
   await page.locator('[data-testid="ai-where"]').waitFor();
   await page.locator('[data-testid="ai-look"]:not([disabled])').waitFor();
   return page;
 }
-afterEach(async () => {
-  if (!current) return;
-  const opened = current;
-  current = null;
-  await closeChecked(opened);
-});
 
 const text = (page: Page, testid: string) => page.locator(`[data-testid="${testid}"]`).innerText();
 const OLLAMA = { url: 'http://127.0.0.1:11434/v1', models: ['llama3.2', 'qwen2.5:7b'] };

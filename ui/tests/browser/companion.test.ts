@@ -2,30 +2,20 @@
 // scenario's turn lines as `companion-turn` events): no AI set sends the
 // player to Tools; a turn's answer grows as it streams, with a line per tool
 // call; an AI failure reads as the Tools tab words it. Keyboard only.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TurnLine } from '../../src/ui/companion';
 import type { Question } from '../../src/ui/confirm';
-import { axe, calls, closeChecked, emit, open, shot, start, stop, type Opened } from './harness';
+import { axe, calls, emit, shot, windows } from './harness';
 
-beforeAll(start);
-afterAll(stop);
-
-let current: Opened | null = null;
-afterEach(async () => {
-  if (!current) return;
-  const opened = current;
-  current = null;
-  await closeChecked(opened);
-});
+const win = windows();
 
 const OLLAMA = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2' };
 const text = (page: Page, testid: string) => page.locator(`[data-testid="${testid}"]`).innerText();
 
 /** The app on the Companion tab. */
 async function companion(scenario: Record<string, unknown> = {}): Promise<Page> {
-  current = await open(scenario);
-  const page = current.page;
+  const { page } = await win.open(scenario);
   await page.getByRole('tab', { name: 'Companion', exact: true }).click();
   await page.locator('[data-testid="companion-text"]').waitFor();
   return page;
@@ -401,8 +391,7 @@ describe('issue 23 §16 events said in the window', () => {
 describe('issue 23 §12 Try an action of a serious action asks through the same dialog', () => {
   test('the dialog comes above Details; a no sends nothing and the result says so', async () => {
     // The my-board test plugin (src-tauri/tests/fixtures/plugins): its delete_item is R3.
-    current = await open({ devMode: true, myBoard: true });
-    const page = current.page;
+    const { page } = await win.open({ devMode: true, myBoard: true });
     await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
     await page.locator('[data-testid="card-myboard"] [data-testid="card-details"]').click();
     await page.locator('[data-testid="dev-section"]').waitFor();

@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -73,6 +73,22 @@ export async function open(scenario: Record<string, unknown> = {}, wait = true):
   await page.goto(base);
   if (wait) await page.waitForSelector('body[data-startup-ms]');
   return { page, context, problems };
+}
+
+/** A test file's windows, one at a time: the server and browser started for the file, and each
+ * test's window closed and checked (CSP, page errors) after it, or earlier by `close`. */
+export function windows(): { open: typeof open; close: () => Promise<void> } {
+  let current: Opened | null = null;
+  const close = async () => {
+    if (!current) return;
+    const opened = current;
+    current = null;
+    await closeChecked(opened);
+  };
+  beforeAll(start);
+  afterAll(stop);
+  afterEach(close);
+  return { open: async (scenario = {}, wait = true) => (current = await open(scenario, wait)), close };
 }
 
 /** Closes an opened page and checks what it must never have done: break the CSP or throw. */

@@ -1,25 +1,15 @@
 // Options' Test (§18, issue 23): a plugin whose read action needs values its schema does not give
 // (the exchange-rates example's amount), or that has no action that only reads, is told so plainly
 // with what to do, not as a failure in red; in English and French, from the keyboard.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, calls, closeChecked, open, start, stop, type Opened } from './harness';
+import { axe, calls, windows } from './harness';
 
-beforeAll(start);
-afterAll(stop);
-
-let current: Opened | null = null;
-afterEach(async () => {
-  if (!current) return;
-  const opened = current;
-  current = null;
-  await closeChecked(opened);
-});
+const win = windows();
 
 /** Opens fx's Options in a scenario and presses Test with the keyboard; gives the result line. */
 async function tested(scenario: Record<string, unknown>): Promise<{ page: Page; words: string; cls: string }> {
-  current = await open(scenario);
-  const page = current.page;
+  const { page } = await win.open(scenario);
   await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
   await page.locator('[data-testid="card-fx"] [data-testid="card-options"]').click();
   await page.locator('[data-testid="options-test"]').focus();

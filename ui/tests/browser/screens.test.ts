@@ -1,25 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axe, calls, closeChecked, emit, open, shot, start, stop, type Opened } from './harness';
+import { axe, calls, emit, shot, windows } from './harness';
 import * as real from './fixtures';
 
-beforeAll(start);
-afterAll(stop);
-
-let current: Opened | null = null;
+const win = windows();
 /** The app with a scenario, on the Plugins tab; where it opens (the Companion tab, or the consent
  * screen of a file handed to it) when `wait` is false or files are `opened`. */
 async function app(scenario: Record<string, unknown> = {}, wait = true): Promise<Page> {
-  current = await open(scenario, wait);
-  if (wait && !scenario.opened) await tab(current.page, 'Plugins').click();
-  return current.page;
+  const { page } = await win.open(scenario, wait);
+  if (wait && !scenario.opened) await tab(page, 'Plugins').click();
+  return page;
 }
-afterEach(async () => {
-  if (!current) return;
-  const opened = current;
-  current = null;
-  await closeChecked(opened);
-});
 
 const text = (page: Page, sel: string) => page.locator(sel).innerText();
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
@@ -679,8 +670,7 @@ describe('Switches, language and keyboard', () => {
 
   test('keyboard only: tabs with arrows, a card opened with Enter, Escape closes and focus comes back', async () => {
     // Where the window opens: the Companion tab (issue 23).
-    current = await open();
-    const page = current.page;
+    const { page } = await win.open();
     const focused = () => page.evaluate(() => {
       const e = document.activeElement as HTMLElement;
       return `${e.getAttribute('role') ?? e.tagName.toLowerCase()}:${e.getAttribute('data-testid') ?? e.textContent?.trim()}`;

@@ -2,28 +2,19 @@
 // without a name in Actions, the texts that stayed English in French, and the modals (the page
 // behind scrolling, Install's reason out of sight, developer mode moving the page, Clear asking
 // nothing). Each as the player sees it, with the host mocked.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { RESULTS, axe, calls, closeChecked, emit, open, shot, start, stop, type Opened } from './harness';
+import { axe, calls, emit, RESULTS, shot, windows } from './harness';
 import * as real from './fixtures';
 
-beforeAll(start);
-afterAll(stop);
-
-let current: Opened | null = null;
+const win = windows();
 /** The app with a scenario, on the Plugins tab. */
 async function app(scenario: Record<string, unknown> = {}): Promise<Page> {
-  current = await open(scenario);
+  const { page } = await win.open(scenario);
   // 'Plugins' in English and in French.
-  await current.page.getByRole('tab', { name: 'Plugins', exact: true }).click();
-  return current.page;
+  await page.getByRole('tab', { name: 'Plugins', exact: true }).click();
+  return page;
 }
-afterEach(async () => {
-  if (!current) return;
-  const opened = current;
-  current = null;
-  await closeChecked(opened);
-});
 
 const text = (page: Page, sel: string) => page.locator(sel).innerText();
 const fxCard = () => ({ ...real.cards.find((c) => c.slug === 'fx')!, has_icon: true });
@@ -79,8 +70,7 @@ describe('§19 Actions: an event line shows its event only when it has one', () 
       expect(cells[4]).toBe(reason);
       expect(cells.join(' ')).not.toContain(': -');
       if (language === 'en') await shot(page, 'journal-unnamed-event');
-      await closeChecked(current!);
-      current = null;
+      await win.close();
     }
   });
 });
@@ -88,8 +78,7 @@ describe('§19 Actions: an event line shows its event only when it has one', () 
 describe('French: nothing left in English', () => {
   test('the first paint is already French (the language is read before it)', async () => {
     // Records the first text the app's root ever shows, before any script of the app runs.
-    const opened = await open({ language: 'fr' }, false);
-    current = opened;
+    const opened = await win.open({ language: 'fr' }, false);
     await opened.page.addInitScript(() => {
       new MutationObserver((_, observer) => {
         const root = document.getElementById('app');
@@ -229,8 +218,7 @@ describe('Modals', () => {
       await page.locator('[data-testid="clear-yes"]').click();
       await expect.poll(() => calls(page, 'clear_secret')).toEqual([{ slug: 'pomodoro', key: 'token' }]);
       await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('setting-token');
-      await closeChecked(current!);
-      current = null;
+      await win.close();
     }
   });
 });
