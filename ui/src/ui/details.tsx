@@ -6,6 +6,7 @@ import { CallView } from './call-view';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp, useT } from './context';
 import { stampOf } from './stale';
+import { Failing } from './mine';
 
 /** Loads a plugin's details, and again when a host event makes them stale (stale.ts). */
 export function useDetails(slug: string): [PluginDetails | null, string | null] {
@@ -62,6 +63,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
               <span class={`status status-${d.status}`} data-testid="details-status">{statusText(t, d.status)}</span>
               <span class="status-help"> {statusHelp(t, d.status)}</span>
             </p>
+            {d.failing && <Failing t={t} failing={d.failing} testid="details-failing" />}
             {cardLines(t, d).map((l) => <p class="card-line" key={l}>{l}</p>)}
             {d.description && <p>{d.origin === 'official' ? officialDescription(t, d.slug, d.description) : d.description}</p>}
             <section class="section">

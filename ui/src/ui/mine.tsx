@@ -117,11 +117,12 @@ const PluginCard = memo(function PluginCard({ card, devMode, update, icon, read,
   );
 });
 
-/** Its calls keep failing: said under the status (Active alone would mislead), the code as detail. */
-function Failing(props: { t: Translate; failing: NonNullable<Card['failing']> }) {
+/** Its calls keep failing: said under the status (Active alone would mislead), the code as detail;
+ * on the card and in Details alike. */
+export function Failing(props: { t: Translate; failing: NonNullable<Card['failing']>; testid?: string }) {
   const { words, code } = failingWords(props.t, props.failing);
   return (
-    <p class="card-line failing" data-testid="card-failing">
+    <p class="card-line failing" data-testid={props.testid ?? 'card-failing'}>
       {words} <span class="muted detail">({props.t('journal.code', { code })})</span>
     </p>
   );

@@ -35,6 +35,8 @@ interface Scenario {
   noPlugins?: boolean;
   /** The my-board test plugin installed too: a setting of each kind and an R3 action (fixtures.rs). */
   myBoard?: boolean;
+  /** fx's calls keep failing (§18): on its card and in its details alike, as the host reads them from the journal. */
+  fxFailing?: Card['failing'];
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -59,7 +61,7 @@ const add = (c: Card) => cards.set(c.slug, c);
 /** The card the real host answered for `slug` (fixtures.rs). */
 const realCard = (slug: string) => real.cards.find((c) => c.slug === slug)!;
 // The exchange-rates example, with an icon and three failed calls of late.
-add({ ...realCard('fx'), has_icon: true, recent_errors: 3 });
+add({ ...realCard('fx'), has_icon: true, recent_errors: 3, failing: sc.fxFailing ?? null });
 // The official Todoist, its token cleared (needs setup); the catalog below offers a newer version.
 add({ ...realCard('todoist'), update_available: '1.1.0' });
 // The pomodoro example, loaded as a folder (developer mode).
@@ -196,7 +198,8 @@ function fullDetails(slug: string): PluginDetails {
   const c = cards.get(slug);
   if (!c) throw real.errors.unknown_plugin;
   const d = details[slug] ?? emptyDetails;
-  return { ...c, ...d, events: d.events.map((e) => ({ ...e, on: eventsOn.get(`${slug}/${e.name}`) ?? e.on })) };
+  // What the host reads from the journal is the card's and the details' alike.
+  return { ...c, ...d, failing: c.failing, events: d.events.map((e) => ({ ...e, on: eventsOn.get(`${slug}/${e.name}`) ?? e.on })) };
 }
 
 // ---------------------------------------------------------------- the companion's AI (§13)

@@ -43,6 +43,21 @@ describe('§18: a card Active while its calls fail says so', () => {
     await expect.poll(() => page.locator(`${fx} [data-testid="card-failing"]`).count()).toBe(0);
   });
 
+  test('Details says it too, under the status, in French as in English', async () => {
+    for (const [language, words] of [
+      ['en', 'Its last 3 calls failed: the service refused the key. Check it in Options. (code HTTP_401)'],
+      ['fr', null],
+    ] as const) {
+      const page = await app({ language, fxFailing: { calls: 3, code: 'HTTP_401' } });
+      await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+      const said = await text(page, '[data-testid="details-failing"]');
+      if (words) expect(said).toBe(words);
+      else expect(said.startsWith('Ses 3 derniers appels ont échoué : ') && said.endsWith('HTTP_401)')).toBe(true);
+      expect(said).toBe(await text(page, '[data-testid="card-fx"] [data-testid="card-failing"]'));
+      await win.close();
+    }
+  });
+
   test('in French', async () => {
     const page = await app({ language: 'fr' });
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 3, code: 'HTTP_401' } } });
