@@ -109,6 +109,9 @@ describe('issue 23 the Companion tab', () => {
     const page = await companion({ ai: OLLAMA, turn: [CONVERTED, REFUSED, { type: 'reply', text: 'About 92 euros.' }] });
     await say(page, 'How much is 100 dollars?');
     await expect.poll(() => page.locator('[data-testid="tool-line"]').count()).toBe(2);
+    // The turn over first: when it ends, focus goes back to the text box (so a slow end, under
+    // load, would take the focus from the line and the Enter below would go to the box).
+    await expect.poll(() => page.locator('[data-testid="companion-send"]').isDisabled()).toBe(false);
     const opener = page.locator('[data-testid="tool-open"]');
     expect(await opener.first().getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('[data-testid="tool-call"]').count()).toBe(0);
