@@ -2,7 +2,8 @@
 //! a fixed policy. It must never panic, and whatever it accepts must
 //! satisfy the rules: https to a declared host on 443 without credentials,
 //! or http to 127.0.0.1/localhost on a declared, unreserved port. Judging
-//! an accepted URL's serialisation again must give the same target.
+//! an accepted URL's serialisation again must give the same target, and the
+//! text accepted must name that target as written (nothing repaired).
 
 #![no_main]
 
@@ -23,6 +24,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let url = target.url();
+    let written = raw.to_ascii_lowercase();
+    let named = match &target {
+        Target::Web { host, .. } => format!("https://{host}"),
+        Target::Local { port, .. } => format!("http://{}:{port}", url.host_str().unwrap_or_default()),
+    };
+    assert!(written.starts_with(&named), "{raw} does not name {named}");
     assert!(url.username().is_empty() && url.password().is_none());
     assert!(url.fragment().is_none());
     match &target {

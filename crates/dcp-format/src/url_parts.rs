@@ -1,7 +1,8 @@
 //! Splitting a URL into scheme, host, port and the rest, strictly on the
 //! raw text: the one splitter for a manifest's URLs (request URLs of §8,
-//! help links of §10), the network filter's judge (§14) and the help
-//! button's domain.
+//! help links of §10) and the help button's domain. (The network filter
+//! judges a built URL with `url::Url`, the parse it sends, and refuses a
+//! text that does not read as that parse.)
 //!
 //! A general URL parser normalises (case, dots, percent-escapes, `\`) and
 //! would let a reviewer see one host while the app reaches another; here

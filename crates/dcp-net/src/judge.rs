@@ -7,15 +7,15 @@
 //! [`judge_redirect`] adds the one rule a redirect has on top: it stays on
 //! the side (web or PC) of the request that was judged for risk (§12, §15).
 //!
-//! It judges conservatively: the URL is parsed with the `url` crate (the
-//! same parse reqwest will send), and the raw text must agree with the
-//! parse. Anything the parser would silently repair (whitespace, control or
+//! It judges conservatively: the URL is parsed once, with the `url` crate
+//! (the parse reqwest will send), and the raw text must read as that parse
+//! up to the path. Anything the parser would silently repair (whitespace, control or
 //! non-ASCII characters, backslashes, `https:host` without `//`, a
 //! percent-encoded or upper-case-only-differing host) is refused as
 //! BAD_URL rather than trusted.
 
 use dcp_format::hosts::{check_public_domain, reserved_port};
-use url::{Host, Url};
+use url::{Host, Position, Url};
 
 use crate::{NetError, Policy};
 
@@ -69,18 +69,8 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
     if raw.len() > MAX_URL_BYTES || !raw.bytes().all(|b| (0x21..=0x7e).contains(&b)) || raw.contains('\\') {
         return Err(NetError::BadUrl);
     }
-    let parts = dcp_format::url_parts::split(raw).map_err(|_| NetError::BadUrl)?;
-    if parts.has_credentials {
-        return Err(NetError::BadUrl);
-    }
-    let raw_scheme = parts.scheme;
-    let raw_host = parts.host.to_ascii_lowercase();
-
     let mut url = Url::parse(raw).map_err(|_| NetError::BadUrl)?;
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err(NetError::BadUrl);
-    }
-    if !url.scheme().eq_ignore_ascii_case(raw_scheme) {
+    if !url.username().is_empty() || url.password().is_some() || url.cannot_be_a_base() {
         return Err(NetError::BadUrl);
     }
     url.set_fragment(None);
@@ -92,7 +82,7 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
                 Some(Host::Ipv4(_)) | Some(Host::Ipv6(_)) => return Err(NetError::HostNotAllowed),
                 None => return Err(NetError::BadUrl),
             };
-            if raw_host != host || host.ends_with('.') {
+            if !written_as_parsed(raw, &url) || host.ends_with('.') {
                 return Err(NetError::BadUrl);
             }
             if check_public_domain(&host).is_err() || !policy.hosts.contains(&host) {
@@ -105,14 +95,14 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
         }
         "http" => {
             let local = match url.host() {
-                Some(Host::Ipv4(ip)) => ip.is_loopback() && ip.octets() == [127, 0, 0, 1],
+                Some(Host::Ipv4(ip)) => ip.octets() == [127, 0, 0, 1],
                 Some(Host::Domain(d)) => d == "localhost",
                 _ => false,
             };
             if !local {
                 return Err(NetError::NotHttps);
             }
-            if !dcp_format::hosts::is_pc_host(&raw_host) {
+            if !written_as_parsed(raw, &url) {
                 return Err(NetError::BadUrl);
             }
             let port = url.port_or_known_default().ok_or(NetError::BadUrl)?;
@@ -123,6 +113,29 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
         }
         _ => Err(NetError::NotHttps),
     }
+}
+
+/// `true` when `raw` begins with exactly what the parse will send up to the
+/// path (scheme, `//`, host, port; letter case aside), then the path, query,
+/// fragment or nothing. A scheme's default port may be written out (`:443`),
+/// in those digits only. Anything the parser repaired — an empty `@`, an
+/// empty port, a host in another notation or percent-encoded, a missing
+/// `//` — reads differently from the text and is refused: the one URL
+/// judged is the one reqwest sends, and it is the one the author wrote.
+fn written_as_parsed(raw: &str, url: &Url) -> bool {
+    let sent = &url[..Position::BeforePath];
+    let Some(head) = raw.get(..sent.len()) else { return false };
+    if !head.eq_ignore_ascii_case(sent) {
+        return false;
+    }
+    let mut rest = &raw[sent.len()..];
+    if let (Some(port), None, Some(default)) = (rest.strip_prefix(':'), url.port(), url.port_or_known_default()) {
+        match port.strip_prefix(default.to_string().as_str()) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    rest.is_empty() || rest.starts_with(['/', '?', '#'])
 }
 
 /// Judges a redirect from `from` to `raw`: exactly as a first request
@@ -144,7 +157,6 @@ pub fn judge_redirect(from: &Target, raw: &str, policy: &Policy) -> Result<Targe
     Ok(next)
 }
 
-/// The host part of a raw authority (`host`, `host:port`, `[v6]:port`).
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +223,13 @@ mod tests {
             ("javascript:alert(1)", Err(BadUrl)),
             ("https://api.example.com:99999/", Err(BadUrl)),
             ("https://api.example.com:-1/", Err(BadUrl)),
+            // Whatever the parse repaired reads differently from the text.
+            ("https://api.example.com:/x", Err(BadUrl)),
+            ("https://api.example.com:0443/x", Err(BadUrl)),
+            ("https://api.example.com:443x/", Err(BadUrl)),
+            ("https://api.example.com:0/", Err(BadPort)),
+            ("https://api.example.com?q=1", Ok("https://api.example.com/?q=1")),
+            ("https://api.example.com#f", Ok("https://api.example.com/")),
             // IP literals in every notation: never a declared name.
             ("https://127.0.0.1/", Err(HostNotAllowed)),
             ("https://2130706433/", Err(HostNotAllowed)),
@@ -228,6 +247,10 @@ mod tests {
             ("https://[2606:2800:220:1::1]/", Err(HostNotAllowed)),
             ("https://localhost/", Err(HostNotAllowed)),
             ("https://127.0.0.1:8420/", Err(HostNotAllowed)),
+            // An IP literal is refused as such, whatever else is odd in it.
+            ("https://@127.0.0.1/", Err(HostNotAllowed)),
+            ("https://127.0.0.1:0/", Err(HostNotAllowed)),
+            ("https://127.0.0.1:/", Err(HostNotAllowed)),
         ];
         for (raw, want) in table {
             check(raw, want.clone());
@@ -248,6 +271,12 @@ mod tests {
             ("http://127.1:8420/", Err(BadUrl)),
             ("http://2130706433:8420/", Err(BadUrl)),
             ("http://0x7f000001:8420/", Err(BadUrl)),
+            ("http://0x7f000002:8420/", Err(NotHttps)),
+            ("http://127.0.0.1:08420/", Err(BadUrl)),
+            ("http://127.0.0.1:/x", Err(BadUrl)),
+            ("http://@127.0.0.1:8420/", Err(BadUrl)),
+            ("http://127.0.0.1:8420", Ok("http://127.0.0.1:8420/")),
+            ("http:127.0.0.1:8420/", Err(BadUrl)),
             ("http://127.0.0.2:8420/", Err(NotHttps)),
             ("http://[::1]:8420/", Err(NotHttps)),
             ("http://192.168.1.10:8420/", Err(NotHttps)),
