@@ -47,9 +47,8 @@ fn held_server() -> HeldServer {
 /// a held server.
 async fn setup() -> (Fixture, HeldServer) {
     let f = fixture();
-    dev_mode(&f.host, true).await;
     let server = held_server();
-    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", server.port), with_token()).await;
+    install_pc_example(&f, "mypc", server.port, with_token()).await;
     (f, server)
 }
 

@@ -24,10 +24,8 @@ async fn echoed(spell: fn(&str) -> String) -> String {
         let token = authorization.and_then(|a| a.strip_prefix("Bearer ")).unwrap_or_default();
         ("200 OK", serde_json::json!({ "time": spell(token), "date": "2026-11-30" }).to_string())
     });
-    dev_mode(&f.host, true).await;
     let secrets = vec![("token".to_owned(), Sensitive::new(SECRET.to_owned()))];
-    let options = InstallOptions { secrets, ..Default::default() };
-    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), options).await;
+    install_pc_example(&f, "mypc", port, InstallOptions { secrets, ..Default::default() }).await;
     let turn = Turn::new(Source::Voice, Model::Local);
     let tried = f.host.try_action(turn, "mypc__get_time", serde_json::json!({})).await.expect("try");
     assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);

@@ -152,8 +152,7 @@ async fn s19_try_an_action_needs_developer_mode() {
     let f = fixture();
     let port = free_port();
     let server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
-    dev_mode(&f.host, true).await;
-    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), with_token()).await;
+    install_pc_example(&f, "mypc", port, with_token()).await;
     dev_mode(&f.host, false).await;
 
     let refused = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect_err("dev mode off");
@@ -179,11 +178,10 @@ async fn s19_a_card_counts_its_recent_errors() {
     let f = fixture();
     let port = free_port();
     let server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
-    dev_mode(&f.host, true).await;
     // A wrong token: the program answers 401, so every call fails (HTTP_401).
     let wrong =
         || InstallOptions { secrets: vec![("token".into(), Sensitive::new("wrong".into()))], ..Default::default() };
-    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), wrong()).await;
+    install_pc_example(&f, "mypc", port, wrong()).await;
     let errors = |cards: Vec<dcp_host::Card>| cards.iter().find(|c| c.slug == "mypc").map(|c| c.recent_errors);
     assert_eq!(errors(f.host.cards().await.expect("cards")), Some(0));
 
@@ -214,7 +212,7 @@ async fn s19_a_card_counts_its_recent_errors() {
     // moved a second back, as if the new install came in the next second.
     f.host.uninstall("mypc").await.expect("uninstall");
     assert_eq!(age_failures(&f, "SELECT id FROM journal WHERE outcome = 'failed'", 1000), 2);
-    install_manifest(&f.host, f.dir.path(), "mypc2", &example_on_port("local-server", port), wrong()).await;
+    install_pc_example(&f, "mypc2", port, wrong()).await;
     assert_eq!(errors(f.host.cards().await.expect("cards")), Some(0), "a new install starts at 0");
 }
 
@@ -228,10 +226,9 @@ async fn s18_a_card_says_its_calls_keep_failing() {
     let f = fixture();
     let port = free_port();
     let _server = pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
-    dev_mode(&f.host, true).await;
     let token = |value: &str| Sensitive::new(value.into());
     let wrong = InstallOptions { secrets: vec![("token".into(), token("wrong"))], ..Default::default() };
-    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), wrong).await;
+    install_pc_example(&f, "mypc", port, wrong).await;
     let failing = |cards: Vec<dcp_host::Card>| cards.into_iter().find(|c| c.slug == "mypc").and_then(|c| c.failing);
     assert_eq!(failing(f.host.cards().await.expect("cards")), None, "no call yet: nothing failed");
     let call = || async { f.host.call(voice(), "mypc__get_time", serde_json::json!({})).await.expect("call").outcome };

@@ -150,8 +150,7 @@ async fn s15_s18_test_calls_the_read_action_of_a_plugin_on_this_pc_and_journals_
     let f = fixture();
     let port = free_port();
     let requests = recording_pc_server(port, r#"{"time":"12:34","date":"2026-11-30"}"#);
-    dev_mode(&f.host, true).await;
-    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", port), with_token()).await;
+    install_pc_example(&f, "mypc", port, with_token()).await;
 
     let test = f.host.test_plugin("mypc").await.expect("tested");
     assert_eq!(test, PluginTest { action: Some("mypc__get_time".into()), ok: true, code: None, needs: None });

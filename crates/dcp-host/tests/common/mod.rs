@@ -180,6 +180,13 @@ pub async fn install_manifest(host: &Host, dir: &Path, name: &str, manifest: &Va
     host.install(&review.review, options).await.unwrap_or_else(|e| panic!("{name}: install: {e:?}"));
 }
 
+/// The local-server example installed as `name`, reaching the program on
+/// `port`, with developer mode on (§15: a plugin on this PC runs only then).
+pub async fn install_pc_example(f: &Fixture, name: &str, port: u16, options: InstallOptions) {
+    dev_mode(&f.host, true).await;
+    install_manifest(&f.host, f.dir.path(), name, &example_on_port("local-server", port), options).await;
+}
+
 /// Every event `wanted` accepts during `span` (the stream is read to its end).
 pub async fn events_during(
     events: &mut Receiver<HostEvent>,
