@@ -280,7 +280,9 @@ export function journalAction(t: Translate, line: Pick<JournalLine, 'action' | '
 
 export function doorWords(t: Translate, door: WireDoor): string {
   const state = door.state;
-  if (state?.state === 'port_taken') return t('door.port_taken', { port: state.port });
+  if (state?.state === 'port_taken') {
+    return t(door.held_by_a_door ? 'door.port_taken_by_a_door' : 'door.port_taken', { port: state.port });
+  }
   if (state?.state === 'listening') return t('door.listening');
   const why = state?.state === 'closed' ? state.why : door.wanted;
   if (why === 'dev_mode_off') return t('door.dev_mode_off');

@@ -11,6 +11,7 @@
 //! * [`message`]: what the AI reads, in the player's language; `quotes`
 //!   flattens the quotation marks and brackets of the program's text.
 //! * [`clock`]: the time source, injectable for tests.
+//! * [`probe`]: whether the program holding the door's port is a door.
 //!
 //! *Architecture invariant:* this crate opens exactly one listening socket,
 //! on 127.0.0.1, and never imports tauri. Tokens are compared in constant
@@ -22,9 +23,11 @@ pub mod clock;
 pub mod door;
 pub mod limits;
 pub mod message;
+pub mod probe;
 pub mod queue;
 mod quotes;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use door::{door_wanted, wanted_now, Door, DoorConfig, DoorState, Notice, SaidEvent, Wanted, DEFAULT_PORT};
+pub use probe::held_by_a_door;
 pub use queue::CompanionState;

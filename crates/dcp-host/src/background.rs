@@ -5,7 +5,7 @@
 //! the [`Background`] guard is dropped.
 
 use crate::dto::Card;
-use crate::dto::{CompanionState, Notice};
+use crate::dto::{CompanionState, DoorState, Notice};
 use crate::events::{Change, HostEvent};
 use crate::{ApiError, ApiResult, Host};
 use dcp_door::{Door, DoorConfig, SystemClock};
@@ -24,6 +24,28 @@ const STATUS_POLL: Duration = Duration::from_secs(1);
 pub struct BackgroundOptions {
     /// The companion is always listening: waiting events are said at once.
     pub listening: bool,
+}
+
+/// The running door's last state, and when its port is taken, whether the
+/// holder is an event door ([`dcp_door::held_by_a_door`]): asked once each
+/// time the port is found taken, before the notice is sent, so whoever
+/// reads the state on that notice finds who holds the port beside it.
+#[derive(Debug, Clone)]
+pub(crate) struct KnownDoor {
+    pub(crate) state: DoorState,
+    pub(crate) held_by_a_door: Option<bool>,
+}
+
+impl KnownDoor {
+    async fn of(state: DoorState) -> KnownDoor {
+        let held_by_a_door = match state {
+            DoorState::PortTaken { port } => {
+                Some(tokio::task::spawn_blocking(move || dcp_door::held_by_a_door(port)).await.unwrap_or(false))
+            }
+            _ => None,
+        };
+        KnownDoor { state, held_by_a_door }
+    }
 }
 
 /// The running door, watchers and status poll; dropping it stops them.
@@ -50,7 +72,8 @@ impl Host {
             while let Some(notice) = received.recv().await {
                 let notice = Notice::from(notice);
                 if let Notice::Door { state } = &notice {
-                    *host.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner) = Some(state.clone());
+                    let known = KnownDoor::of(state.clone()).await;
+                    *host.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner) = Some(known);
                 }
                 host.emit(HostEvent::Door { notice });
             }

@@ -119,6 +119,13 @@ pub struct DoorView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub state: Option<DoorState>,
+    /// When the state is `port_taken`: whether the program holding the
+    /// port answered as an event door does (the window beside `dcplugin
+    /// serve`, or the other way round), which already takes the events;
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub held_by_a_door: Option<bool>,
 }
 
 /// Try an action (§19): what the AI reads and how the call ended, and the

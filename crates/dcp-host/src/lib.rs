@@ -34,11 +34,13 @@ mod plugin_test;
 mod to_end;
 
 pub use ai::{model_of, AiSettings, AiTest, FoundAi};
+use background::KnownDoor;
 pub use background::{Background, BackgroundOptions};
 /// The companion's AI connection and where it runs (issue 22).
 pub use dcp_ai::{AiCode, Connection, Place};
 pub use dcp_call::offer::Offer;
 pub use dcp_call::turn::{Model, Source, Turn};
+pub use dcp_door::held_by_a_door;
 pub use dcp_format::codes::Spelled;
 /// The §22 codes and a problem of a manifest, under their own names: plain
 /// spellings and data, which a mirror would only copy.
@@ -108,7 +110,7 @@ struct Inner {
     runtime: Option<tokio::runtime::Runtime>,
     events: broadcast::Sender<HostEvent>,
     door_port: u16,
-    door_state: Mutex<Option<DoorState>>,
+    door_state: Mutex<Option<KnownDoor>>,
     offers: kept_offer::KeptOffer,
 }
 
@@ -349,8 +351,8 @@ impl Host {
     pub async fn events_page(&self, slug: &str) -> ApiResult<EventsPage> {
         let slug = slug.to_owned();
         let port = self.inner.door_port;
-        let state = self.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        self.read(move |s| events_page(s, &slug, port, state)).await
+        let known = self.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        self.read(move |s| events_page(s, &slug, port, known)).await
     }
 
     /// An event's switch.
@@ -655,7 +657,7 @@ fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {
     Ok(s.card(slug)?.into())
 }
 
-fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> ApiResult<EventsPage> {
+fn events_page(s: &Store, slug: &str, port: u16, known: Option<KnownDoor>) -> ApiResult<EventsPage> {
     let context = s.call_context(slug)?.ok_or_else(|| StoreError::UnknownPlugin(slug.to_owned()))?;
     let language = s.prefs()?.language;
     let on = s.event_switches(slug)?;
@@ -677,7 +679,12 @@ fn events_page(s: &Store, slug: &str, port: u16, state: Option<DoorState>) -> Ap
         slug: slug.to_owned(),
         status: context.status.into(),
         events,
-        door: DoorView { wanted: dcp_door::wanted_now(s).into(), address: format!("127.0.0.1:{port}"), state },
+        door: DoorView {
+            wanted: dcp_door::wanted_now(s).into(),
+            address: format!("127.0.0.1:{port}"),
+            held_by_a_door: known.as_ref().and_then(|k| k.held_by_a_door),
+            state: known.map(|k| k.state),
+        },
         token_made: s.event_token_sealed(slug)?.is_some(),
     })
 }

@@ -29,7 +29,11 @@ fn received(e: &HostEvent) -> bool {
 /// Developer mode on, pomodoro (its server moved to a free port) imported
 /// and installed with its token secret, `focus_done` switched on.
 async fn pomodoro() -> Fixture {
-    let f = fixture();
+    pomodoro_in(fixture()).await
+}
+
+/// The same in `f`.
+async fn pomodoro_in(f: Fixture) -> Fixture {
     dev_mode(&f.host, true).await;
     let manifest = example_on_port("pomodoro", free_port());
     install_manifest(&f.host, f.dir.path(), "pomodoro", &manifest, with_token()).await;
@@ -42,19 +46,25 @@ async fn pomodoro() -> Fixture {
     f
 }
 
-/// Waits for the door to report it listens on the fixture's port.
-async fn listening(f: &Fixture, events: &mut Receiver<HostEvent>) {
-    let port = f.door_port;
+/// Waits for the door to report `state`; gives the door as the events page
+/// then shows it (the window reads it on that notice).
+async fn reported(f: &Fixture, events: &mut Receiver<HostEvent>, state: DoorState) -> dcp_host::DoorView {
     next_event(
         events,
         Duration::from_secs(5),
-        |e| matches!(door_notice(e), Some(Notice::Door { state: DoorState::Listening { port: p } }) if *p == port),
+        |e| matches!(door_notice(e), Some(Notice::Door { state: s }) if *s == state),
     )
     .await;
     let page = f.host.events_page("pomodoro").await.expect("events page");
     assert_eq!(page.door.wanted, Wanted::Open);
-    assert_eq!(page.door.address, format!("127.0.0.1:{port}"));
-    assert_eq!(page.door.state, Some(DoorState::Listening { port }));
+    assert_eq!(page.door.address, format!("127.0.0.1:{}", f.door_port));
+    assert_eq!(page.door.state, Some(state));
+    page.door
+}
+
+/// Waits for the door to report it listens on the fixture's port.
+async fn listening(f: &Fixture, events: &mut Receiver<HostEvent>) {
+    reported(f, events, DoorState::Listening { port: f.door_port }).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -172,4 +182,44 @@ async fn s16_the_door_closes_when_the_last_event_is_switched_off() {
     assert_eq!(refused.kind(), std::io::ErrorKind::ConnectionRefused, "{refused}");
 
     background.stop().await;
+}
+
+/// The door once it reports its port taken.
+async fn taken(f: &Fixture, events: &mut Receiver<HostEvent>) -> dcp_host::DoorView {
+    reported(f, events, DoorState::PortTaken { port: f.door_port }).await
+}
+
+/// §16, issue 23: when the door's port is held by another event door (the
+/// window beside `dcplugin serve`, of another profile here), the window is
+/// told so, since that door already takes the events; a program that is no
+/// door is told apart. Nothing else is said while the door listens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s16_a_taken_port_says_whether_another_door_holds_it() {
+    let first = pomodoro().await;
+    let mut first_events = first.host.subscribe();
+    let first_background = first.host.start_background(BackgroundOptions { listening: true }).expect("background");
+    let door = reported(&first, &mut first_events, DoorState::Listening { port: first.door_port }).await;
+    assert_eq!(door.held_by_a_door, None, "a listening door says nothing of a holder");
+
+    let second = pomodoro_in(fixture_with_door(first.door_port)).await;
+    let mut second_events = second.host.subscribe();
+    let second_background = second.host.start_background(BackgroundOptions { listening: true }).expect("background");
+    assert_eq!(taken(&second, &mut second_events).await.held_by_a_door, Some(true), "the first door holds it");
+    second_background.stop().await;
+    first_background.stop().await;
+
+    // A program that is no door: it answers anything with 200 and closes.
+    let foreign = std::net::TcpListener::bind(("127.0.0.1", first.door_port)).expect("the port is free again");
+    std::thread::spawn(move || {
+        for mut stream in foreign.incoming().flatten() {
+            use std::io::{Read, Write};
+            let _ = stream.read(&mut [0; 1024]);
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi");
+        }
+    });
+    let third = pomodoro_in(fixture_with_door(first.door_port)).await;
+    let mut third_events = third.host.subscribe();
+    let third_background = third.host.start_background(BackgroundOptions { listening: true }).expect("background");
+    assert_eq!(taken(&third, &mut third_events).await.held_by_a_door, Some(false), "a program that is no door");
+    third_background.stop().await;
 }

@@ -17,4 +17,11 @@ address: string,
 /**
  * The running door's state, when this process runs it (absent otherwise).
  */
-state?: DoorState, };
+state?: DoorState, 
+/**
+ * When the state is `port_taken`: whether the program holding the
+ * port answered as an event door does (the window beside `dcplugin
+ * serve`, or the other way round), which already takes the events;
+ * absent otherwise.
+ */
+held_by_a_door?: boolean, };

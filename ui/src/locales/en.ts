@@ -238,6 +238,7 @@ export const en = {
   'door.dev_mode_off': 'Off: developer mode is off',
   'door.no_event_on': 'Off: no event is switched on',
   'door.port_taken': 'Port {port} is used by another program. Close that program: the app tries again by itself.',
+  'door.port_taken_by_a_door': 'Port {port} is used by another event door (dcplugin serve, or this app open with another profile), which receives the events instead. Post them there, or close it: the app tries again by itself.',
   'events.token': 'Token',
   'events.token_explain': 'Give the token to your program. It is never shown here: Copy puts it on the clipboard.',
   'events.copy': 'Copy',

@@ -240,6 +240,7 @@ export const fr: Record<keyof typeof en, string> = {
   'door.dev_mode_off': 'Fermé : le mode développeur est désactivé',
   'door.no_event_on': 'Fermé : aucun événement n\'est activé',
   'door.port_taken': 'Le port {port} est utilisé par un autre programme. Fermez ce programme : l\'application réessaie d\'elle-même.',
+  'door.port_taken_by_a_door': 'Le port {port} est utilisé par une autre porte d\'événements (dcplugin serve, ou cette application ouverte avec un autre profil), qui reçoit les événements à sa place. Envoyez-les-lui, ou fermez-la : l\'application réessaie d\'elle-même.',
   'events.token': 'Jeton',
   'events.token_explain': 'Donnez le jeton à votre programme. Il n\'est jamais affiché ici : Copier le place dans le presse-papiers.',
   'events.copy': 'Copier',

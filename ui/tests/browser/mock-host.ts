@@ -37,6 +37,8 @@ interface Scenario {
   myBoard?: boolean;
   /** fx's calls keep failing (§18): on its card and in its details alike, as the host reads them from the journal. */
   fxFailing?: Card['failing'];
+  /** The door's port is held by another event door (`dcplugin serve`), not by a foreign program. */
+  doorHeldByADoor?: boolean;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -360,7 +362,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       const page: EventsPage = {
         ...Object.values(real.eventsPages)[0], slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,
         door: switches.dev_mode
-          ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
+          ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: sc.doorHeldByADoor ?? false } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
           : { wanted: 'dev_mode_off', address: '127.0.0.1:8440' },
         token_made: true,
       };

@@ -441,6 +441,15 @@ describe('Details and Options', () => {
     await shot(page, 'details-events');
   });
 
+  test('the door held by another event door says so, and where the events go (issue 23)', async () => {
+    const page = await app({ devMode: true, doorHeldByADoor: true });
+    await page.locator('[data-testid="card-pomodoro"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="events-section"]').waitFor();
+    expect(await text(page, '[data-testid="door-state"]')).toBe(
+      'Port 8440 is used by another event door (dcplugin serve, or this app open with another profile), which receives the events instead. Post them there, or close it: the app tries again by itself.',
+    );
+  });
+
   test('options: save with an inline error, a secret shows Set with Replace and Clear, Test says Connected', async () => {
     const page = await app({ myBoard: true });
     await page.locator('[data-testid="card-myboard"] [data-testid="card-options"]').click();

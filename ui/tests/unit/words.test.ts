@@ -278,6 +278,12 @@ describe('the door in words', () => {
     expect(doorWords(t, { wanted: 'dev_mode_off', address: '127.0.0.1:8440' })).toBe('Off: developer mode is off');
     expect(doorWords(t, { wanted: 'no_event_on', address: '127.0.0.1:8440' })).toBe('Off: no event is switched on');
     expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
+    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: false })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
+  });
+  test('a port held by another event door says so (issue 23): that door takes the events', () => {
+    const door = { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: true } as const;
+    expect(doorWords(t, door)).toBe('Port 8440 is used by another event door (dcplugin serve, or this app open with another profile), which receives the events instead. Post them there, or close it: the app tries again by itself.');
+    expect(doorWords(tf, door)).toContain('autre porte d\'événements');
   });
 });
 

@@ -26,8 +26,12 @@ pub struct Fixture {
 }
 
 pub fn fixture() -> Fixture {
+    fixture_with_door(free_port())
+}
+
+/// A fixture whose event door, when started, listens on `door_port`.
+pub fn fixture_with_door(door_port: u16) -> Fixture {
     let dir = tempfile::tempdir().expect("temp dir");
-    let door_port = free_port();
     let host = Host::open(HostOptions {
         profile: Some(dir.path().join("profile")),
         key_store: Some(Arc::new(MemoryKeyStore::new())),
