@@ -94,12 +94,9 @@ pub fn judge_url(raw: &str, policy: &Policy) -> Result<Target, NetError> {
             Ok(Target::Web { url, host })
         }
         "http" => {
-            let local = match url.host() {
-                Some(Host::Ipv4(ip)) => ip.octets() == [127, 0, 0, 1],
-                Some(Host::Domain(d)) => d == "localhost",
-                _ => false,
-            };
-            if !local {
+            // The parse's host, lower-case: `LOCALHOST` is localhost,
+            // while `127.1` or `[::1]` is no host of the PC.
+            if !url.host_str().is_some_and(dcp_format::hosts::is_pc_host) {
                 return Err(NetError::NotHttps);
             }
             if !written_as_parsed(raw, &url) {
