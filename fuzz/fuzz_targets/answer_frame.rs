@@ -12,9 +12,9 @@
 
 use dcp_call::answer::{frame, read};
 use dcp_call::build::encode;
-use dcp_call::mask::Masker;
 use dcp_format::model::{PickPath, Response};
 use dcp_format::text::is_hidden_char;
+use dcp_vault::mask::Masker;
 use libfuzzer_sys::fuzz_target;
 
 const SECRETS: [&str; 2] = ["s3cr3t-K3Y-0042", "p@ss w/rd&x=1"];
@@ -63,7 +63,11 @@ fuzz_target!(|data: &[u8]| {
             assert!(text.chars().count() <= MAX_CHARS as usize + "…[truncated]".chars().count());
         }
         Err(failure) => {
-            assert_eq!(dcp_format::ToolCode::parse(&failure.code.as_str()), Some(failure.code), "a code that reads back");
+            assert_eq!(
+                dcp_format::ToolCode::parse(&failure.code.as_str()),
+                Some(failure.code),
+                "a code that reads back"
+            );
             no_secret(&failure.message);
             assert!(!failure.message.contains("<<"), "server text outside the frame: {}", failure.message);
             if let Some(text) = &failure.from_server {

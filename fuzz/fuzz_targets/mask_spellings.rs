@@ -8,15 +8,18 @@
 //! (named, decimal, hex), one of these inside another. Whatever the
 //! spelling and the text around it, no piece of text the mask leaves holds
 //! the secret in any case, nor its spelling, nor (for a secret long enough
-//! to have them masked) base64 or hex that decodes to it.
+//! to have them masked) base64 or hex that decodes to it. The same holds
+//! when the text comes in two pieces cut anywhere, through a `MaskStream`
+//! (an AI's streamed answer, issue 32).
 
 #![no_main]
 
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
-use dcp_call::mask::{Masker, ENCODED_MIN_BYTES, MASK};
+use dcp_vault::mask::{MaskStream, Masker, ENCODED_MIN_BYTES, MASK};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
+use std::sync::Arc;
 
 fuzz_target!(|data: &[u8]| {
     let _ = check(&mut Unstructured::new(data));
@@ -46,19 +49,33 @@ fn check(u: &mut Unstructured) -> Result<()> {
     // what its first escape means, which no server writes.
     let prefix: String = u.arbitrary::<String>()?.replace(['\\', '%', '&'], " ");
     let suffix: String = u.arbitrary::<String>()?.replace(['\\', '%', '&'], " ");
-    let masked = Masker::new([secret.as_str()]).mask(&format!("{prefix}{spelled}{suffix}"));
-    let long = secret.len() >= ENCODED_MIN_BYTES;
-    for piece in masked.split(MASK) {
-        assert!(!fold(piece).contains(&fold(&secret)), "secret {secret:?} shown in {masked:?}");
-        if long || !encoded {
-            assert!(!piece.contains(&spelled), "spelling {spelled:?} shown in {masked:?}");
-        }
-        if long {
-            assert!(!base64_reveals(piece, &secret), "base64 of {secret:?} shown in {masked:?}");
-            assert!(!hex_reveals(piece, &secret), "hex of {secret:?} shown in {masked:?}");
-        }
+    let text = format!("{prefix}{spelled}{suffix}");
+    let masker = Arc::new(Masker::new([secret.as_str()]));
+    let mut cut = u.int_in_range(0..=text.len())?;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut stream = MaskStream::new(masker.clone());
+    let streamed = stream.push(&text[..cut]) + &stream.push(&text[cut..]) + &stream.finish();
+    for masked in [masker.mask(&text), streamed] {
+        shows_nothing(&secret, &spelled, encoded, &masked);
     }
     Ok(())
+}
+
+/// No piece of `masked` outside its masks holds `secret` or its spellings.
+fn shows_nothing(secret: &str, spelled: &str, encoded: bool, masked: &str) {
+    let long = secret.len() >= ENCODED_MIN_BYTES;
+    for piece in masked.split(MASK) {
+        assert!(!fold(piece).contains(&fold(secret)), "secret {secret:?} shown in {masked:?}");
+        if long || !encoded {
+            assert!(!piece.contains(spelled), "spelling {spelled:?} shown in {masked:?}");
+        }
+        if long {
+            assert!(!base64_reveals(piece, secret), "base64 of {secret:?} shown in {masked:?}");
+            assert!(!hex_reveals(piece, secret), "hex of {secret:?} shown in {masked:?}");
+        }
+    }
 }
 
 /// Every character in one case of all (the masker's own rule, see

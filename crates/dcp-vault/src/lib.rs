@@ -15,7 +15,9 @@
 //!   another row does not decrypt.
 //!
 //! A secret travels inside [`Sensitive`], which prints `[secret]`, refuses
-//! to serialize and is wiped from memory when dropped.
+//! to serialize and is wiped from memory when dropped; wherever a server
+//! may echo one back, [`mask::Masker`] replaces every spelling of it by the
+//! same `[secret]` (§11: a plugin's secrets; the companion's AI key).
 //!
 //! *Architecture invariant:* this is the only crate in which a secret is in
 //! clear outside a [`Sensitive`], and the only one that talks to the OS
@@ -24,8 +26,8 @@
 //!
 //! *API boundary:* [`Vault`], [`Sensitive`], [`VaultError`] (with
 //! [`VaultError::code`]), the [`KeyStore`] trait and its implementations,
-//! [`Persistence`] (with [`Vault::persistence`]),
-//! and [`random_token_hex`].
+//! [`Persistence`] (with [`Vault::persistence`]), [`random_token_hex`],
+//! and the masker ([`mask::Masker`], [`mask::MaskStream`]).
 
 #![deny(missing_docs)]
 
@@ -33,6 +35,7 @@ pub mod error;
 pub mod key_store;
 #[cfg(target_os = "linux")]
 mod linux_store;
+pub mod mask;
 pub mod sensitive;
 pub mod testing;
 pub mod token;
