@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: scripts/lib/e2e.sh [--no-build]
+# usage: scripts/lib/e2e.sh [--no-build] [--update-screenshots]
 #
 # End-to-end tests of the real app window, headless: the dcp-app binary driven
 # by WebDriver (tauri-driver -> WebKitWebDriver) under Xvfb, on a private D-Bus
@@ -15,8 +15,12 @@
 # companion's AI in the tests; skipped with --no-build: the binaries in
 # target/debug are used as they are), starts the local-server example on
 # 127.0.0.1:8420, runs tests/e2e/run.mjs, and stops
-# everything it started. Screenshots go to docs/screenshots/*.png. The last
-# line is `N passed, N failed`; the exit status is non-zero on any failure.
+# everything it started. Screenshots go to the build folder's
+# e2e-screenshots/ (target/, or CARGO_TARGET_DIR), so a run leaves the clone
+# as it found it (issue 32: each run rewrote the tracked PNGs, pixel noise);
+# --update-screenshots copies them over docs/screenshots/ after a run that
+# passed. The last line is `N passed, N failed`; the exit status is non-zero
+# on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 REPO=$(pwd)
@@ -24,10 +28,12 @@ REPO=$(pwd)
 source scripts/lib/setup.sh
 
 BUILD=1
+UPDATE_SHOTS=0
 for arg in "$@"; do
   case "$arg" in
     --no-build) BUILD=0 ;;
-    *) die "e2e.sh: unknown argument $arg (usage: scripts/lib/e2e.sh [--no-build])" ;;
+    --update-screenshots) UPDATE_SHOTS=1 ;;
+    *) die "e2e.sh: unknown argument $arg (usage: scripts/lib/e2e.sh [--no-build] [--update-screenshots])" ;;
   esac
 done
 
@@ -172,8 +178,11 @@ exec node run.mjs
 EOF
 
 say "Running the end-to-end suite (tests/e2e/run.mjs)"
-mkdir -p docs/screenshots
-rm -rf "$TARGET_DIR/e2e-failures"
+# This run's screenshots only: none left from an earlier run.
+SHOTS="$TARGET_DIR/e2e-screenshots"
+rm -rf "$SHOTS" "$TARGET_DIR/e2e-failures"
+mkdir -p "$SHOTS"
+echo "screenshots go to $SHOTS"
 set +e
 env -i \
   PATH="$(dirname "$TAURI_DRIVER"):$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin" \
@@ -182,7 +191,7 @@ env -i \
   XDG_STATE_HOME="$SCRATCH/state" XDG_RUNTIME_DIR="$SCRATCH/run" \
   DISPLAY="$DISPLAY_NUM" \
   E2E_ONLY="${E2E_ONLY:-}" E2E_APP="$APP" E2E_DCPLUGIN="$DCPLUGIN" E2E_SCRIPTED_AI="$SCRIPTED_AI" E2E_REPO="$REPO" E2E_TMP="$SCRATCH/tmp" \
-  E2E_SHOTS="$REPO/docs/screenshots" E2E_FAILS="$TARGET_DIR/e2e-failures" E2E_LOCAL_SERVER_DIR="$LOCAL_SERVER_DIR" \
+  E2E_SHOTS="$SHOTS" E2E_FAILS="$TARGET_DIR/e2e-failures" E2E_LOCAL_SERVER_DIR="$LOCAL_SERVER_DIR" \
   setsid timeout -k 10 900 dbus-run-session -- bash "$SCRATCH/inner.sh" 2>"$SCRATCH/stderr.log" &
 RUN_PID=$!
 wait "$RUN_PID"
@@ -203,6 +212,17 @@ fi
 # The suite printed its own `N passed, N failed` (exit 0 or 1); anything else
 # (a crash, the 15-minute timeout) did not.
 if [ "$status" -eq 0 ] || [ "$status" -eq 1 ]; then SUMMARY_PRINTED=1; fi
+# Only a whole, passing run's screens replace the documented ones. Said on
+# stderr: the summary stays the last line of the output.
+if [ "$UPDATE_SHOTS" = 1 ]; then
+  if [ "$status" -eq 0 ]; then
+    mkdir -p docs/screenshots
+    cp "$SHOTS"/*.png docs/screenshots/
+    echo "docs/screenshots/ updated from $SHOTS (review them with git diff before a commit)" >&2
+  else
+    echo "docs/screenshots/ not updated: the run failed" >&2
+  fi
+fi
 # Whatever is left of the run's process group (nothing, normally).
 kill -KILL -- "-$RUN_PID_DONE" 2>/dev/null || true
 RUN_PID=""

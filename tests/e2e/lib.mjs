@@ -14,7 +14,7 @@ export const env = {
   dcplugin: mustEnv('E2E_DCPLUGIN'), // target/debug/dcplugin
   repo: mustEnv('E2E_REPO'), // repository root
   tmp: mustEnv('E2E_TMP'), // scratch folder, removed by e2e.sh
-  shots: mustEnv('E2E_SHOTS'), // docs/screenshots
+  shots: mustEnv('E2E_SHOTS'), // target/e2e-screenshots (e2e.sh --update-screenshots copies them to docs/screenshots)
   localServerDir: process.env.E2E_LOCAL_SERVER_DIR || '', // running copy of plugins-examples/local-server
   scriptedAi: process.env.E2E_SCRIPTED_AI || '', // target/debug/scripted-ai, the companion's AI (scripted-ai.mjs)
   fails: process.env.E2E_FAILS || process.env.E2E_TMP, // screens at failure (kept)
@@ -452,7 +452,7 @@ export async function tab(name) {
   await until(`tab "${name}" selected`, async () => (await el.getAttribute('aria-selected')) === 'true', 5_000);
 }
 
-/** Saves a PNG of the window into docs/screenshots/NAME.png. */
+/** Saves a PNG of the window as NAME.png in the run's screenshots folder (E2E_SHOTS). */
 export async function shot(name) {
   // Let transitions, images and the compositor settle: two animation
   // frames, then a pause (a capture right after a first paint under Xvfb

@@ -13,7 +13,8 @@
 // window's own defences are checked on the way: its WebKit data in the
 // profile, a remote page refused, a launch with another profile opening
 // its own window, and a program holding the window's bus name handed nothing.
-// Screenshots of each screen go to docs/screenshots/.
+// Screenshots of each screen go to the build folder (target/e2e-screenshots/);
+// `scripts/lib/e2e.sh --update-screenshots` copies them to docs/screenshots/.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
