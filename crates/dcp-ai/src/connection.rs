@@ -11,14 +11,21 @@
 //!
 //! The key is sent only as `Authorization: Bearer …` (a header marked
 //! sensitive) and, since nothing is redirected and every name is pinned,
-//! only to the URL's host. A service's error message is passed on with the
-//! key masked.
+//! only to the URL's host. What the service sends back may echo the key,
+//! in another case, in base64 or hex (issue 32): its error messages, the
+//! models it lists, its answer's text and its tool calls all go through
+//! the vault's [`Masker`] of the key, the one the plugins' secrets go
+//! through. The answer's text is masked as it streams ([`MaskStream`]): a
+//! tail of a piece that may begin a spelling of the key is held back and
+//! given with the next piece, so a key cut between two pieces is masked
+//! too; the reply's text is exactly the deltas given.
 
 use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use dcp_vault::mask::{MaskStream, Masker};
 use dcp_vault::Sensitive;
 use reqwest::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION};
 use serde_json::Value;
@@ -28,7 +35,7 @@ use url::Host;
 
 use crate::assemble::{error_message, Assembler, Piece};
 use crate::sse::SseDecoder;
-use crate::{AiError, AiUrl, ChatRequest, Place, Reply};
+use crate::{AiError, AiUrl, ChatRequest, Place, RawArgs, Reply, ToolCall};
 
 /// Sent with every request to the AI.
 const USER_AGENT: &str = "DesktopCompanion/1";
@@ -68,6 +75,8 @@ pub struct Connection {
     url: AiUrl,
     model: String,
     key: Option<Arc<Sensitive>>,
+    /// Masks the key in whatever the service sends back.
+    masker: Arc<Masker>,
     limits: Limits,
     net: dcp_net::Client,
     http: Arc<OnceCell<reqwest::Client>>,
@@ -100,6 +109,7 @@ impl Connection {
         Connection {
             url,
             model,
+            masker: Arc::new(Masker::new(key.as_ref().map(Sensitive::expose))),
             key: key.filter(|k| !k.is_empty()).map(Arc::new),
             limits: Limits::DEFAULT,
             net: dcp_net::Client::new(),
@@ -154,7 +164,8 @@ impl Connection {
             (_, Some(Value::Array(list))) => (list, "name"),
             _ => return Err(bad("no model list (neither \"data\" nor \"models\")")),
         };
-        Ok(list.iter().filter_map(|m| m.get(key).or_else(|| m.get("model"))?.as_str().map(str::to_owned)).collect())
+        let names = list.iter().filter_map(|m| m.get(key).or_else(|| m.get("model"))?.as_str());
+        Ok(names.map(|name| self.masker.mask(name)).collect())
     }
 
     /// Sends `req` (`POST {base}/chat/completions`, streamed) and returns
@@ -178,6 +189,8 @@ impl Connection {
             events: 0,
             bytes: 0,
             ctx: self.context(),
+            masked: MaskStream::new(self.masker.clone()),
+            shown: String::new(),
         })
     }
 
@@ -185,7 +198,7 @@ impl Connection {
         Context {
             url: self.url.as_str().to_owned(),
             model: self.model.clone(),
-            key: self.key.clone(),
+            masker: self.masker.clone(),
             limits: self.limits,
         }
     }
@@ -307,21 +320,35 @@ enum Purpose {
 struct Context {
     url: String,
     model: String,
-    key: Option<Arc<Sensitive>>,
+    masker: Arc<Masker>,
     limits: Limits,
 }
 
 impl Context {
-    /// A service's text with the key masked, cut to a readable length.
+    /// A service's text with the key masked in every spelling, cut to a
+    /// readable length.
     fn mask(&self, text: &str) -> String {
-        let text = match &self.key {
-            Some(key) => text.replace(key.expose(), dcp_vault::sensitive::REDACTED),
-            None => text.to_owned(),
-        };
+        let text = self.masker.mask(text);
         match text.char_indices().nth(MESSAGE_CHARS) {
             Some((at, _)) => format!("{}…", &text[..at]),
             None => text,
         }
+    }
+
+    /// A tool call with the key masked in its name and arguments: a model
+    /// may write the key it read into a call, which would take it to a
+    /// plugin's server and into the journal.
+    fn masked_call(&self, call: ToolCall) -> ToolCall {
+        let arguments = match call.arguments {
+            RawArgs::Text(text) => RawArgs::Text(self.masker.mask(&text)),
+            RawArgs::Value(value) => {
+                let text = value.to_string();
+                let masked = self.masker.mask(&text);
+                // Read again from the masked text, as arguments sent as a string are.
+                if masked == text { RawArgs::Value(value) } else { RawArgs::Text(masked) }
+            }
+        };
+        ToolCall { name: self.masker.mask(&call.name), arguments, ..call }
     }
 
     fn timeout(&self, waited: Duration) -> AiError {
@@ -396,6 +423,10 @@ pub struct ChatStream {
     events: usize,
     bytes: usize,
     ctx: Context,
+    /// The answer's text, masked as it comes (see the module doc).
+    masked: MaskStream,
+    /// The text given so far in deltas: the reply's text.
+    shown: String,
 }
 
 impl std::fmt::Debug for ChatStream {
@@ -452,7 +483,7 @@ impl ChatStream {
         let Some(asm) = self.asm.as_mut() else { return };
         self.events += 1;
         match asm.feed(data) {
-            Ok(Piece::Text(pieces)) => self.queue.extend(pieces.into_iter().map(|p| Ok(StreamItem::Delta(p)))),
+            Ok(Piece::Text(pieces)) => self.text(pieces),
             Ok(Piece::Done) => self.done(),
             Ok(Piece::Error(message)) => {
                 let error = self.ctx.classify(200, &message, Purpose::Chat);
@@ -465,7 +496,27 @@ impl ChatStream {
     fn done(&mut self) {
         self.response = None;
         if let Some(asm) = self.asm.take() {
-            self.queue.push_back(Ok(StreamItem::Done(asm.finish())));
+            let held = std::mem::replace(&mut self.masked, MaskStream::new(self.ctx.masker.clone()));
+            self.delta(held.finish());
+            let mut reply = asm.finish();
+            reply.text = std::mem::take(&mut self.shown);
+            reply.tool_calls = reply.tool_calls.into_iter().map(|call| self.ctx.masked_call(call)).collect();
+            self.queue.push_back(Ok(StreamItem::Done(reply)));
+        }
+    }
+
+    /// Pieces of the answer's text: given masked, maybe later (see the module doc).
+    fn text(&mut self, pieces: Vec<String>) {
+        for piece in pieces {
+            let shown = self.masked.push(&piece);
+            self.delta(shown);
+        }
+    }
+
+    fn delta(&mut self, shown: String) {
+        if !shown.is_empty() {
+            self.shown.push_str(&shown);
+            self.queue.push_back(Ok(StreamItem::Delta(shown)));
         }
     }
 
@@ -481,9 +532,7 @@ impl ChatStream {
                 Ok(json) => {
                     if let Some(asm) = self.asm.as_mut() {
                         match asm.feed_value(&json) {
-                            Ok(Piece::Text(pieces)) => {
-                                self.queue.extend(pieces.into_iter().map(|p| Ok(StreamItem::Delta(p))))
-                            }
+                            Ok(Piece::Text(pieces)) => self.text(pieces),
                             Ok(_) => {}
                             Err(detail) => return self.fail(self.bad(&detail)),
                         }
