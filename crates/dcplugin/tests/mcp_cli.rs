@@ -22,7 +22,9 @@ use dcp_format::codes::Refusal;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 use support::{contains, json_of, text, Profile, Running};
 
 const SECRET: &str = "sk-live-93be0c11d4";
@@ -451,34 +453,95 @@ fn send(stdin: &mut impl Write, line: &str) {
     stdin.flush().unwrap();
 }
 
+/// A client writing JSON-RPC lines itself, for what the SDK never sends
+/// or cannot order: `dcplugin mcp --ai online` with the test hooks, after
+/// `initialize` with `capabilities` and `notifications/initialized`.
+struct Raw {
+    server: Running,
+    stdin: Option<ChildStdin>,
+    /// The server's lines, read as they come by a thread of their own.
+    out: mpsc::Receiver<String>,
+}
+
+/// How long a raw client waits for the server's next line: long enough for
+/// a slow test machine, short enough that a line never sent fails the test
+/// instead of hanging it (as tests/mcp_client.py's WAIT_SECONDS).
+const WAIT: Duration = Duration::from_secs(60);
+
+impl Raw {
+    fn start(w: &World, capabilities: Value) -> Raw {
+        let mut command = w.p.command(&["mcp", "--ai", "online"]);
+        command.envs(w.env()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let mut server = Running(command.spawn().unwrap());
+        let stdin = child_of(&mut server).stdin.take();
+        let (lines, out) = mpsc::channel();
+        let stdout = BufReader::new(child_of(&mut server).stdout.take().unwrap());
+        std::thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| lines.send(line)));
+        let mut raw = Raw { server, stdin, out };
+        let client = json!({ "name": "raw", "version": "1" });
+        raw.send(&json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": { "protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": client } }));
+        assert_eq!(raw.read().unwrap()["result"]["serverInfo"]["name"], "dcplugin");
+        raw.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        raw
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.line(&message.to_string());
+    }
+
+    /// One line as it is, JSON or not.
+    fn line(&mut self, line: &str) {
+        send(self.stdin.as_mut().expect("standard input still open"), line);
+    }
+
+    /// The server's next line; none once it closed standard output.
+    fn read(&mut self) -> Option<Value> {
+        let line = match self.out.recv_timeout(WAIT) {
+            Ok(line) => line,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!("no line from the server within {WAIT:?}"),
+        };
+        Some(serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
+    }
+
+    /// The server's next request or notification named `method`; the
+    /// lines before it (the tool list's changes) are passed over.
+    fn until(&mut self, method: &str) -> Value {
+        loop {
+            let line = self.read().expect("the server ended before the awaited line");
+            if line["method"] == method {
+                return line;
+            }
+        }
+    }
+
+    /// Closes standard input: the server ends with exit 0 once its calls
+    /// are over. Its lines not read yet.
+    fn close(mut self) -> Vec<Value> {
+        drop(self.stdin.take());
+        let mut rest = Vec::new();
+        while let Some(line) = self.read() {
+            rest.push(line);
+        }
+        assert!(child_of(&mut self.server).wait().unwrap().success(), "exit 0 when the client closes standard input");
+        rest
+    }
+}
+
 #[test]
 fn malformed_and_huge_messages_are_dropped_or_answered_and_the_server_keeps_serving() {
     // A raw client: the SDK never sends such lines.
     let w = World::new();
-    let mut command = w.p.command(&["mcp"]);
-    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-    let mut server = Running(command.spawn().unwrap());
-    let mut stdin = child_of(&mut server).stdin.take().unwrap();
-    let mut out = BufReader::new(child_of(&mut server).stdout.take().unwrap());
-    let mut read = || {
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        serde_json::from_str::<Value>(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
-    };
-    send(
-        &mut stdin,
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
-    );
-    assert_eq!(read()["result"]["serverInfo"]["name"], "dcplugin");
-    send(&mut stdin, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let mut raw = Raw::start(&w, json!({}));
     // Not JSON: nothing to answer (no id), dropped.
-    send(&mut stdin, "{this is not json");
+    raw.line("{this is not json");
     // JSON, but not a request the server knows: answered with an error
     // (Invalid Request, or Method Not Found for a method it does not have).
-    send(&mut stdin, r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"shop__get_price"}"#);
-    send(&mut stdin, r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method"}"#);
+    raw.line(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"shop__get_price"}"#);
+    raw.line(r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method"}"#);
     for _ in 0..2 {
-        let error = read();
+        let error = raw.read().unwrap();
         let code = error["error"]["code"].as_i64();
         assert!(matches!(code, Some(-32602..=-32600)), "an error answer: {error}");
     }
@@ -487,13 +550,12 @@ fn malformed_and_huge_messages_are_dropped_or_answered_and_the_server_keeps_serv
         r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"shop__get_price","arguments":{{"id":"{}"}}}}}}"#,
         "x".repeat(2 * 1024 * 1024)
     );
-    send(&mut stdin, &huge);
-    send(&mut stdin, r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
-    let listed = read();
+    raw.line(&huge);
+    raw.line(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+    let listed = raw.read().unwrap();
     assert_eq!(listed["id"], 5, "the huge line got no answer: {listed}");
     assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 4, "{listed}");
-    drop(stdin);
-    assert!(child_of(&mut server).wait().unwrap().success(), "exit 0 when the client closes standard input");
+    assert_eq!(raw.close(), Vec::<Value>::new());
     assert!(w.server.seen().is_empty(), "nothing sent");
 }
 
@@ -550,6 +612,63 @@ fn r3_is_offered_to_a_client_that_can_ask_and_only_an_accept_sends_it() {
 
     let decisions: Vec<Value> = mcp_entries(&w).into_iter().map(|e| e["confirmation"].clone()).collect();
     assert_eq!(decisions, [Value::Null, json!("declined"), json!("confirmed")], "the journal says each decision");
+}
+
+/// §12 "confirmed every time", issue 32: the question belongs to the call
+/// that asked it. A client that cancels a `tools/call` of an R3 action
+/// while its question is open, then accepts that question, sends nothing:
+/// the server withdraws the question (`notifications/cancelled` for the
+/// elicitation), the journal line says declined, and the cancelled call
+/// gets no result. First, the same lines without the cancel send the
+/// request: the test sees a send when there is one.
+#[test]
+fn a_cancelled_call_withdraws_its_question_and_an_accept_after_it_sends_nothing() {
+    let w = World::new();
+    let deletes = || w.server.seen().iter().filter(|s| s.method == "DELETE").count();
+    let remove = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "shop__remove_item", "arguments": { "id": "lamp" } } });
+    let accept =
+        |asked: &Value| json!({ "jsonrpc": "2.0", "id": asked["id"], "result": { "action": "accept", "content": {} } });
+    let can_ask = json!({ "elicitation": { "form": {} } });
+
+    let mut raw = Raw::start(&w, can_ask.clone());
+    raw.send(&remove);
+    let asked = raw.until("elicitation/create");
+    assert!(
+        asked["params"]["message"].as_str().unwrap().contains("DELETE https://api.example.com/items/lamp"),
+        "{asked}"
+    );
+    raw.send(&accept(&asked));
+    let answered = loop {
+        let line = raw.read().expect("the call's result");
+        if line["id"] == 2 {
+            break line;
+        }
+    };
+    assert_eq!(answered["result"]["isError"], false, "{answered}");
+    assert_eq!(deletes(), 1, "sent once accepted");
+    raw.close();
+
+    let mut raw = Raw::start(&w, can_ask);
+    raw.send(&remove);
+    let asked = raw.until("elicitation/create");
+    raw.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the player stopped the AI app" } }));
+    raw.send(&accept(&asked));
+    let withdrawn = raw.until("notifications/cancelled");
+    assert_eq!(withdrawn["params"]["requestId"], asked["id"], "the open question is withdrawn: {withdrawn}");
+    // The server ends once its calls are over: nothing can be sent after.
+    let rest = raw.close();
+    assert!(rest.iter().all(|line| line["id"] != 2), "no result for a cancelled call: {rest:?}");
+    assert_eq!(deletes(), 1, "nothing sent for the accept after the cancel");
+
+    let decisions: Vec<(Value, Value)> =
+        mcp_entries(&w).into_iter().map(|e| (e["outcome"].clone(), e["confirmation"].clone())).collect();
+    assert_eq!(
+        decisions,
+        [(json!("refused"), json!("declined")), (json!("done"), json!("confirmed"))],
+        "the journal says the cancelled call's question was not confirmed"
+    );
 }
 
 #[test]

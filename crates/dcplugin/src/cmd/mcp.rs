@@ -15,14 +15,23 @@
 //! client sends is logged: the server writes nothing but the protocol on
 //! standard output, and the journal gets what every call records, with
 //! the name the client gave itself in `initialize` (cleaned and cut).
+//!
+//! A call the client cancels (`notifications/cancelled`, issue 32) gets no
+//! result (MCP: the receiver of a cancel sends no response). Its R3
+//! question is withdrawn: a question not yet asked is never asked, an open
+//! elicitation is cancelled towards the client, and the call ends declined
+//! with nothing sent, whatever answer comes later. A request already on
+//! the wire (an R0–R2 call, or an R3 accepted before the cancel came) runs
+//! to its end and keeps its journal line.
 
 use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams, ElicitationAction,
-    ElicitationSchema, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientResult, ContentBlock,
+    ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, RequestId, ServerCapabilities, ServerConfig, ServerRequest, Tool,
+    ToolAnnotations,
 };
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::service::{Peer, PeerRequestOptions, RequestContext, RoleServer};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use std::borrow::Cow;
@@ -143,7 +152,7 @@ impl ServerHandler for Server {
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
         let turn = Turn { client: context.client_info().map(|info| client_of(&info)), ..self.turn(&context.peer) };
         let called = if turn.can_confirm {
-            let ask = Arc::new(Elicit { peer: context.peer.clone() });
+            let ask = Arc::new(Elicit { call: context });
             self.host.call_asking(turn, &request.name, args, ask).await.map(|tried| tried.outcome)
         } else {
             self.host.call(turn, &request.name, args).await
@@ -209,9 +218,12 @@ fn result_of(outcome: CallOutcome) -> CallToolResult {
 /// Asks the player through the client (elicitation) before an R3 request
 /// is sent: the question shows exactly what a yes sends, secrets as
 /// `[secret]`. Only an accept sends it; a decline, a cancel, an error or no
-/// answer within the host's time sends nothing.
+/// answer within the host's time sends nothing. The question belongs to
+/// the call that asked it: once the client cancels that call it is a no,
+/// unasked if it was not yet asked, withdrawn if it was (issue 32).
 struct Elicit {
-    peer: Peer<RoleServer>,
+    /// The `tools/call` being answered: its peer, and its cancellation.
+    call: RequestContext<RoleServer>,
 }
 
 impl Ask for Elicit {
@@ -222,11 +234,59 @@ impl Ask for Elicit {
             requested_schema: ElicitationSchema::new(BTreeMap::new()),
         };
         Box::pin(async move {
-            match self.peer.create_elicitation(params).await {
-                Ok(answer) if answer.action == ElicitationAction::Accept => Decision::Confirmed,
-                _ => Decision::Declined,
+            // Cancelled while its request was prepared: nothing to ask.
+            if self.call.ct.is_cancelled() {
+                return Decision::Declined;
+            }
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            let Ok(asked) = self.call.peer.send_cancellable_request(request, PeerRequestOptions::no_options()).await
+            else {
+                return Decision::Declined;
+            };
+            let open = Open { peer: self.call.peer.clone(), id: Some(asked.id.clone()) };
+            // The cancel first: an accept read after the call's cancel is
+            // an answer to a question that no longer stands.
+            tokio::select! {
+                biased;
+                () = self.call.ct.cancelled() => Decision::Declined,
+                answer = asked.await_response() => {
+                    open.answered();
+                    match answer {
+                        Ok(ClientResult::ElicitResult(answer)) if answer.action == ElicitationAction::Accept => {
+                            Decision::Confirmed
+                        }
+                        _ => Decision::Declined,
+                    }
+                }
             }
         })
+    }
+}
+
+/// An elicitation the client has not answered. Dropped unanswered (the
+/// call cancelled, or the host done waiting), it is withdrawn: the client
+/// gets `notifications/cancelled` for it, so its app closes the question,
+/// and a late answer finds no one waiting for it.
+struct Open {
+    peer: Peer<RoleServer>,
+    /// The elicitation's request id while it is unanswered.
+    id: Option<RequestId>,
+}
+
+impl Open {
+    fn answered(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current()) else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let withdrawn = CancelledNotificationParam::new(Some(id), Some("the call was cancelled or expired".to_owned()));
+        drop(runtime.spawn(async move { peer.notify_cancelled(withdrawn).await }));
     }
 }
 
