@@ -6,7 +6,16 @@
 // already `[secret]`), a countdown; focus starts on Cancel, Escape cancels.
 // The host stops waiting after the time shown (no answer is a no) and says
 // `over`: the dialog goes then, whoever ended the question.
-import { useEffect, useState } from 'preact/hooks';
+//
+// An answer is a press the player began on the dialog (issue 32): a key
+// or pointer press that went down before the dialog appeared (the player
+// was pressing Enter in the message box, or clicking where Confirm comes)
+// answers nothing, nor does a held key's repeat. Confirm is armed only
+// ARM_MS after the dialog was first painted (a double click begun on the
+// page behind lands in that time), and a yes counts only for a press that
+// began once it was armed. Cancel and Escape count at once (a no sends
+// nothing), but only for a press begun on the dialog.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { listen } from '@tauri-apps/api/event';
 import { api } from '../api';
 import type { AskLine } from '../types';
@@ -21,6 +30,21 @@ export type Question = Extract<AskLine, { type: 'ask' }>;
 /** The questions waiting, oldest first, after one more line. */
 export function withAsk(waiting: readonly Question[], line: AskLine): Question[] {
   return line.type === 'ask' ? [...waiting, line] : waiting.filter((q) => q.id !== line.id);
+}
+
+/** How long after the dialog is first painted Confirm can be pressed, in
+ * milliseconds: as browsers' own install and permission prompts do, long
+ * enough for a double click or a held key begun elsewhere to land before. */
+const ARM_MS = 1000;
+
+/** Where the player's last press on the dialog stands: none seen yet, begun
+ * before Confirm was armed, or begun once it was. */
+type Press = 'none' | 'early' | 'armed';
+
+/** Whether a press may answer: a yes only once armed, a no whenever the
+ * dialog saw it begin. */
+function answers(yes: boolean, press: Press): boolean {
+  return press === 'armed' || (!yes && press === 'early');
 }
 
 /** Whole seconds left of `seconds`, `elapsed` milliseconds after it was asked. */
@@ -58,7 +82,39 @@ function Confirm(props: { q: Question; onDone: () => void }) {
     }, 250);
     return () => clearInterval(timer);
   }, [q.id]);
+  const [armed, setArmed] = useState(false);
+  const press = useRef<Press>('none');
+  // Preact runs this after the dialog's first paint: only what begins from
+  // now on is the player's answer to what they see.
+  useEffect(() => {
+    let on = false;
+    const arm = setTimeout(() => { on = true; setArmed(true); }, ARM_MS);
+    const down = new Set<string>();
+    const began = () => { press.current = on ? 'armed' : 'early'; };
+    // Before any handler of the page (capture on window): a key held from
+    // before repeats, or comes up without having gone down here.
+    const drop = (e: Event) => { e.preventDefault(); e.stopImmediatePropagation(); };
+    const keydown = (e: KeyboardEvent) => {
+      if (e.repeat) return drop(e);
+      down.add(e.code);
+      began();
+    };
+    const keypress = (e: KeyboardEvent) => { if (!down.has(e.code)) drop(e); };
+    const keyup = (e: KeyboardEvent) => { if (!down.delete(e.code)) drop(e); };
+    window.addEventListener('keydown', keydown, true);
+    window.addEventListener('keypress', keypress, true);
+    window.addEventListener('keyup', keyup, true);
+    window.addEventListener('pointerdown', began, true);
+    return () => {
+      clearTimeout(arm);
+      window.removeEventListener('keydown', keydown, true);
+      window.removeEventListener('keypress', keypress, true);
+      window.removeEventListener('keyup', keyup, true);
+      window.removeEventListener('pointerdown', began, true);
+    };
+  }, [q.id]);
   const answer = (yes: boolean) => {
+    if (!answers(yes, press.current)) return;
     // A question already over (out of time) is refused: the host's no stands.
     api.companionAnswer(q.id, yes).catch(() => undefined);
     props.onDone();
@@ -81,7 +137,7 @@ function Confirm(props: { q: Question; onDone: () => void }) {
         <p class="ask-left" data-testid="ask-left">{t('ask.left', { seconds: left })}</p>
         <footer class="dialog-foot">
           <button type="button" autoFocus data-testid="ask-cancel" onClick={() => answer(false)}>{t('ask.cancel')}</button>
-          <button type="button" class="danger" data-testid="ask-confirm" onClick={() => answer(true)}>{t('ask.confirm')}</button>
+          <button type="button" class="danger" data-testid="ask-confirm" disabled={!armed} onClick={() => answer(true)}>{t('ask.confirm')}</button>
         </footer>
       </div>
     </Dialog>

@@ -155,6 +155,8 @@ const question = (id: number): Question => ({
   seconds: 60,
 });
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+/** confirm.tsx's ARM_MS: how long after the dialog is painted Confirm can be pressed. */
+const ARMED = 1000;
 
 describe('issue 23 the Companion tab when the plugins cannot be used', () => {
   test('no plugin installed: said, with a button to the Catalog', async () => {
@@ -296,6 +298,8 @@ describe('issue 23 §12 a serious action is confirmed in a dialog', () => {
     await page.clock.install();
     await emit(page, 'companion-ask', question(1));
     await page.locator('[data-testid="ask"]').waitFor();
+    // Confirm is armed a second after the dialog is painted (issue 32).
+    await page.clock.runFor(ARMED);
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('ask-confirm');
     await page.keyboard.press('Enter');
@@ -389,6 +393,75 @@ describe('issue 23 §16 events said in the window', () => {
     await expect.poll(() => calls(page, 'companion_typing')).toEqual([{ typing: true }, { typing: false }, { typing: true }, { typing: false }]);
     // Sent once the AI settings are read again (companion.tsx's send): a late answer delays it (issue 32).
     await expect.poll(() => calls(page, 'companion_say')).toEqual([{ text: 'hello', live: false }]);
+  });
+});
+
+describe('issue 32 §12 "confirmed every time": only a press begun on the dialog answers it', () => {
+  /** The Companion tab with the page's clock stopped: nothing is armed until the test moves it. */
+  async function stopped(): Promise<Page> {
+    const page = await companion({ ai: OLLAMA });
+    await page.clock.install();
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+    return page;
+  }
+  /** Asks question `id` and lets the dialog be painted (its effects run after the first frame). */
+  async function ask(page: Page, id: number): Promise<void> {
+    await emit(page, 'companion-ask', question(id));
+    await page.locator('[data-testid="ask"]').waitFor({ state: 'attached' });
+    await page.clock.runFor(50);
+    await page.locator('[data-testid="ask"]').waitFor();
+  }
+  const shown = (page: Page) => page.locator('[data-testid="ask"]').count();
+
+  test('Enter held in the message box when the question comes answers nothing, on Cancel or Confirm', async () => {
+    const page = await stopped();
+    await page.locator('[data-testid="companion-text"]').focus();
+    await page.keyboard.down('Enter');
+    await ask(page, 4);
+    expect(await focused(page)).toBe('ask-cancel');
+    // The key still held repeats on Cancel: no answer.
+    await page.keyboard.down('Enter');
+    expect(await calls(page, 'companion_answer')).toEqual([]);
+    await page.clock.runFor(ARMED);
+    // Nor on Confirm, once it is armed and has the focus; nor when the key comes up.
+    await page.locator('[data-testid="ask-confirm"]').focus();
+    await page.keyboard.down('Enter');
+    await page.keyboard.up('Enter');
+    expect(await shown(page)).toBe(1);
+    expect(await calls(page, 'companion_answer')).toEqual([]);
+    // A press begun on the dialog is an answer: the same key, pressed again, confirms.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => shown(page)).toBe(0);
+    expect(await calls(page, 'companion_answer')).toEqual([{ id: 4, yes: true }]);
+    // A no begun on the dialog counts at once, armed or not: it sends nothing.
+    await ask(page, 6);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => shown(page)).toBe(0);
+    expect(await calls(page, 'companion_answer')).toEqual([{ id: 4, yes: true }, { id: 6, yes: false }]);
+  });
+
+  test('a click begun before the dialog, or a double click landing on Confirm, answers nothing; a click once armed confirms', async () => {
+    const page = await stopped();
+    const box = await page.locator('[data-testid="companion-text"]').boundingBox();
+    await page.mouse.move(box!.x + 5, box!.y + 5);
+    await page.mouse.down();
+    await ask(page, 5);
+    const confirm = (await page.locator('[data-testid="ask-confirm"]').boundingBox())!;
+    await page.mouse.move(confirm.x + confirm.width / 2, confirm.y + confirm.height / 2);
+    // The click begun on the page behind ends on Confirm, then the second click of a double click.
+    await page.mouse.up();
+    await page.mouse.down();
+    await page.mouse.up();
+    expect(await calls(page, 'companion_answer')).toEqual([]);
+    expect(await shown(page)).toBe(1);
+    expect(await page.locator('[data-testid="ask-confirm"]').isDisabled()).toBe(true);
+    // Armed, the same click there is a yes.
+    await page.clock.runFor(ARMED);
+    expect(await page.locator('[data-testid="ask-confirm"]').isDisabled()).toBe(false);
+    await page.mouse.down();
+    await page.mouse.up();
+    await expect.poll(() => shown(page)).toBe(0);
+    expect(await calls(page, 'companion_answer')).toEqual([{ id: 5, yes: true }]);
   });
 });
 
