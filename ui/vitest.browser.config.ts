@@ -9,5 +9,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     pool: 'forks',
+    // A poll ends as soon as it holds; its limit is for a loaded machine, where an answer of the
+    // mock host, a render or a devtools round trip can take seconds (issue 32), not 1 s.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

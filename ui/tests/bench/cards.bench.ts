@@ -7,7 +7,11 @@
 // Targets: a live change touches one card, so it costs about the same
 // whatever the count (ratio ≤ 2); drawing, searching and filtering touch
 // every card, so they may grow with the count, but no more than it (ratio
-// ≤ 10, the count's own ratio) and each stays within a frame-ish 100 ms.
+// ≤ 10, the count's own ratio) and each stays within a frame-ish 100 ms;
+// opening the window with 200 cards, under 5 s. The browser tests asserted
+// two wall times (200 cards drawn under 5 s, a change under 500 ms) until
+// issue 32: on a loaded machine a wall time fails at random, so they are
+// this bench's figures now (open, change), and the tests check what is drawn.
 // The page is the real built UI in the system Chromium (harness.ts).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -80,5 +84,8 @@ test('My plugins with 200 cards beside 20', async () => {
   const large = await measure(LARGE);
   const lines = (Object.keys(small) as (keyof Row)[]).map((k) =>
     `${k.padEnd(7)} 20 cards ${small[k].toFixed(1).padStart(7)} ms   200 cards ${large[k].toFixed(1).padStart(7)} ms   ratio ${(large[k] / small[k]).toFixed(2)}×`);
-  console.log(['My plugins (medians; open: launch to cards drawn, 3 launches; the others: 9 rounds to the next painted frame)', ...lines].join('\n'));
+  console.log([
+    'My plugins (medians; open: launch to cards drawn, 3 launches; the others: 9 rounds to the next painted frame)', ...lines,
+    'targets: change ratio ≤ 2; open, search, filter ratio ≤ 10; change, search, filter within 100 ms; open with 200 cards within 5000 ms',
+  ].join('\n'));
 });

@@ -65,7 +65,8 @@ export async function open(scenario: Record<string, unknown> = {}, wait = true):
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  await page.addInitScript(`window.__SCENARIO__ = ${JSON.stringify(scenario)};
+  // UI_TEST_LATE_MS: the mock host answers late, as under load (mock-host.ts).
+  await page.addInitScript(`window.__SCENARIO__ = ${JSON.stringify(scenario)}; window.__LATE_MS__ = ${Number(process.env.UI_TEST_LATE_MS ?? 0) || 0};
     document.addEventListener('securitypolicyviolation', (e) => { (window.__csp = window.__csp || []).push(e.violatedDirective + ' ' + e.blockedURI); });`);
   await page.addInitScript(mockScript);
   // tauri.conf.json sets freezePrototype: the app must work with Object.prototype frozen.

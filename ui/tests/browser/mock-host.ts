@@ -42,6 +42,16 @@ interface Scenario {
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
+/**
+ * A host under load (issue 32): with `UI_TEST_LATE_MS=N` (harness.ts), each command runs and answers,
+ * and each report goes out, up to N ms late, each by its own random delay, so answers and events also
+ * come out of their usual order. A test that passes only when the host answers at once races its answer.
+ * The page's own timers, which a test may fake (page.clock), are not the host's: the delays use the real one.
+ */
+const LATE: number = (window as unknown as { __LATE_MS__?: number }).__LATE_MS__ ?? 0;
+const realTimeout = window.setTimeout.bind(window);
+const later = (f: () => void) => realTimeout(f, Math.random() * LATE);
+
 const switches: AppSwitches = {
   plugins_enabled: true, tools_enabled: sc.toolsEnabled ?? true, dev_mode: sc.devMode ?? false, language: sc.language ?? 'en',
 };
@@ -294,7 +304,7 @@ let opened = [...(sc.opened ?? [])];
 
 /** Reported on the event stream once the command has answered, as the host does (its `edit`, `changed`). */
 function report(event: HostEvent): void {
-  setTimeout(() => (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'host-event', payload: event }), 0);
+  later(() => (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'host-event', payload: event }));
 }
 
 /** A plugin changed by a command: its card is answered, and reported as the host reports it. */
@@ -418,6 +428,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
 mockIPC((cmd, args) => {
   const a = (args ?? {}) as Record<string, any>;
   calls.push({ cmd, args: JSON.parse(JSON.stringify(a)) });
+  if (LATE) return new Promise<void>((ok) => later(ok)).then(() => handle(cmd, a));
   try {
     return Promise.resolve(handle(cmd, a));
   } catch (e) {

@@ -84,6 +84,9 @@ describe('My plugins', () => {
     await expect.poll(icons).toBe(1);
     const card = await page.evaluate(() => (window as any).__mock.cards.get('fx'));
     await page.locator('[data-testid="card-fx"] [data-testid="card-switch"]').click();
+    // The switch's answer first (its card, reported by the host: Off): late under load, it would
+    // otherwise land after the renamed card below and put the old name back (issue 32).
+    await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-status"]')).toBe('Off');
     await emit(page, 'host-event', { kind: 'call_finished', tool: 'fx__convert', outcome: 'failed', code: 'HTTP_404' });
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'edited', card: { ...card, name: 'Rates' } });
     await expect.poll(() => page.locator('[data-testid="card-fx"] h3').innerText()).toBe('Rates');
@@ -109,21 +112,34 @@ describe('My plugins', () => {
     expect(await text(page, '.count')).toBe('4 of 4 plugins');
   });
 
-  test('200 plugins draw fast and a change touches one card', async () => {
-    const t0 = Date.now();
+  test('200 plugins are all drawn, and a change alters its own card alone in the page', async () => {
+    // How fast (and at what cost in renders) is the UI bench's to say (ui/tests/bench/cards.bench.ts,
+    // against 20 cards in the same run): a wall time asserted here failed at random under load (issue 32).
     const page = await app({ many: 200 });
-    const drawn = Date.now() - t0;
     expect(await page.locator('li[data-testid^="card-"]').count()).toBe(204);
-    expect(drawn).toBeLessThan(5000);
+    // fx's icon is read after the first drawing: wait for it before watching what a change redraws.
+    await expect.poll(() => page.locator('[data-testid="card-fx"] img.icon').count()).toBe(1);
     const card = await page.evaluate(() => (window as any).__mock.cards.get('p150'));
-    const took = await page.evaluate(async (c) => {
-      const start = performance.now();
+    // Every card whose elements changed while the host reported one card renamed, up to the next painted frame.
+    const redrawn = await page.evaluate(async (c) => {
+      const cards = new Set<string>();
+      const note = (records: MutationRecord[]) => {
+        for (const r of records) {
+          const el = r.target instanceof Element ? r.target : r.target.parentElement;
+          cards.add(el?.closest('li.card')?.getAttribute('data-testid') ?? 'the list itself');
+        }
+      };
+      const watch = new MutationObserver(note);
+      watch.observe(document.querySelector('[data-testid="cards"]')!, { subtree: true, childList: true, characterData: true, attributes: true });
       await (window as any).__mock.emit('host-event', { kind: 'plugin_changed', slug: 'p150', change: 'edited', card: { ...c, name: 'Plugin 150 renamed' } });
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      return performance.now() - start;
+      note(watch.takeRecords());
+      watch.disconnect();
+      return [...cards];
     }, card);
+    // The renamed card was seen changed (the watch works), and nothing else of the list.
+    expect(redrawn).toEqual(['card-p150']);
     expect(await text(page, '[data-testid="card-p150"] h3')).toBe('Plugin 150 renamed');
-    expect(took).toBeLessThan(500);
     await page.getByLabel('Search plugins').fill('Plugin 19');
     expect(await page.locator('li[data-testid^="card-"]').count()).toBe(10);
   });
@@ -187,6 +203,8 @@ describe('Catalog and import', () => {
     await page.evaluate(() => { (window as any).__nextPick = '/home/p/devonly.json'; });
     await page.locator('[data-testid="import-file"]').click();
     const refusal = page.locator('[data-testid="import-refusal"]');
+    // The refusal comes with the host's answer, whenever that is (issue 32).
+    await refusal.waitFor();
     expect(await refusal.locator('li').allInnerTexts()).toEqual(['It needs Developer mode']);
     expect(await refusal.innerText()).toContain('Turn on Developer mode (Plugins tab, top right), then import it again.');
   });
@@ -794,6 +812,8 @@ describe('Plugins named like JavaScript built-ins (issue 20)', () => {
       await card.locator(sel('card-details')).click();
       const d = page.locator(sel('details'));
       await d.locator(sel('dev-section')).waitFor();
+      // The events section is drawn once its own read (the events page) is answered (issue 32).
+      await d.locator(sel('events-section')).waitFor();
       expect(await d.locator('h2').innerText()).toBe(`Plugin ${slug}`);
       for (const n of NAMES) {
         expect(await d.locator(sel(`action-switch-${n}`)).count()).toBe(1);
