@@ -48,6 +48,8 @@ pub use dcp_format::codes::{CallCode, EventReason, Refusal, SettingsCode, SpecCo
 /// The digest of the fingerprints, for a shell naming its one window per profile.
 pub use dcp_format::fingerprint::sha256_hex;
 pub use dcp_format::names::ToolRef;
+/// The hidden characters of dcp-format, for a shell cleaning what it prints (issue 32).
+pub use dcp_format::text::is_hidden_char;
 /// Declares a spelled enum: a shell's own choices (clap's) spelled once, as the engine's are.
 pub use dcp_format::spelled;
 /// §10's check of a help link, which the window's shell repeats before opening one.

@@ -3,10 +3,15 @@
 //! arguments, calls the engine and prints. Its commands, flags, `--json`
 //! shapes and exit codes are a public contract (see docs/cli.md).
 
+// Text mode prints through `shown`, which makes outside text safe for a
+// terminal (issue 32): `println!` and its siblings are refused here.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod choice;
 mod cmd;
 mod localtime;
 mod output;
+mod shown;
 mod words;
 
 use clap::{Parser, Subcommand};
@@ -397,7 +402,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("dcplugin: {e:#}");
+            shown::errln!("dcplugin: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -1,5 +1,7 @@
-//! How problems are printed, for people and for scripts.
+//! How problems are printed, for people and for scripts: each problem on
+//! one line (its path and message may quote a manifest's text).
 
+use crate::shown::{self, errln, outln};
 use dcp_host::{Problem, Problems};
 use serde::Serialize;
 
@@ -15,17 +17,18 @@ pub struct ValidateJson<'a> {
 /// Prints one JSON value on its own line.
 pub fn print_json<T: Serialize>(value: &T) {
     match serde_json::to_string(value) {
-        Ok(text) => println!("{text}"),
-        Err(e) => eprintln!("dcplugin: cannot print JSON: {e}"),
+        // JSON escapes every control character itself: printed as it is (issue 32).
+        Ok(text) => shown::write_made_safe(shown::To::Stdout, &(text + "\n")),
+        Err(e) => errln!("dcplugin: cannot print JSON: {e}"),
     }
 }
 
 /// Prints problems as `code  path  message`, errors first.
 pub fn print_problems(problems: &Problems) {
     for problem in &problems.errors {
-        println!("{problem}");
+        outln!("{}", shown::line(&problem.to_string()));
     }
     for problem in &problems.warnings {
-        println!("warning: {problem}");
+        outln!("warning: {}", shown::line(&problem.to_string()));
     }
 }

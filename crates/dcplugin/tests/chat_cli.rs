@@ -9,86 +9,14 @@ mod support;
 use scripted_ai::{openai, pki::TestPki, Options, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use support::chat::{ai, profile_with_ai, PcServer};
 use support::{contains, examples, free_port, text, Profile, Running};
 
 /// The AI service's key, given with `dcplugin ai key`.
 const AI_KEY: &str = "sk-scripted-7c41e9d0b2";
-
-/// A profile in developer mode with the AI set to `ai`.
-fn profile_with_ai(ai: &ScriptedAi) -> Profile {
-    let p = Profile::new();
-    assert!(p.run(&["dev-mode", "on"]).status.success());
-    let set = p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
-    assert!(set.status.success(), "{}", text(&set.stderr));
-    p
-}
-
-/// The local-server example on a free port, its requests logged to a file.
-struct PcServer {
-    _child: Running,
-    dir: PathBuf,
-    token: String,
-}
-
-impl PcServer {
-    /// A copy of the example whose manifest is changed by `edit`, started,
-    /// and loaded into `p` with its token.
-    fn start(p: &Profile, edit: impl FnOnce(&mut Value)) -> PcServer {
-        let port = free_port();
-        let dir = p.dir.path().join("local-server");
-        std::fs::create_dir_all(&dir).expect("mkdir");
-        let source = examples().join("local-server");
-        let manifest = std::fs::read_to_string(source.join("manifest.json")).expect("manifest");
-        let mut manifest: Value = serde_json::from_str(&manifest.replace("8420", &port.to_string())).expect("JSON");
-        edit(&mut manifest);
-        std::fs::write(dir.join("manifest.json"), manifest.to_string()).expect("write");
-        std::fs::copy(source.join("server.py"), dir.join("server.py")).expect("copy");
-        let log = std::fs::File::create(dir.join("requests.log")).expect("log");
-        let child = Command::new("python3")
-            .arg(dir.join("server.py"))
-            .args(["--port", &port.to_string()])
-            .current_dir(&dir)
-            .stdout(Stdio::from(log))
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python3 runs");
-        let child = Running(child);
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let token = loop {
-            let token = std::fs::read_to_string(dir.join("token.txt")).unwrap_or_default();
-            if !token.trim().is_empty() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break token.trim().to_owned();
-            }
-            assert!(Instant::now() < deadline, "the example server did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        let loaded = p.run_with(
-            &["load-folder", dir.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--json"],
-            Some(&format!("token={token}\n")),
-            &[],
-        );
-        assert!(loaded.status.success(), "{}{}", text(&loaded.stdout), text(&loaded.stderr));
-        PcServer { _child: child, dir, token }
-    }
-
-    /// The request lines the server logged ("GET /time", "POST /note").
-    fn received(&self) -> Vec<String> {
-        let log = std::fs::read_to_string(self.dir.join("requests.log")).unwrap_or_default();
-        log.lines()
-            .filter_map(|line| line.split('"').nth(1))
-            .map(|request| request.rsplit_once(' ').map_or(request, |(r, _)| r).to_owned())
-            .collect()
-    }
-}
-
-/// The scripted AI answering `turns`, on this PC.
-fn ai(turns: Vec<Step>) -> ScriptedAi {
-    ScriptedAi::launch(Script::with_turns(turns), Options::default()).expect("scripted-ai starts")
-}
 
 /// `dcplugin chat --json ARGS` with `stdin`, its lines parsed.
 fn chat(p: &Profile, args: &[&str], stdin: &str) -> (Output, Vec<Value>) {
@@ -301,15 +229,19 @@ fn s12_stream_mode_hides_what_reads_the_players_data_until_allowed_while_live() 
 /// server), the AI, the server, chat's output and its lines.
 type R3 = (Profile, ScriptedAi, PcServer, Output, Vec<Value>);
 
-/// `mypc` with `add_note` made irreversible (R3), a turn asking for it.
-fn r3_chat(confirm: &[&str], stdin: &str) -> R3 {
+/// `mypc` with `add_note` made irreversible (R3), a turn asking for it;
+/// `answer`, when given, typed once the question is asked.
+fn r3_chat(confirm: &[&str], stdin: &str, answer: Option<&str>) -> R3 {
     let ai =
         ai(vec![openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0), openai::text(["ok"])]);
     let p = profile_with_ai(&ai);
     let pc = PcServer::start(&p, |m| {
         m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible")
     });
-    let (out, lines) = chat(&p, confirm, stdin);
+    let (out, lines) = match answer {
+        Some(answer) => chat_answering(&p, confirm, stdin, answer),
+        None => chat(&p, confirm, stdin),
+    };
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(offered(&chats(&ai)[0]).contains(&"mypc__add_note".to_owned()), "R3 offered: someone answers");
     (p, ai, pc, out, lines)
@@ -326,7 +258,7 @@ fn confirm_line(lines: &[Value]) -> Value {
 
 #[test]
 fn s12_r3_confirmed_in_advance_is_sent() {
-    let (p, _ai, pc, _, lines) = r3_chat(&["--confirm", "yes"], "note: pay rent\n");
+    let (p, _ai, pc, _, lines) = r3_chat(&["--confirm", "yes"], "note: pay rent\n", None);
     assert_eq!(confirm_line(&lines)["decision"], "confirmed");
     assert_eq!(of_type(&lines, "tool")[0]["outcome"], "done");
     assert_eq!(pc.received(), ["POST /note"]);
@@ -337,7 +269,7 @@ fn s12_r3_confirmed_in_advance_is_sent() {
 #[test]
 fn s12_r3_declined_sends_nothing_and_the_ai_is_told() {
     for confirm in [&["--confirm", "no"][..], &[]] {
-        let (p, ai, pc, _, lines) = r3_chat(confirm, "note: pay rent\n");
+        let (p, ai, pc, _, lines) = r3_chat(confirm, "note: pay rent\n", None);
         assert_eq!(confirm_line(&lines)["decision"], "declined", "{confirm:?}");
         let tool = of_type(&lines, "tool")[0];
         assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("declined")));
@@ -349,11 +281,51 @@ fn s12_r3_declined_sends_nothing_and_the_ai_is_told() {
     }
 }
 
+/// [`chat`], the answer written once the R3 question's prompt is on
+/// standard error (issue 32: a line written before it is not its answer).
+fn chat_answering(p: &Profile, args: &[&str], stdin: &str, answer: &str) -> (Output, Vec<Value>) {
+    let port = free_port().to_string();
+    let mut all = vec!["chat", "--json", "--door-port", &port];
+    all.extend_from_slice(args);
+    let mut child =
+        p.command(&all).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("chat runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let mut child = Running(child);
+    let printed = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let _ = stdout.read_to_end(&mut all);
+        all
+    });
+    let (send, pieces) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 1024];
+        while let Ok(n @ 1..) = stderr.read(&mut buffer) {
+            let _ = send.send(buffer[..n].to_vec());
+        }
+    });
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    let mut asked = Vec::new();
+    while !contains(&asked, "Type yes to send it, anything else cancels: ") {
+        let piece =
+            pieces.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| panic!("never asked: {}", text(&asked)));
+        asked.extend(piece);
+    }
+    input.write_all(answer.as_bytes()).expect("write the answer");
+    drop(input);
+    asked.extend(pieces.iter().flatten());
+    let status = child.0.wait().expect("chat ends");
+    let out = Output { status, stdout: printed.join().expect("stdout"), stderr: asked };
+    let lines = lines_of(&out);
+    (out, lines)
+}
+
 /// `--confirm ask`: the question shows exactly the request, the answer is
-/// the next line.
+/// `yes` typed after it (issue 32).
 #[test]
 fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
-    let (_p, _ai, pc, out, lines) = r3_chat(&["--confirm", "ask"], "note: pay rent\ny\n");
+    let (_p, _ai, pc, out, lines) = r3_chat(&["--confirm", "ask"], "note: pay rent\n", Some("yes\n"));
     assert_eq!(confirm_line(&lines)["decision"], "confirmed");
     let asked = text(&out.stderr);
     assert!(asked.contains("write a note on your PC") && asked.contains("POST http://127.0.0.1:"), "{asked}");

@@ -6,6 +6,7 @@
 use super::host::{fail, run as act};
 use super::plugins::read_secret;
 use crate::output::print_json;
+use crate::shown::{errln, line, outln};
 use dcp_host::{AiSettings, AiTest, ApiError, ErrorCode, FoundAi, Host, Place};
 use serde::Serialize;
 use std::process::ExitCode;
@@ -74,29 +75,35 @@ fn print(settings: &AiSettings, json: bool, found: Option<&[FoundAi]>) -> ExitCo
     }
     let me = crate::me();
     match (&settings.url, settings.place) {
-        (Some(url), Some(place)) => println!("AI: {url} ({})", where_words(place)),
-        _ => println!("AI: not set"),
+        (Some(url), Some(place)) => outln!("AI: {url} ({})", where_words(place)),
+        _ => outln!("AI: not set"),
     }
-    println!("model: {}", settings.model.as_deref().unwrap_or("not set"));
-    println!("API key: {}", if settings.key_set { "set" } else { "not set" });
+    outln!("model: {}", line(settings.model.as_deref().unwrap_or("not set")));
+    outln!("API key: {}", if settings.key_set { "set" } else { "not set" });
     if let Some(found) = found {
         if found.is_empty() {
-            println!(
+            outln!(
                 "no AI answers on this PC's usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080): start one, \
                  or set an online AI: {me} ai --url https://… --model NAME"
             );
         }
         for f in found {
-            let models = if f.models.is_empty() { "no model yet".to_owned() } else { f.models.join(", ") };
-            println!("found on this PC: {} ({models})", f.url);
+            // Whatever answers on these ports names its models (issue 32): each on this line.
+            let models = if f.models.is_empty() { "no model yet".to_owned() } else { names(&f.models) };
+            outln!("found on this PC: {} ({models})", f.url);
             if let Some(model) = f.models.first() {
-                println!("  to use it: {me} ai --url {} --model {}", f.url, super::shell_word(model));
+                outln!("  to use it: {me} ai --url {} --model {}", f.url, line(&super::shell_word(model)));
             }
         }
     } else if settings.url.is_some() && settings.model.is_none() {
-        println!("next: {me} ai --model NAME (see {me} ai test for the models)");
+        outln!("next: {me} ai --model NAME (see {me} ai test for the models)");
     }
     ExitCode::SUCCESS
+}
+
+/// Model names as the AI service gave them, each on this one line.
+fn names(models: &[String]) -> String {
+    models.iter().map(|m| line(m).to_string()).collect::<Vec<_>>().join(", ")
 }
 
 fn where_words(place: Place) -> &'static str {
@@ -113,9 +120,9 @@ fn refused(e: &ApiError, json: bool) -> ExitCode {
     if json {
         print_json(&serde_json::json!({ "ok": false, "code": code, "message": e.message, "hint": hint }));
     } else {
-        eprintln!("{}: {}", code, e.message);
+        errln!("{}: {}", code, e.message);
         if let Some(hint) = hint {
-            eprintln!("hint: {hint}");
+            errln!("hint: {hint}");
         }
     }
     ExitCode::from(super::REFUSED)
@@ -133,14 +140,14 @@ fn test(host: &Host, json: bool) -> ExitCode {
         let place = tested.place.map_or("", where_words);
         match tested.models.len() {
             // Ollama with nothing pulled yet answers with an empty list.
-            0 => println!("Connected ({place}), but it lists no model yet: get one (Ollama: ollama pull NAME)"),
-            n => println!("Connected ({place}): {n} model(s): {}", tested.models.join(", ")),
+            0 => outln!("Connected ({place}), but it lists no model yet: get one (Ollama: ollama pull NAME)"),
+            n => outln!("Connected ({place}): {n} model(s): {}", names(&tested.models)),
         }
     } else {
         let code = tested.code.map_or("error", |c| c.as_str());
-        eprintln!("{code}: {}", tested.message.as_deref().unwrap_or("the AI could not be reached"));
+        errln!("{code}: {}", tested.message.as_deref().unwrap_or("the AI could not be reached"));
         if let Some(hint) = tested.code.and_then(super::hints::ai_fix) {
-            eprintln!("hint: {hint}");
+            errln!("hint: {hint}");
         }
     }
     if tested.ok {

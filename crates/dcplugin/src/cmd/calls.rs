@@ -1,6 +1,7 @@
 //! `tools`, `call` and `journal`: the tool-call pipeline seen from a script.
 
 use super::host::{fail, run as act};
+use crate::shown::{errln, line, outln};
 use crate::TurnArgs;
 use dcp_host::events::HostEvent;
 use dcp_host::Refusal;
@@ -83,14 +84,14 @@ pub fn call(host: &Host, tool: &str, args: Option<&str>, turn_args: &TurnArgs, j
         }
         crate::output::print_json(&CallJson { outcome: &outcome, hint: hint.as_deref() });
     } else {
-        println!("{}", outcome.for_ai);
+        outln!("{}", outcome.for_ai);
         if let Some(hint) = &hint {
-            eprintln!("hint: {hint}");
+            errln!("hint: {hint}");
         }
     }
     while let Ok(event) = events.try_recv() {
         if let HostEvent::JournalLost { message } = event {
-            eprintln!("warning: {message}");
+            errln!("warning: {message}");
         }
     }
     Ok(if outcome.outcome == JournalOutcome::Done { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })
@@ -102,14 +103,16 @@ pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
         let lines = entries
             .iter()
             .map(|e| {
-                let code = e.code.as_ref().map_or(String::new(), |c| format!(" {c}"));
-                let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{s}\""));
+                // Every field may hold what the AI or a client made up (issue 32): each on this one line.
+                let code = e.code.as_ref().map_or(String::new(), |c| format!(" {}", line(&c.to_string())));
+                let subject = e.subject.as_deref().map_or(String::new(), |s| format!("  \"{}\"", line(s)));
                 let when = crate::localtime::format_ms(e.at);
                 // An R3 call's answer from the player (§12): confirmed, declined, expired.
                 let asked = e.confirmation.as_ref().map_or(String::new(), |d| format!(" ({d})"));
                 // The AI app that asked, as it named itself (issue 24): "mcp (Claude Desktop 0.9.2)".
-                let who = e.client.as_deref().map_or(e.who.to_string(), |client| format!("{} ({client})", e.who));
-                format!("{when}  {}__{}  {who}  {}{code}{asked}{subject}", e.plugin, e.action, e.outcome)
+                let who =
+                    e.client.as_deref().map_or(e.who.to_string(), |client| format!("{} ({})", e.who, line(client)));
+                format!("{when}  {}__{}  {who}  {}{code}{asked}{subject}", line(&e.plugin), line(&e.action), e.outcome)
             })
             .collect::<Vec<_>>()
             .join("\n");

@@ -15,11 +15,12 @@
 use super::host::fail;
 use crate::choice::Confirm;
 use crate::output::print_json;
+use crate::shown::{self, errln, line, outln, write_made_safe, Stream, To};
 use dcp_companion::{Companion, Said, ToolOutcome, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, SaidEvent, Source};
 use std::collections::HashMap;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
@@ -75,15 +76,17 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         Err(e) => return Ok(fail(&e, false)),
     };
     let lines = read_lines();
+    let screen = Screen::default();
+    let terminal = || Arc::new(Terminal { lines: lines.clone(), json, screen: screen.clone() });
     let ask: Arc<dyn Ask> = match args.confirm {
         Some(Confirm::Yes) => Arc::new(InAdvance(Decision::Confirmed)),
         Some(Confirm::No) => Arc::new(InAdvance(Decision::Declined)),
-        Some(Confirm::Ask) => Arc::new(Terminal { lines: lines.clone(), json }),
-        None if std::io::stdin().is_terminal() => Arc::new(Terminal { lines: lines.clone(), json }),
+        Some(Confirm::Ask) => terminal(),
+        None if std::io::stdin().is_terminal() => terminal(),
         None => Arc::new(InAdvance(Decision::Declined)),
     };
-    let mut chat =
-        Chat { host, companion: Companion::new(host.clone(), connection), ask, json, source, live: args.live };
+    let companion = Companion::new(host.clone(), connection);
+    let mut chat = Chat { host, companion, ask, json, source, live: args.live, screen };
     if let Some(text) = args.once {
         let ok = host.block_on(chat.say(text));
         return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) });
@@ -164,34 +167,43 @@ struct Chat<'h> {
     json: bool,
     source: Source,
     live: bool,
+    screen: Screen,
 }
 
 impl Chat<'_> {
     /// One player turn; false when it ended with an error.
     async fn say(&mut self, text: String) -> bool {
-        let mut printer = Printer::new(self.host, self.json).await;
+        let mut printer = Printer::new(self.host, self.json, self.screen.clone()).await;
         let said = Said { source: self.source, live: self.live, text };
         self.companion.say(said, Some(self.ask.clone()), &mut |e| printer.print(&e)).await.is_ok()
     }
 
     /// One event turn the door handed over.
     async fn event_turn(&mut self, message: String, events: Vec<SaidEvent>) {
-        let mut printer = Printer::new(self.host, self.json).await;
+        let mut printer = Printer::new(self.host, self.json, self.screen.clone()).await;
         let _ = self.companion.event_turn(message, events, &mut |e| printer.print(&e)).await;
     }
 }
 
-/// Prints a turn's events: JSON lines, or the readable chat.
+/// What the readable chat has printed on standard output: a line of the
+/// answer may be open, or its start held back (`shown`). Shared by the
+/// turns' printers and the R3 question, which starts on a fresh line.
+type Screen = Arc<std::sync::Mutex<Stream>>;
+
+/// Prints a turn's events: JSON lines, or the readable chat, where every
+/// text from outside (the model's, a plugin's, an event's) goes through
+/// `shown` (issue 32).
 struct Printer {
     json: bool,
     /// The answer's words were printed as they streamed.
     streamed: bool,
     /// Each offered action's plugin name and hint, by full tool name.
     actions: HashMap<String, (String, String)>,
+    screen: Screen,
 }
 
 impl Printer {
-    async fn new(host: &Host, json: bool) -> Printer {
+    async fn new(host: &Host, json: bool, screen: Screen) -> Printer {
         let mut actions = HashMap::new();
         if !json {
             for card in host.cards().await.unwrap_or_default() {
@@ -202,7 +214,7 @@ impl Printer {
                 }
             }
         }
-        Printer { json, streamed: false, actions }
+        Printer { json, streamed: false, actions, screen }
     }
 
     fn print(&mut self, event: &TurnEvent) {
@@ -210,58 +222,63 @@ impl Printer {
             print_json(event);
             return;
         }
-        let mut out = std::io::stdout().lock();
         match event {
             TurnEvent::Turn { .. } | TurnEvent::End { .. } => {}
             TurnEvent::Delta { text } => {
                 self.streamed = true;
-                let _ = write!(out, "{text}");
-                let _ = out.flush();
+                let safe = self.screen().piece(text);
+                write_made_safe(To::Stdout, &safe);
             }
             TurnEvent::Tool { tool, outcome, code, reason, .. } => {
-                self.end_line(&mut out);
+                self.end_line();
+                // A tool the AI made up is named as it wrote it: on this one line.
                 let (plugin, hint) = self.actions.get(tool).cloned().unwrap_or_else(|| (tool.clone(), String::new()));
                 let why = reason.as_deref().or(code.as_deref()).unwrap_or("no reason given");
                 let outcome = match outcome {
                     ToolOutcome::Done => "done".to_owned(),
                     // Words first, then the code for a search or a report.
                     ToolOutcome::Failed => match code.as_deref() {
-                        Some(code) => format!("failed: {} ({code})", crate::words::failure_words(code)),
-                        None => format!("failed: {why}"),
+                        Some(code) => format!("failed: {} ({})", crate::words::failure_words(code), line(code)),
+                        None => format!("failed: {}", line(why)),
                     },
-                    other => format!("{}: {why}", other.as_str()),
+                    other => format!("{}: {}", other.as_str(), line(why)),
                 };
-                let hint = if hint.is_empty() { String::new() } else { format!(" ({hint})") };
-                let _ = writeln!(out, "  [{plugin}{hint}] {outcome}");
+                let hint = if hint.is_empty() { String::new() } else { format!(" ({})", line(&hint)) };
+                outln!("  [{}{hint}] {outcome}", line(&plugin));
             }
             TurnEvent::Confirm { method, url, decision, .. } => {
-                self.end_line(&mut out);
-                let _ = writeln!(out, "  serious action {decision}: {method} {url}");
+                self.end_line();
+                outln!("  serious action {decision}: {} {}", line(method), line(url));
             }
             TurnEvent::Reply { text } => {
-                if !self.streamed {
-                    let _ = write!(out, "{text}");
-                }
-                let _ = writeln!(out);
-                self.streamed = false;
+                let streamed = std::mem::take(&mut self.streamed);
+                let mut screen = self.screen();
+                let mut safe = if streamed { String::new() } else { screen.piece(text) };
+                safe.push_str(&screen.finish());
+                write_made_safe(To::Stdout, &safe);
             }
             // The program's words, not the AI's framing of them.
             TurnEvent::Event { plugin, event, title, details, .. } => {
-                let details = details.as_deref().map(|d| format!(": \"{d}\"")).unwrap_or_default();
-                let _ = writeln!(out, "event {plugin}/{event}: {title}{details}");
+                self.end_line();
+                let details = details.as_deref().map(|d| format!(": \"{}\"", line(d))).unwrap_or_default();
+                outln!("event {}/{}: {}{details}", line(plugin), line(event), line(title));
             }
             TurnEvent::Error { code, message } => {
-                self.end_line(&mut out);
-                eprintln!("error {code}: {message}");
+                self.end_line();
+                errln!("error {}: {message}", line(code));
             }
         }
     }
 
+    fn screen(&self) -> std::sync::MutexGuard<'_, Stream> {
+        self.screen.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Ends an answer's streamed line before a line of its own.
-    fn end_line(&mut self, out: &mut impl Write) {
-        if std::mem::take(&mut self.streamed) {
-            let _ = writeln!(out);
-        }
+    fn end_line(&mut self) {
+        self.streamed = false;
+        let safe = self.screen().end_line();
+        write_made_safe(To::Stdout, &safe);
     }
 }
 
@@ -275,36 +292,93 @@ impl Ask for InAdvance {
     }
 }
 
-/// `--confirm ask`: the question printed, the answer read from the next
-/// line of standard input (y or yes; anything else, or its end, is a no).
+/// The only answer that sends an R3 request (issue 32): typed in full, so
+/// that a line meant for something else (a `y` to the model's own
+/// question) cannot be it. Compared trimmed, in any case.
+const YES: &str = "yes";
+
+/// The question's last line, its prompt.
+const PROMPT: &str = "Type yes to send it, anything else cancels:";
+
+/// `--confirm ask`: the question printed (on standard error with
+/// `--json`), the answer read from standard input. Only a line read after
+/// the question was fully shown answers it: what was typed before (lines
+/// waiting in the queue, and on a terminal what it holds unread) is
+/// dropped, and said. Only [`YES`] sends; anything else, or the input's
+/// end, is a no.
 struct Terminal {
     lines: Lines,
     json: bool,
+    screen: Screen,
+}
+
+impl Terminal {
+    /// The question's lines: who asks, exactly what a yes sends, the prompt.
+    fn lines_of(question: &Question) -> Vec<String> {
+        let request = &question.request;
+        let mut lines = vec![
+            format!("{} wants to: {} (serious action, confirmed every time)", question.plugin_name, question.hint),
+            format!("  {} {}", request.method, request.url),
+        ];
+        if let Some(body) = &request.body {
+            lines.push(format!("  {body}"));
+        }
+        lines.push(PROMPT.to_owned());
+        lines
+    }
 }
 
 impl Ask for Terminal {
     fn confirm(&self, question: Question) -> Answer<'_> {
-        let request = &question.request;
-        let mut text = format!(
-            "{} wants to: {} (serious action, confirmed every time)\n  {} {}\n",
-            question.plugin_name, question.hint, request.method, request.url
-        );
-        if let Some(body) = &request.body {
-            text.push_str(&format!("  {body}\n"));
-        }
-        text.push_str("Send exactly this? [y/N] ");
-        // A script reading --json lines gets only the contract's lines on stdout.
-        if self.json {
-            eprint!("{text}");
-        } else {
-            print!("{text}");
-            let _ = std::io::stdout().flush();
-        }
         Box::pin(async move {
-            match self.lines.lock().await.recv().await {
-                Some(answer) if matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") => Decision::Confirmed,
+            // A script reading --json lines gets only the contract's lines on stdout.
+            let (to, terminal) = if self.json {
+                (To::Stderr, std::io::stderr().is_terminal())
+            } else {
+                (To::Stdout, std::io::stdout().is_terminal())
+            };
+            // On a fresh line, apart from whatever the model's words left open.
+            let mut shown = if self.json {
+                String::new()
+            } else {
+                self.screen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).end_line()
+            };
+            shown.push_str(&shown::question(&Terminal::lines_of(&question), terminal));
+            write_made_safe(to, &shown);
+            let mut lines = self.lines.lock().await;
+            let ignored = typed_before(&mut lines);
+            if ignored > 0 {
+                let said = match ignored {
+                    1 => "1 line typed before this question was ignored.".to_owned(),
+                    n => format!("{n} lines typed before this question were ignored."),
+                };
+                write_made_safe(to, &format!("\n{}", shown::question(&[said, PROMPT.to_owned()], false)));
+            }
+            match lines.recv().await {
+                Some(answer) if answer.trim().eq_ignore_ascii_case(YES) => Decision::Confirmed,
                 _ => Decision::Declined,
             }
         })
     }
 }
+
+/// Drops every line typed before the question was shown, and how many
+/// there were: those the reading thread queued, and on a terminal what it
+/// holds not yet read (a line begun, or ended a moment ago).
+fn typed_before(lines: &mut mpsc::UnboundedReceiver<String>) -> usize {
+    discard_unread();
+    std::iter::from_fn(|| lines.try_recv().ok()).count()
+}
+
+/// Discards what the terminal holds typed but not yet read (tcflush
+/// TCIFLUSH, through rustix: `unsafe` is forbidden here).
+#[cfg(unix)]
+fn discard_unread() {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        let _ = rustix::termios::tcflush(&stdin, rustix::termios::QueueSelector::IFlush);
+    }
+}
+
+#[cfg(not(unix))]
+fn discard_unread() {}

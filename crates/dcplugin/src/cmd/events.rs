@@ -5,6 +5,7 @@
 use super::host::{done, fail, run as act, run_as, Ok as Done};
 use crate::choice::EventsWhat;
 use crate::output::print_json;
+use crate::shown::{line, outln};
 use crate::words::{door_state_words, status_label, EventsPageJson};
 use dcp_host::events::{Change, HostEvent};
 use dcp_host::{held_by_a_door, BackgroundOptions, DoorState, EventsPage, Host, Notice, Origin, Status, Wanted};
@@ -85,7 +86,10 @@ fn print_notice(n: &Notice, json: bool, by_a_door: bool) {
     let line = match n {
         Notice::Door { state } => format!("door: {}", door_state_words(state, by_a_door)),
         Notice::Received { plugin, event, text } => {
-            format!("received {plugin}/{event}{}", text.as_deref().map_or(String::new(), |t| format!("  \"{t}\"")))
+            format!(
+                "received {plugin}/{event}{}",
+                text.as_deref().map_or(String::new(), |t| format!("  \"{}\"", line(t)))
+            )
         }
         Notice::Refused { plugin, event, reason } => {
             format!("refused {plugin}/{}  {reason}", event.as_deref().unwrap_or("-"))
@@ -95,7 +99,7 @@ fn print_notice(n: &Notice, json: bool, by_a_door: bool) {
             format!("event turn (no tools: any call is refused as not_requested): {message}")
         }
     };
-    println!("{line}");
+    outln!("{line}");
 }
 
 /// One line of `serve` for a host event; events a script does not follow
@@ -127,19 +131,19 @@ async fn print_event(host: &Host, event: &HostEvent, json: bool) {
                 }
                 print_json(&line);
             } else {
-                println!("reloaded {}  {}", card.slug, status_label(card.status));
+                outln!("reloaded {}  {}", card.slug, status_label(card.status));
                 for problem in &errors {
-                    println!("  {problem}");
+                    outln!("  {}", line(&problem.to_string()));
                 }
                 if !errors.is_empty() {
-                    println!("  fix manifest.json and save again: it is read at each save");
+                    outln!("  fix manifest.json and save again: it is read at each save");
                 }
             }
         }
         HostEvent::ReloadFailed { message } if json => {
             print_json(&serde_json::json!({ "kind": "reload_failed", "error": message }))
         }
-        HostEvent::ReloadFailed { message } => println!("reload failed, trying again: {message}"),
+        HostEvent::ReloadFailed { message } => outln!("reload failed, trying again: {message}"),
         _ => {}
     }
 }
@@ -166,7 +170,7 @@ pub fn serve(host: &Host, listening: bool, door_port: u16, json: bool) -> anyhow
         if json {
             print_json(&serde_json::json!({ "kind": "stopped" }));
         } else {
-            println!("stopped");
+            outln!("stopped");
         }
         anyhow::Ok(ExitCode::SUCCESS)
     })
@@ -188,18 +192,18 @@ fn print_start(host: &Host, door_port: u16, json: bool) {
         print_json(&serde_json::json!({ "kind": "serving", "door_port": door_port, "watching": watching }));
         return;
     }
-    println!("profile: {}", host.profile_dir().display());
-    println!(
+    outln!("profile: {}", host.profile_dir().display());
+    outln!(
         "event door: 127.0.0.1:{door_port}, open while developer mode is on and an event of an active plugin is \
          switched on"
     );
     if folders.is_empty() {
-        println!("watching: no loaded folder ({} load-folder DIR loads one, in developer mode)", crate::me());
+        outln!("watching: no loaded folder ({} load-folder DIR loads one, in developer mode)", crate::me());
     }
     for (slug, dir) in &folders {
-        println!("watching: {slug}  {} (each save of manifest.json or icon.png reloads it)", dir.display());
+        outln!("watching: {slug}  {} (each save of manifest.json or icon.png reloads it)", dir.display());
     }
-    println!("Ctrl-C stops.");
+    outln!("Ctrl-C stops.");
 }
 
 async fn stop_signal() {

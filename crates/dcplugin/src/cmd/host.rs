@@ -2,6 +2,7 @@
 //! the same way in every command.
 
 use crate::output::print_json;
+use crate::shown::{errln, outln};
 use dcp_host::{ApiError, Host, HostOptions};
 use serde::Serialize;
 use std::future::Future;
@@ -55,15 +56,15 @@ pub fn fail_pending(error: &ApiError, json: bool, review: Option<&str>) -> ExitC
         return ExitCode::from(super::REFUSED);
     }
     if errors.is_empty() {
-        eprintln!("{error}");
+        errln!("{error}");
     } else {
-        eprintln!("refused:");
+        errln!("refused:");
         for problem in errors {
-            eprintln!("{problem}");
+            errln!("{problem}");
         }
     }
     if let Some(hint) = hint {
-        eprintln!("hint: {hint}");
+        errln!("hint: {hint}");
     }
     ExitCode::from(super::REFUSED)
 }
@@ -73,7 +74,7 @@ pub fn done<T: Serialize>(value: &T, json: bool, human: impl FnOnce() -> String)
     if json {
         print_json(value);
     } else {
-        println!("{}", human());
+        outln!("{}", human());
     }
     ExitCode::SUCCESS
 }

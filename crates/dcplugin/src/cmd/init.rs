@@ -5,6 +5,7 @@
 use super::shell_word;
 use crate::choice::{Auth, Kind};
 use crate::output::{print_json, print_problems};
+use crate::shown::{err, errln, outln};
 use dcp_host::ToolRef;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -54,7 +55,7 @@ pub fn run(answers: Answers, yes: bool, json: bool) -> anyhow::Result<ExitCode> 
         if json {
             print_json(&json!({ "ok": false, "code": null, "message": message, "errors": [] }));
         } else {
-            eprintln!("{message}");
+            errln!("{message}");
         }
         return Ok(ExitCode::from(super::REFUSED));
     }
@@ -75,13 +76,13 @@ pub fn run(answers: Answers, yes: bool, json: bool) -> anyhow::Result<ExitCode> 
     if json {
         print_json(&InitJson { ok: true, dir: &plan.dir, slug: &slug, files: &files, next: &next });
     } else {
-        println!("created {}: {}", plan.dir.display(), files.join(", "));
-        println!("valid: {slug} ({} 0.1.0)", plan.name);
-        println!("next:");
+        outln!("created {}: {}", plan.dir.display(), files.join(", "));
+        outln!("valid: {slug} ({} 0.1.0)", plan.name);
+        outln!("next:");
         for line in &next {
-            println!("  {line}");
+            outln!("  {line}");
         }
-        println!("(the same steps are in {})", plan.dir.join("readme.md").display());
+        outln!("(the same steps are in {})", plan.dir.join("readme.md").display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -97,7 +98,7 @@ fn ask(a: Answers, dir: PathBuf, interactive: bool) -> anyhow::Result<Plan> {
         if !interactive {
             return Ok(default.to_owned());
         }
-        eprint!("{text} [{default}]: ");
+        err!("{text} [{default}]: ");
         let _ = std::io::stderr().flush();
         let mut line = String::new();
         input.read_line(&mut line)?;

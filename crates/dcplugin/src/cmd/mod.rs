@@ -7,6 +7,8 @@ pub mod events;
 pub mod hints;
 pub mod host;
 pub mod init;
+// mcp writes the protocol on standard output and a startup failure on standard error.
+#[allow(clippy::print_stdout, clippy::print_stderr)]
 pub mod mcp;
 pub mod pack;
 pub mod plugins;

@@ -2,6 +2,7 @@
 //! folder with only the files §4 allows, and refuses to write an invalid one.
 
 use crate::output::{print_json, print_problems};
+use crate::shown::outln;
 use dcp_host::author::{self, EXTRA_FILES, ICON_FILE, MANIFEST_FILE};
 use dcp_host::Problem;
 use serde::Serialize;
@@ -95,15 +96,15 @@ pub fn run(folder: &Path, output: Option<&Path>, json: bool) -> anyhow::Result<E
     } else {
         print_problems(&problems);
         for l in &left {
-            println!("left out: {}  ({})", l.name, l.why);
+            outln!("left out: {}  ({})", l.name, l.why);
         }
         match &written {
             Some(path) => {
-                println!("wrote {} ({})", path.display(), files.join(", "));
+                outln!("wrote {} ({})", path.display(), files.join(", "));
                 let p = super::shell_word(&path.to_string_lossy());
-                println!("next: share it, or import it to try it as a player would: {} import {p}", crate::me());
+                outln!("next: share it, or import it to try it as a player would: {} import {p}", crate::me());
             }
-            None => println!(
+            None => outln!(
                 "refused: nothing written ({} problem(s)); dcplugin validate FOLDER lists them",
                 problems.errors.len()
             ),

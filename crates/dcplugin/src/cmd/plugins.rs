@@ -6,6 +6,7 @@ use super::hints;
 use super::host::{done, fail, run as act, run_as, Ok as Done};
 use crate::choice::{OnOff, Permit};
 use crate::localtime::format_ms;
+use crate::shown::{errln, line};
 use crate::words::{self, CardJson, DetailsJson};
 use crate::{Command, InstallArgs};
 use dcp_host::{
@@ -236,7 +237,7 @@ fn consent(
             // The review stays pending: the player can fix the options and install it.
             let code = super::host::fail_pending(&e, json, Some(&review.review));
             if !json {
-                eprintln!(
+                errln!(
                     "review {} is still pending: {} install {} [options]",
                     review.review,
                     crate::me(),
@@ -410,10 +411,14 @@ fn human_details(d: &PluginDetails) -> String {
     reach.push(format!("Online AI models: {}", words::cloud_words(d.cloud_choice)));
     reach.push(format!("Use while live on Twitch: {}", if d.twitch_allowed { "allowed" } else { "no" }));
     section(&mut out, "Where its data goes", reach);
-    let errors = d.errors.iter().map(ToString::to_string).collect();
+    // A manifest's and a server's texts, each problem and failure on its own line (issue 32).
+    let errors = d.errors.iter().map(|p| line(&p.to_string()).to_string()).collect();
     section(&mut out, "Errors (the manifest no longer passes the checks)", errors);
-    let failures =
-        d.last_failures.iter().map(|e| format!("{}  {}  {}  {}", format_ms(e.at), e.action, e.code, e.error)).collect();
+    let failures = d
+        .last_failures
+        .iter()
+        .map(|e| format!("{}  {}  {}  {}", format_ms(e.at), line(&e.action), line(&e.code.to_string()), line(&e.error)))
+        .collect();
     section(&mut out, "Last failed calls", failures);
     section(
         &mut out,

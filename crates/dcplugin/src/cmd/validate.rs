@@ -1,6 +1,7 @@
 //! `dcplugin validate PATH [--json] [--app-version X.Y.Z]`.
 
 use crate::output::{print_json, print_problems, ValidateJson};
+use crate::shown::outln;
 use dcp_host::Version;
 use std::path::Path;
 use std::process::ExitCode;
@@ -19,18 +20,17 @@ pub fn run(path: &Path, json: bool, app_version: Option<Version>) -> anyhow::Res
     } else {
         print_problems(&problems);
         if let Some(note) = icon_note {
-            println!("note: icon.png is not used: {note}");
+            outln!("note: icon.png is not used: {note}");
         }
         match summary {
-            Some(summary) if problems.warnings.is_empty() => println!("valid: {summary}"),
-            Some(summary) => println!("valid with {} warning(s): {summary}", problems.warnings.len()),
-            None => println!(
-                "refused: {} problem(s); docs/errors.md gives the usual fix of each code",
-                problems.errors.len()
-            ),
+            Some(summary) if problems.warnings.is_empty() => outln!("valid: {summary}"),
+            Some(summary) => outln!("valid with {} warning(s): {summary}", problems.warnings.len()),
+            None => {
+                outln!("refused: {} problem(s); docs/errors.md gives the usual fix of each code", problems.errors.len())
+            }
         }
         if problems.is_ok() {
-            println!("{}", super::hints::after_validate(path));
+            outln!("{}", super::hints::after_validate(path));
         }
     }
     Ok(if problems.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) })

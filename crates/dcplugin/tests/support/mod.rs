@@ -1,9 +1,14 @@
 //! What the `dcplugin` integration tests share: the binary run with piped
 //! input, its one JSON object, the example plugins, loopback ports a plugin
 //! may declare, searching output and files for a secret, and child
-//! processes that end with the test.
+//! processes that end with the test; the chat tests' AI and plugin server
+//! (`chat`), a program on a pseudo-terminal (`pty`).
 
 #![allow(dead_code)] // each test file uses its own part
+
+pub mod chat;
+#[cfg(unix)]
+pub mod pty;
 
 use serde_json::Value;
 use std::io::Write;
