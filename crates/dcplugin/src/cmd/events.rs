@@ -83,23 +83,26 @@ fn print_notice(n: &Notice, json: bool, by_a_door: bool) {
         print_json(n);
         return;
     }
-    let line = match n {
+    // A refused request's plugin and event are what its sender wrote: each on this line.
+    let said = match n {
         Notice::Door { state } => format!("door: {}", door_state_words(state, by_a_door)),
         Notice::Received { plugin, event, text } => {
             format!(
-                "received {plugin}/{event}{}",
+                "received {}/{}{}",
+                line(plugin),
+                line(event),
                 text.as_deref().map_or(String::new(), |t| format!("  \"{}\"", line(t)))
             )
         }
         Notice::Refused { plugin, event, reason } => {
-            format!("refused {plugin}/{}  {reason}", event.as_deref().unwrap_or("-"))
+            format!("refused {}/{}  {reason}", line(plugin), line(event.as_deref().unwrap_or("-")))
         }
-        Notice::Dropped { plugin, event, reason } => format!("dropped {plugin}/{event}  {reason}"),
+        Notice::Dropped { plugin, event, reason } => format!("dropped {}/{}  {reason}", line(plugin), line(event)),
         Notice::Turn { message, .. } => {
             format!("event turn (no tools: any call is refused as not_requested): {message}")
         }
     };
-    outln!("{line}");
+    outln!("{said}");
 }
 
 /// One line of `serve` for a host event; events a script does not follow
