@@ -49,6 +49,9 @@ pub const FAILURES_KEPT: i64 = 20;
 const ERROR_CHARS: usize = 1_000;
 /// Longest AI app name kept (see [`client_name`]).
 pub const CLIENT_CHARS: usize = 60;
+/// Longest plugin or action name kept: a full tool name's (§21). A name
+/// the AI or an MCP client made up may be longer (see [`cleaned`]).
+pub const NAME_CHARS: usize = dcp_format::limits::FULL_TOOL_NAME_CHARS;
 /// How far back a card's "number of recent errors" looks, in milliseconds
 /// (§19 asks for the count on each card in developer mode but does not say
 /// how recent). A day: a developer who comes back the next morning still
@@ -242,20 +245,32 @@ pub struct NewEntry<'a> {
     pub client: Option<&'a str>,
 }
 
-/// An AI app's name as the journal keeps it. The client chooses this text
-/// (an MCP client's `initialize`), so it is read as hostile (§3: the
-/// journal holds no content; §19: Actions shows each line as it is):
-/// line breaks and tabs become spaces, every hidden character (controls,
-/// bidi overrides, zero-width and tag characters: `dcp_format::text`'s
-/// set) is removed so it cannot forge or reorder a line of Actions or of
-/// `dcplugin journal`, spaces are collapsed, and it is cut to
-/// [`CLIENT_CHARS`]. Nothing left: no name.
+/// An AI app's name as the journal keeps it ([`cleaned`], cut to
+/// [`CLIENT_CHARS`]): the client chooses this text (an MCP client's
+/// `initialize`). Nothing left: no name.
 pub fn client_name(raw: &str) -> Option<String> {
+    let name = cleaned(raw, CLIENT_CHARS);
+    (!name.is_empty()).then_some(name)
+}
+
+/// A text of a journal line that may come from outside, as it is kept: the
+/// plugin and action of a tool name the AI or an MCP client made up, the
+/// subject, the AI app's name (issue 32). It is read as hostile (§3: the
+/// journal holds no content; §19: Actions shows each line as it is): line
+/// breaks and tabs become spaces, every hidden character (controls, escape
+/// sequences' ESC, bidi overrides, zero-width and tag characters:
+/// `dcp_format::text`'s set) is removed so it cannot forge or reorder a
+/// line of Actions or of `dcplugin journal`, spaces are collapsed, and it
+/// is cut to `max` characters. A name of printable ASCII without spaces
+/// (every slug and tool name) is kept as it is.
+fn cleaned(raw: &str, max: usize) -> String {
+    if raw.len() <= max && raw.bytes().all(|b| b.is_ascii_graphic()) {
+        return raw.to_owned();
+    }
     let spaced: String = raw.chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect();
     let visible = dcp_format::text::remove_hidden(&spaced);
-    let name: String = visible.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(CLIENT_CHARS).collect();
-    let name = name.trim_end();
-    (!name.is_empty()).then(|| name.to_owned())
+    let text: String = visible.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(max).collect();
+    text.trim_end().to_owned()
 }
 
 fn now_ms() -> i64 {
@@ -307,8 +322,10 @@ const RECENT_ERRORS_SQL: &str = "SELECT j.slug, COUNT(*) FROM journal j INDEXED 
 fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, rusqlite::Error> {
     // One commit for both tables (inside a caller's transaction, that one).
     let tx = if conn.is_autocommit() { Some(conn.unchecked_transaction()?) } else { None };
-    let subject = e.subject.map(|s| s.chars().take(SUBJECT_CHARS).collect::<String>());
+    let (plugin, action) = (cleaned(e.plugin, NAME_CHARS), cleaned(e.action, NAME_CHARS));
+    let subject = e.subject.map(|s| cleaned(s, SUBJECT_CHARS));
     let client = e.client.and_then(client_name);
+    let e = &NewEntry { plugin: &plugin, action: &action, subject: subject.as_deref(), ..e.clone() };
     conn.prepare_cached(
         "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject, confirmation, client)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -335,7 +352,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         kind: Stored::Known(e.kind),
         outcome: Stored::Known(e.outcome),
         code: e.code.map(Stored::Known),
-        subject,
+        subject: e.subject.map(str::to_owned),
         detail: None,
         confirmation: e.confirmation.map(Stored::Known),
         client,
