@@ -4,7 +4,9 @@
 //! `[secret]`); only a yes sends it, and only that request. The pipeline
 //! gives the question ([`crate::pipeline::Asking`]); the caller that can
 //! ask (a window, a terminal, an answer given in advance) answers it
-//! through [`Ask`], within [`ANSWER_WITHIN`].
+//! through [`Ask`], within [`ANSWER_WITHIN`]. A yes counts only for the
+//! question asked: the call is judged again before it is sent, and a
+//! question whose plugin changed meanwhile is refused (issue 32).
 
 use crate::pipeline::SentRequest;
 use serde::Serialize;
@@ -18,8 +20,11 @@ pub use dcp_store::journal::Decision;
 /// How long the player has to answer (issue 22): no answer is a no.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(60);
 
-/// What the player is asked before an R3 request is sent.
-#[derive(Debug, Clone, Serialize)]
+/// What the player is asked before an R3 request is sent. Two questions
+/// are equal when the player would see the same thing: the call is judged
+/// again after the answer and sent only while its question is the one
+/// asked (`crate::pipeline::Asking`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Question {
     /// The plugin's slug.
     pub plugin: String,

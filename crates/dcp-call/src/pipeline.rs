@@ -5,7 +5,8 @@
 //!    arguments are converted, the plugin's BUSY lock is taken and the
 //!    request is built (`prepare.rs`); an R3 request then waits, with no
 //!    store, for the player's answer to its question ([`Asking`]): only a
-//!    yes lets it go on, unchanged, to `send`;
+//!    yes lets it go on to `send`, and only when the call, judged again
+//!    against the plugins as they are then, still asks that question;
 //! 2. [`send`] (async, no store): the request goes through the network
 //!    filter;
 //! 3. [`finish`] (sync, short, with a store): the answer is read, cleaned,
@@ -19,6 +20,8 @@
 use crate::ask::{Decision, Question};
 use crate::busy::PluginLock;
 use crate::mask::Masker;
+use crate::prepare;
+use crate::turn::Turn;
 use crate::verdict::{Call, Verdict};
 use dcp_format::codes::{CallCode, Refusal, ToolCode};
 use dcp_format::model::{Method, Response};
@@ -26,6 +29,7 @@ use dcp_net::{Client, Incoming, NetError, Outgoing, Policy};
 use dcp_store::journal::{JournalLine, Outcome as Logged};
 use dcp_store::{Store, StoreError};
 use serde::Serialize;
+use serde_json::Value;
 
 pub use crate::prepare::prepare;
 
@@ -47,7 +51,7 @@ pub struct CallOutcome {
 
 /// What the app sent for a call, as the Developer section's Try an action
 /// shows it (§19): every secret and credential as `[secret]`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SentRequest {
     /// GET, POST, PUT, PATCH or DELETE.
     pub method: &'static str,
@@ -94,11 +98,20 @@ pub struct Request {
 }
 
 /// An R3 request waiting for the player's answer (§12). It cannot be sent
-/// as it is: [`Asking::answer`] gives it back to send only when the player
-/// confirmed, and the question shows exactly that request.
+/// as it is: [`Asking::answer`] gives a request to send only when the
+/// player confirmed and the call, judged again against the plugins as they
+/// are then, still asks exactly the question the player answered.
 pub struct Asking {
     pub(crate) request: Box<Request>,
     pub(crate) question: Question,
+    pub(crate) again: Again,
+}
+
+/// What judging an R3 call again needs besides its [`Call`]: the turn as
+/// it was judged (its step resolved) and the AI's arguments.
+pub(crate) struct Again {
+    pub turn: Turn,
+    pub args: Value,
 }
 
 impl Asking {
@@ -107,17 +120,44 @@ impl Asking {
         &self.question
     }
 
-    /// The player's answer: confirmed, the request as prepared (to
-    /// [`send`]); declined or expired, the call ends refused `declined` with
-    /// nothing sent (for [`finish`]). Its journal line says which.
-    pub fn answer(self, decision: Decision) -> Result<Box<Request>, Ending> {
-        let Asking { mut request, .. } = self;
-        request.call.confirmation = Some(decision);
-        if decision == Decision::Confirmed {
-            return Ok(request);
-        }
+    /// Judges the call again against the plugins as they are now (issue
+    /// 32): the same courtier, the secrets read again, the request built
+    /// again. Still the question asked: the call, with the request as
+    /// built now (a rotated secret is sent as it is now, unseen either
+    /// way). Anything else ends it with nothing sent, its plugin's lock
+    /// held until its line is written: refused with the courtier's reason,
+    /// refused `changed` when the question would now be another (its URL,
+    /// method, headers or body after masking, the plugin's name, the
+    /// action's hint), or failed as `prepare` would fail it.
+    pub fn judge_again(self, store: &Store) -> Result<Asking, Ending> {
+        let Asking { request, question, again } = self;
         let Request { call, reading, .. } = *request;
-        Err(Ending(Box::new(End::Declined { verdict: Verdict::declined(decision), call, reading })))
+        let Reading { lock, .. } = reading;
+        match prepare::again(store, &again, &call) {
+            Ok(built) => match built.into_request(call, lock) {
+                (request, Some(now)) if now == question => Ok(Asking { request, question, again }),
+                (request, _) => {
+                    let Request { call, reading, .. } = *request;
+                    Err(Ending::withheld(call, Verdict::refused(Refusal::Changed), reading.lock))
+                }
+            },
+            Err(verdict) => Err(Ending::withheld(call, verdict, lock)),
+        }
+    }
+
+    /// The player's answer: confirmed, the call judged again
+    /// ([`Asking::judge_again`], which needs the store: there is no other
+    /// way to a request) and, still the question asked, the request to
+    /// [`send`]; declined or expired, the call ends refused `declined` with
+    /// nothing sent (for [`finish`]). Its journal line says the answer,
+    /// and why nothing was sent when the answer was a yes.
+    pub fn answer(mut self, store: &Store, decision: Decision) -> Result<Box<Request>, Ending> {
+        self.request.call.confirmation = Some(decision);
+        if decision == Decision::Confirmed {
+            return self.judge_again(store).map(|asking| asking.request);
+        }
+        let Request { call, reading, .. } = *self.request;
+        Err(Ending::withheld(call, Verdict::declined(decision), reading.lock))
     }
 }
 
@@ -142,14 +182,19 @@ enum End {
     Unlogged(CallOutcome),
     /// The server's reply, or why there is none.
     Replied { call: Call, reply: Result<Incoming, NetError>, reading: Reading },
-    /// The player said no: built, never sent; the plugin's lock is held
-    /// until the line is written, as for a call that was sent.
-    Declined { call: Call, verdict: Verdict, reading: Reading },
+    /// Built, never sent (the player said no, or the call judged again
+    /// after a yes no longer may run or ask the same): the plugin's lock is
+    /// held until the line is written, as for a call that was sent.
+    Withheld { call: Call, verdict: Verdict, lock: PluginLock },
 }
 
 impl Ending {
     pub(crate) fn decided(call: Call, verdict: Verdict) -> Ending {
         Ending(Box::new(End::Decided(call, verdict)))
+    }
+
+    fn withheld(call: Call, verdict: Verdict, lock: PluginLock) -> Ending {
+        Ending(Box::new(End::Withheld { call, verdict, lock }))
     }
 
     pub(crate) fn unlogged(code: CallCode, message: &str) -> Ending {
@@ -187,13 +232,13 @@ pub struct Finished {
 /// line in a short transaction of its own (with the turn's step, when its
 /// caller numbered it), then releases the plugin's lock.
 pub fn finish(store: &Store, ending: Ending) -> Finished {
-    let (call, verdict, reading, was_sent) = match *ending.0 {
+    let (call, verdict, lock, sent) = match *ending.0 {
         End::Unlogged(outcome) => return Finished { outcome, sent: None, entry: None },
-        End::Decided(call, verdict) => (call, verdict, None, false),
-        End::Declined { call, verdict, reading } => (call, verdict, Some(reading), false),
+        End::Decided(call, verdict) => (call, verdict, None, None),
+        End::Withheld { call, verdict, lock } => (call, verdict, Some(lock), None),
         End::Replied { call, reply, reading } => {
             let verdict = Verdict::replied(&call, &reply, &reading.response, &reading.masker);
-            (call, verdict, Some(reading), true)
+            (call, verdict, Some(reading.lock), Some(reading.shown))
         }
     };
     let entry = match &call.step {
@@ -201,9 +246,6 @@ pub fn finish(store: &Store, ending: Ending) -> Finished {
         None => store.journal_write(&verdict.entry(&call)),
     };
     // Released only now: until its line is written, the call is running.
-    let shown = reading.map(|Reading { shown, lock, .. }| {
-        drop(lock);
-        shown
-    });
-    Finished { outcome: verdict.outcome, sent: shown.filter(|_| was_sent), entry: Some(entry) }
+    drop(lock);
+    Finished { outcome: verdict.outcome, sent, entry: Some(entry) }
 }

@@ -195,7 +195,11 @@ crate::spelled! {
     /// §22 "Refusals": why the courtier said no (the AI receives
     /// POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
     /// steps are used (§3, §21). Nor is `declined`: the player said no to
-    /// an R3 action, or did not answer in time (§12, issue 22).
+    /// an R3 action, or did not answer in time (§12, issue 22). Nor is
+    /// `changed`: while the player was asked about an R3 action, the
+    /// question it would ask now became another (the plugin updated, a
+    /// setting changed the URL…): what they saw is not what would be sent
+    /// (§12 "confirmed every time", issue 32).
     pub enum Refusal {
         ToolsOff => "tools_off",
         PluginOff => "plugin_off",
@@ -210,6 +214,7 @@ crate::spelled! {
         StreamPrivate => "stream_private",
         StepLimit => "step_limit",
         Declined => "declined",
+        Changed => "changed",
     }
 }
 
@@ -230,6 +235,7 @@ impl Refusal {
             Refusal::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.".into(),
             Refusal::StepLimit => format!("This turn already used its {STEPS_PER_TURN} tool steps: answer the user with what you have."),
             Refusal::Declined => "The player declined this action: nothing was sent. Do not ask for it again unless they do.".into(),
+            Refusal::Changed => "The action changed while the player was asked (the plugin or its settings): nothing was sent. Ask them if they still want it.".into(),
         }
     }
 
@@ -247,6 +253,7 @@ impl Refusal {
             Refusal::NotRequested => "no actions on a turn the player did not ask for".into(),
             Refusal::StepLimit => format!("this turn already used its {STEPS_PER_TURN} tool steps"),
             Refusal::Declined => "you declined it".into(),
+            Refusal::Changed => "it changed while you were asked: nothing was sent".into(),
             Refusal::TwitchQuota | Refusal::UnknownTool => self.for_ai(),
         }
     }

@@ -470,7 +470,8 @@ impl Host {
     /// prepare is finished with the same store). Then the call's end and
     /// the journal line it wrote (its own, whatever else was written
     /// meanwhile) go on the stream. An R3 request waits for the player's
-    /// answer between prepare and send, with no store checked out.
+    /// answer between prepare and send, with no store checked out, and is
+    /// judged again before it goes (`ask_and_judge`).
     async fn run_call(
         &self,
         turn: Turn,
@@ -495,23 +496,21 @@ impl Host {
             Ok(finished) => Ok(finished),
             Err(Prepared::Send(request)) => Err(Ok(request)),
             Err(Prepared::Ask(asking)) => {
-                // Without an asker the turn cannot confirm (see
-                // `call_showing_request`): a no, should one get here.
-                let decision = match &ask {
-                    Some(ask) => ask_player(ask.as_ref(), asking.question().clone()).await,
-                    None => Decision::Declined,
-                };
-                confirmation = Some(decision);
-                Err((*asking).answer(decision))
+                let (decision, next) = self.ask_and_judge(*asking, ask.as_deref(), changes).await?;
+                confirmation = decision;
+                Err(next)
             }
             Err(Prepared::Finish(_)) => unreachable!("finished with prepare's store"),
         };
         let finished = match next {
             Ok(finished) => finished,
+        // Before prepare: every change from the plugin's state that
+        // prepare reads on reaches an R3 question waiting for its answer.
+        let changes = self.subscribe();
             Err(next) => {
                 let ending = match next {
                     Ok(request) => pipeline::send(&self.inner.client, request).await,
-                    Err(declined) => declined,
+                    Err(withheld) => withheld,
                 };
                 self.quick(move |s| Ok(pipeline::finish(s, ending))).await?
             }
@@ -556,6 +555,49 @@ impl Host {
     /// [`Host::block_on`], a window's async command): `block_in_place`
     /// hands that thread's other tasks to another worker meanwhile, and the
     /// read spares the two thread switches of the hop (measured at 20 to
+    /// Asks the player about an R3 call (§12) and judges it again before
+    /// it may be sent (issue 32): the player's answer races the host's
+    /// `changes`; a change that may concern the call (its plugin's, the
+    /// app switches', or changes missed) judges it again at once, and a
+    /// call that would now be refused or ask another question stops the
+    /// wait (the asker's future is dropped: a window closes its dialog),
+    /// with no answer, ended as judged. A yes judges it again too: only
+    /// then is there a request to send. Without an asker the turn cannot
+    /// confirm (see `call_showing_request`): a no, should one get here.
+    async fn ask_and_judge(
+        &self,
+        mut asking: pipeline::Asking,
+        ask: Option<&dyn Ask>,
+        mut changes: broadcast::Receiver<HostEvent>,
+    ) -> ApiResult<(Option<Decision>, Result<Box<pipeline::Request>, pipeline::Ending>)> {
+        let slug = asking.question().plugin.clone();
+        let decision = match ask {
+            None => Decision::Declined,
+            Some(ask) => {
+                let answer = ask_player(ask, asking.question().clone());
+                tokio::pin!(answer);
+                loop {
+                    let change = tokio::select! {
+                        decision = &mut answer => break decision,
+                        change = changes.recv() => change,
+                    };
+                    if matches!(change, Err(broadcast::error::RecvError::Closed)) {
+                        break (&mut answer).await;
+                    }
+                    if !may_concern(&change, &slug) {
+                        continue;
+                    }
+                    asking = match self.quick(move |s| Ok(asking.judge_again(s))).await? {
+                        Ok(still) => still,
+                        Err(withdrawn) => return Ok((None, Err(withdrawn))),
+                    };
+                }
+            }
+        };
+        let next = self.quick(move |s| Ok(asking.answer(s, decision))).await?;
+        Ok((Some(decision), next))
+    }
+
     /// 50 µs on two cores, more than the details page's own reads cost). A
     /// current-thread runtime cannot lend its thread, so its caller hops.
     /// Only reads that take a millisecond or so: anything else awaited
@@ -669,6 +711,18 @@ fn events_page(s: &Store, slug: &str, port: u16, known: Option<KnownDoor>) -> Ap
         .map(|p| {
             p.events
                 .iter()
+/// Whether a change on the host's stream may change what an R3 call of
+/// the plugin `slug` would do or ask: that plugin's card (a switch, a
+/// setting, a secret, an update, its removal, its status), the app
+/// switches, or changes the receiver lagged behind and missed.
+fn may_concern(change: &Result<HostEvent, broadcast::error::RecvError>, slug: &str) -> bool {
+    match change {
+        Ok(HostEvent::PluginChanged { slug: changed, .. }) => changed == slug,
+        Ok(HostEvent::Switches { .. }) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+        Ok(_) | Err(broadcast::error::RecvError::Closed) => false,
+    }
+}
+
                 .map(|e| EventView {
                     name: e.name.clone(),
                     title: dcp_format::model::in_language(&e.title, &language).unwrap_or_default().to_owned(),

@@ -30,6 +30,12 @@ fn turn(source: Source, can_confirm: bool) -> Turn {
 type Seen = Arc<Mutex<Vec<(String, Option<String>, String)>>>;
 
 fn recording_server() -> (u16, Seen) {
+    recording_server_redirecting(None)
+}
+
+/// [`recording_server`], answering `POST /send` with the redirect
+/// `(status, location)` when one is given.
+fn recording_server_redirecting(redirect: Option<(u16, &'static str)>) -> (u16, Seen) {
     let (listener, port) = loop {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
@@ -42,7 +48,15 @@ fn recording_server() -> (u16, Seen) {
     std::thread::spawn(move || {
         for mut stream in listener.incoming().flatten() {
             let request = read_request(&stream);
+            let redirected = redirect.filter(|_| request.line.starts_with("POST /send "));
             kept.lock().expect("seen").push((request.line, request.authorization, request.body));
+            if let Some((status, location)) = redirected {
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status} Moved\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                continue;
+            }
             let answer = r#"{"saved":true,"notes":1}"#;
             let _ = write!(
                 stream,
@@ -115,7 +129,7 @@ impl Ask for Player {
     }
 }
 
-async fn send_note(host: &Host, player: Arc<Player>) -> TriedAction {
+async fn send_note(host: &Host, player: Arc<impl Ask + 'static>) -> TriedAction {
     host.call_asking(turn(Source::Voice, true), "mypc__send_note", json!({"text": NOTE}), player).await.expect("call")
 }
 
@@ -228,4 +242,299 @@ async fn s12_a_call_with_no_one_to_ask_is_refused_needs_confirmation() {
     assert_eq!((o.outcome, o.reason), (JournalOutcome::Refused, Some(Refusal::NeedsConfirmation)));
     assert!(seen.lock().expect("seen").is_empty());
     assert_eq!(last_line(&f.host).await.confirmation, None);
+}
+
+// ------------------------------------------------------------ judged again (issue 32)
+
+/// The R3 manifest with a setting in its action's URL (`/send/{{config.box}}`,
+/// `family` by default), so that a setting can change what a yes would send.
+fn manifest_with_box(port: u16) -> Value {
+    let mut m = manifest(port);
+    m["user_config"]["box"] = json!({
+        "type": "string", "title": "Box", "description": "Where the notes go.", "default": "family", "maxLength": 20
+    });
+    m["_meta"]["com.desktopaicompanion"]["tools"]["send_note"]["request"]["url"] =
+        json!(format!("http://127.0.0.1:{port}/send/{{{{config.box}}}}"));
+    m
+}
+
+/// Two hosts on one profile, as the window and `dcplugin` in two
+/// processes: a change made through `other` reaches `host` only by the
+/// profile (no event on `host`'s stream). The R3 plugin installed, its
+/// program on the PC recording what it receives.
+struct TwoHosts {
+    _dir: tempfile::TempDir,
+    host: Host,
+    other: Host,
+    seen: Seen,
+}
+
+async fn two_hosts() -> TwoHosts {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let keys: Arc<dyn dcp_vault::KeyStore> = Arc::new(dcp_vault::testing::MemoryKeyStore::new());
+    let open = || {
+        Host::open(dcp_host::HostOptions {
+            profile: Some(dir.path().join("profile")),
+            key_store: Some(keys.clone()),
+            door_port: Some(free_port()),
+        })
+        .expect("host opens")
+    };
+    let (host, other) = (open(), open());
+    dev_mode(&host, true).await;
+    let (port, seen) = recording_server();
+    install_manifest(&host, dir.path(), "mypc", &manifest_with_box(port), with_token()).await;
+    TwoHosts { _dir: dir, host, other, seen }
+}
+
+/// What changes while the question waits.
+#[derive(Debug, Clone, Copy)]
+enum Flip {
+    /// The same setting saved again: the card changes, the question does not.
+    SameSetting,
+    PluginOff,
+    ActionOff,
+    ToolsOff,
+    DevModeOff,
+    Uninstall,
+    /// The box setting: the URL a yes would send to is another.
+    Setting,
+}
+
+impl Flip {
+    const ALL: [Flip; 7] = [
+        Flip::SameSetting,
+        Flip::PluginOff,
+        Flip::ActionOff,
+        Flip::ToolsOff,
+        Flip::DevModeOff,
+        Flip::Uninstall,
+        Flip::Setting,
+    ];
+
+    async fn on(self, host: &Host) {
+        let patch = |p: dcp_host::SwitchesPatch| async move { host.set_switches(p).await.expect("switches") };
+        let box_to = |to: &str| host.save_settings("mypc", vec![("box".into(), json!(to))]);
+        match self {
+            Flip::SameSetting => drop(box_to("family").await.expect("saved")),
+            Flip::PluginOff => drop(host.set_enabled("mypc", false).await.expect("off")),
+            Flip::ActionOff => drop(host.set_action_enabled("mypc", "send_note", false).await.expect("off")),
+            Flip::ToolsOff => {
+                drop(patch(dcp_host::SwitchesPatch { tools_enabled: Some(false), ..Default::default() }).await)
+            }
+            Flip::DevModeOff => dev_mode(host, false).await,
+            Flip::Uninstall => host.uninstall("mypc").await.expect("uninstalled"),
+            Flip::Setting => drop(box_to("everyone").await.expect("saved")),
+        }
+    }
+
+    /// The refusal a call asked before this change gets after it; none:
+    /// it still sends.
+    fn refusal(self) -> Option<Refusal> {
+        match self {
+            Flip::SameSetting => None,
+            Flip::PluginOff | Flip::ActionOff => Some(Refusal::PluginOff),
+            Flip::ToolsOff => Some(Refusal::ToolsOff),
+            Flip::DevModeOff => Some(Refusal::DevModeOff),
+            Flip::Uninstall => Some(Refusal::UnknownTool),
+            Flip::Setting => Some(Refusal::Changed),
+        }
+    }
+}
+
+/// A player the test answers for: it learns when the question is shown
+/// (`shown`), answers when it chooses (`answer`), and learns when the host
+/// stopped waiting, answered or not (`over`: the asker's future dropped,
+/// which is when the window tells its page `Over`).
+struct Waiting {
+    shown: Mutex<Option<tokio::sync::oneshot::Sender<Question>>>,
+    answer: Mutex<Option<tokio::sync::oneshot::Receiver<Decision>>>,
+    over: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+}
+
+struct Handles {
+    shown: tokio::sync::oneshot::Receiver<Question>,
+    answer: tokio::sync::oneshot::Sender<Decision>,
+    over: tokio::sync::oneshot::Receiver<()>,
+}
+
+impl Waiting {
+    fn new() -> (Arc<Waiting>, Handles) {
+        let (shown_tx, shown) = tokio::sync::oneshot::channel();
+        let (answer, answer_rx) = tokio::sync::oneshot::channel();
+        let (over_tx, over) = tokio::sync::oneshot::channel();
+        let player = Waiting {
+            shown: Mutex::new(Some(shown_tx)),
+            answer: Mutex::new(Some(answer_rx)),
+            over: Mutex::new(Some(over_tx)),
+        };
+        (Arc::new(player), Handles { shown, answer, over })
+    }
+}
+
+/// Tells `over` when dropped: the host no longer waits for the answer.
+struct Over(Option<tokio::sync::oneshot::Sender<()>>);
+
+impl Drop for Over {
+    fn drop(&mut self) {
+        if let Some(over) = self.0.take() {
+            let _ = over.send(());
+        }
+    }
+}
+
+impl Ask for Waiting {
+    fn confirm(&self, question: Question) -> Answer<'_> {
+        let _ = self.shown.lock().expect("shown").take().expect("asked once").send(question);
+        let answer = self.answer.lock().expect("answer").take().expect("asked once");
+        let over = Over(self.over.lock().expect("over").take());
+        Box::pin(async move {
+            let _over = over;
+            answer.await.unwrap_or(Decision::Declined)
+        })
+    }
+
+    fn within(&self) -> Duration {
+        Duration::from_secs(30)
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// The R3 call of `host` running, its question shown to `player`.
+async fn asked(
+    host: &Host,
+    player: Arc<Waiting>,
+    shown: tokio::sync::oneshot::Receiver<Question>,
+) -> tokio::task::JoinHandle<TriedAction> {
+    let host = host.clone();
+    let call = tokio::spawn(async move { send_note(&host, player).await });
+    let question = tokio::time::timeout(WAIT, shown).await.expect("asked in time").expect("asked");
+    assert!(question.request.url.ends_with("/send/family"), "{}", question.request.url);
+    call
+}
+
+/// Issue 32, §12 "confirmed every time": a yes counts for the question the
+/// player saw. Changed by another process while they were asked (no event
+/// reaches this host: only judging the call again after the yes sees it),
+/// the plugin off, its action off, tools off, developer mode off (a plugin
+/// on the PC), the plugin uninstalled (its secret deleted), or a setting
+/// that changes the URL: the yes sends nothing, the call is refused with
+/// the reason the courtier gives now (`changed` for another URL), and the
+/// journal line says the yes and the refusal. The control (the same
+/// setting saved again) proves the server counts what a yes sends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s12_issue32_a_yes_is_judged_again_and_sends_nothing_once_the_plugin_changed() {
+    for flip in Flip::ALL {
+        let t = two_hosts().await;
+        let (player, handles) = Waiting::new();
+        let call = asked(&t.host, player, handles.shown).await;
+        flip.on(&t.other).await;
+        handles.answer.send(Decision::Confirmed).expect("still asked");
+        let tried = tokio::time::timeout(WAIT, call).await.expect("ends").expect("call");
+        let o = &tried.outcome;
+        assert_eq!(tried.confirmation, Some(Decision::Confirmed), "{flip:?}");
+        let line = last_line(&t.host).await;
+        assert_eq!(line.confirmation, Some(JournalValue::Known(Decision::Confirmed)), "{flip:?}");
+        let seen = t.seen.lock().expect("seen").clone();
+        match flip.refusal() {
+            None => {
+                assert_eq!(o.outcome, JournalOutcome::Done, "{flip:?}: {}", o.for_ai);
+                assert_eq!(seen.len(), 1, "{flip:?}: the server counts what a yes sends");
+                assert_eq!(seen[0].0, "POST /send/family HTTP/1.1");
+            }
+            Some(reason) => {
+                assert_eq!(
+                    (o.outcome, o.code, o.reason),
+                    (JournalOutcome::Refused, Some(ToolCode::Call(CallCode::PolicyDenied)), Some(reason)),
+                    "{flip:?}: {}",
+                    o.for_ai
+                );
+                assert!(tried.sent.is_none(), "{flip:?}");
+                assert!(seen.is_empty(), "{flip:?}: nothing reached the server: {seen:?}");
+                assert_eq!(line.code, Some(JournalValue::Known(SpecCode::Refusal(reason))), "{flip:?}");
+                assert_eq!(line.outcome, JournalValue::Known(JournalOutcome::Refused), "{flip:?}");
+            }
+        }
+    }
+}
+
+/// Issue 32: a change of the plugin made through the host while its
+/// question waits withdraws the question at once, before any answer: the
+/// host stops waiting (the asker's future is dropped, so the window closes
+/// its dialog), the call is refused with the courtier's reason (or
+/// `changed`), with no answer in its outcome or journal line, and nothing
+/// is sent. The control: the same setting saved again is judged again and
+/// leaves the question open (a later yes sends it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s12_issue32_a_change_while_the_question_waits_withdraws_it() {
+    for flip in Flip::ALL {
+        let t = two_hosts().await;
+        let (player, handles) = Waiting::new();
+        let call = asked(&t.host, player, handles.shown).await;
+        flip.on(&t.host).await;
+        let Some(reason) = flip.refusal() else {
+            handles.answer.send(Decision::Confirmed).expect("the question is still open");
+            let tried = tokio::time::timeout(WAIT, call).await.expect("ends").expect("call");
+            assert_eq!(tried.outcome.outcome, JournalOutcome::Done, "{}", tried.outcome.for_ai);
+            assert_eq!(t.seen.lock().expect("seen").len(), 1, "sent once");
+            continue;
+        };
+        tokio::time::timeout(WAIT, handles.over).await.expect("withdrawn in time").expect("over told");
+        let tried = tokio::time::timeout(WAIT, call).await.expect("ends").expect("call");
+        let o = &tried.outcome;
+        assert_eq!(
+            (o.outcome, o.reason, tried.confirmation),
+            (JournalOutcome::Refused, Some(reason), None),
+            "{flip:?}: {}",
+            o.for_ai
+        );
+        assert!(handles.answer.send(Decision::Confirmed).is_err(), "{flip:?}: no one waits for an answer");
+        assert!(t.seen.lock().expect("seen").is_empty(), "{flip:?}: nothing reached the server");
+        let line = last_line(&t.host).await;
+        assert_eq!(
+            (line.code, line.confirmation),
+            (Some(JournalValue::Known(SpecCode::Refusal(reason))), None),
+            "{flip:?}"
+        );
+    }
+}
+
+// ------------------------------------------------------------ redirects after a yes (issue 32)
+
+/// Issue 32, §12, §14: a confirmed request goes only where it was shown. A
+/// yes to `POST /send` answered `307` or `308` towards `/send_all?to=…`
+/// is not sent again: the program received exactly one POST, the call
+/// failed BAD_URL and nothing was re-sent. A `303` to a GET on the same
+/// program is the result being read: followed (the server counts it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s12_s14_issue32_a_confirmed_post_is_not_resent_by_a_redirect() {
+    for status in [307, 308] {
+        let f = fixture();
+        dev_mode(&f.host, true).await;
+        let (port, seen) = recording_server_redirecting(Some((status, "/send_all?to=mallory")));
+        install_manifest(&f.host, f.dir.path(), "mypc", &manifest(port), with_token()).await;
+        let tried = send_note(&f.host, Player::answering(Some(Decision::Confirmed))).await;
+        let o = &tried.outcome;
+        assert_eq!(
+            (o.outcome, o.code),
+            (JournalOutcome::Failed, Some(ToolCode::Call(CallCode::BadUrl))),
+            "{}",
+            o.for_ai
+        );
+        assert!(!o.for_ai.contains("mallory"), "the AI does not read the server's URL: {}", o.for_ai);
+        let lines: Vec<String> = seen.lock().expect("seen").iter().map(|(line, _, _)| line.clone()).collect();
+        assert_eq!(lines, ["POST /send HTTP/1.1"], "{status}: one POST, where it was shown");
+        let line = last_line(&f.host).await;
+        assert_eq!(line.code, Some(JournalValue::Known(SpecCode::Tool(ToolCode::Call(CallCode::BadUrl)))));
+        assert_eq!(line.confirmation, Some(JournalValue::Known(Decision::Confirmed)));
+    }
+    let f = fixture();
+    dev_mode(&f.host, true).await;
+    let (port, seen) = recording_server_redirecting(Some((303, "/sent/1")));
+    install_manifest(&f.host, f.dir.path(), "mypc", &manifest(port), with_token()).await;
+    let tried = send_note(&f.host, Player::answering(Some(Decision::Confirmed))).await;
+    assert_eq!(tried.outcome.outcome, JournalOutcome::Done, "{}", tried.outcome.for_ai);
+    let lines: Vec<String> = seen.lock().expect("seen").iter().map(|(line, _, _)| line.clone()).collect();
+    assert_eq!(lines, ["POST /send HTTP/1.1", "GET /sent/1 HTTP/1.1"], "303: the result read on the same program");
 }

@@ -70,6 +70,7 @@ impl Client {
     async fn follow(&self, req: Outgoing, policy: &Policy) -> Result<Incoming, NetError> {
         let Outgoing { mut method, url, mut headers, mut body } = req;
         let mut target = judge_url(&url, policy)?;
+        let shown = target.url().origin();
         let mut redirects = 0;
         loop {
             let local = target.is_local();
@@ -96,9 +97,13 @@ impl Client {
             }
             let next_url = target.url().join(location).map_err(|_| NetError::BadUrl)?;
             let next = judge_redirect(&target, next_url.as_str(), policy)?;
+            let before = method;
             if status == 303 || (matches!(status, 301 | 302) && method != Method::Get) {
                 method = Method::Get;
                 body = None;
+            }
+            if policy.confirmed && !confirmed_may_follow(redirects, before, method, &shown, next.url()) {
+                return Err(NetError::Redirected { status, to: next.url().to_string() });
             }
             if next.url().origin() != target.url().origin() {
                 // Plugin headers may carry its key (auth block): they only
@@ -242,6 +247,21 @@ async fn read_answer(mut response: reqwest::Response, target: &Target) -> Result
         body.extend_from_slice(&chunk);
     }
     Ok(Incoming { status, content_type, body, final_url: target.url().to_string() })
+}
+
+/// Whether a confirmed request (R3, §12) may follow its `hop`th redirect
+/// (counted from 1), which turns `before` into `after` towards `next`.
+/// The player saw one request: its method and body go once, to its URL.
+/// So the confirmed request itself is never sent again, elsewhere or
+/// there: a 307 or 308 (which keep both), or any redirect of a GET
+/// (which stays a GET), is refused at the first hop. What may follow is a
+/// read of its result: a GET without body (303, or 301/302 after a
+/// non-GET, §14), then that GET's own redirects, and all of it only on the
+/// origin the player was shown (scheme, host, port), never another
+/// declared host.
+fn confirmed_may_follow(hop: usize, before: Method, after: Method, shown: &url::Origin, next: &url::Url) -> bool {
+    let read = after == Method::Get && (hop > 1 || before != Method::Get);
+    read && next.origin() == *shown
 }
 
 /// The resolver reqwest falls back to when a name is not pinned: it

@@ -52,6 +52,18 @@ pub enum NetError {
     /// More than 3 redirects.
     #[error("more than {} redirects", dcp_format::limits::REDIRECTS)]
     TooManyRedirects,
+    /// A request the player confirmed (R3, §12) was redirected where they
+    /// were not shown, or so that it would be sent again ([`crate::Policy::confirmed`]):
+    /// not followed, nothing sent again. BAD_URL, "the URL broke a network
+    /// rule (for example after a redirect)" (§22). Its text does not
+    /// quote the server's URL: the AI reads it.
+    #[error("the service answered the confirmed request with a redirect (HTTP {status}) that would send it again, or somewhere the player was not shown: it was not followed")]
+    Redirected {
+        /// The redirect's status.
+        status: u16,
+        /// Where it pointed, for the journal (`Incoming::final_url`'s twin).
+        to: String,
+    },
 }
 
 impl NetError {
@@ -70,6 +82,7 @@ impl NetError {
             NetError::Timeout => CallCode::Timeout,
             NetError::Network { .. } => CallCode::Network,
             NetError::TooManyRedirects => CallCode::TooManyRedirects,
+            NetError::Redirected { .. } => CallCode::BadUrl,
         };
         ToolCode::Call(code)
     }
@@ -100,6 +113,7 @@ mod tests {
             (NetError::Network { local: true }, "NETWORK", true),
             (NetError::Network { local: false }, "NETWORK", true),
             (NetError::TooManyRedirects, "TOO_MANY_REDIRECTS", false),
+            (NetError::Redirected { status: 307, to: "https://api.example.com/".into() }, "BAD_URL", false),
         ];
         for (error, code, retry) in all {
             assert_eq!(error.code().as_str(), code);

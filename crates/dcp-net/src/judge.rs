@@ -163,6 +163,7 @@ mod tests {
             hosts: vec!["api.example.com".into(), "cdn.example.com".into()],
             local_ports: vec![8420, 5000, 80],
             dev_mode: true,
+            confirmed: false,
         }
     }
 

@@ -80,6 +80,11 @@ pub struct Policy {
     pub local_ports: Vec<u16>,
     /// Developer mode is on: only then may a server on the PC be reached.
     pub dev_mode: bool,
+    /// The player confirmed this very request (R3, §12): it goes only
+    /// where it was shown. Its method and body are sent once, to its URL;
+    /// a redirect is followed only as a GET without body to the same
+    /// origin (see [`Client::send`]), any other is [`NetError::Redirected`].
+    pub confirmed: bool,
 }
 
 /// An HTTP method a plugin request may use (§8).

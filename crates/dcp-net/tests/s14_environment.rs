@@ -57,6 +57,7 @@ async fn s14_proxy_variables_are_ignored_and_test_variables_are_read() {
         hosts: vec!["api.example.com".into(), "v6.example.com".into(), "multi.example.com".into()],
         local_ports: vec![local.port()],
         dev_mode: true,
+        confirmed: false,
     };
     let answer = client.send(get("https://api.example.com/x"), &policy).await.unwrap();
     assert_eq!(answer.body, br#"{"web":true}"#);

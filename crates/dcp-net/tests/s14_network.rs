@@ -382,6 +382,83 @@ async fn s14_307_and_308_keep_method_and_body() {
     assert_eq!(server.seen()[1].method, "GET");
 }
 
+/// §12, §14, issue 32: a request the player confirmed goes only where it
+/// was shown. A 307 or 308 (which would send its method and body again),
+/// a redirect of a confirmed GET (sent again as it is), or a redirect to
+/// another origin, even a declared one: BAD_URL, `Redirected` with where
+/// it pointed, and the server saw the request once. The same redirects of
+/// a request not confirmed are followed (the control: the server would
+/// have seen a second request).
+#[tokio::test]
+async fn s12_s14_issue32_a_confirmed_request_is_not_sent_again_by_a_redirect() {
+    let confirmed = Policy { confirmed: true, ..web_policy() };
+    let post = || with(Method::Post, "https://api.example.com/start", &[], Some(r#"{"send":1}"#));
+    let read = || get("https://api.example.com/start");
+    let cases: [(u16, &str, Make); 5] = [
+        (307, "/send_all?to=mallory", post),
+        (308, "/send_all?to=mallory", post),
+        (303, "https://cdn.example.com/done", post),
+        (302, "/elsewhere", read),
+        (303, "/again", read),
+    ];
+    for (status, location, request) in cases {
+        let followed = https_server(redirect_server_to(status, location)).await;
+        client_for(&followed, ZONE).send(request(), &web_policy()).await.unwrap();
+        assert_eq!(followed.hits(), 2, "{status} {location}: control, followed when not confirmed");
+
+        let server = https_server(redirect_server_to(status, location)).await;
+        let got = client_for(&server, ZONE).send(request(), &confirmed).await;
+        let to = api_or_cdn(location);
+        assert_eq!(got, Err(NetError::Redirected { status, to }), "{status} {location}");
+        assert_eq!(got.unwrap_err().code().as_str(), "BAD_URL");
+        assert_eq!(server.hits(), 1, "{status} {location}: sent once, where it was shown");
+    }
+}
+
+/// Makes a request to send.
+type Make = fn() -> dcp_net::Outgoing;
+
+/// The URL a test location points to from `https://api.example.com/start`.
+fn api_or_cdn(location: &str) -> String {
+    match location.strip_prefix('/') {
+        Some(path) => format!("https://api.example.com/{path}"),
+        None => location.to_owned(),
+    }
+}
+
+/// §12, §14, issue 32: what a confirmed request may follow is a read of its
+/// result: a GET without body to the origin shown (303, or 301/302 after a
+/// non-GET, §14), and that GET's own redirects on the same origin.
+#[tokio::test]
+async fn s12_s14_issue32_a_confirmed_request_may_read_its_result_on_the_same_origin() {
+    let confirmed = Policy { confirmed: true, ..web_policy() };
+    for (status, method) in [(303, Method::Post), (302, Method::Delete), (301, Method::Put)] {
+        let server = https_server(move |seen: &Seen| match seen.target.as_str() {
+            "/start" => Reply::redirect(status, "/result"),
+            "/result" => Reply::redirect(307, "/result/1"),
+            _ => Reply::json(r#"{"sent":true}"#),
+        })
+        .await;
+        let req = with(method, "https://api.example.com/start", &[], Some(r#"{"send":1}"#));
+        let answer = client_for(&server, ZONE).send(req, &confirmed).await.unwrap();
+        assert_eq!(answer.final_url, "https://api.example.com/result/1");
+        let seen = server.seen();
+        let sent: Vec<(&str, &str, usize)> =
+            seen.iter().map(|s| (s.method.as_str(), s.target.as_str(), s.body.len())).collect();
+        assert_eq!(sent, [(method_name(method), "/start", 10), ("GET", "/result", 0), ("GET", "/result/1", 0)]);
+    }
+}
+
+fn method_name(method: Method) -> &'static str {
+    match method {
+        Method::Get => "GET",
+        Method::Post => "POST",
+        Method::Put => "PUT",
+        Method::Patch => "PATCH",
+        Method::Delete => "DELETE",
+    }
+}
+
 #[tokio::test]
 async fn s14_cross_host_redirect_drops_plugin_headers() {
     let server = https_server(redirect_server_to(307, "https://cdn.example.com/next")).await;
@@ -493,7 +570,7 @@ async fn s14_real_twenty_second_deadline() {
 // ------------------------------------------------------- §15 server on the PC
 
 fn local_policy(port: u16) -> Policy {
-    Policy { hosts: vec![], local_ports: vec![port], dev_mode: true }
+    Policy { hosts: vec![], local_ports: vec![port], dev_mode: true, confirmed: false }
 }
 
 #[tokio::test]
@@ -580,7 +657,7 @@ async fn s15_local_redirects_stay_on_declared_ports() {
     })
     .await;
     let client = Client::with_test_overrides(TestOverrides::default());
-    let both = Policy { hosts: vec![], local_ports: vec![first.port(), tp], dev_mode: true };
+    let both = Policy { hosts: vec![], local_ports: vec![first.port(), tp], dev_mode: true, confirmed: false };
     let answer = client.send(get(&format!("http://127.0.0.1:{}/ok", first.port())), &both).await.unwrap();
     assert_eq!(answer.body, br#"{"second":true}"#);
     let got = client.send(get(&format!("http://127.0.0.1:{}/undeclared", first.port())), &both).await;

@@ -4,6 +4,10 @@
  * §22 "Refusals": why the courtier said no (the AI receives
  * POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
  * steps are used (§3, §21). Nor is `declined`: the player said no to
- * an R3 action, or did not answer in time (§12, issue 22).
+ * an R3 action, or did not answer in time (§12, issue 22). Nor is
+ * `changed`: while the player was asked about an R3 action, the
+ * question it would ask now became another (the plugin updated, a
+ * setting changed the URL…): what they saw is not what would be sent
+ * (§12 "confirmed every time", issue 32).
  */
-export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit" | "declined";
+export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit" | "declined" | "changed";

@@ -327,6 +327,7 @@ export const en = {
   'reason.dev_mode_off': 'developer mode is off',
   'reason.stream_private': 'paused while live on Twitch',
   'reason.declined': 'you did not confirm it: nothing was sent',
+  'reason.changed': 'it changed while you were asked: nothing was sent',
   'reason.unknown_event': 'the event is not declared by the plugin',
   'reason.event_off': 'the event is switched off',
   'reason.rate_limited': 'too many events',

@@ -329,6 +329,7 @@ export const fr: Record<keyof typeof en, string> = {
   'reason.dev_mode_off': 'le mode développeur est désactivé',
   'reason.stream_private': 'en pause pendant un direct Twitch',
   'reason.declined': 'vous ne l\'avez pas confirmée : rien n\'a été envoyé',
+  'reason.changed': 'elle a changé pendant qu\'on vous la demandait : rien n\'a été envoyé',
   'reason.unknown_event': 'l\'événement n\'est pas déclaré par le plugin',
   'reason.event_off': 'l\'événement est désactivé',
   'reason.rate_limited': 'trop d\'événements',

@@ -273,6 +273,7 @@ pub fn web_policy() -> Policy {
         hosts: vec!["api.example.com".into(), "cdn.example.com".into(), "v6.example.com".into()],
         local_ports: Vec::new(),
         dev_mode: false,
+        confirmed: false,
     }
 }
 
