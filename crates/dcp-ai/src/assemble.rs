@@ -17,11 +17,20 @@
 //!
 //! Which tool names were offered, and whether the arguments are valid JSON,
 //! is judged later (the courtier, [`crate::RawArgs::parse`]).
+//!
+//! Bounded whatever the answer (issue 32): a fragment finds its call by its
+//! `index` in a map, in constant time (a backward scan made 100,000
+//! fragments cost 15 s); at most [`CALLS_PER_ANSWER`] calls are kept, and
+//! the fragments of any further call are dropped as they come, only
+//! counted ([`Reply::dropped_calls`]), so what is kept, and what goes back
+//! to the AI, stays small.
 
+use dcp_format::limits::CALLS_PER_ANSWER;
 use serde::de::{Deserializer, IgnoredAny};
 use serde::Deserialize;
 use serde_json::Value;
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::wire::{RawArgs, Reply, ToolCall};
 
@@ -36,9 +45,16 @@ pub enum Piece {
     Error(String),
 }
 
+/// Where the fragments of a call go: a kept call (its place in
+/// `Assembler::calls`), or nowhere (a call past [`CALLS_PER_ANSWER`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Kept(usize),
+    Dropped,
+}
+
 #[derive(Debug, Default)]
 struct Partial {
-    index: Option<u64>,
     id: String,
     name: String,
     text: String,
@@ -81,6 +97,13 @@ fn present<'de, D: Deserializer<'de>>(value: D) -> Result<bool, D::Error> {
 pub struct Assembler {
     text: String,
     calls: Vec<Partial>,
+    /// The latest call opened at each `index` of a kept call (a dropped
+    /// call is noted only where it takes over a kept call's index, so the
+    /// map never outgrows the kept calls).
+    at_index: HashMap<u64, Slot>,
+    /// The latest call opened: where a fragment without `index` goes.
+    last: Option<Slot>,
+    dropped: usize,
 }
 
 impl Assembler {
@@ -146,19 +169,17 @@ impl Assembler {
         let function = fragment.get("function");
         let name = function.and_then(|f| f.get("name")).and_then(Value::as_str).unwrap_or_default();
         let arguments = function.and_then(|f| f.get("arguments"));
-        let slot = match index {
-            Some(index) => self
-                .calls
-                .iter()
-                .rposition(|call| call.index == Some(index))
-                .filter(|&at| id.is_empty() || self.calls[at].id.is_empty() || self.calls[at].id == id),
-            None if id.is_empty() && name.is_empty() => self.calls.len().checked_sub(1),
+        let found = match index.and_then(|index| self.at_index.get(&index)) {
+            Some(&Slot::Kept(at)) if id.is_empty() || self.calls[at].id.is_empty() || self.calls[at].id == id => {
+                Some(Slot::Kept(at))
+            }
+            Some(&Slot::Dropped) if id.is_empty() && name.is_empty() => Some(Slot::Dropped),
+            Some(_) => None,
+            None if index.is_none() && id.is_empty() && name.is_empty() => self.last,
             None => None,
         };
-        let at = slot.unwrap_or_else(|| {
-            self.calls.push(Partial { index, ..Partial::default() });
-            self.calls.len() - 1
-        });
+        let slot = found.unwrap_or_else(|| self.open(index, name));
+        let Slot::Kept(at) = slot else { return };
         let call = &mut self.calls[at];
         if call.id.is_empty() {
             call.id = id.to_owned();
@@ -171,6 +192,34 @@ impl Assembler {
             Some(Value::Null) | None => {}
             Some(value) => call.value = Some(value.clone()),
         }
+    }
+
+    /// A new call at `index`, kept while there is room. A dropped call is
+    /// counted when it names a tool (what opens a call in every shape), so
+    /// the rest of a dropped call, arriving without its name, is not
+    /// counted again.
+    fn open(&mut self, index: Option<u64>, name: &str) -> Slot {
+        let slot = if self.calls.len() < CALLS_PER_ANSWER {
+            self.calls.push(Partial::default());
+            Slot::Kept(self.calls.len() - 1)
+        } else {
+            self.dropped += usize::from(!name.is_empty());
+            Slot::Dropped
+        };
+        if let Some(index) = index {
+            match slot {
+                Slot::Kept(_) => {
+                    self.at_index.insert(index, slot);
+                }
+                Slot::Dropped => {
+                    if let Some(taken) = self.at_index.get_mut(&index) {
+                        *taken = slot;
+                    }
+                }
+            }
+        }
+        self.last = Some(slot);
+        slot
     }
 
     /// The whole answer.
@@ -188,7 +237,7 @@ impl Assembler {
                 },
             })
             .collect();
-        Reply { text: self.text, tool_calls }
+        Reply { text: self.text, tool_calls, dropped_calls: self.dropped }
     }
 }
 
@@ -257,7 +306,7 @@ mod tests {
         ]);
         let (pieces, reply) = every_chunking(&stream);
         assert_eq!(pieces, ["Hel", "lo"]);
-        assert_eq!(reply, Reply { text: "Hello".into(), tool_calls: vec![] });
+        assert_eq!(reply, Reply { text: "Hello".into(), ..Reply::default() });
     }
 
     #[test]
@@ -382,6 +431,50 @@ mod tests {
             assert_eq!(Assembler::new().feed(data), Ok(want), "{data}");
         }
         assert!(Assembler::new().feed("{oops").is_err_and(|e| e.starts_with("an event is not JSON")));
+    }
+
+    /// Issue 32: calls past [`CALLS_PER_ANSWER`] are dropped and counted
+    /// once each, in every shape (indexed fragments, every call numbered 0,
+    /// whole calls without index), and the rest of a dropped call never
+    /// lands in a kept one.
+    #[test]
+    fn issue_32_calls_past_the_cap_are_dropped_and_counted_once() {
+        let extra = 8;
+        let count = CALLS_PER_ANSWER + extra;
+        let indexed: Vec<Value> = (0..count)
+            .flat_map(|n| {
+                [
+                    delta(json!({"tool_calls": [{"index": n, "id": format!("c{n}"), "function": {"name": "x__y", "arguments": ""}}]})),
+                    delta(json!({"tool_calls": [{"index": n, "function": {"arguments": format!("{{\"n\":{n}}}")}}]})),
+                ]
+            })
+            .collect();
+        let numbered_zero: Vec<Value> = (0..count)
+            .flat_map(|n| {
+                [
+                    delta(json!({"tool_calls": [{"index": 0, "id": format!("c{n}"), "function": {"name": "x__y", "arguments": ""}}]})),
+                    delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": format!("{{\"n\":{n}}}")}}]})),
+                ]
+            })
+            .collect();
+        let whole: Vec<Value> = (0..count)
+            .flat_map(|n| {
+                [
+                    delta(
+                        json!({"tool_calls": [{"id": format!("c{n}"), "function": {"name": "x__y", "arguments": ""}}]}),
+                    ),
+                    delta(json!({"tool_calls": [{"function": {"arguments": format!("{{\"n\":{n}}}")}}]})),
+                ]
+            })
+            .collect();
+        for (shape, chunks) in [("indexed", indexed), ("numbered 0", numbered_zero), ("no index", whole)] {
+            let reply = run(&sse(&chunks), 4096).1;
+            assert_eq!((reply.tool_calls.len(), reply.dropped_calls), (CALLS_PER_ANSWER, extra), "{shape}");
+            for (n, call) in reply.tool_calls.iter().enumerate() {
+                assert_eq!(call.id, format!("c{n}"), "{shape}");
+                assert_eq!(call.arguments.parse(), Ok(json!({"n": n})), "{shape}: nothing of a dropped call");
+            }
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use dcp_vault::Sensitive;
 use reqwest::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION};
 use serde_json::Value;
 use tokio::sync::OnceCell;
-use tokio::time::timeout;
+use tokio::time::{timeout, timeout_at, Instant};
 use url::Host;
 
 use crate::assemble::{error_message, Assembler, Piece};
@@ -46,21 +46,31 @@ const ERROR_BYTES: usize = 64 * 1024;
 /// A service's message is cut to this many characters.
 const MESSAGE_CHARS: usize = 300;
 
-/// How long the AI may stay silent.
+/// How long the AI may stay silent, and how long one answer may last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// From sending a request to the first byte of the answer's body
-    /// (connecting included).
+    /// (connecting included), and then to its first event.
     pub first_byte: Duration,
-    /// Between two pieces of an answer afterwards.
+    /// Between two events of an answer afterwards. Only an event (a
+    /// `data:` line's end) is progress: keep-alive comments, blank lines
+    /// and other fields do not reset it.
     pub between_chunks: Duration,
+    /// From sending a request to the end of its answer, whatever arrives
+    /// meanwhile: a stream kept open by keep-alive comments or empty chunks
+    /// ends here ([`crate::AiError::TurnTooLong`]; issue 32).
+    pub answer: Duration,
 }
 
 impl Limits {
     /// 120 s to the first byte — a model loaded cold on a modest PC takes
-    /// that long before its first word — then 30 s between pieces.
-    pub const DEFAULT: Limits =
-        Limits { first_byte: Duration::from_secs(120), between_chunks: Duration::from_secs(30) };
+    /// that long before its first word — then 30 s between events, and
+    /// 180 s for the whole answer: the cold start and a minute of words.
+    pub const DEFAULT: Limits = Limits {
+        first_byte: Duration::from_secs(120),
+        between_chunks: Duration::from_secs(30),
+        answer: Duration::from_secs(180),
+    };
 }
 
 impl Default for Limits {
@@ -173,6 +183,7 @@ impl Connection {
     /// ones from [`ChatStream::next`].
     pub async fn chat(&self, req: &ChatRequest) -> Result<ChatStream, AiError> {
         let body = req.body(&self.model);
+        let deadline = Instant::now() + self.limits.answer;
         let response = self.start(reqwest::Method::POST, "chat/completions", Some(body), Purpose::Chat).await?;
         let whole_json = response
             .headers()
@@ -188,6 +199,8 @@ impl Connection {
             queue: VecDeque::new(),
             events: 0,
             bytes: 0,
+            progress: Instant::now(),
+            deadline,
             ctx: self.context(),
             masked: MaskStream::new(self.masker.clone()),
             shown: String::new(),
@@ -249,13 +262,18 @@ impl Connection {
         }
     }
 
-    /// Reads a whole body, at most `limit` bytes (a longer one is cut).
+    /// Reads a whole body, at most `limit` bytes (a longer one is cut),
+    /// within [`Limits::answer`] from now (a body trickled a byte at a time
+    /// ends there too).
     async fn read_all(&self, mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, AiError> {
         let ctx = self.context();
+        let deadline = Instant::now() + ctx.limits.answer;
         let mut body = Vec::new();
         loop {
-            let next = timeout(ctx.limits.between_chunks, response.chunk()).await;
-            match next.map_err(|_| ctx.timeout(ctx.limits.between_chunks))? {
+            let quiet = Instant::now() + ctx.limits.between_chunks;
+            let next = timeout_at(quiet.min(deadline), response.chunk()).await;
+            let waited = if quiet <= deadline { ctx.limits.between_chunks } else { ctx.limits.answer };
+            match next.map_err(|_| ctx.timeout(waited))? {
                 Ok(Some(chunk)) => {
                     body.extend_from_slice(&chunk);
                     if body.len() >= limit {
@@ -345,7 +363,11 @@ impl Context {
                 let text = value.to_string();
                 let masked = self.masker.mask(&text);
                 // Read again from the masked text, as arguments sent as a string are.
-                if masked == text { RawArgs::Value(value) } else { RawArgs::Text(masked) }
+                if masked == text {
+                    RawArgs::Value(value)
+                } else {
+                    RawArgs::Text(masked)
+                }
             }
         };
         ToolCall { name: self.masker.mask(&call.name), arguments, ..call }
@@ -353,6 +375,10 @@ impl Context {
 
     fn timeout(&self, waited: Duration) -> AiError {
         AiError::Timeout { url: self.url.clone(), waited }
+    }
+
+    fn too_long(&self) -> AiError {
+        AiError::TurnTooLong { url: self.url.clone(), limit: self.limits.answer }
     }
 
     fn send_error(&self, error: &reqwest::Error, port: u16) -> AiError {
@@ -422,6 +448,11 @@ pub struct ChatStream {
     queue: VecDeque<Result<StreamItem, AiError>>,
     events: usize,
     bytes: usize,
+    /// When the answer last made progress (an event; any byte of a whole
+    /// JSON body), or when the stream began.
+    progress: Instant,
+    /// When the answer must have ended ([`Limits::answer`] from sending).
+    deadline: Instant,
     ctx: Context,
     /// The answer's text, masked as it comes (see the module doc).
     masked: MaskStream,
@@ -443,10 +474,16 @@ impl ChatStream {
                 return Some(item);
             }
             let response = self.response.as_mut()?;
-            // Until the first byte, the AI may still be loading its model.
-            let limit = if self.bytes == 0 { self.ctx.limits.first_byte } else { self.ctx.limits.between_chunks };
-            let chunk = match timeout(limit, response.chunk()).await {
-                Err(_) => Err(self.ctx.timeout(limit)),
+            // Until the first event, the AI may still be loading its model.
+            let quiet = if self.events == 0 && self.body.is_empty() {
+                self.ctx.limits.first_byte
+            } else {
+                self.ctx.limits.between_chunks
+            };
+            let until = (self.progress + quiet).min(self.deadline);
+            let chunk = match timeout_at(until, response.chunk()).await {
+                Err(_) if until == self.deadline => Err(self.ctx.too_long()),
+                Err(_) => Err(self.ctx.timeout(quiet)),
                 Ok(Err(e)) => Err(self.ctx.broken(&e)),
                 Ok(Ok(chunk)) => Ok(chunk),
             };
@@ -458,8 +495,13 @@ impl ChatStream {
                         self.fail(self.bad(&format!("the answer is over {} MB", ANSWER_BYTES / (1024 * 1024))));
                     } else if self.whole_json {
                         self.body.extend_from_slice(&bytes);
+                        self.progress = Instant::now();
                     } else {
-                        for data in self.sse.feed(&bytes) {
+                        let events = self.sse.feed(&bytes);
+                        if !events.is_empty() {
+                            self.progress = Instant::now();
+                        }
+                        for data in events {
                             self.event(&data);
                         }
                     }

@@ -33,8 +33,11 @@ pub async fn discover_at(bases: &[&str], limit: Duration) -> Vec<Found> {
     let mut tasks = tokio::task::JoinSet::new();
     for (order, base) in bases.iter().enumerate() {
         let Ok(url) = judge_ai_url(base) else { continue };
-        let connection = Connection::new(url.clone(), String::new(), None)
-            .with_limits(Limits { first_byte: limit, between_chunks: limit });
+        let connection = Connection::new(url.clone(), String::new(), None).with_limits(Limits {
+            first_byte: limit,
+            between_chunks: limit,
+            answer: limit,
+        });
         tasks.spawn(async move { (order, connection.models().await.ok().map(|models| Found { url, models })) });
     }
     let mut found: Vec<(usize, Found)> = Vec::new();

@@ -67,6 +67,16 @@ pub enum AiError {
         /// The limit that ran out.
         waited: Duration,
     },
+    /// An answer that did not end within its limit ([`crate::Limits::answer`]:
+    /// a stream kept open by keep-alive comments or empty chunks), or a
+    /// turn past its own (issue 32): the turn was ended.
+    #[error("the AI at {url} did not finish within {} s (an answer and a whole turn each have a time limit): the turn was ended", limit.as_secs_f32())]
+    TurnTooLong {
+        /// The base URL.
+        url: String,
+        /// The limit that ran out.
+        limit: Duration,
+    },
     /// The service answered with a redirect, which is never followed.
     #[error("the AI at {url} answered with a redirect ({status}{}), which is not followed: type the URL it points to instead", location.as_deref().map(|l| format!(" to {l}")).unwrap_or_default())]
     Redirect {
@@ -110,6 +120,7 @@ dcp_format::spelled! {
         ModelUnknown => "ai_model_unknown",
         NoTools => "ai_no_tools",
         Timeout => "ai_timeout",
+        TurnTooLong => "ai_turn_too_long",
         Redirect => "ai_redirect",
         Http => "ai_http",
         BadAnswer => "ai_bad_answer",
@@ -127,6 +138,7 @@ impl AiError {
             AiError::ModelUnknown { .. } => AiCode::ModelUnknown,
             AiError::NoTools { .. } => AiCode::NoTools,
             AiError::Timeout { .. } => AiCode::Timeout,
+            AiError::TurnTooLong { .. } => AiCode::TurnTooLong,
             AiError::Redirect { .. } => AiCode::Redirect,
             AiError::Http { .. } => AiCode::Http,
             AiError::BadAnswer { .. } => AiCode::BadAnswer,
@@ -165,6 +177,7 @@ mod tests {
             (AiError::ModelUnknown { url: url(), model: "m".into(), message: "x".into() }, "ai_model_unknown"),
             (AiError::NoTools { url: url(), model: "m".into(), message: "x".into() }, "ai_no_tools"),
             (AiError::Timeout { url: url(), waited: Duration::from_secs(1) }, "ai_timeout"),
+            (AiError::TurnTooLong { url: url(), limit: Duration::from_secs(180) }, "ai_turn_too_long"),
             (AiError::Redirect { url: url(), status: 302, location: None }, "ai_redirect"),
             (AiError::Http { url: url(), status: 500, message: "x".into() }, "ai_http"),
             (AiError::BadAnswer { url: url(), detail: "x".into() }, "ai_bad_answer"),

@@ -23,7 +23,8 @@
 //!    small models and their servers do (§17).
 //!
 //! Time limits ([`Limits`]): 120 s to the first byte (a model loaded cold
-//! on a modest PC), then 30 s between two pieces of the answer.
+//! on a modest PC), then 30 s between two events of the answer (keep-alive
+//! comments are no progress), and 180 s for a whole answer.
 //!
 //! The `test-net` feature forwards to dcp-net's test hooks: with
 //! `DCPLUGIN_TEST_DNS`, `DCPLUGIN_TEST_CONNECT` and `DCPLUGIN_TEST_CA`, an

@@ -189,8 +189,11 @@ impl Serialize for ToolCall {
 pub struct Reply {
     /// The answer's text.
     pub text: String,
-    /// The tool calls, in order.
+    /// The tool calls, in order: at most [`CALLS_PER_ANSWER`](dcp_format::limits::CALLS_PER_ANSWER).
     pub tool_calls: Vec<ToolCall>,
+    /// How many calls the answer asked for past [`CALLS_PER_ANSWER`](dcp_format::limits::CALLS_PER_ANSWER):
+    /// dropped, so never run, answered nor sent back to the AI (issue 32).
+    pub dropped_calls: usize,
 }
 
 #[cfg(test)]

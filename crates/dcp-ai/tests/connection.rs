@@ -22,8 +22,11 @@ fn connect(ai: &ScriptedAi, key: Option<&str>) -> Connection {
 }
 
 fn short(connection: Connection) -> Connection {
-    connection
-        .with_limits(Limits { first_byte: Duration::from_millis(300), between_chunks: Duration::from_millis(300) })
+    connection.with_limits(Limits {
+        first_byte: Duration::from_millis(300),
+        between_chunks: Duration::from_millis(300),
+        ..Limits::DEFAULT
+    })
 }
 
 fn ask(text: &str) -> ChatRequest {
@@ -97,7 +100,7 @@ async fn s3_text_is_streamed_and_the_request_is_the_wire_shape() {
     let ai = ScriptedAi::start(Script::with_turns(vec![openai::text(["Hel", "lo", "!"])])).await;
     let (deltas, reply) = reply(&connect(&ai, None), &ask("hi")).await;
     assert_eq!(deltas, ["Hel", "lo", "!"]);
-    assert_eq!(reply, Reply { text: "Hello!".into(), tool_calls: vec![] });
+    assert_eq!(reply, Reply { text: "Hello!".into(), ..Reply::default() });
     let sent = &ai.received()[0];
     assert_eq!((sent.method.as_str(), sent.path.as_str()), ("POST", "/v1/chat/completions"));
     assert_eq!(sent.body, json!({"model": MODEL, "stream": true, "messages": [{"role": "user", "content": "hi"}]}));

@@ -93,6 +93,21 @@ pub const CALL_SECONDS: u64 = 20;
 pub const REDIRECTS: usize = 3;
 /// Tool steps per turn (§3).
 pub const STEPS_PER_TURN: usize = 5;
+/// Tool calls run in one step (not in §3, which counts steps only: one
+/// online answer asking for 200 notes ran all 200 in 1.5 s, issue 32).
+/// The others of the step are answered "not run" (`call_limit`), so every
+/// call id still has its answer; an AI on the PC runs one anyway.
+pub const CALLS_PER_STEP: usize = 5;
+/// Tool calls kept of one answer (not in §21: 100,000 calls in a 1.8 MB
+/// answer were sent back to the AI as 125 MB requests, issue 32). Calls
+/// past these are dropped from the reply before anything runs: never
+/// answered, never sent back to the AI, only counted. Above
+/// [`CALLS_PER_STEP`] so the AI still reads which of its calls were not run.
+pub const CALLS_PER_ANSWER: usize = 32;
+/// Seconds a whole turn may last, every AI request, tool call and R3
+/// question of it included (not in §3: a stream of keep-alive comments
+/// never ended a turn, issue 32). Past it the turn ends `ai_turn_too_long`.
+pub const TURN_SECONDS: u64 = 300;
 /// Tools offered to the AI, all sources (§17).
 pub const TOOLS_OFFERED: usize = 30;
 /// Events per plugin.

@@ -3,7 +3,8 @@
 //! process writes exactly what a Rust test builds.
 //!
 //! JSON spelling, for the binary's `--script FILE`:
-//! `{"models": {"list": ["llama3.1"]}, "turns": [{"stream": [{"raw": {..}}, "pause", {"delay_ms": 20}]},
+//! `{"models": {"list": ["llama3.1"]}, "turns": [{"stream": [{"raw": {..}}, "pause", {"delay_ms": 20},
+//! {"comment": "ping"}, {"calls": {"count": 200, "name": "x__y", "arguments": "{\"n\":{n}}"}}, {"keep_alive": 1000}]},
 //! {"status": [400, {"error": {"message": ".."}}]}, {"redirect": "https://elsewhere/v1"}, "hang"]}`.
 
 use serde::{Deserialize, Serialize};
@@ -94,4 +95,22 @@ pub enum Chunk {
     DelayMs(u64),
     /// The connection is cut here: no more chunks and no `[DONE]`.
     Cut,
+    /// `: <this text>`, a comment line (a keep-alive), then a blank line.
+    Comment(String),
+    /// `: ping` every this many milliseconds, forever: the stream never
+    /// ends (a server keeping a connection alive, issue 32). The chunks
+    /// after it are never sent.
+    KeepAlive(u64),
+    /// `count` tool calls, one event each, as OpenAI opens a call: `index`
+    /// n, id `call_<n>`, `name`, and `arguments` with every `{n}` replaced
+    /// by n (so the calls differ). Made as they are sent: 100,000 calls
+    /// cost no script (issue 32).
+    Calls {
+        /// How many calls.
+        count: usize,
+        /// The tool name of each.
+        name: String,
+        /// The arguments text of each, `{n}` replaced by its number.
+        arguments: String,
+    },
 }

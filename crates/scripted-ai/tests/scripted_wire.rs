@@ -313,6 +313,7 @@ async fn tls_with_a_test_ca_for_an_online_name() {
 fn the_script_reads_from_json_as_documented() {
     let text = r#"{"models": {"list": ["llama3.1"]}, "turns": [
         {"stream": [{"raw": {"a": 1}}, {"data": "x"}, "pause", {"delay_ms": 20}, "cut"]},
+        {"stream": [{"comment": "ping"}, {"calls": {"count": 200, "name": "x__y", "arguments": "{\"n\":{n}}"}}, {"keep_alive": 1000}]},
         {"status": [400, {"error": {"message": "no"}}]},
         {"redirect": "https://elsewhere/v1"},
         "hang"]}"#;
@@ -320,9 +321,12 @@ fn the_script_reads_from_json_as_documented() {
     assert!(matches!(&script.models, ModelsReply::List(ids) if ids == &["llama3.1"]));
     assert!(matches!(&script.turns[0], Step::Stream(chunks) if matches!(chunks[..],
         [Chunk::Raw(_), Chunk::Data(_), Chunk::Pause, Chunk::DelayMs(20), Chunk::Cut])));
-    assert!(matches!(&script.turns[1], Step::Status(400, _)));
-    assert!(matches!(&script.turns[2], Step::Redirect(url) if url == "https://elsewhere/v1"));
-    assert!(matches!(&script.turns[3], Step::Hang));
+    assert!(matches!(&script.turns[1], Step::Stream(chunks) if matches!(&chunks[..],
+        [Chunk::Comment(c), Chunk::Calls { count: 200, name, arguments }, Chunk::KeepAlive(1000)]
+            if c == "ping" && name == "x__y" && arguments == r#"{"n":{n}}"#)));
+    assert!(matches!(&script.turns[2], Step::Status(400, _)));
+    assert!(matches!(&script.turns[3], Step::Redirect(url) if url == "https://elsewhere/v1"));
+    assert!(matches!(&script.turns[4], Step::Hang));
     // A built step is written back in the same spelling.
     let built = serde_json::to_value(openai::text(["x"])).expect("serializes");
     assert!(built["stream"][1]["raw"]["choices"][0]["delta"]["content"] == "x");

@@ -5,4 +5,4 @@
  * and the host's API errors spell it. `ai_not_set` is the host's: no
  * URL or no model is set, so there is nothing to reach.
  */
-export type AiCode = "ai_not_set" | "ai_bad_url" | "ai_private_address" | "ai_not_listening" | "ai_key_refused" | "ai_model_unknown" | "ai_no_tools" | "ai_timeout" | "ai_redirect" | "ai_http" | "ai_bad_answer";
+export type AiCode = "ai_not_set" | "ai_bad_url" | "ai_private_address" | "ai_not_listening" | "ai_key_refused" | "ai_model_unknown" | "ai_no_tools" | "ai_timeout" | "ai_turn_too_long" | "ai_redirect" | "ai_http" | "ai_bad_answer";

@@ -76,7 +76,7 @@ pub fn ai_fix(code: AiCode) -> Option<String> {
         AiCode::ModelUnknown => format!("{me} ai --model NAME, with a model that {me} ai test lists"),
         AiCode::NoTools => format!("choose a model that supports tool calling: {me} ai --model NAME"),
         AiCode::Redirect => format!("{me} ai --url URL, with the URL the service points to"),
-        AiCode::Timeout | AiCode::Http | AiCode::BadAnswer => return None,
+        AiCode::Timeout | AiCode::TurnTooLong | AiCode::Http | AiCode::BadAnswer => return None,
     })
 }
 
