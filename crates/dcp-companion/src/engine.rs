@@ -8,17 +8,27 @@
 //! The conversation lives as long as the value: nothing is written anywhere
 //! else, so §16's "never kept in the companion's memory" holds by
 //! construction.
+//!
+//! A turn always ends (issue 32): within [`TURN_SECONDS`] whatever the AI
+//! sends (each answer also has its own limit, `dcp_ai::Limits::answer`),
+//! or at once when a shell stops it ([`Stopper`]). Either drops the turn
+//! where it is: the answer being read is cut, no request or call follows,
+//! and a call already sent runs to its end in the host with its journal
+//! line (`to_end`). The turn's messages are then taken back out of the
+//! conversation, as on any error.
 
 use crate::event::{Said, TurnEvent};
 use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
-use dcp_format::limits::STEPS_PER_TURN;
+use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
 use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, Host, Question, SaidEvent, Source, Turn};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::time::{sleep_until, Instant};
+use tokio_util::sync::CancellationToken;
 
 /// Where a turn's events go, as they happen.
 pub type Out<'a> = &'a mut (dyn FnMut(TurnEvent) + Send);
@@ -36,15 +46,40 @@ pub enum TurnError {
     /// The host failed (not a refusal: refusals go back to the AI).
     #[error(transparent)]
     Host(#[from] ApiError),
+    /// A shell stopped the turn ([`Stopper::stop`]).
+    #[error("the turn was stopped")]
+    Stopped,
 }
 
 impl TurnError {
-    /// The error's code: the AI's (`ai_not_listening`, …) or the host's.
+    /// The error's code: the AI's (`ai_not_listening`, `ai_turn_too_long`
+    /// for a turn past [`TURN_SECONDS`], …), the host's, or `stopped`.
     pub fn code(&self) -> &'static str {
         match self {
             TurnError::Ai(e) => e.code(),
             TurnError::Host(e) => e.code.as_str(),
+            TurnError::Stopped => "stopped",
         }
+    }
+}
+
+/// How a shell stops the companion's running turn (a Stop button, a
+/// terminal's Ctrl-C): cloned from [`Companion::stopper`], it stays valid
+/// for every later turn. Stopping when no turn runs does nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Stopper(Arc<Mutex<CancellationToken>>);
+
+impl Stopper {
+    /// Ends the running turn at once with [`TurnError::Stopped`].
+    pub fn stop(&self) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).cancel();
+    }
+
+    /// A new turn's token: a stop asked before it began is not its own.
+    fn turn(&self) -> CancellationToken {
+        let token = CancellationToken::new();
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = token.clone();
+        token
     }
 }
 
@@ -54,6 +89,8 @@ pub struct Companion {
     connection: Connection,
     conversation: Vec<Message>,
     presence: Option<Presence>,
+    stopper: Stopper,
+    turn_limit: Duration,
 }
 
 /// A turn as the engine runs it: what the host is told of it, and who may
@@ -67,7 +104,26 @@ struct Running {
 impl Companion {
     /// A companion with an empty conversation.
     pub fn new(host: Host, connection: Connection) -> Companion {
-        Companion { host, connection, conversation: Vec::new(), presence: None }
+        Companion {
+            host,
+            connection,
+            conversation: Vec::new(),
+            presence: None,
+            stopper: Stopper::default(),
+            turn_limit: Duration::from_secs(TURN_SECONDS),
+        }
+    }
+
+    /// The same companion whose turns may last `limit` instead of
+    /// [`TURN_SECONDS`].
+    pub fn with_turn_limit(mut self, limit: Duration) -> Companion {
+        self.turn_limit = limit;
+        self
+    }
+
+    /// What stops the running turn, for a shell to keep.
+    pub fn stopper(&self) -> Stopper {
+        self.stopper.clone()
     }
 
     /// Talks to the AI through `connection` from the next turn on, keeping
@@ -124,15 +180,25 @@ impl Companion {
         Turn { live, id: Some(new_turn_id()), can_confirm, ..Turn::new(source, model) }
     }
 
-    /// Runs a turn; on an error the turn's messages are taken back out of
-    /// the conversation, which stays a valid transcript (every tool call
+    /// Runs a turn, until its answer, an error, its deadline or a stop; on
+    /// any but the answer the turn's messages are taken back out of the
+    /// conversation, which stays a valid transcript (every tool call
     /// answered).
     async fn run(&mut self, running: Running, text: String, out: Out<'_>) -> Result<String, TurnError> {
         self.tell(CompanionState::Answering);
         let start = self.conversation.len();
         self.conversation.push(Message::User { content: text });
         let mut steps = Steps::new(one_per_step(&self.connection));
-        let result = self.steps(&running, &mut steps, out).await;
+        let stop = self.stopper.turn();
+        let deadline = Instant::now() + self.turn_limit;
+        let too_long = AiError::TurnTooLong { url: self.connection.url().as_str().to_owned(), limit: self.turn_limit };
+        // The steps dropped where they are: see the module's doc.
+        let result = tokio::select! {
+            biased;
+            () = stop.cancelled() => Err(TurnError::Stopped),
+            () = sleep_until(deadline) => Err(too_long.into()),
+            result = self.steps(&running, &mut steps, out) => result,
+        };
         match &result {
             Ok(text) => out(TurnEvent::Reply { text: text.clone() }),
             Err(e) => {

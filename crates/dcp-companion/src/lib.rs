@@ -12,7 +12,7 @@ mod event;
 mod prompt;
 mod step;
 
-pub use engine::{Companion, Out, Presence, TurnError};
+pub use engine::{Companion, Out, Presence, Stopper, TurnError};
 pub use event::{Said, ToolOutcome, TurnEvent};
 pub use prompt::system_message;
-pub use step::{Action, Asked, Steps, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};
+pub use step::{Action, Asked, Steps, NOT_RUN_CALL_LIMIT, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};

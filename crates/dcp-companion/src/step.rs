@@ -1,11 +1,13 @@
 //! What one tool step of a turn runs (§3, §17 "Design for small AI
 //! models"): pure decisions over the calls the AI asked for, so they are
 //! tested without a network. With an AI on the PC only the first call of a
-//! step runs; the same call with the same arguments runs once per turn;
-//! arguments that are not JSON go back as INVALID_ARGUMENTS without a call;
-//! after the last step no tools are offered.
+//! step runs; online, at most [`CALLS_PER_STEP`] (issue 32); the same call
+//! with the same arguments runs once per turn; arguments that are not JSON
+//! go back as INVALID_ARGUMENTS without a call; after the last step no
+//! tools are offered. A call not run is answered all the same, so the
+//! transcript stays valid (every call id answered).
 
-use dcp_format::limits::STEPS_PER_TURN;
+use dcp_format::limits::{CALLS_PER_STEP, STEPS_PER_TURN};
 use dcp_host::JournalOutcome;
 use serde_json::Value;
 
@@ -13,6 +15,10 @@ use serde_json::Value;
 /// several in one step.
 pub const NOT_RUN_ONE_PER_STEP: &str =
     "not run: one action per step. Ask for it again in the next step if it is still needed.";
+/// What the AI is told of a call not run because the step already ran
+/// [`CALLS_PER_STEP`] calls.
+pub const NOT_RUN_CALL_LIMIT: &str =
+    "not run: too many actions in one step. Ask for it again in the next step if it is still needed.";
 /// What the AI is told of a call it already made in this turn.
 pub const NOT_RUN_REPEATED: &str =
     "not run: the same action with the same arguments was already run in this turn; use its result above.";
@@ -89,7 +95,7 @@ impl Steps {
     /// counts even when nothing of it runs.
     pub fn plan(&mut self, calls: Vec<Asked>) -> Vec<Action> {
         self.used += 1;
-        let mut ran_one = false;
+        let mut ran = 0;
         calls
             .into_iter()
             .map(|call| {
@@ -116,15 +122,18 @@ impl Steps {
                     reason: Some(reason),
                     text: text.to_owned(),
                 };
-                if self.one_per_step && ran_one {
+                if self.one_per_step && ran > 0 {
                     return not_run("one_action_per_step", NOT_RUN_ONE_PER_STEP);
+                }
+                if ran >= CALLS_PER_STEP {
+                    return not_run("call_limit", NOT_RUN_CALL_LIMIT);
                 }
                 let key = (call.name.clone(), args.clone());
                 if self.run.contains(&key) {
                     return not_run("repeated_call", NOT_RUN_REPEATED);
                 }
                 self.run.push(key);
-                ran_one = true;
+                ran += 1;
                 Action::Run { id: call.id, name: call.name, args }
             })
             .collect()
@@ -176,6 +185,25 @@ mod tests {
         let mut steps = Steps::new(false);
         let plan = steps.plan(vec![asked("a", "fx__rate", Ok(json!({}))), asked("b", "fx__convert", Ok(json!({})))]);
         assert_eq!(ran(&plan), ["a", "b"]);
+    }
+
+    /// Issue 32: online, a step runs at most [`CALLS_PER_STEP`] calls; the
+    /// others are answered `call_limit`, a repeated or broken call takes no
+    /// place, and the next step runs again.
+    #[test]
+    fn online_a_step_runs_at_most_five_calls() {
+        let mut steps = Steps::new(false);
+        let mut calls = vec![asked("bad", "x__y", Err("not JSON".into()))];
+        calls.extend((0..200).map(|n| asked(&format!("c{n}"), "x__note", Ok(json!({"n": n})))));
+        let plan = steps.plan(calls);
+        assert_eq!(plan.len(), 201, "every call is answered");
+        assert_eq!(ran(&plan), ["c0", "c1", "c2", "c3", "c4"]);
+        assert_eq!(CALLS_PER_STEP, 5);
+        assert!(reasons(&plan)[6..].iter().all(|r| *r == Some("call_limit")));
+        let Action::Answer { text, outcome, .. } = &plan[6] else { unreachable!("past the cap") };
+        assert_eq!((text.as_str(), *outcome), (NOT_RUN_CALL_LIMIT, JournalOutcome::Refused));
+        let next = steps.plan((5..12).map(|n| asked(&format!("d{n}"), "x__note", Ok(json!({"n": n})))).collect());
+        assert_eq!(ran(&next), ["d5", "d6", "d7", "d8", "d9"]);
     }
 
     #[test]
