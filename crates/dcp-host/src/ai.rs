@@ -2,11 +2,15 @@
 //! its model and its API key, and the [`dcp_ai::Connection`] made of them.
 //! A URL is judged before it is kept ([`dcp_ai::judge_ai_url`]): where the
 //! AI runs follows from it, never from a switch. The key goes to the vault
-//! and comes back out only into a connection to the host it was given for.
+//! and comes back out only into a connection to the origin it was given
+//! for: scheme, host and port (issue 32: two ports of this PC are two
+//! programs). A URL of another origin forgets it, and the answer says so
+//! ([`AiSettings::key_forgotten`]): the player types it again.
 
 use crate::{ApiError, ApiResult, ErrorCode, Host};
-use dcp_ai::{judge_ai_url, AiCode, AiError, Connection, Found, Place};
+use dcp_ai::{judge_ai_url, AiCode, AiError, AiUrl, Connection, Found, Place};
 use dcp_call::turn::Model;
+use dcp_store::KeyOrigin;
 use dcp_vault::Sensitive;
 use serde::Serialize;
 
@@ -30,8 +34,14 @@ pub struct AiSettings {
     /// Where the AI runs, from the URL (absent while no URL is set).
     #[serde(rename = "where")]
     pub place: Option<Place>,
-    /// An API key is kept for this URL's host.
+    /// An API key is kept for this URL's origin (scheme, host and port).
     pub key_set: bool,
+    /// A key was kept, but for another origin than this URL's: forgotten
+    /// by this change of URL, or a key of an older version, bound to a
+    /// host only, with a URL whose port is not its scheme's default. The
+    /// player types the key again (issue 32). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub key_forgotten: bool,
 }
 
 /// What reaching the AI found: its models, or why it could not be reached.
@@ -77,27 +87,31 @@ impl Host {
 
     /// Sets the URL and/or the model (`None` keeps what is there). A URL
     /// that breaks the rules of §13 is refused with its code and nothing
-    /// changes; a URL on another host drops the API key, which was given
-    /// for the old one.
+    /// changes; a URL of another origin (scheme, host or port) forgets the
+    /// API key, which was given for the old one, and says so
+    /// ([`AiSettings::key_forgotten`]).
     pub async fn set_ai(&self, url: Option<String>, model: Option<String>) -> ApiResult<AiSettings> {
         let judged = url.as_deref().map(judge_ai_url).transpose()?;
         if model.as_deref().is_some_and(|m| m.trim().is_empty()) {
             return Err(ApiError::new(ErrorCode::Ai(AiCode::ModelUnknown), "the model's name is empty"));
         }
         self.read(move |s| {
-            let url = judged.as_ref().map(|u| (u.as_str(), u.host()));
-            s.set_ai(url, model.as_deref())?;
-            Ok(settings(s.ai()?))
+            let forgotten = match &judged {
+                Some(url) => for_origin(url, |to| s.set_ai(Some((url.as_str(), to)), model.as_deref()))?,
+                None => s.set_ai(None, model.as_deref())?,
+            };
+            let now = settings(s.ai()?);
+            Ok(AiSettings { key_forgotten: now.key_forgotten || forgotten, ..now })
         })
         .await
     }
 
     /// Keeps the service's API key, sealed by the vault, for the current
-    /// URL's host. Refused while no URL is set (`ai_not_set`).
+    /// URL's origin. Refused while no URL is set (`ai_not_set`).
     pub async fn set_ai_key(&self, key: Sensitive) -> ApiResult<AiSettings> {
         self.read(move |s| {
             let url = stored_url(&s.ai()?)?;
-            s.set_ai_key(url.host(), &key)?;
+            for_origin(&url, |to| s.set_ai_key(&to, &key))?;
             Ok(settings(s.ai()?))
         })
         .await
@@ -121,7 +135,7 @@ impl Host {
             let Some(model) = stored.model.filter(|m| !m.is_empty()) else {
                 return Err(not_set("no model is set"));
             };
-            let key = s.ai_key(url.host())?;
+            let key = for_origin(&url, |to| s.ai_key(&to))?;
             Ok(Connection::new(url, model, key))
         })
         .await
@@ -172,8 +186,25 @@ impl Host {
 }
 
 fn settings(stored: dcp_store::AiStored) -> AiSettings {
-    let place = stored.url.as_deref().and_then(|u| judge_ai_url(u).ok()).map(|u| u.place());
-    AiSettings { url: stored.url, model: stored.model, place, key_set: stored.key_set }
+    let url = stored.url.as_deref().and_then(|u| judge_ai_url(u).ok());
+    let kept = stored.key_bound.is_some();
+    let key_set = match &url {
+        Some(url) => for_origin(url, |to| stored.key_for(&to)),
+        None => kept,
+    };
+    let place = url.map(|u| u.place());
+    AiSettings { url: stored.url, model: stored.model, place, key_set, key_forgotten: kept && !key_set }
+}
+
+/// Runs `f` with the origin `url` sends a key to: `scheme://host:port`,
+/// the port always written, and the host alone when the port is its
+/// scheme's default (what a key kept before issue 32 is bound to, see
+/// `dcp_store::ai`).
+fn for_origin<T>(url: &AiUrl, f: impl FnOnce(KeyOrigin<'_>) -> T) -> T {
+    let scheme = url.as_str().split_once("://").map_or("", |(scheme, _)| scheme);
+    let origin = format!("{scheme}://{}:{}", url.host(), url.port());
+    let default_port = matches!((scheme, url.port()), ("https", 443) | ("http", 80));
+    f(KeyOrigin { origin: &origin, legacy_host: default_port.then(|| url.host()) })
 }
 
 /// The kept URL, judged again: the rules may have changed since it was kept.

@@ -1,9 +1,18 @@
 //! The companion's AI as the profile keeps it (issue 22): a base URL, a
 //! model name and an API key. The key is sealed by the vault like a
-//! plugin's secret and bound to the host it was given for: a URL on another
-//! host drops it, so a key typed for one service is never sent to another.
-//! The URL is stored as given; judging it is the caller's (the host judges
-//! it with `dcp_ai::judge_ai_url` before it gets here).
+//! plugin's secret and bound to the origin it was given for (scheme, host
+//! and port, issue 32: two ports of one host are two programs): a URL of
+//! another origin forgets it, so a key typed for one service is never sent
+//! to another. The URL is stored as given; judging it, and its origin, is
+//! the caller's (the host judges it with `dcp_ai::judge_ai_url` before it
+//! gets here).
+//!
+//! A key kept before issue 32 is bound to a host only (its `key_host` has
+//! no `://`; the vault sealed it for that host). It stays valid for that
+//! host while the URL's port is its scheme's default (443 for https, 80
+//! for http), the one origin an online service's URL names; with any other
+//! port it counts as no key ([`KeyOrigin::legacy_host`]), and the next URL
+//! set forgets it.
 
 use crate::error::StoreError;
 use crate::Store;
@@ -21,8 +30,37 @@ pub struct AiStored {
     pub url: Option<String>,
     /// The model's name.
     pub model: Option<String>,
-    /// An API key is kept (never read back here).
-    pub key_set: bool,
+    /// What the kept API key (never read back here) is bound to: an origin,
+    /// or a host for a key kept before issue 32. `None`: no key.
+    pub key_bound: Option<String>,
+}
+
+impl AiStored {
+    /// Whether a key is kept for `to`.
+    pub fn key_for(&self, to: &KeyOrigin<'_>) -> bool {
+        self.key_bound.as_deref().is_some_and(|bound| to.accepts(bound))
+    }
+}
+
+/// Where the URL sends a key: its origin, `scheme://host:port` with the
+/// port always written (`https://openrouter.ai:443`), as the caller judged
+/// it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyOrigin<'a> {
+    /// `scheme://host:port`.
+    pub origin: &'a str,
+    /// The host alone when the port is its scheme's default: a key kept
+    /// before issue 32, bound to that host, is valid for this origin (see
+    /// the module doc).
+    pub legacy_host: Option<&'a str>,
+}
+
+impl KeyOrigin<'_> {
+    /// Whether a key bound to `bound` may go to this origin. An origin
+    /// holds `://` and a host never does: neither is taken for the other.
+    fn accepts(&self, bound: &str) -> bool {
+        bound == self.origin || self.legacy_host == Some(bound)
+    }
 }
 
 impl Store {
@@ -30,41 +68,45 @@ impl Store {
     pub fn ai(&self) -> Result<AiStored, StoreError> {
         let row = self
             .conn
-            .query_row("SELECT url, model, sealed_key IS NOT NULL FROM ai_connection WHERE id = 1", [], |r| {
-                Ok(AiStored { url: r.get(0)?, model: r.get(1)?, key_set: r.get(2)? })
-            })
+            .query_row(
+                "SELECT url, model, CASE WHEN sealed_key IS NOT NULL THEN key_host END FROM ai_connection WHERE id = 1",
+                [],
+                |r| Ok(AiStored { url: r.get(0)?, model: r.get(1)?, key_bound: r.get(2)? }),
+            )
             .optional()?;
         Ok(row.unwrap_or_default())
     }
 
-    /// Sets the URL (with the host it names) and the model; `None` keeps
-    /// what was there. A URL on another host than the key's drops the key.
-    pub fn set_ai(&self, url: Option<(&str, &str)>, model: Option<&str>) -> Result<(), StoreError> {
+    /// Sets the URL (with the origin it sends a key to) and the model;
+    /// `None` keeps what was there. A URL of another origin than the key's
+    /// forgets the key: gives whether it did.
+    pub fn set_ai(&self, url: Option<(&str, KeyOrigin<'_>)>, model: Option<&str>) -> Result<bool, StoreError> {
         let tx = self.write_tx()?;
         self.conn.execute("INSERT INTO ai_connection (id) VALUES (1) ON CONFLICT(id) DO NOTHING", [])?;
-        if let Some((url, host)) = url {
-            self.conn.execute(
-                "UPDATE ai_connection SET sealed_key = NULL, key_host = NULL
-                 WHERE id = 1 AND sealed_key IS NOT NULL AND key_host IS NOT ?1",
-                params![host],
-            )?;
+        let mut forgotten = false;
+        if let Some((url, to)) = url {
+            if self.ai()?.key_bound.is_some_and(|bound| !to.accepts(&bound)) {
+                self.conn.execute("UPDATE ai_connection SET sealed_key = NULL, key_host = NULL WHERE id = 1", [])?;
+                forgotten = true;
+            }
             self.conn.execute("UPDATE ai_connection SET url = ?1 WHERE id = 1", params![url])?;
         }
         if let Some(model) = model {
             self.conn.execute("UPDATE ai_connection SET model = ?1 WHERE id = 1", params![model])?;
         }
         tx.commit()?;
-        Ok(())
+        Ok(forgotten)
     }
 
-    /// Keeps `key` for `host` (the current URL's), sealed by the vault, or
-    /// refuses with `vault_unavailable` and writes nothing.
-    pub fn set_ai_key(&self, host: &str, key: &Sensitive) -> Result<(), StoreError> {
-        let sealed = self.vault.seal(AI_SLUG, host, key).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
+    /// Keeps `key` for `to` (the current URL's origin), sealed by the vault
+    /// for that origin, or refuses with `vault_unavailable` and writes nothing.
+    pub fn set_ai_key(&self, to: &KeyOrigin<'_>, key: &Sensitive) -> Result<(), StoreError> {
+        let sealed =
+            self.vault.seal(AI_SLUG, to.origin, key).map_err(|e| StoreError::VaultUnavailable(e.to_string()))?;
         self.conn.execute(
             "INSERT INTO ai_connection (id, key_host, sealed_key) VALUES (1, ?1, ?2)
              ON CONFLICT(id) DO UPDATE SET key_host = ?1, sealed_key = ?2",
-            params![host, sealed],
+            params![to.origin, sealed],
         )?;
         Ok(())
     }
@@ -75,19 +117,21 @@ impl Store {
         Ok(())
     }
 
-    /// The key kept for `host`, opened; `None` when none is kept for it.
-    /// A key that no longer opens on this PC is `vault_unavailable`.
-    pub fn ai_key(&self, host: &str) -> Result<Option<Sensitive>, StoreError> {
-        let sealed: Option<Vec<u8>> = self
+    /// The key kept for `to`, opened; `None` when none is kept for it. A
+    /// key that no longer opens on this PC is `vault_unavailable`.
+    pub fn ai_key(&self, to: &KeyOrigin<'_>) -> Result<Option<Sensitive>, StoreError> {
+        let kept: Option<(String, Vec<u8>)> = self
             .conn
             .query_row(
-                "SELECT sealed_key FROM ai_connection WHERE id = 1 AND key_host = ?1 AND sealed_key IS NOT NULL",
-                [host],
-                |r| r.get(0),
+                "SELECT key_host, sealed_key FROM ai_connection
+                 WHERE id = 1 AND key_host IS NOT NULL AND sealed_key IS NOT NULL",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
-        sealed
-            .map(|sealed| self.vault.open(AI_SLUG, host, &sealed))
+        kept.filter(|(bound, _)| to.accepts(bound))
+            // Sealed for what it is bound to: its origin, or an older key's host.
+            .map(|(bound, sealed)| self.vault.open(AI_SLUG, &bound, &sealed))
             .transpose()
             .map_err(|e| StoreError::VaultUnavailable(e.to_string()))
     }

@@ -35,7 +35,7 @@ pub mod status;
 mod switches;
 pub mod watch;
 
-pub use ai::AiStored;
+pub use ai::{AiStored, KeyOrigin};
 pub use clock::{Clock, SystemClock};
 pub use cloud::{CloudChoice, CloudQuestion};
 pub use context::{CallContext, SealedSecrets};
