@@ -35,7 +35,7 @@ const CLIENT: &str = "dcplugin-test-client 1.0.0";
 
 /// Public-looking answers for the declared names, every one connected to
 /// the local TLS server.
-const ZONE: &str = "api.example.com=93.184.216.34,notes.example.com=93.184.216.37";
+const ZONE: &str = "api.example.com=93.184.216.34,cdn.example.com=93.184.216.37";
 
 /// The Python of the tests' MCP client, made by scripts/lib/mcp-client.sh.
 fn python() -> PathBuf {
@@ -246,11 +246,11 @@ fn notes_manifest() -> Value {
         "name": "notes", "version": "1.0.0", "display_name": "Notes",
         "_meta": { "com.desktopaicompanion": {
             "apiVersion": 1, "kind": "declarative", "slug": "notes",
-            "permissions": { "network": { "hosts": ["notes.example.com"] } },
+            "permissions": { "network": { "hosts": ["cdn.example.com"] } },
             "tools": { "read_notes": {
                 "description": "Read the user's notes.", "hint": { "en": "read your notes" }, "risk": "R1",
                 "inputSchema": { "type": "object", "properties": {} },
-                "request": { "url": "https://notes.example.com/notes" }
+                "request": { "url": "https://cdn.example.com/notes" }
             } }
         } }
     })
@@ -668,6 +668,38 @@ fn a_cancelled_call_withdraws_its_question_and_an_accept_after_it_sends_nothing(
         decisions,
         [(json!("refused"), json!("declined")), (json!("done"), json!("confirmed"))],
         "the journal says the cancelled call's question was not confirmed"
+    );
+}
+
+/// §12, issue 32, as an AI app on the official SDK does it: the player
+/// gives up a call while its question is open (the SDK sends
+/// `notifications/cancelled` for it), then answers the question yes.
+/// Nothing is sent, the journal says declined, and the session goes on:
+/// the next call is sent (the test sees a send). That call is another
+/// plugin's, which the cancelled call's end (its plugin's lock, §14) does
+/// not hold up.
+#[test]
+fn an_ai_app_giving_up_a_call_from_its_question_sends_nothing_and_goes_on() {
+    let w = World::new();
+    w.import(&notes_manifest(), "allow", None);
+    let give_up = json!({ "do": "cancel_asked", "name": "shop__remove_item", "args": { "id": "lamp" } });
+    let lines = w.session("online", Some("accept"), &[give_up, call("notes__read_notes", json!({}))]);
+    assert_eq!(lines[1]["cancelled"], true, "{}", lines[1]);
+    assert_eq!(lines[1]["asked"].as_array().unwrap().len(), 1, "asked once: {}", lines[1]);
+    assert_eq!(lines[2]["is_error"], false, "the session goes on: {}", lines[2]);
+    let seen: Vec<String> = w.server.seen().iter().map(|s| format!("{} {}", s.method, s.target)).collect();
+    assert_eq!(seen, ["GET /notes"], "only the next call was sent");
+    let mut lines: Vec<(Value, Value, Value)> = mcp_entries(&w)
+        .into_iter()
+        .map(|e| (e["action"].clone(), e["outcome"].clone(), e["confirmation"].clone()))
+        .collect();
+    lines.sort_by_key(|(action, _, _)| action.to_string());
+    assert_eq!(
+        lines,
+        [
+            (json!("read_notes"), json!("done"), Value::Null),
+            (json!("remove_item"), json!("refused"), json!("declined"))
+        ]
     );
 }
 

@@ -15,6 +15,11 @@ capabilities. Steps:
                                               or {"error": {"code", "message"}} for a protocol error
     {"do": "wait_changed"}                 -> {"waiting": true}, then {"changed": true}
                                               once notifications/tools/list_changed came
+    {"do": "cancel_asked", "name": N, "args": {}}
+                                           -> {"cancelled": true, "asked": [questions]}: the call
+                                              is given up from its own question (the SDK sends
+                                              notifications/cancelled for it), then the question
+                                              is answered as --elicit says
 With --elicit, the client announces elicitation and answers every question so,
 recording it; without, it announces none. --name is the name the client gives
 itself in `initialize` (clientInfo.name; default dcplugin-test-client).
@@ -40,6 +45,8 @@ def say(value):
 async def main(steps, elicit, name, command):
     asked = []
     changed = {"count": 0, "event": anyio.Event()}
+    # The call a question gives up before it is answered (cancel_asked).
+    giving_up = {}
 
     async def on_message(message):
         if isinstance(message, types.ToolListChangedNotification):
@@ -48,6 +55,10 @@ async def main(steps, elicit, name, command):
 
     async def on_elicit(context, params):
         asked.append(params.message)
+        if "call" in giving_up:
+            # The cancel goes out (the SDK writes it as the call unwinds) before the answer.
+            giving_up["call"].cancel()
+            await giving_up["ended"].wait()
         return types.ElicitResult(action=elicit)
 
     server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
@@ -69,10 +80,10 @@ async def main(steps, elicit, name, command):
                 }
             )
             for step in steps:
-                await run(session, step, asked, changed)
+                await run(session, step, asked, changed, giving_up)
 
 
-async def run(session, step, asked, changed):
+async def run(session, step, asked, changed, giving_up):
     if step["do"] == "list":
         listed = await session.list_tools()
         say({"tools": [tool.model_dump(by_alias=True, exclude_none=True) for tool in listed.tools]})
@@ -85,6 +96,18 @@ async def run(session, step, asked, changed):
             return
         text = "".join(block.text for block in result.content if block.type == "text")
         say({"is_error": bool(result.is_error), "text": text, "asked": list(asked)})
+    elif step["do"] == "cancel_asked":
+        asked.clear()
+        giving_up["ended"] = anyio.Event()
+        with anyio.fail_after(WAIT_SECONDS):
+            with anyio.CancelScope() as call:
+                giving_up["call"] = call
+                try:
+                    await session.call_tool(step["name"], step.get("args"))
+                finally:
+                    giving_up["ended"].set()
+        del giving_up["call"]
+        say({"cancelled": call.cancelled_caught, "asked": list(asked)})
     elif step["do"] == "wait_changed":
         changed["event"] = anyio.Event()
         seen = changed["count"]
