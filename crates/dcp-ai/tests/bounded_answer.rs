@@ -43,12 +43,15 @@ async fn answer(connection: &Connection) -> (Vec<String>, Result<Reply, AiError>
     }
 }
 
-/// A word, then `: ping` every 10 ms, never `[DONE]`.
-fn keep_alive() -> Step {
+/// The URL of a scripted AI sending a word, then `: ping` every 10 ms,
+/// never `[DONE]`, and the error its answer ends with under `limits`.
+async fn keep_alive_ends(limits: Limits) -> (String, AiError) {
     let mut chunks = openai::text_chunks(["Hel"]);
     chunks.push(Chunk::Comment("keep-alive".into()));
     chunks.push(Chunk::KeepAlive(10));
-    Step::Stream(chunks)
+    let ai = ScriptedAi::start(Script::with_turns(vec![Step::Stream(chunks)])).await;
+    let (_, result) = answer(&connect(&ai, limits)).await;
+    (ai.url(), result.expect_err("a stream that never ends is no answer"))
 }
 
 /// Issue 32: a stream kept open by a comment every few milliseconds ends
@@ -56,13 +59,10 @@ fn keep_alive() -> Step {
 /// two comments comes near the other limits.
 #[tokio::test]
 async fn issue_32_a_keep_alive_stream_ends_at_the_answer_limit() {
-    let ai = ScriptedAi::start(Script::with_turns(vec![keep_alive()])).await;
-    let answer_limit = Duration::from_millis(400);
-    let limits = Limits { answer: answer_limit, ..Limits::DEFAULT };
-    let (_, result) = answer(&connect(&ai, limits)).await;
-    let error = result.expect_err("a stream that never ends is no answer");
+    let limit = Duration::from_millis(400);
+    let (url, error) = keep_alive_ends(Limits { answer: limit, ..Limits::DEFAULT }).await;
     assert_eq!(error.code(), "ai_turn_too_long");
-    assert_eq!(error, AiError::TurnTooLong { url: ai.url(), limit: answer_limit });
+    assert_eq!(error, AiError::TurnTooLong { url, limit });
 }
 
 /// Issue 32: keep-alive comments are no progress: once the answer has
@@ -70,12 +70,9 @@ async fn issue_32_a_keep_alive_stream_ends_at_the_answer_limit() {
 /// (`ai_timeout`), well before the answer's own limit.
 #[tokio::test]
 async fn issue_32_keep_alive_comments_do_not_reset_the_silence_limit() {
-    let ai = ScriptedAi::start(Script::with_turns(vec![keep_alive()])).await;
     let quiet = Duration::from_millis(300);
-    let limits = Limits { between_chunks: quiet, ..Limits::DEFAULT };
-    let (_, result) = answer(&connect(&ai, limits)).await;
-    let error = result.expect_err("comments are no answer");
-    assert_eq!(error, AiError::Timeout { url: ai.url(), waited: quiet });
+    let (url, error) = keep_alive_ends(Limits { between_chunks: quiet, ..Limits::DEFAULT }).await;
+    assert_eq!(error, AiError::Timeout { url, waited: quiet });
 }
 
 /// Issue 32: 100,000 tool calls with ids in one answer (about 10 MB, under
