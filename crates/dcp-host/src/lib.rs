@@ -480,6 +480,9 @@ impl Host {
         ask: Option<Arc<dyn Ask>>,
     ) -> ApiResult<TriedAction> {
         let name = tool.clone();
+        // Before prepare: every change from the plugin's state that
+        // prepare reads on reaches an R3 question waiting for its answer.
+        let changes = self.subscribe();
         // prepare and finish are short (no network): on the caller's thread
         // where it can be lent, sparing a call the thread hops that cost it
         // more than the pipeline's own work (benches/turn.rs).
@@ -504,9 +507,6 @@ impl Host {
         };
         let finished = match next {
             Ok(finished) => finished,
-        // Before prepare: every change from the plugin's state that
-        // prepare reads on reaches an R3 question waiting for its answer.
-        let changes = self.subscribe();
             Err(next) => {
                 let ending = match next {
                     Ok(request) => pipeline::send(&self.inner.client, request).await,
@@ -526,35 +526,6 @@ impl Host {
         Ok(TriedAction { outcome: finished.outcome.into(), sent: finished.sent.map(Into::into), confirmation })
     }
 
-    /// Journal lines, newest first (Actions tab).
-    pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
-        self.quick(move |s| Ok(s.journal_page(&query.into())?.into_iter().map(Into::into).collect())).await
-    }
-
-    // ------------------------------------------------------------ plumbing
-
-    fn runtime(&self) -> &tokio::runtime::Runtime {
-        self.inner.runtime()
-    }
-
-    /// Runs `f` with a connection of the pool on a blocking thread of the host's runtime.
-    async fn read<T, F>(&self, f: F) -> ApiResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
-    {
-        let inner = self.inner.clone();
-        let task = self.runtime().spawn_blocking(move || inner.with_store(f));
-        task.await
-            .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
-    }
-
-    /// A short read (a screen's cards, details, switches, journal page), as
-    /// [`Host::read`], but run on the caller's own thread when it runs a
-    /// future of a multi-thread runtime (the command line in
-    /// [`Host::block_on`], a window's async command): `block_in_place`
-    /// hands that thread's other tasks to another worker meanwhile, and the
-    /// read spares the two thread switches of the hop (measured at 20 to
     /// Asks the player about an R3 call (§12) and judges it again before
     /// it may be sent (issue 32): the player's answer races the host's
     /// `changes`; a change that may concern the call (its plugin's, the
@@ -598,6 +569,35 @@ impl Host {
         Ok((Some(decision), next))
     }
 
+    /// Journal lines, newest first (Actions tab).
+    pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
+        self.quick(move |s| Ok(s.journal_page(&query.into())?.into_iter().map(Into::into).collect())).await
+    }
+
+    // ------------------------------------------------------------ plumbing
+
+    fn runtime(&self) -> &tokio::runtime::Runtime {
+        self.inner.runtime()
+    }
+
+    /// Runs `f` with a connection of the pool on a blocking thread of the host's runtime.
+    async fn read<T, F>(&self, f: F) -> ApiResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        let task = self.runtime().spawn_blocking(move || inner.with_store(f));
+        task.await
+            .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
+    }
+
+    /// A short read (a screen's cards, details, switches, journal page), as
+    /// [`Host::read`], but run on the caller's own thread when it runs a
+    /// future of a multi-thread runtime (the command line in
+    /// [`Host::block_on`], a window's async command): `block_in_place`
+    /// hands that thread's other tasks to another worker meanwhile, and the
+    /// read spares the two thread switches of the hop (measured at 20 to
     /// 50 µs on two cores, more than the details page's own reads cost). A
     /// current-thread runtime cannot lend its thread, so its caller hops.
     /// Only reads that take a millisecond or so: anything else awaited
@@ -682,6 +682,18 @@ async fn ask_player(ask: &dyn Ask, question: Question) -> Decision {
     tokio::time::timeout(within, ask.confirm(question)).await.unwrap_or(Decision::Expired)
 }
 
+/// Whether a change on the host's stream may change what an R3 call of
+/// the plugin `slug` would do or ask: that plugin's card (a switch, a
+/// setting, a secret, an update, its removal, its status), the app
+/// switches, or changes the receiver lagged behind and missed.
+fn may_concern(change: &Result<HostEvent, broadcast::error::RecvError>, slug: &str) -> bool {
+    match change {
+        Ok(HostEvent::PluginChanged { slug: changed, .. }) => changed == slug,
+        Ok(HostEvent::Switches { .. }) | Err(broadcast::error::RecvError::Lagged(_)) => true,
+        Ok(_) | Err(broadcast::error::RecvError::Closed) => false,
+    }
+}
+
 /// Try an action while developer mode is off.
 fn dev_mode_required() -> ApiError {
     ApiError::new(
@@ -711,18 +723,6 @@ fn events_page(s: &Store, slug: &str, port: u16, known: Option<KnownDoor>) -> Ap
         .map(|p| {
             p.events
                 .iter()
-/// Whether a change on the host's stream may change what an R3 call of
-/// the plugin `slug` would do or ask: that plugin's card (a switch, a
-/// setting, a secret, an update, its removal, its status), the app
-/// switches, or changes the receiver lagged behind and missed.
-fn may_concern(change: &Result<HostEvent, broadcast::error::RecvError>, slug: &str) -> bool {
-    match change {
-        Ok(HostEvent::PluginChanged { slug: changed, .. }) => changed == slug,
-        Ok(HostEvent::Switches { .. }) | Err(broadcast::error::RecvError::Lagged(_)) => true,
-        Ok(_) | Err(broadcast::error::RecvError::Closed) => false,
-    }
-}
-
                 .map(|e| EventView {
                     name: e.name.clone(),
                     title: dcp_format::model::in_language(&e.title, &language).unwrap_or_default().to_owned(),
