@@ -18,11 +18,12 @@
 //! conversation, as on any error.
 
 use crate::event::{Said, TurnEvent};
+use crate::kept::{heard, Ledger};
 use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
-use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, Host, Question, SaidEvent, Source, Turn};
+use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, EventReason, Host, Question, SaidEvent, Source, Turn};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -88,6 +89,8 @@ pub struct Companion {
     host: Host,
     connection: Connection,
     conversation: Vec<Message>,
+    /// What each turn of the conversation touched (§13, issue 32).
+    kept: Ledger,
     presence: Option<Presence>,
     stopper: Stopper,
     turn_limit: Duration,
@@ -99,6 +102,8 @@ struct Running {
     turn: Turn,
     tools: bool,
     ask: Option<Arc<dyn Ask>>,
+    /// The plugins whose events the turn says, by slug.
+    said: Vec<String>,
 }
 
 impl Companion {
@@ -108,6 +113,7 @@ impl Companion {
             host,
             connection,
             conversation: Vec::new(),
+            kept: Ledger::default(),
             presence: None,
             stopper: Stopper::default(),
             turn_limit: Duration::from_secs(TURN_SECONDS),
@@ -135,6 +141,7 @@ impl Companion {
     /// Forgets the conversation.
     pub fn new_conversation(&mut self) {
         self.conversation.clear();
+        self.kept.clear();
     }
 
     /// The conversation so far (no system message: it is made anew for each
@@ -154,7 +161,8 @@ impl Companion {
     /// only when there is someone to ask. Every event goes to `out`, the
     /// last one `end`; an error is also reported as `error` before it.
     pub async fn say(&mut self, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<String, TurnError> {
-        let running = Running { turn: self.turn(said.source, said.live, ask.is_some()), tools: true, ask };
+        let running =
+            Running { turn: self.turn(said.source, said.live, ask.is_some()), tools: true, ask, said: Vec::new() };
         out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
         self.run(running, said.text, out).await
     }
@@ -163,16 +171,29 @@ impl Companion {
     /// language and framed as unchecked information), for the `events` it
     /// says, each shown to the player as its title and the program's words. No tools are offered; a call the AI asks for anyway is
     /// refused by the courtier (`not_requested`). The event and the answer
-    /// stay in the conversation.
+    /// stay in the conversation. An online AI is not told the events of a
+    /// plugin kept on this PC (§13, issue 32): each is shown as `held`, and
+    /// with none left no request is made (the answer is empty).
     pub async fn event_turn(
         &mut self,
         message: String,
         events: Vec<SaidEvent>,
         out: Out<'_>,
     ) -> Result<String, TurnError> {
-        let running = Running { turn: self.turn(Source::Event, false, false), tools: false, ask: None };
-        TurnEvent::event_turn_lines(turn_id(&running.turn), &message, events).for_each(&mut *out);
-        self.run(running, message, out).await
+        let turn = self.turn(Source::Event, false, false);
+        let heard = match heard(&self.host, self.connection.place(), message, events).await {
+            Ok(heard) => heard,
+            Err(e) => return Err(ended(TurnError::Host(e), out)),
+        };
+        let held = heard.held.into_iter().map(|e| TurnEvent::held_event_line(e, EventReason::CloudBlocked));
+        let Some(message) = heard.message else {
+            TurnEvent::event_turn_lines(turn_id(&turn), "", Vec::new()).chain(held).for_each(&mut *out);
+            out(TurnEvent::End { steps: 0 });
+            return Ok(String::new());
+        };
+        let said = heard.said.iter().map(|e| e.plugin.clone()).collect();
+        TurnEvent::event_turn_lines(turn_id(&turn), &message, heard.said).chain(held).for_each(&mut *out);
+        self.run(Running { turn, tools: false, ask: None, said }, message, out).await
     }
 
     fn turn(&self, source: Source, live: bool, can_confirm: bool) -> Turn {
@@ -188,6 +209,7 @@ impl Companion {
         self.tell(CompanionState::Answering);
         let start = self.conversation.len();
         self.conversation.push(Message::User { content: text });
+        self.kept.begin(start, running.said.iter().cloned());
         let mut steps = Steps::new(one_per_step(&self.connection));
         let stop = self.stopper.turn();
         let deadline = Instant::now() + self.turn_limit;
@@ -203,6 +225,7 @@ impl Companion {
             Ok(text) => out(TurnEvent::Reply { text: text.clone() }),
             Err(e) => {
                 self.conversation.truncate(start);
+                self.kept.abandon();
                 out(TurnEvent::Error { code: e.code().to_owned(), message: e.to_string() });
             }
         }
@@ -242,7 +265,7 @@ impl Companion {
             turn.step = Some(steps.used() + 1);
             let tools = if offering { offered.clone() } else { Vec::new() };
             let mut messages = vec![Message::System { content: system_message(&offer, &language, offering) }];
-            messages.extend(self.conversation.iter().cloned());
+            messages.extend(self.carried(out).await?);
             let request = ChatRequest { messages, tools, one_tool_per_step: one_per_step(&self.connection) };
             let reply = self.stream(&request, out).await?;
             self.conversation.push(Message::Assistant {
@@ -294,6 +317,7 @@ impl Companion {
                     out(TurnEvent::Confirm { tool: name.clone(), method, url, decision: decision.as_str().to_owned() });
                 }
                 let outcome = tried.outcome;
+                self.kept.called(&name, outcome.outcome);
                 out(TurnEvent::Tool {
                     step,
                     tool: name,
@@ -309,6 +333,16 @@ impl Companion {
         };
         self.conversation.push(Message::Tool { tool_call_id: id, content });
         Ok(())
+    }
+
+    /// The conversation as the next request carries it to the AI: on this
+    /// PC all of it; online, without the earlier turns that touched a
+    /// plugin kept on this PC (`kept.rs`), said first as a `left_out` line.
+    async fn carried(&mut self, out: Out<'_>) -> Result<Vec<Message>, TurnError> {
+        let kept = self.host.kept_on_pc().await?;
+        let (carried, left_out) = self.kept.carried(&self.conversation, self.connection.place(), &kept);
+        left_out.into_iter().for_each(out);
+        Ok(carried)
     }
 
     /// Sends `request` and passes each streamed piece to `out`.
@@ -352,6 +386,13 @@ impl Ask for Recorder {
     fn within(&self) -> Duration {
         self.ask.within()
     }
+}
+
+/// A turn that could not start: its `error` and `end` lines said, the error.
+fn ended(error: TurnError, out: Out<'_>) -> TurnError {
+    out(TurnEvent::Error { code: error.code().to_owned(), message: error.to_string() });
+    out(TurnEvent::End { steps: 0 });
+    error
 }
 
 /// An AI on this PC is asked for one tool per step (§3).

@@ -1,7 +1,7 @@
 //! What a turn reports as it runs: the `dcplugin chat --json` lines (issue
 //! 22), one [`TurnEvent`] per line, and what a turn is asked ([`Said`]).
 
-use dcp_host::{JournalOutcome, SaidEvent, SentRequest, Source};
+use dcp_host::{EventReason, JournalOutcome, SaidEvent, SentRequest, Source};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -87,8 +87,23 @@ pub enum TurnEvent {
         title: String,
         /// The program's cleaned text, if it sent one.
         details: Option<String>,
-        /// The message the AI read.
+        /// The message the AI read; empty when it was not told.
         text: String,
+        /// Why the AI was not told it: `cloud_blocked`, its plugin is kept
+        /// on this PC and the AI is online (§13, issue 32; journaled
+        /// `dropped`). Absent when it was told (the line as before issue 32).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        held: Option<String>,
+    },
+    /// Earlier turns this turn's requests leave out (§13, issue 32): they
+    /// touched a plugin kept on this PC and the AI is online. Said when a
+    /// request first leaves one out, before its answer.
+    LeftOut {
+        /// How many earlier turns the request leaves out.
+        turns: u32,
+        /// The plugins kept on this PC they touched, by slug.
+        plugins: Vec<String>,
     },
     /// The turn could not be completed.
     Error {
@@ -110,13 +125,24 @@ impl TurnEvent {
     /// line per event said, as the player is shown it.
     pub fn event_turn_lines(id: String, message: &str, events: Vec<SaidEvent>) -> impl Iterator<Item = TurnEvent> + '_ {
         let turn = TurnEvent::Turn { id, source: Source::Event, text: message.to_owned() };
-        std::iter::once(turn).chain(events.into_iter().map(move |e| TurnEvent::Event {
+        std::iter::once(turn).chain(events.into_iter().map(move |e| TurnEvent::event(e, message, None)))
+    }
+
+    /// The `event` line of an event the AI was not told, and why (§13,
+    /// issue 32): the player is still shown it.
+    pub fn held_event_line(event: SaidEvent, reason: EventReason) -> TurnEvent {
+        TurnEvent::event(event, "", Some(reason))
+    }
+
+    fn event(e: SaidEvent, message: &str, held: Option<EventReason>) -> TurnEvent {
+        TurnEvent::Event {
             plugin: e.plugin,
             event: e.event,
             title: e.title,
             details: e.text,
             text: message.to_owned(),
-        }))
+            held: held.map(|r| r.as_str().to_owned()),
+        }
     }
 }
 
@@ -149,5 +175,14 @@ mod tests {
                 "sent":null,"for_ai":"POLICY_DENIED: tools_off"}))
         );
         assert_eq!(serde_json::to_value(TurnEvent::End { steps: 0 }).ok(), Some(json!({"type":"end","steps":0})));
+        // Issue 32: the turns an online AI's request leaves out, and an event it was not told.
+        let left = TurnEvent::LeftOut { turns: 2, plugins: vec!["notes".into()] };
+        assert_eq!(serde_json::to_value(left).ok(), Some(json!({"type":"left_out","turns":2,"plugins":["notes"]})));
+        let said = SaidEvent { plugin: "bank".into(), event: "paid".into(), title: "Paid".into(), text: None };
+        assert_eq!(
+            serde_json::to_value(TurnEvent::held_event_line(said, EventReason::CloudBlocked)).ok(),
+            Some(json!({"type":"event","plugin":"bank","event":"paid","title":"Paid","details":null,
+                "text":"","held":"cloud_blocked"}))
+        );
     }
 }

@@ -9,6 +9,7 @@
 
 mod engine;
 mod event;
+mod kept;
 mod prompt;
 mod step;
 

@@ -278,7 +278,8 @@ async fn an_event_turn_offers_no_tools_and_a_call_is_refused() {
         event: "build_done".into(),
         title: "Build finished".into(),
         details: Some("3 warnings".into()),
-        text: message.clone()
+        text: message.clone(),
+        held: None,
     }));
     let lines = tools(&events);
     assert_eq!((lines[0].2, lines[0].4.as_deref()), (JournalOutcome::Refused, Some("not_requested")));

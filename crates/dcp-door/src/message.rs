@@ -129,19 +129,43 @@ impl EventLine<'_> {
     }
 }
 
+/// One event to tell, its title already in the player's language (as a
+/// shell was shown it): what the host has when it says again only some of
+/// an event turn's events (issue 32: an online AI is not told what a plugin
+/// kept on this PC reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Report<'a> {
+    /// The plugin's display name.
+    pub display_name: &'a str,
+    /// The event's title in the player's language.
+    pub title: &'a str,
+    /// The cleaned text, if any.
+    pub text: Option<&'a str>,
+}
+
 /// The message of one event turn in `language` (one of §10's; anything
 /// else gives English). `events` must not be empty.
 pub fn turn_message(language: &str, events: &[EventLine]) -> String {
+    let reports: Vec<Report> = events
+        .iter()
+        .map(|e| Report { display_name: e.display_name, title: e.title_in(language), text: e.text })
+        .collect();
+    reports_message(language, &reports)
+}
+
+/// [`turn_message`] of events whose titles are already in `language`.
+/// `reports` must not be empty.
+pub fn reports_message(language: &str, reports: &[Report]) -> String {
     let w = words(language);
     let mut parts = vec![w.head.to_owned()];
-    for e in events {
-        let title = e.title_in(language).trim_end_matches(['.', '。']);
+    for e in reports {
+        let title = e.title.trim_end_matches(['.', '。']);
         parts.push(w.reports.replace("{name}", e.display_name).replace("{title}", title));
         if let Some(text) = e.text.filter(|t| !t.is_empty()) {
             parts.push(w.details.replace("{text}", &crate::quotes::neutralise(text)));
         }
     }
-    parts.push(if events.len() > 1 { w.tail_many } else { w.tail_one }.to_owned());
+    parts.push(if reports.len() > 1 { w.tail_many } else { w.tail_one }.to_owned());
     format!("({})", parts.join(w.sep))
 }
 

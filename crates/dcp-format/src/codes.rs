@@ -269,6 +269,9 @@ crate::spelled! {
         DevModeOff => "dev_mode_off",
         RateLimited => "rate_limited",
         EventExpired => "event_expired",
+        /// Not said to an online AI: its plugin is kept on this PC (§13,
+        /// issue 32; the refusal's spelling, not in §22's event list).
+        CloudBlocked => "cloud_blocked",
         Accepted => "accepted",
         BadToken => "bad_token",
         InvalidJson => "invalid_json",

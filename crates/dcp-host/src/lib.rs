@@ -29,6 +29,7 @@ pub mod dto;
 mod error;
 pub mod events;
 mod kept_offer;
+mod kept_on_pc;
 mod not_offered;
 mod plugin_test;
 mod to_end;
@@ -48,10 +49,10 @@ pub use dcp_format::codes::{CallCode, EventReason, Refusal, SettingsCode, SpecCo
 /// The digest of the fingerprints, for a shell naming its one window per profile.
 pub use dcp_format::fingerprint::sha256_hex;
 pub use dcp_format::names::ToolRef;
-/// The hidden characters of dcp-format, for a shell cleaning what it prints (issue 32).
-pub use dcp_format::text::is_hidden_char;
 /// Declares a spelled enum: a shell's own choices (clap's) spelled once, as the engine's are.
 pub use dcp_format::spelled;
+/// The hidden characters of dcp-format, for a shell cleaning what it prints (issue 32).
+pub use dcp_format::text::is_hidden_char;
 /// §10's check of a help link, which the window's shell repeats before opening one.
 pub use dcp_format::validate::help_link;
 /// An app or plugin version, x.y.z.
@@ -62,6 +63,7 @@ pub use dcp_format::{changes::PermissionChange, risk::Level};
 pub use dcp_format::{Problem, Problems};
 pub use dcp_vault::{Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
+pub use kept_on_pc::EventsForAi;
 pub use not_offered::NotOffered;
 
 /// Asking the player before an R3 action is sent (§12).
@@ -390,6 +392,33 @@ impl Host {
             Ok(inner.offers.offer(&turn, s.call_contexts()?))
         })
         .await
+    }
+
+    /// The plugins kept on this PC now (§13), by slug: with an online AI,
+    /// the companion leaves out of its requests every earlier turn that
+    /// touched one (issue 32).
+    pub async fn kept_on_pc(&self) -> ApiResult<Vec<String>> {
+        self.quick(|s| Ok(kept_on_pc::slugs(s)?)).await
+    }
+
+    /// An event turn's `events` (said in the door's `message`) as an
+    /// online AI may hear them (§13, §16, issue 32): each event of a plugin
+    /// kept on this PC is held, journaled `dropped` (`cloud_blocked`) and
+    /// reported as the door's `dropped` notice; the others are said in the
+    /// message made again without them.
+    pub async fn events_for_online_ai(&self, message: String, events: Vec<SaidEvent>) -> ApiResult<EventsForAi> {
+        let (for_ai, lines) = self.read(move |s| Ok(kept_on_pc::for_online_ai(s, message, events)?)).await?;
+        for (event, line) in for_ai.held.iter().zip(lines) {
+            let reason = kept_on_pc::HELD;
+            self.emit(HostEvent::Door {
+                notice: Notice::Dropped { plugin: event.plugin.clone(), event: event.event.clone(), reason },
+            });
+            match line {
+                Ok(entry) => self.emit(HostEvent::JournalAdded { entry: entry.into() }),
+                Err(e) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
+            }
+        }
+        Ok(for_ai)
     }
 
     /// Runs one call through the whole pipeline (§3). Its journal line is

@@ -95,7 +95,8 @@ pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
 async fn say_event(app: AppHandle, message: String, events: Vec<SaidEvent>) {
     let from = events.first().map(|e| e.plugin.clone());
     let (talk, engine, mut out) = (app.state::<Talk>(), host(&app), to_window(&app));
-    let said = event_turn_of(&talk, &engine, message, events, &mut out).await;
+    // No answer when the AI was told none of the events (issue 32): nothing to notify.
+    let said = event_turn_of(&talk, &engine, message, events, &mut out).await.filter(|a| !a.is_empty());
     if let (Some(answer), Some(slug)) = (said, from) {
         notify_unless_in_front(&app, &slug, &answer).await;
     }
@@ -357,6 +358,7 @@ pub(super) mod tests {
             title: "Break time".into(),
             details: Some("5 minutes".into()),
             text: "The pomodoro timer says: break time.".into(),
+            held: None,
         };
         let (said, lines) = event(&talk);
         assert_eq!(said, None);

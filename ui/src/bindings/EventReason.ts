@@ -4,4 +4,4 @@
  * The event door (§16): the reasons of §22 "Events" that the Actions
  * tab shows, then the reasons of its other answers (§16 "Answers").
  */
-export type EventReason = "unknown_event" | "event_off" | "plugin_off" | "dev_mode_off" | "rate_limited" | "event_expired" | "accepted" | "bad_token" | "invalid_json" | "missing_event" | "text_too_long" | "browser_request" | "wrong_host" | "method_not_allowed" | "not_found" | "unsupported_media_type" | "body_too_large" | "unreadable_body" | "internal_error";
+export type EventReason = "unknown_event" | "event_off" | "plugin_off" | "dev_mode_off" | "rate_limited" | "event_expired" | "cloud_blocked" | "accepted" | "bad_token" | "invalid_json" | "missing_event" | "text_too_long" | "browser_request" | "wrong_host" | "method_not_allowed" | "not_found" | "unsupported_media_type" | "body_too_large" | "unreadable_body" | "internal_error";

@@ -94,9 +94,23 @@ title: string,
  */
 details: string | null, 
 /**
- * The message the AI read.
+ * The message the AI read; empty when it was not told.
  */
-text: string, } | { "type": "error", 
+text: string, 
+/**
+ * Why the AI was not told it: `cloud_blocked`, its plugin is kept
+ * on this PC and the AI is online (§13, issue 32; journaled
+ * `dropped`). Absent when it was told (the line as before issue 32).
+ */
+held?: string, } | { "type": "left_out", 
+/**
+ * How many earlier turns the request leaves out.
+ */
+turns: number, 
+/**
+ * The plugins kept on this PC they touched, by slug.
+ */
+plugins: Array<string>, } | { "type": "error", 
 /**
  * The error's code (`ai_not_listening`, …).
  */
