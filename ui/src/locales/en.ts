@@ -452,6 +452,10 @@ export const en = {
   'companion.live_explain': 'While you stream, what reads your data is paused, so it is never said on stream. To allow a plugin anyway, turn on Use while live on Twitch in its details.',
   'companion.live_paused': 'Paused while you are live: reading your data with {plugins}.',
   'companion.live_nothing': 'Nothing is paused: no plugin reads your data.',
+  // Issue 32: what an online AI was not given of a plugin kept on this PC (§13).
+  'companion.left_out': '{count} earlier turns were not sent to your online AI: they used {plugins}, kept on this PC.',
+  'companion.left_out_one': '{count} earlier turn was not sent to your online AI: it used {plugins}, kept on this PC.',
+  'companion.event_held': 'Not told to your online AI: {plugins} is kept on this PC.',
   'not_offered.heading': 'Not offered to your companion ({count})',
   'not_offered.explain': 'Your companion cannot use these right now. Each says why, with what fixes it.',
   'not_offered.plugin': '{plugin}: {reason}',

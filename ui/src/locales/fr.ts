@@ -454,6 +454,10 @@ export const fr: Record<keyof typeof en, string> = {
   'companion.live_explain': 'Pendant votre direct, ce qui lit vos données est mis en pause, pour que rien n\'en soit dit à l\'antenne. Pour autoriser un plugin malgré tout, activez Utiliser pendant un direct Twitch dans ses détails.',
   'companion.live_paused': 'En pause pendant votre direct : la lecture de vos données avec {plugins}.',
   'companion.live_nothing': 'Rien n\'est en pause : aucun plugin ne lit vos données.',
+  // Issue 32 : ce qu'une IA en ligne n'a pas reçu d'un plugin gardé sur ce PC (§13).
+  'companion.left_out': '{count} échanges précédents n\'ont pas été envoyés à votre IA en ligne : ils utilisaient {plugins}, gardé sur ce PC.',
+  'companion.left_out_one': '{count} échange précédent n\'a pas été envoyé à votre IA en ligne : il utilisait {plugins}, gardé sur ce PC.',
+  'companion.event_held': 'Pas dit à votre IA en ligne : {plugins} est gardé sur ce PC.',
   'not_offered.heading': 'Non proposé à votre compagnon ({count})',
   'not_offered.explain': 'Votre compagnon ne peut pas les utiliser pour l\'instant. Chacun dit pourquoi, avec ce qui le corrige.',
   'not_offered.plugin': '{plugin} : {reason}',

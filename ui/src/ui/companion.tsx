@@ -44,7 +44,13 @@ export interface Exchange {
   tools: (ToolLine | ConfirmLine)[];
   error: { code: string; message: string } | null;
   over: boolean;
+  /** Earlier turns its requests left out (§13, issue 32): they touched a plugin kept on this PC and the AI is online. */
+  leftOut?: LeftOutLine;
+  /** The plugins whose events the online AI was not told (§13, issue 32), by slug. */
+  held?: string[];
 }
+
+type LeftOutLine = Extract<TurnLine, { type: 'left_out' }>;
 
 /** The exchange after one more line of its turn. */
 export function withLine(x: Exchange, line: TurnLine): Exchange {
@@ -56,6 +62,7 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
     case 'confirm': return { ...x, tools: [...x.tools, line] };
     case 'error': return { ...x, error: { code: line.code, message: line.message } };
     case 'end': return { ...x, over: true };
+    case 'left_out': return { ...x, leftOut: line };
     default: return x;
   }
 }
@@ -69,8 +76,10 @@ export function typed(said: string): Exchange {
  * the program's own words, not the AI's framing of them (§16); the first event's plugin names who spoke. */
 function withEvent(x: Exchange, line: Extract<TurnLine, { type: 'event' }>): Exchange {
   const shown = line.details ? `${line.title} — ${line.details}` : line.title;
-  if (x.from.kind === 'event' && x.from.plugin) return { ...x, said: `${x.said} · ${shown}` };
-  return { ...x, from: { kind: 'event', plugin: line.plugin }, said: shown };
+  // An event the online AI was not told (its plugin is kept on this PC) is still shown, and said so.
+  const held = line.held && !x.held?.includes(line.plugin) ? { held: [...(x.held ?? []), line.plugin] } : {};
+  if (x.from.kind === 'event' && x.from.plugin) return { ...x, ...held, said: `${x.said} · ${shown}` };
+  return { ...x, ...held, from: { kind: 'event', plugin: line.plugin }, said: shown };
 }
 
 /** The conversation after one more turn line. Turns run one at a time: a `turn` line starts the
@@ -148,6 +157,16 @@ export function toolWords(
 export function failureWords(t: Translate, e: { code: string; message: string }, ai: AiSettings | null): string {
   if (isAiCode(e.code)) return problemWords(t, e.code, ai?.url ?? null, ai?.model ?? null);
   return errorWords(t, { problems: [], fields: [], ...e } as ApiError);
+}
+
+/** What an online AI was not given (§13, issue 32), in the player's words, plugins by name: earlier
+ * turns left out of its requests, and events it was not told. */
+export function keptWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, x: Pick<Exchange, 'leftOut' | 'held'>): string[] {
+  const names = (slugs: readonly string[]) => slugs.map((s) => cards.get(s)?.name ?? s).join(', ');
+  const words: string[] = [];
+  if (x.leftOut) words.push(t('companion.left_out', { count: x.leftOut.turns, plugins: names(x.leftOut.plugins) }));
+  if (x.held?.length) words.push(t('companion.event_held', { plugins: names(x.held) }));
+  return words;
 }
 
 /** Live on Twitch (§12 stream mode): kept while the app runs, whichever tab is shown. */
@@ -273,6 +292,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             <p class="said" data-testid="said">
               <strong>{x.from.kind === 'event' ? t('companion.program', { name: programName(app.cards, x.from.plugin) }) : t('companion.you')}</strong> {x.said}
             </p>
+            {keptWords(t, app.cards, x).map((words, i) => <p key={i} class="banner" data-testid="kept-on-pc">{words}</p>)}
             <p class="answer" data-testid="answer" aria-busy={!x.over}>
               <strong>{t('companion.companion')}</strong> {x.answer || (x.over ? '' : t('companion.thinking'))}
             </p>

@@ -489,3 +489,48 @@ describe('issue 23 §12 Try an action of a serious action asks through the same 
     expect(await page.locator('[data-testid="dev-section"]').isVisible()).toBe(true);
   });
 });
+
+describe('issue 32 §13 kept on this PC, with an online AI', () => {
+  /** The Companion tab in `language`, an online AI set, the turn of the next words being `turn`. */
+  async function online(language: string, turn: TurnLine[]): Promise<Page> {
+    const { page } = await win.open({ language, ai: { url: 'https://openrouter.ai/api/v1', model: 'some/model', key_set: true }, turn });
+    await page.getByRole('tab', { name: language === 'fr' ? 'Compagnon' : 'Companion', exact: true }).click();
+    await page.locator('[data-testid="companion-text"]').waitFor();
+    return page;
+  }
+  const LEFT_OUT: TurnLine[] = [
+    { type: 'left_out', turns: 2, plugins: ['todoist'] }, { type: 'reply', text: 'Hi.' }, { type: 'end', steps: 0 },
+  ];
+
+  test('the turns a request left out are said, once, in words, the plugin by name', async () => {
+    const page = await online('en', LEFT_OUT);
+    expect(await page.locator('[data-testid="kept-on-pc"]').count()).toBe(0);
+    await say(page, 'hello');
+    await expect.poll(() => text(page, 'kept-on-pc'))
+      .toBe('2 earlier turns were not sent to your online AI: they used Todoist, kept on this PC.');
+    await expect.poll(() => text(page, 'answer')).toBe('Companion: Hi.');
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test('in French, one turn', async () => {
+    const page = await online('fr', [{ type: 'left_out', turns: 1, plugins: ['todoist'] }, ...LEFT_OUT.slice(1)]);
+    await say(page, 'salut');
+    await expect.poll(() => text(page, 'kept-on-pc'))
+      .toBe('1 échange précédent n\'a pas été envoyé à votre IA en ligne : il utilisait Todoist, gardé sur ce PC.');
+  });
+
+  test('an event the online AI was not told is shown, and why, with no answer', async () => {
+    const page = await online('en', []);
+    const lines: TurnLine[] = [
+      { type: 'turn', id: 't7', source: 'event', text: '' },
+      { type: 'event', plugin: 'todoist', event: 'due', title: 'Task due', details: 'pay the rent', text: '', held: 'cloud_blocked' },
+      { type: 'end', steps: 0 },
+    ];
+    // Before the lines: no such words (the check below would see them).
+    expect(await page.locator('[data-testid="kept-on-pc"]').count()).toBe(0);
+    for (const line of lines) await emit(page, 'companion-turn', line);
+    await expect.poll(() => text(page, 'kept-on-pc')).toBe('Not told to your online AI: Todoist is kept on this PC.');
+    expect(await text(page, 'said')).toBe('Todoist (your program): Task due — pay the rent');
+    expect(await axe(page)).toEqual([]);
+  });
+});
