@@ -9,6 +9,15 @@
 //! any package file, and a copy whose writer died before even the mark
 //! still has its writer's lock file. A folder a player or another program
 //! put in `plugins/` has neither, whatever its name, and is never deleted.
+//!
+//! A copy is deleted so that a kill at any point leaves something the next
+//! open recognises ([`delete_copy`], issue 32): it is first renamed, in one
+//! atomic step, into the profile's `trash/` (the store's own folder, every
+//! entry of which is a copy being deleted), then deleted there. Deleted in
+//! place, a kill could leave a copy whose mark was already gone: no longer
+//! the store's, never loaded, never cleaned. The sweep at open empties
+//! `trash/` ([`empty_trash`]) and removes the copy lock files no process
+//! holds whose copy is gone ([`remove_stale_copy_locks`]).
 
 use crate::private;
 use crate::profile::Profile;
@@ -30,11 +39,18 @@ pub(crate) struct CopyLock {
 
 impl CopyLock {
     /// Takes the lock of a new copy (a fresh random id: only a sweep that
-    /// found the copy's folder could hold it, and there is no folder yet).
+    /// found the copy's folder, or its stale lock file, could hold it, and
+    /// there is no folder yet). A sweep removes a lock file it held as
+    /// stale: a lock taken on a file no longer under its name is taken
+    /// again on a new one.
     pub(crate) fn take(profile: &Profile, id: &str) -> std::io::Result<CopyLock> {
-        let (path, file) = open_copy_lock(profile, id)?;
-        file.lock()?;
-        Ok(CopyLock { path, _file: file })
+        loop {
+            let (path, file) = open_copy_lock(profile, id)?;
+            file.lock()?;
+            if still_named(&path, &file) {
+                return Ok(CopyLock { path, _file: file });
+            }
+        }
     }
 
     /// The lock of copy `id`, or `None` while a live process holds it.
@@ -60,6 +76,37 @@ impl Drop for CopyLock {
 
 fn copy_lock_path(profile: &Profile, id: &str) -> PathBuf {
     profile.locks_dir().join(format!("copy-{id}.lock"))
+}
+
+/// Whether `path` still names the open `file` (not removed, nor replaced).
+#[cfg(unix)]
+fn still_named(path: &Path, file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (fs::metadata(path), file.metadata()) {
+        (Ok(named), Ok(open)) => (named.dev(), named.ino()) == (open.dev(), open.ino()),
+        _ => false,
+    }
+}
+
+/// Elsewhere an open file cannot be removed (Windows): the name holds.
+#[cfg(not(unix))]
+fn still_named(_path: &Path, _file: &File) -> bool {
+    true
+}
+
+/// Removes each `locks/copy-<id>.lock` that no process holds: what a
+/// writer or a sweep killed while holding it left (issue 32). Called after
+/// the sweep, which has removed the copies such a lock proved the store's
+/// ([`made_by_store`]); a copy a row names needs no lock.
+pub(crate) fn remove_stale_copy_locks(profile: &Profile) -> std::io::Result<()> {
+    let names = fs::read_dir(profile.locks_dir()).into_iter().flatten().flatten().map(|e| e.file_name());
+    let ids: Vec<String> =
+        names.filter_map(|n| n.to_str()?.strip_prefix("copy-")?.strip_suffix(".lock").map(str::to_owned)).collect();
+    for id in ids {
+        // Held: a live writer; free: dropping the lock removes its file.
+        drop(CopyLock::try_take(profile, &id)?);
+    }
+    Ok(())
 }
 
 fn open_copy_lock(profile: &Profile, id: &str) -> std::io::Result<(PathBuf, File)> {
@@ -134,9 +181,50 @@ fn sync_dir(dir: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Removes a folder and everything in it; a folder already gone is fine.
-pub(crate) fn remove_dir(dir: &Path) -> std::io::Result<()> {
-    match fs::remove_dir_all(dir) {
+/// The folder of copies being deleted, under the profile.
+const TRASH_DIR: &str = "trash";
+
+/// Deletes the copy at `dir` (see the module doc): renamed into `trash/`,
+/// then deleted there. A copy already gone is fine.
+pub(crate) fn delete_copy(profile: &Profile, dir: &Path) -> std::io::Result<()> {
+    let trash = profile.root().join(TRASH_DIR);
+    private::create_dir_all(&trash)?;
+    let doomed = trash.join(random_id());
+    match fs::rename(dir, &doomed) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        renamed => renamed?,
+    }
+    // The rename reaches the disk before any file goes (a power cut too).
+    sync_dir(&trash)?;
+    if let Some(parent) = dir.parent() {
+        sync_dir(parent)?;
+    }
+    crash_point("delete:renamed");
+    remove_all(&doomed)
+}
+
+/// Empties `trash/`: copies whose deletion was killed (see [`delete_copy`]).
+pub(crate) fn empty_trash(profile: &Profile) -> std::io::Result<()> {
+    for entry in fs::read_dir(profile.root().join(TRASH_DIR)).into_iter().flatten().flatten() {
+        match entry.file_type()?.is_dir() {
+            true => remove_all(&entry.path())?,
+            false => fs::remove_file(entry.path())?,
+        }
+    }
+    Ok(())
+}
+
+/// Removes a folder of `trash/` and everything in it, file by file (a
+/// copy holds files only); a folder already gone is fine.
+fn remove_all(dir: &Path) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        match entry.file_type()?.is_dir() {
+            true => fs::remove_dir_all(entry.path())?,
+            false => fs::remove_file(entry.path())?,
+        }
+        crash_point("delete:a-file-removed");
+    }
+    match fs::remove_dir(dir) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
     }
@@ -159,10 +247,15 @@ pub(crate) fn random_id() -> String {
 }
 
 /// In tests, `DCPLUGIN_TEST_CRASH_AT=<point>` kills the process at that
-/// point, as a power cut would; the crash tests drive every point of an
-/// install or update this way. Unset, it does nothing.
+/// point, as a power cut would, and `<point>@<n>` the n-th time the process
+/// passes it (a deletion passes `delete:a-file-removed` once a file); the
+/// crash tests drive every point of an install, update or deletion this
+/// way. Unset, it does nothing.
 pub(crate) fn crash_point(point: &str) {
-    if std::env::var("DCPLUGIN_TEST_CRASH_AT").is_ok_and(|p| p == point) {
+    static PASSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let Ok(wanted) = std::env::var("DCPLUGIN_TEST_CRASH_AT") else { return };
+    let (name, nth) = wanted.split_once('@').map_or((wanted.as_str(), Some(1)), |(name, n)| (name, n.parse().ok()));
+    if name == point && Some(PASSED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1) == nth {
         std::process::abort();
     }
 }

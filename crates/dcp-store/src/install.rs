@@ -113,17 +113,17 @@ impl Store {
         ) {
             // Nothing points to the new generation: remove it now.
             if origin != Origin::Folder {
-                let _ = files::remove_dir(&self.resolve(&target));
+                let _ = files::delete_copy(&self.profile, &self.resolve(&target));
             }
             return Err(e);
         }
         crash_point("install:committed");
         if origin != Origin::Folder {
-            files::remove_dir(&dir)?;
+            files::delete_copy(&self.profile, &dir)?;
         }
         if let Some(old) = &old {
             if old.origin != Origin::Folder && old.dir != target {
-                files::remove_dir(&self.resolve(&old.dir))?;
+                files::delete_copy(&self.profile, &self.resolve(&old.dir))?;
             }
         }
         // Copies a killed install or update left go now, not at the next
@@ -295,7 +295,7 @@ impl Store {
         tx.execute("DELETE FROM plugins WHERE slug = ?1", [slug])?;
         tx.commit()?;
         if row.origin != Origin::Folder {
-            files::remove_dir(&self.resolve(&row.dir))?;
+            files::delete_copy(&self.profile, &self.resolve(&row.dir))?;
             let slug_dir = self.profile.plugins_dir().join(slug);
             let _ = std::fs::remove_dir(slug_dir);
         }

@@ -174,7 +174,7 @@ impl Store {
         let (origin, dir) = row.ok_or_else(|| StoreError::UnknownReview(id.to_owned()))?;
         self.conn.execute("DELETE FROM reviews WHERE id = ?1", [id])?;
         if origin != Origin::Folder {
-            files::remove_dir(&self.resolve(Path::new(&dir)))?;
+            files::delete_copy(&self.profile, &self.resolve(Path::new(&dir)))?;
         }
         Ok(())
     }
@@ -210,10 +210,13 @@ impl Store {
             let id = copy.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let Some(_lock) = CopyLock::try_take(&self.profile, &id)? else { continue };
             if !self.known_copies()?.contains(&copy) {
-                files::remove_dir(&copy)?;
+                files::delete_copy(&self.profile, &copy)?;
             }
         }
         self.remove_empty_slug_dirs();
+        // What a deletion or a writer killed midway left (see `files`).
+        files::empty_trash(&self.profile)?;
+        files::remove_stale_copy_locks(&self.profile)?;
         Ok(())
     }
 

@@ -8,6 +8,7 @@ mod common;
 mod ai;
 mod call_context;
 mod concurrency;
+mod deletion;
 mod event_tokens;
 mod folder;
 mod install;
