@@ -203,11 +203,7 @@ impl Masker {
             }
         }
         let folded = fold(view);
-        let folded = match &folded {
-            Folded::Same => *view,
-            Folded::InPlace(bytes) => View { bytes, ..*view },
-            Folded::Moved(decoded) => decoded.view(view.end),
-        };
+        let folded = folded.view(view);
         for finder in &self.folded {
             if let Some(start) = begun(folded.bytes, finder.needle(), false) {
                 *open = (*open).min(folded.at(start));
@@ -243,11 +239,7 @@ impl Masker {
             spans.extend(occurrences(&core.finder, view.bytes).map(|found| core.widen(view, found)));
         }
         let folded = fold(view);
-        let folded = match &folded {
-            Folded::Same => *view,
-            Folded::InPlace(bytes) => View { bytes, ..*view },
-            Folded::Moved(decoded) => decoded.view(view.end),
-        };
+        let folded = folded.view(view);
         for finder in &self.folded {
             spans.extend(occurrences(finder, folded.bytes).map(|(start, end)| (folded.at(start), folded.end_at(end))));
         }
@@ -448,6 +440,17 @@ enum Folded {
     /// character by character (a fold may change a character's length):
     /// starts mapped to the original.
     Moved(Decoded),
+}
+
+impl Folded {
+    /// The folded text as a view of the original `view` was folded from.
+    fn view<'a>(&'a self, view: &View<'a>) -> View<'a> {
+        match self {
+            Folded::Same => *view,
+            Folded::InPlace(bytes) => View { bytes, ..*view },
+            Folded::Moved(decoded) => decoded.view(view.end),
+        }
+    }
 }
 
 fn fold(view: &View<'_>) -> Folded {
