@@ -258,10 +258,22 @@ impl Printer {
                 write_made_safe(To::Stdout, &safe);
             }
             // The program's words, not the AI's framing of them.
-            TurnEvent::Event { plugin, event, title, details, .. } => {
+            TurnEvent::Event { plugin, event, title, details, held, .. } => {
                 self.end_line();
                 let details = details.as_deref().map(|d| format!(": \"{}\"", line(d))).unwrap_or_default();
-                outln!("event {}/{}: {}{details}", line(plugin), line(event), line(title));
+                // The only reason an event is held from the AI (§13, issue 32).
+                let held = if held.is_some() { " (not said to the online AI: kept on this PC)" } else { "" };
+                outln!("event {}/{}: {}{details}{held}", line(plugin), line(event), line(title));
+            }
+            TurnEvent::LeftOut { turns, plugins } => {
+                self.end_line();
+                let plugins: Vec<String> = plugins.iter().map(|p| line(p).to_string()).collect();
+                let (turns, used) =
+                    if *turns == 1 { ("1 earlier turn", "it") } else { (&*format!("{turns} earlier turns"), "they") };
+                outln!(
+                    "  {turns} left out for the online AI: {used} used a plugin kept on this PC ({})",
+                    plugins.join(", ")
+                );
             }
             TurnEvent::Error { code, message } => {
                 self.end_line();
