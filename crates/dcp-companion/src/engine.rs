@@ -23,7 +23,9 @@ use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
-use dcp_host::{model_of, Answer, ApiError, Ask, CompanionState, EventReason, Host, Question, SaidEvent, Source, Turn};
+use dcp_host::{
+    model_of, Answer, ApiError, Ask, CompanionState, Decision, EventReason, Host, Question, SaidEvent, Source, Turn,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -104,6 +106,12 @@ struct Running {
     ask: Option<Arc<dyn Ask>>,
     /// The plugins whose events the turn says, by slug.
     said: Vec<String>,
+    /// The turn's stop ([`Stopper`]), also cancelled when the turn ends
+    /// otherwise than by its answer (its deadline): an R3 question still
+    /// open is then withdrawn, since the call, finished by the host after
+    /// the turn lets go of it (`to_end`), would otherwise still send on a
+    /// late yes (issue 32).
+    over: CancellationToken,
 }
 
 impl Companion {
@@ -161,8 +169,13 @@ impl Companion {
     /// only when there is someone to ask. Every event goes to `out`, the
     /// last one `end`; an error is also reported as `error` before it.
     pub async fn say(&mut self, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<String, TurnError> {
-        let running =
-            Running { turn: self.turn(said.source, said.live, ask.is_some()), tools: true, ask, said: Vec::new() };
+        let running = Running {
+            turn: self.turn(said.source, said.live, ask.is_some()),
+            tools: true,
+            ask,
+            said: Vec::new(),
+            over: self.stopper.turn(),
+        };
         out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
         self.run(running, said.text, out).await
     }
@@ -193,7 +206,8 @@ impl Companion {
         };
         let said = heard.said.iter().map(|e| e.plugin.clone()).collect();
         TurnEvent::event_turn_lines(turn_id(&turn), &message, heard.said).chain(held).for_each(&mut *out);
-        self.run(Running { turn, tools: false, ask: None, said }, message, out).await
+        let over = self.stopper.turn();
+        self.run(Running { turn, tools: false, ask: None, said, over }, message, out).await
     }
 
     fn turn(&self, source: Source, live: bool, can_confirm: bool) -> Turn {
@@ -211,7 +225,7 @@ impl Companion {
         self.conversation.push(Message::User { content: text });
         self.kept.begin(start, running.said.iter().cloned());
         let mut steps = Steps::new(one_per_step(&self.connection));
-        let stop = self.stopper.turn();
+        let stop = running.over.clone();
         let deadline = Instant::now() + self.turn_limit;
         let too_long = AiError::TurnTooLong { url: self.connection.url().as_str().to_owned(), limit: self.turn_limit };
         // The steps dropped where they are: see the module's doc.
@@ -224,6 +238,7 @@ impl Companion {
         match &result {
             Ok(text) => out(TurnEvent::Reply { text: text.clone() }),
             Err(e) => {
+                running.over.cancel();
                 self.conversation.truncate(start);
                 self.kept.abandon();
                 out(TurnEvent::Error { code: e.code().to_owned(), message: e.to_string() });
@@ -308,8 +323,9 @@ impl Companion {
                 (id, text)
             }
             Action::Run { id, name, args } => {
-                let asking =
-                    running.ask.as_ref().map(|ask| Arc::new(Recorder { ask: ask.clone(), asked: Mutex::new(None) }));
+                let asking = running.ask.as_ref().map(|ask| {
+                    Arc::new(Recorder { ask: ask.clone(), asked: Mutex::new(None), over: running.over.clone() })
+                });
                 let asker = asking.clone().map(|recorder| recorder as Arc<dyn Ask>);
                 let tried = self.host.call_showing_request(turn.clone(), &name, args.clone(), asker).await?;
                 let asked = asking.and_then(|r| r.asked.lock().unwrap_or_else(PoisonError::into_inner).take());
@@ -371,16 +387,26 @@ impl Companion {
 /// The shell's asker, noting what the player was shown (method and URL,
 /// secrets already `[secret]`) for the turn's `confirm` line: the request
 /// asked about, whether or not it was then sent.
+/// Once the turn is over (stopped, out of time), the question is
+/// withdrawn: a no, and the shell's asker dropped, which closes its dialog.
 struct Recorder {
     ask: Arc<dyn Ask>,
     asked: Mutex<Option<(String, String)>>,
+    over: CancellationToken,
 }
 
 impl Ask for Recorder {
     fn confirm(&self, question: Question) -> Answer<'_> {
         let shown = (question.request.method.to_owned(), question.request.url.clone());
         *self.asked.lock().unwrap_or_else(PoisonError::into_inner) = Some(shown);
-        self.ask.confirm(question)
+        let answer = self.ask.confirm(question);
+        Box::pin(async move {
+            tokio::select! {
+                biased;
+                () = self.over.cancelled() => Decision::Declined,
+                decision = answer => decision,
+            }
+        })
     }
 
     fn within(&self) -> Duration {

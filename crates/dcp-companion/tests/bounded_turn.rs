@@ -276,3 +276,76 @@ async fn issue_32_an_answer_of_100000_calls_sends_back_a_small_request() {
     let size = sent[1].body.to_string().len();
     assert!(size < 64 * 1024, "the next request is {size} bytes");
 }
+
+/// The player's asker of the R3 test below: says when it is asked, then
+/// says yes once `yes` is notified (late, after the turn was stopped).
+struct LateYes {
+    asked: Arc<Notify>,
+    yes: Arc<Notify>,
+}
+
+impl dcp_host::Ask for LateYes {
+    fn confirm(&self, _question: dcp_host::Question) -> dcp_host::Answer<'_> {
+        self.asked.notify_one();
+        Box::pin(async move {
+            self.yes.notified().await;
+            dcp_host::Decision::Confirmed
+        })
+    }
+}
+
+/// Issue 32 (§12 "confirmed every time"): a turn stopped while its R3
+/// question is open withdraws the question. The host finishes a call its
+/// turn let go of, so before this a yes given after the stop still sent
+/// the request; now the call ends declined and nothing reaches the program.
+/// The same turn left alone sends on that yes (the test would see a send).
+#[tokio::test(flavor = "multi_thread")]
+async fn issue_32_a_stop_withdraws_an_open_r3_question() {
+    for stop in [false, true] {
+        let pc = program();
+        let f = fixture();
+        dev_mode(&f.host, true).await;
+        let mut manifest = example_on_port("local-server", pc.port);
+        let tool = &mut manifest["_meta"]["com.desktopaicompanion"]["tools"]["add_note"];
+        tool["sideEffects"] = "irreversible".into();
+        install_manifest(&f.host, f.dir.path(), "mypc", &manifest, with_token()).await;
+        let ai = ScriptedAi::start(Script::with_turns(vec![
+            openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"tea"}"#)], 0),
+            openai::text(["Noted."]),
+        ]))
+        .await;
+        let mut companion = on_pc(&f, &ai, Limits::DEFAULT);
+        let (asked, yes) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+        let ask: Arc<dyn dcp_host::Ask> = Arc::new(LateYes { asked: asked.clone(), yes: yes.clone() });
+        let mut journal = f.host.subscribe();
+        let stopper = companion.stopper();
+        let said = Said { source: Source::Keyboard, live: false, text: "note tea".into() };
+        let mut events = Vec::new();
+        let mut record = |e| events.push(e);
+        let answering = async {
+            asked.notified().await;
+            if stop {
+                stopper.stop();
+            }
+            yes.notify_one();
+            std::future::pending::<()>().await
+        };
+        let result = tokio::select! {
+            result = tokio::time::timeout(GUARD, companion.say(said, Some(ask), &mut record)) => result,
+            () = answering => unreachable!("pending"),
+        };
+        let line = next_event(&mut journal, GUARD, |e| matches!(e, HostEvent::JournalAdded { .. })).await;
+        let HostEvent::JournalAdded { entry } = line else { unreachable!("matched above") };
+        let decision = entry.confirmation.as_ref().map(|d| d.as_str().to_owned());
+        if stop {
+            assert_eq!(result.expect("the turn ended").map_err(|e| e.code()).err(), Some("stopped"));
+            assert_eq!(entry.outcome.as_str(), "refused", "{entry:?}");
+            assert_eq!(decision.as_deref(), Some("declined"), "{entry:?}");
+            assert_eq!(pc.requests.load(Ordering::SeqCst), 0, "the withdrawn question sent nothing");
+        } else {
+            assert_eq!(result.expect("the turn ended").ok().as_deref(), Some("Noted."));
+            assert_eq!(decision.as_deref(), Some("confirmed"), "{entry:?}");
+            assert_eq!(pc.requests.load(Ordering::SeqCst), 1, "a yes sends");
+        }
+    }
+}
