@@ -19,6 +19,8 @@ fuzz_target!(|data: &[u8]| {
         hosts: vec!["api.example.com".into(), "cdn.example.com".into()],
         local_ports: vec![8420, 5000],
         dev_mode: true,
+        // The URL rules are the same for a confirmed request: only its redirects differ.
+        confirmed: false,
     };
     let Ok(target) = judge_url(raw, &policy) else {
         return;
