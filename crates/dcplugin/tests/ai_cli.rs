@@ -87,8 +87,21 @@ fn s11_the_ai_key_is_never_printed_and_sent_only_as_a_bearer_header() {
     // Another host: the key was not given for it.
     let moved = json(&p.run(&["ai", "--url", "http://localhost:9/v1", "--json"]));
     assert_eq!(moved["key_set"], false);
+    assert_eq!(moved["key_forgotten"], true, "the player is told (issue 32)");
+    let back = p.run(&["ai", "--url", &ai.url()]);
+    assert!(text(&back.stdout).contains("API key: not set"), "{}", text(&back.stdout));
     let back = json(&p.run(&["ai", "--url", &ai.url(), "--json"]));
     assert_eq!(back["key_set"], false, "forgotten, not hidden");
+
+    // Issue 32: another port of this PC is another program: the key is
+    // bound to scheme, host and port, and the player is told it is gone.
+    let again = p.run_with(&["ai", "key"], Some(KEY), &[]);
+    assert!(again.status.success());
+    let port = ai.url().rsplit_once(':').and_then(|(_, rest)| rest.split('/').next()?.parse::<u16>().ok());
+    let other = ai.url().replace(&format!(":{}", port.expect("a port")), ":9");
+    let moved = p.run(&["ai", "--url", &other]);
+    let said = text(&moved.stdout);
+    assert!(said.contains("API key: not set") && said.contains("the API key was forgotten"), "{said}");
 
     let again = p.run_with(&["ai", "key"], Some(KEY), &[]);
     assert!(again.status.success());

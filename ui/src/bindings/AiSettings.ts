@@ -18,6 +18,13 @@ model: string | null,
  */
 where: Place | null, 
 /**
- * An API key is kept for this URL's host.
+ * An API key is kept for this URL's origin (scheme, host and port).
  */
-key_set: boolean, };
+key_set: boolean, 
+/**
+ * A key was kept, but for another origin than this URL's: forgotten
+ * by this change of URL, or a key of an older version, bound to a
+ * host only, with a URL whose port is not its scheme's default. The
+ * player types the key again (issue 32). Absent when false.
+ */
+key_forgotten: boolean, };

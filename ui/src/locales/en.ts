@@ -411,6 +411,7 @@ export const en = {
   'ai.key_save': 'Save key',
   'ai.key_saved': 'Key saved.',
   'ai.key_cleared': 'Key cleared.',
+  'ai.key_forgotten': 'The key was forgotten: it was given for another address (another scheme, host or port). Type it again to use it here.',
   'ai.test': 'Test',
   'ai.testing': 'Testing…',
   'ai.test_help': 'Test reaches the AI and reads its list of models. It asks the AI nothing, so it costs nothing.',

@@ -413,6 +413,7 @@ export const fr: Record<keyof typeof en, string> = {
   'ai.key_save': 'Enregistrer la clé',
   'ai.key_saved': 'Clé enregistrée.',
   'ai.key_cleared': 'Clé effacée.',
+  'ai.key_forgotten': 'La clé a été oubliée : elle avait été donnée pour une autre adresse (autre protocole, hôte ou port). Saisissez-la de nouveau pour l\'utiliser ici.',
   'ai.test': 'Tester',
   'ai.testing': 'Test en cours…',
   'ai.test_help': 'Tester joint l\'IA et lit sa liste de modèles. Rien n\'est demandé à l\'IA, donc rien n\'est facturé.',

@@ -208,6 +208,7 @@ function KeyRow(props: { settings: AiSettings; onChange: (s: AiSettings) => void
       <p class="label">{t('ai.key')}</p>
       <p class="help">{t('ai.key_help')}</p>
       <p><span class={set ? 'pill ok' : 'pill'} data-testid="ai-key-state">{set ? t('options.secret_set') : t('options.secret_not_set')}</span></p>
+      {!set && props.settings.key_forgotten && <p class="note" data-testid="ai-key-forgotten">{t('ai.key_forgotten')}</p>}
       {!set || editing ? (
         <form class="row" onSubmit={(e) => { e.preventDefault(); if (value) save(); }}>
           <label for={id} class="visually-hidden">{t('ai.key')}</label>

@@ -80,6 +80,13 @@ fn print(settings: &AiSettings, json: bool, found: Option<&[FoundAi]>) -> ExitCo
     }
     outln!("model: {}", line(settings.model.as_deref().unwrap_or("not set")));
     outln!("API key: {}", if settings.key_set { "set" } else { "not set" });
+    if settings.key_forgotten {
+        // Bound to scheme, host and port (issue 32): another program must not get it.
+        outln!(
+            "the API key was forgotten: it was given for another address (scheme, host or port); \
+             set it again: {me} ai key"
+        );
+    }
     if let Some(found) = found {
         if found.is_empty() {
             outln!(
