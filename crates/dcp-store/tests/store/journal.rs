@@ -229,32 +229,39 @@ fn s19_recent_errors_count_failed_calls_of_the_last_day() {
 /// §3, §22: a line's code is read in the kind its writer stated, not
 /// guessed from who asked: a call of an event turn refused `not_requested`
 /// stays a call, `plugin_off` is the courtier's refusal in a call's line
-/// and the door's reason in an event's; the Kind filter lists each.
+/// and the door's reason in an event's, and so is `cloud_blocked` (issue
+/// 32: a kept plugin's event held from an online AI is journaled
+/// `dropped` with the reason of that spelling); the Kind filter lists each.
 #[test]
-fn s3_s22_a_line_reads_in_the_kind_its_writer_stated() {
+fn s3_s22_issue32_a_line_reads_in_the_kind_its_writer_stated() {
     let dir = tempfile::tempdir().expect("dir");
     let s = store(dir.path());
-    let refused = |who, kind, code| NewEntry { who, kind, ..entry("pomodoro", Outcome::Refused, Some(code), None) };
+    let line_of = |who, kind, outcome, code| NewEntry { who, kind, ..entry("pomodoro", outcome, Some(code), None) };
+    let refused = |who, kind, code| line_of(who, kind, Outcome::Refused, code);
     let event_turn = refused(Source::Event, Kind::Call, SpecCode::Refusal(Refusal::NotRequested));
     let door = refused(Source::Event, Kind::Event, SpecCode::Event(EventReason::PluginOff));
     let courtier = refused(Source::Voice, Kind::Call, SpecCode::Refusal(Refusal::PluginOff));
-    s.journal_write(&event_turn).expect("written");
-    s.journal_write(&door).expect("written");
-    s.journal_write(&courtier).expect("written");
+    let kept_call = refused(Source::Event, Kind::Call, SpecCode::Refusal(Refusal::CloudBlocked));
+    let kept_event = line_of(Source::Event, Kind::Event, Outcome::Dropped, SpecCode::Event(EventReason::CloudBlocked));
+    for written in [&event_turn, &door, &courtier, &kept_call, &kept_event] {
+        s.journal_write(written).expect("written");
+    }
     let read = |kind| {
         let filter = JournalQuery { limit: 10, kind, ..JournalQuery::default() };
         let lines = s.journal_page(&filter).expect("the journal reads");
         lines.into_iter().map(|e| (e.who.as_str().to_owned(), e.kind, e.code)).collect::<Vec<_>>()
     };
     let line = |who: &str, kind, code| (who.to_owned(), Stored::Known(kind), Some(Stored::Known(code)));
-    let calls = vec![
+    let (kept_event, kept_call, courtier, door, event_turn) = (
+        line("event", Kind::Event, SpecCode::Event(EventReason::CloudBlocked)),
+        line("event", Kind::Call, SpecCode::Refusal(Refusal::CloudBlocked)),
         line("voice", Kind::Call, SpecCode::Refusal(Refusal::PluginOff)),
+        line("event", Kind::Event, SpecCode::Event(EventReason::PluginOff)),
         line("event", Kind::Call, SpecCode::Refusal(Refusal::NotRequested)),
-    ];
-    let events = vec![line("event", Kind::Event, SpecCode::Event(EventReason::PluginOff))];
-    assert_eq!(read(Some(Kind::Call)), calls);
-    assert_eq!(read(Some(Kind::Event)), events);
-    assert_eq!(read(None), [calls[..1].to_vec(), events.clone(), calls[1..].to_vec()].concat());
+    );
+    assert_eq!(read(Some(Kind::Call)), [kept_call.clone(), courtier.clone(), event_turn.clone()]);
+    assert_eq!(read(Some(Kind::Event)), [kept_event.clone(), door.clone()]);
+    assert_eq!(read(None), [kept_event, kept_call, courtier, door, event_turn]);
 }
 
 /// §19: a journal line or a last failed call whose code, outcome or kind

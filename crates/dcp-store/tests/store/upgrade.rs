@@ -166,13 +166,42 @@ fn every_schema_version_has_a_fixture() {
     assert_eq!(VERSIONS.to_vec(), (1..=latest_version()).collect::<Vec<_>>());
 }
 
+/// The door's reasons as version 8 spelled them, all it could journal:
+/// migration 9 reads old lines, so its test writes only these. A reason
+/// added since (`cloud_blocked`, issue 32, the spelling of a call's
+/// refusal) is never in a journal saved at version 8, and each line
+/// written since states its kind.
+const VERSION_8_EVENT_REASONS: [&str; 19] = [
+    "unknown_event",
+    "event_off",
+    "plugin_off",
+    "dev_mode_off",
+    "rate_limited",
+    "event_expired",
+    "accepted",
+    "bad_token",
+    "invalid_json",
+    "missing_event",
+    "text_too_long",
+    "browser_request",
+    "wrong_host",
+    "method_not_allowed",
+    "not_found",
+    "unsupported_media_type",
+    "body_too_large",
+    "unreadable_body",
+    "internal_error",
+];
+
 /// Migration 9 (§3, §19, §22): in a journal saved at version 8, which
 /// said a line's family only by who = 'event', the lines of who = 'event'
 /// that are received, dropped, or refused with a door's reason become
 /// events (`plugin_off` and `dev_mode_off` included: a call of an event
 /// turn is refused `not_requested` first); its call lines, refused
 /// `not_requested` or failed before the courtier, and every other line,
-/// become calls; each code then reads in its family.
+/// become calls; each code then reads in its family. The lines are those
+/// version 8 could write ([`VERSION_8_EVENT_REASONS`]), not today's
+/// reasons (issue 32: the event reason `cloud_blocked` came later).
 #[test]
 fn s3_s22_migration_9_tells_the_saved_event_lines_from_the_call_lines() {
     let dir = tempfile::tempdir().expect("dir");
@@ -181,7 +210,8 @@ fn s3_s22_migration_9_tells_the_saved_event_lines_from_the_call_lines() {
     let event =
         |outcome: &'static str, code: Option<EventReason>| ("event", outcome, code.map(SpecCode::Event), Kind::Event);
     let mut lines = vec![event("received", None), event("dropped", Some(EventReason::EventExpired))];
-    lines.extend(EventReason::ALL.iter().map(|r| event("refused", Some(*r))));
+    let reasons = VERSION_8_EVENT_REASONS.iter().map(|r| EventReason::parse(r).expect("still a door's reason"));
+    lines.extend(reasons.map(|r| event("refused", Some(r))));
     lines.extend([
         ("event", "refused", Some(SpecCode::Refusal(Refusal::NotRequested)), Kind::Call),
         ("auto", "refused", Some(SpecCode::Refusal(Refusal::NotRequested)), Kind::Call),
