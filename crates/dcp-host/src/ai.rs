@@ -40,7 +40,8 @@ pub struct AiSettings {
     /// by this change of URL, or a key of an older version, bound to a
     /// host only, with a URL whose port is not its scheme's default. The
     /// player types the key again (issue 32). Absent when false.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub key_forgotten: bool,
 }
 

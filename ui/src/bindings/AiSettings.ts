@@ -27,4 +27,4 @@ key_set: boolean,
  * host only, with a URL whose port is not its scheme's default. The
  * player types the key again (issue 32). Absent when false.
  */
-key_forgotten: boolean, };
+key_forgotten?: boolean, };
