@@ -602,8 +602,12 @@ test('R3 (§12): a serious action confirmed is sent, one cancelled reaches nothi
   const focused = await driver().executeScript('return document.activeElement?.dataset.testid');
   if (focused !== 'ask-cancel') throw new Error(`focus is on ${focused}, not Cancel`);
   if (!/\d+ s/.test(await (await waitFor(tid('ask-left'), 1_000, ask)).getText())) throw new Error('no countdown');
+  // Confirm is armed a second after the dialog is painted (issue 32): a
+  // click before that would be a press begun on the page behind.
+  const confirm = await waitFor(tid('ask-confirm'), 2_000, ask);
+  await until('Confirm armed', async () => confirm.isEnabled(), 5_000);
   await shot('r3-dialog');
-  await click(tid('ask-confirm'), ask);
+  await click(confirm);
   await waitGone(tid('ask'));
   await watchAnswer();
   const confirmed = await linesOf('confirm-line');
