@@ -44,7 +44,7 @@ export function problemWords(t: Translate, code: string | null | undefined, url:
     case 'ai_model_unknown': return model ? t('ai.problem.model_unknown', { model }) : t('ai.problem.no_model');
     case 'ai_no_tools': return t('ai.problem.no_tools', { model: model ?? '' });
     case 'ai_bad_url': case 'ai_private_address': case 'ai_key_refused': case 'ai_timeout': case 'ai_redirect':
-    case 'ai_http': case 'ai_bad_answer':
+    case 'ai_http': case 'ai_bad_answer': case 'ai_turn_too_long':
       return t(`ai.problem.${code.slice(3)}` as Key);
     default: return t('ai.problem.other');
   }

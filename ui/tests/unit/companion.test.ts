@@ -72,6 +72,18 @@ describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
     expect(failureWords(tf, { code: 'ai_timeout', message: 'x' }, ai)).not.toBe(failureWords(t, { code: 'ai_timeout', message: 'x' }, ai));
     expect(failureWords(t, { code: 'internal', message: 'boom' }, ai)).not.toBe('');
   });
+  test('issue 32: a turn past its deadline and a stopped turn have words of their own, in English and French', () => {
+    const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false };
+    expect(failureWords(t, { code: 'ai_turn_too_long', message: 'x' }, ai)).toBe('The AI took too long to answer, so the turn was ended. Try again, or choose a faster model.');
+    expect(failureWords(tf, { code: 'ai_turn_too_long', message: 'x' }, ai)).toContain('trop de temps');
+    expect(failureWords(t, { code: 'stopped', message: 'the turn was stopped' }, ai)).toBe('Stopped.');
+    expect(failureWords(tf, { code: 'stopped', message: 'the turn was stopped' }, ai)).toBe('Arrêté.');
+  });
+  test('issue 32: a call past the five of a step reads as not run, not as an unknown refusal', () => {
+    const line = tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'call_limit' });
+    expect(toolWords(t, cards, line)).toBe('Exchange rates · convert: refused: not run: too many actions in one step');
+    expect(toolWords(tf, cards, line)).toContain('trop d\'actions');
+  });
 });
 
 describe('§12 Live on Twitch: what is paused, in words', () => {
