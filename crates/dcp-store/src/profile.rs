@@ -8,6 +8,7 @@
 //!   quarantine/<review>/   a package waiting for the player's consent
 //!                          (each copy holds `.dcplugin-copy`, naming its place: see files.rs)
 //!   locks/                 lock files: one call at a time per plugin, copies being written
+//!   trash/<id>/            a copy being deleted: renamed here first, emptied at every open
 //! ```
 //!
 //! Everything in it is the player's only (see [`crate::private`]).
