@@ -137,11 +137,7 @@ fn get<'a>(value: &'a Value, path: &[String]) -> Option<&'a Value> {
 /// Line breaks and tabs become spaces; other control and invisible
 /// characters are removed (§9 step 6).
 pub fn clean(text: &str) -> String {
-    if !text.contains(['\n', '\r', '\t']) {
-        return dcp_format::text::remove_hidden(text);
-    }
-    let spaced: String = text.chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect();
-    dcp_format::text::remove_hidden(&spaced)
+    dcp_format::text::one_line(text)
 }
 
 /// Cuts at `max` characters, ending with `…[truncated]`.

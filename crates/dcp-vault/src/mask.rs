@@ -81,14 +81,6 @@ const LAYERS: usize = 2;
 /// leading zeros may be longer, and is left alone past this).
 const LONGEST_REFERENCE: usize = 40;
 
-/// What §9 step 6 makes of a text before it is masked (dcp-call's
-/// `answer::clean`): line breaks and tabs become spaces, other hidden
-/// characters are removed. A value is also searched in that form.
-fn cleaned(text: &str) -> String {
-    let spaced: String = text.chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect();
-    dcp_format::text::remove_hidden(&spaced)
-}
-
 /// The values one call must never show, ready to be found in any text.
 pub struct Masker {
     /// Spellings found in case-folded views: each value as written and
@@ -115,8 +107,9 @@ impl Masker {
         let mut cores: Vec<(String, bool, bool)> = Vec::new();
         for &value in &values {
             folded.push(fold_str(&value.replace('+', " ")));
-            // The text is cleaned before it is masked (§9 step 6).
-            folded.push(fold_str(&cleaned(value).replace('+', " ")));
+            // The text is cleaned before it is masked (§9 step 6, dcp-call's
+            // `answer::clean`): a value is also searched in that form.
+            folded.push(fold_str(&dcp_format::text::one_line(value).replace('+', " ")));
             // A credential holding a secret (`Bearer <token>`) needs no
             // encoded spellings of its own: any base64 or hex of it holds
             // the secret's, which are masked.

@@ -103,6 +103,17 @@ pub fn remove_hidden(text: &str) -> String {
     text.chars().filter(|c| !is_hidden_char(*c)).collect()
 }
 
+/// One line of visible text: line breaks and tabs become spaces (words
+/// stay apart), every other hidden character is removed (§9 answers; a
+/// secret's cleaned spelling; the journal's names from outside).
+pub fn one_line(text: &str) -> String {
+    if !text.contains(['\n', '\r', '\t']) {
+        return remove_hidden(text);
+    }
+    let spaced: String = text.chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect();
+    remove_hidden(&spaced)
+}
+
 /// Replaces hidden characters by spaces (§16 event texts).
 pub fn hidden_to_spaces(text: &str) -> String {
     if !text.chars().any(is_hidden_char) {
@@ -646,6 +657,14 @@ mod tests {
     //! (or an attacker) may write it: as is, upper case, spaced out, cut by
     //! a zero-width space, full-width, across lines, inside a sentence.
     use super::*;
+
+    /// §9 step 6's cleaning, shared by answers, the masker and the journal.
+    #[test]
+    fn one_line_spaces_line_breaks_and_tabs_and_drops_other_hidden_characters() {
+        assert_eq!(one_line("a\r\nb\tc"), "a  b c");
+        assert_eq!(one_line("x\u{1b}[2J\u{202e}y\u{200b}z"), "x[2Jyz");
+        assert_eq!(one_line("plain text"), "plain text");
+    }
 
     fn full_width(text: &str) -> String {
         text.chars()
