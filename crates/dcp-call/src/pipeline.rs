@@ -180,8 +180,10 @@ enum End {
     Decided(Call, Verdict),
     /// The plugin could not even be read: nothing to journal.
     Unlogged(CallOutcome),
-    /// The server's reply, or why there is none.
-    Replied { call: Call, reply: Result<Incoming, NetError>, reading: Reading },
+    /// The server's reply, or why there is none; `confirmed`, the URL a
+    /// confirmed request was sent to (the one the player was shown), to
+    /// tell where it ended (issue 32).
+    Replied { call: Call, reply: Result<Incoming, NetError>, confirmed: Option<String>, reading: Reading },
     /// Built, never sent (the player said no, or the call judged again
     /// after a yes no longer may run or ask the same): the plugin's lock is
     /// held until the line is written, as for a call that was sent.
@@ -211,8 +213,9 @@ impl Ending {
 /// Sends the request through the network filter; holds no store.
 pub async fn send(client: &Client, request: Box<Request>) -> Ending {
     let Request { call, outgoing, policy, reading } = *request;
+    let confirmed = policy.confirmed.then(|| outgoing.url.clone());
     let reply = client.send(outgoing, &policy).await;
-    Ending(Box::new(End::Replied { call, reply, reading }))
+    Ending(Box::new(End::Replied { call, reply, confirmed, reading }))
 }
 
 /// How a call ended, once journaled.
@@ -236,8 +239,8 @@ pub fn finish(store: &Store, ending: Ending) -> Finished {
         End::Unlogged(outcome) => return Finished { outcome, sent: None, entry: None },
         End::Decided(call, verdict) => (call, verdict, None, None),
         End::Withheld { call, verdict, lock } => (call, verdict, Some(lock), None),
-        End::Replied { call, reply, reading } => {
-            let verdict = Verdict::replied(&call, &reply, &reading.response, &reading.masker);
+        End::Replied { call, reply, confirmed, reading } => {
+            let verdict = Verdict::replied(&call, &reply, confirmed.as_deref(), &reading.response, &reading.masker);
             (call, verdict, Some(reading.lock), Some(reading.shown))
         }
     };

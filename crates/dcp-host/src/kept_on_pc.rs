@@ -105,5 +105,6 @@ fn drop_held(store: &Store, event: &SaidEvent) -> Result<JournalLine, StoreError
         error: None,
         confirmation: None,
         client: None,
+        ended_at: None,
     })
 }

@@ -35,7 +35,7 @@ fn recording_server() -> (u16, Seen) {
 
 /// [`recording_server`], answering `POST /send` with the redirect
 /// `(status, location)` when one is given.
-fn recording_server_redirecting(redirect: Option<(u16, &'static str)>) -> (u16, Seen) {
+fn recording_server_redirecting(redirect: Option<(u16, String)>) -> (u16, Seen) {
     let (listener, port) = loop {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
         let port = listener.local_addr().expect("addr").port();
@@ -48,7 +48,7 @@ fn recording_server_redirecting(redirect: Option<(u16, &'static str)>) -> (u16, 
     std::thread::spawn(move || {
         for mut stream in listener.incoming().flatten() {
             let request = read_request(&stream);
-            let redirected = redirect.filter(|_| request.line.starts_with("POST /send "));
+            let redirected = redirect.as_ref().filter(|_| request.line.starts_with("POST /send "));
             kept.lock().expect("seen").push((request.line, request.authorization, request.body));
             if let Some((status, location)) = redirected {
                 let _ = write!(
@@ -507,12 +507,15 @@ async fn s12_issue32_a_change_while_the_question_waits_withdraws_it() {
 /// is not sent again: the program received exactly one POST, the call
 /// failed BAD_URL and nothing was re-sent. A `303` to a GET on the same
 /// program is the result being read: followed (the server counts it).
+/// The journal line says where each ended, not having ended where it was
+/// shown: where the refused redirect pointed, where the result was read;
+/// origin and path, the query dropped, the plugin's secret masked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s12_s14_issue32_a_confirmed_post_is_not_resent_by_a_redirect() {
     for status in [307, 308] {
         let f = fixture();
         dev_mode(&f.host, true).await;
-        let (port, seen) = recording_server_redirecting(Some((status, "/send_all?to=mallory")));
+        let (port, seen) = recording_server_redirecting(Some((status, format!("/send_all/{TOKEN}?to=mallory"))));
         install_manifest(&f.host, f.dir.path(), "mypc", &manifest(port), with_token()).await;
         let tried = send_note(&f.host, Player::answering(Some(Decision::Confirmed))).await;
         let o = &tried.outcome;
@@ -528,13 +531,31 @@ async fn s12_s14_issue32_a_confirmed_post_is_not_resent_by_a_redirect() {
         let line = last_line(&f.host).await;
         assert_eq!(line.code, Some(JournalValue::Known(SpecCode::Tool(ToolCode::Call(CallCode::BadUrl)))));
         assert_eq!(line.confirmation, Some(JournalValue::Known(Decision::Confirmed)));
+        let pointed = format!("http://127.0.0.1:{port}/send_all/[secret]");
+        assert_eq!(line.ended_at, Some(pointed), "{status}: where it pointed, not followed");
     }
     let f = fixture();
     dev_mode(&f.host, true).await;
-    let (port, seen) = recording_server_redirecting(Some((303, "/sent/1")));
+    let (port, seen) = recording_server_redirecting(Some((303, "/sent/1?id=1".into())));
     install_manifest(&f.host, f.dir.path(), "mypc", &manifest(port), with_token()).await;
     let tried = send_note(&f.host, Player::answering(Some(Decision::Confirmed))).await;
     assert_eq!(tried.outcome.outcome, JournalOutcome::Done, "{}", tried.outcome.for_ai);
     let lines: Vec<String> = seen.lock().expect("seen").iter().map(|(line, _, _)| line.clone()).collect();
-    assert_eq!(lines, ["POST /send HTTP/1.1", "GET /sent/1 HTTP/1.1"], "303: the result read on the same program");
+    assert_eq!(lines, ["POST /send HTTP/1.1", "GET /sent/1?id=1 HTTP/1.1"], "303: the result read on the same program");
+    let line = last_line(&f.host).await;
+    assert_eq!(line.ended_at, Some(format!("http://127.0.0.1:{port}/sent/1")), "303: where the result was read");
+}
+
+/// Issue 32, §12: a confirmed request that ended where it was shown (no
+/// redirect) says nowhere else: its line has no `ended_at`, as every line
+/// before migration 13. The same server redirecting fills it (above), so
+/// an empty field here is seen, not missed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s12_issue32_a_confirmed_post_that_ended_where_it_was_shown_says_nowhere_else() {
+    let (f, seen, _) = setup().await;
+    let tried = send_note(&f.host, Player::answering(Some(Decision::Confirmed))).await;
+    assert_eq!(tried.outcome.outcome, JournalOutcome::Done, "{}", tried.outcome.for_ai);
+    assert_eq!(seen.lock().expect("seen").len(), 1, "sent once, answered there");
+    let line = last_line(&f.host).await;
+    assert_eq!((line.confirmation, line.ended_at), (Some(JournalValue::Known(Decision::Confirmed)), None));
 }

@@ -72,6 +72,7 @@ fn bench(c: &mut Criterion) {
                 error: None,
                 confirmation: None,
                 client: None,
+                ended_at: None,
             })
             .expect("write");
     }

@@ -189,6 +189,12 @@ const MIGRATIONS: &[M<'static>] = &[
     // client's `initialize`, issue 24), cleaned and cut by the journal.
     // Every line before, and every line of another "who", has none.
     M::up("ALTER TABLE journal ADD COLUMN client TEXT;"),
+    // Migration 13: where a confirmed (R3) call's request ended when it was
+    // not at the URL the player was shown (issue 32, §12, §14): the URL of
+    // a redirect followed as a read, or where a refused one pointed; its
+    // origin and path only, masked. Every line before, and every other
+    // line, has none.
+    M::up("ALTER TABLE journal ADD COLUMN ended_at TEXT;"),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

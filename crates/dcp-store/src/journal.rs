@@ -49,6 +49,9 @@ pub const FAILURES_KEPT: i64 = 20;
 const ERROR_CHARS: usize = 1_000;
 /// Longest AI app name kept (see [`client_name`]).
 pub const CLIENT_CHARS: usize = 60;
+/// Longest "ended at" URL kept (see [`NewEntry::ended_at`]): an origin
+/// and a path, never a query, so a long one is cut rather than refused.
+pub const ENDED_AT_CHARS: usize = 200;
 /// Longest plugin or action name kept: a full tool name's (§21). A name
 /// the AI or an MCP client made up may be longer (see [`cleaned`]).
 pub const NAME_CHARS: usize = dcp_format::limits::FULL_TOOL_NAME_CHARS;
@@ -188,6 +191,12 @@ pub struct JournalLine {
     /// change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// Where a confirmed (R3) call's request ended when it was not at the
+    /// URL the player was shown (issue 32; migration 13): origin and path,
+    /// masked, cleaned. Absent from the JSON of every other line, so their
+    /// shape does not change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
 }
 
 /// One of a plugin's last failed calls (Developer section, §19).
@@ -243,6 +252,13 @@ pub struct NewEntry<'a> {
     /// The AI app that asked, as it named itself (untrusted: cleaned here,
     /// see [`client_name`]).
     pub client: Option<&'a str>,
+    /// For a confirmed (R3) call whose request did not end at the URL the
+    /// player was shown: where it ended (a redirect followed as a read) or
+    /// where a refused redirect pointed. The caller gives its origin and
+    /// path, masked (the journal keeps no content, §3: no query); it is
+    /// the server's text, so it is cleaned and cut to [`ENDED_AT_CHARS`]
+    /// here like every text from outside ([`cleaned`]).
+    pub ended_at: Option<&'a str>,
 }
 
 /// An AI app's name as the journal keeps it ([`cleaned`], cut to
@@ -255,8 +271,9 @@ pub fn client_name(raw: &str) -> Option<String> {
 
 /// A text of a journal line that may come from outside, as it is kept: the
 /// plugin and action of a tool name the AI or an MCP client made up, the
-/// subject, the AI app's name (issue 32). It is read as hostile (§3: the
-/// journal holds no content; §19: Actions shows each line as it is): line
+/// subject, the AI app's name, the URL a server redirected a confirmed
+/// call to (issue 32). It is read as hostile (§3: the journal holds no
+/// content; §19: Actions shows each line as it is): line
 /// breaks and tabs become spaces, every hidden character (controls, escape
 /// sequences' ESC, bidi overrides, zero-width and tag characters:
 /// `dcp_format::text`'s set) is removed so it cannot forge or reorder a
@@ -302,6 +319,7 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
         detail: None,
         confirmation: confirmation.map(|text| Stored::read(text, Decision::parse)),
         client: r.get(10)?,
+        ended_at: r.get(11)?,
     })
 }
 
@@ -325,10 +343,11 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
     let (plugin, action) = (cleaned(e.plugin, NAME_CHARS), cleaned(e.action, NAME_CHARS));
     let subject = e.subject.map(|s| cleaned(s, SUBJECT_CHARS));
     let client = e.client.and_then(client_name);
+    let ended_at = e.ended_at.map(|url| cleaned(url, ENDED_AT_CHARS)).filter(|url| !url.is_empty());
     let e = &NewEntry { plugin: &plugin, action: &action, subject: subject.as_deref(), ..e.clone() };
     conn.prepare_cached(
-        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject, confirmation, client)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO journal (at, slug, action, who, kind, outcome, code, subject, confirmation, client, ended_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         at,
@@ -340,7 +359,8 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         e.code.map(|c| c.to_string()),
         subject,
         e.confirmation.map(Decision::as_str),
-        client
+        client,
+        ended_at
     ])?;
     let id = conn.last_insert_rowid();
     let inserted = JournalLine {
@@ -356,6 +376,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         detail: None,
         confirmation: e.confirmation.map(Stored::Known),
         client,
+        ended_at,
     };
     if id % PRUNE_EVERY == 0 {
         conn.execute("DELETE FROM journal WHERE id <= ?1", [id - KEPT_ENTRIES])?;
@@ -441,7 +462,7 @@ impl Store {
     /// Entries matching `filter` (its parameters first, the limit last).
     fn entries(&self, filter: &str, parameters: impl rusqlite::Params) -> Result<Vec<JournalLine>, StoreError> {
         let sql = format!(
-            "SELECT id, at, slug, action, who, kind, outcome, code, subject, confirmation, client FROM journal {filter} ORDER BY id DESC LIMIT ?"
+            "SELECT id, at, slug, action, who, kind, outcome, code, subject, confirmation, client, ended_at FROM journal {filter} ORDER BY id DESC LIMIT ?"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let entries = stmt.query_map(parameters, entry)?.collect::<Result<Vec<_>, _>>()?;

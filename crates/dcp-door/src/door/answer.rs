@@ -256,6 +256,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
         error: None,
         confirmation: None,
         client: None,
+        ended_at: None,
     });
     let _ = shared.notices.send(Notice::Received {
         plugin: slug.to_owned(),

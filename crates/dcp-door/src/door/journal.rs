@@ -69,6 +69,7 @@ pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: 
         error: None,
         confirmation: None,
         client: None,
+        ended_at: None,
     });
     let _ = shared.notices.send(Notice::Refused { plugin: slug.to_owned(), event: event.map(str::to_owned), reason });
 }

@@ -152,6 +152,7 @@ pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: Ev
         error: None,
         confirmation: None,
         client: None,
+        ended_at: None,
     });
     let _ = shared.notices.send(Notice::Dropped { plugin: w.plugin.clone(), event: w.event.clone(), reason });
 }

@@ -117,6 +117,14 @@ pub struct JournalLine {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub client: Option<String>,
+    /// Where a confirmed (R3) call's request ended when it was not at the
+    /// URL the player was shown (issue 32): the URL of a redirect read, or
+    /// where a refused one pointed; origin and path, masked, cleaned.
+    /// Absent from the JSON of every other line, so their shape does not
+    /// change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub ended_at: Option<String>,
 }
 
 impl From<dcp_store::journal::JournalLine> for JournalLine {
@@ -134,6 +142,7 @@ impl From<dcp_store::journal::JournalLine> for JournalLine {
             detail: v.detail,
             confirmation: v.confirmation.map(Into::into),
             client: v.client,
+            ended_at: v.ended_at,
         }
     }
 }

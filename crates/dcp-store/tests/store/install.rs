@@ -485,16 +485,17 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
         sql.execute_batch(&format!("DROP TRIGGER {trigger}")).expect("drop trigger");
     }
     sql.execute_batch(
-        "ALTER TABLE journal DROP COLUMN client; DROP TABLE ai_connection; ALTER TABLE journal DROP COLUMN confirmation; ALTER TABLE journal DROP COLUMN kind; DROP INDEX journal_failures; DROP TABLE failed_calls; ALTER TABLE journal ADD COLUMN detail TEXT; DROP TABLE generation; ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; ALTER TABLE turns DROP COLUMN steps; PRAGMA user_version = 2;",
+        "ALTER TABLE journal DROP COLUMN ended_at; ALTER TABLE journal DROP COLUMN client; DROP TABLE ai_connection; ALTER TABLE journal DROP COLUMN confirmation; ALTER TABLE journal DROP COLUMN kind; DROP INDEX journal_failures; DROP TABLE failed_calls; ALTER TABLE journal ADD COLUMN detail TEXT; DROP TABLE generation; ALTER TABLE reviews DROP COLUMN manifest_fingerprint; DROP TABLE event_tokens; ALTER TABLE turns DROP COLUMN steps; PRAGMA user_version = 2;",
     )
     .expect("downgrade");
     drop(sql);
     f.reopen();
     let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
     assert_eq!(
-        version, 12,
+        version, 13,
         "every later migration applied again (4: event tokens, 5: turn steps, 6: generation, 7: failed calls, \
-         8: the recent errors' index, 9: the journal's kind, 10: an R3 call's confirmation, 11: the companion's AI, 12: the AI app that asked)"
+         8: the recent errors' index, 9: the journal's kind, 10: an R3 call's confirmation, 11: the companion's AI, 12: the AI app that asked, \
+         13: where a confirmed call ended)"
     );
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
     f.store

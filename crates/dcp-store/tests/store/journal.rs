@@ -3,7 +3,8 @@
 
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
 use dcp_store::journal::{
-    Decision, JournalQuery, Kind, NewEntry, Outcome, Source, Stored, CLIENT_CHARS, KEPT_ENTRIES, SUBJECT_CHARS,
+    Decision, JournalQuery, Kind, NewEntry, Outcome, Source, Stored, CLIENT_CHARS, ENDED_AT_CHARS, KEPT_ENTRIES,
+    SUBJECT_CHARS,
 };
 use dcp_store::{Profile, Store, StoreError};
 use dcp_vault::testing::MemoryKeyStore;
@@ -25,6 +26,7 @@ fn entry<'a>(plugin: &'a str, outcome: Outcome, code: Option<SpecCode>, subject:
         error: None,
         confirmation: None,
         client: None,
+        ended_at: None,
     }
 }
 
@@ -394,4 +396,27 @@ fn s3_s19_an_ai_apps_name_is_cleaned_and_cut_before_it_is_kept() {
     let other = s.journal_write(&entry("fx", Outcome::Done, None, None)).expect("write");
     let json = serde_json::to_value(&other).expect("JSON");
     assert!(json.get("client").is_none(), "the JSON of a line without an AI app keeps its shape: {json}");
+}
+
+/// Issue 32, §3, §12: where a confirmed call's request ended is a server's
+/// text (the URL it redirected to): kept cleaned and cut to
+/// [`ENDED_AT_CHARS`], given back as written, in the JSON only when set.
+#[test]
+fn s3_s12_issue32_where_a_confirmed_call_ended_is_kept_cleaned_and_cut() {
+    let dir = tempfile::tempdir().expect("dir");
+    let s = store(dir.path());
+    let ended = |url| NewEntry { ended_at: Some(url), ..entry("fx", Outcome::Done, None, None) };
+    let long = format!("https://api.example.com/{}", "a".repeat(500));
+    let written = ["http://127.0.0.1:5001/sent/1", "https://x.example/\u{1b}]52;c;aGk=\u{7}\n12:00 forged", &long]
+        .map(|url| s.journal_write(&ended(url)).expect("write").ended_at);
+    let listed: Vec<_> = s.journal(10, None).expect("list").into_iter().rev().map(|l| l.ended_at).collect();
+    assert_eq!(listed, written, "kept as written back");
+    assert_eq!(written[0].as_deref(), Some("http://127.0.0.1:5001/sent/1"));
+    assert_eq!(written[1].as_deref(), Some("https://x.example/]52;c;aGk= 12:00 forged"));
+    assert_eq!(written[2].as_ref().map(|u| u.chars().count()), Some(ENDED_AT_CHARS));
+    let line = s.journal_write(&ended("http://127.0.0.1:5001/sent/1")).expect("write");
+    assert_eq!(serde_json::to_value(&line).expect("JSON")["ended_at"], "http://127.0.0.1:5001/sent/1");
+    let other = s.journal_write(&entry("fx", Outcome::Done, None, None)).expect("write");
+    let json = serde_json::to_value(&other).expect("JSON");
+    assert!(json.get("ended_at").is_none(), "the JSON of a line that ended where it was sent keeps its shape: {json}");
 }

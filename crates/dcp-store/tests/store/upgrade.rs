@@ -41,12 +41,14 @@
 //! on either line). Version 11 is version 10 with migration 11 applied
 //! (the companion's AI, an empty table). Version 12 is version 11 with
 //! migration 12 applied (the journal's `client`, none on either line),
-//! checked against a dump of that database. Never edit a
+//! checked against a dump of that database. Version 13 is version 12 with
+//! migration 13 applied (the journal's `ended_at`, none on either line),
+//! checked the same way. Never edit a
 //! fixture: a profile saved by a released version does not change.
 
 use crate::common::{Status, SECRET};
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
-use dcp_store::journal::{Kind, NewEntry, Outcome, Source, Stored};
+use dcp_store::journal::{Decision, Kind, NewEntry, Outcome, Source, Stored};
 use dcp_store::{Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::{KeyStore, VaultKey};
@@ -54,7 +56,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 12] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+const VERSIONS: [u32; 13] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.
@@ -112,6 +114,7 @@ fn check_kept(store: &Store, version: u32) {
     assert!(journal.iter().all(|e| e.detail.is_none()), "v{version}: the journal keeps no content (§3)");
     assert!(journal.iter().all(|e| e.kind == Stored::Known(Kind::Call)), "v{version}: both lines are calls");
     assert!(journal.iter().all(|e| e.client.is_none()), "v{version}: no AI app named before migration 12");
+    assert!(journal.iter().all(|e| e.ended_at.is_none()), "v{version}: both calls ended where they were sent");
     let failures = store.last_failures("mytasks", 20).expect("failures");
     let kept: Vec<(&str, String)> = failures.iter().map(|c| (c.action.as_str(), c.code.to_string())).collect();
     let expected: Vec<(&str, String)> = if version >= 2 { vec![("add_task", "HTTP_500".into())] } else { vec![] };
@@ -257,6 +260,7 @@ fn s3_migration_12_adds_the_ai_app_that_asked_to_a_journal_saved_at_version_11()
             error: None,
             confirmation: None,
             client: Some("Claude Desktop 0.9.2"),
+            ended_at: None,
         })
         .expect("a line after the upgrade");
     let read: Vec<_> = store
@@ -273,4 +277,33 @@ fn s3_migration_12_adds_the_ai_app_that_asked_to_a_journal_saved_at_version_11()
             (1, "voice".to_owned(), None),
         ]
     );
+}
+
+/// Migration 13 (issue 32, §12, §14): a profile saved at version 12 gets
+/// the journal's `ended_at`; its old lines say none, and a confirmed
+/// call's line written after the upgrade keeps where its request ended.
+#[test]
+fn s12_issue32_migration_13_adds_where_a_confirmed_call_ended_to_a_journal_saved_at_version_12() {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join("profile");
+    saved_profile(12, &root);
+    let store = Store::open(Profile::at(&root).expect("profile"), keys()).expect("upgraded");
+    let written = store
+        .journal_write(&NewEntry {
+            plugin: "mytasks",
+            action: "add_task",
+            who: Source::Keyboard,
+            kind: Kind::Call,
+            outcome: Outcome::Done,
+            code: None,
+            subject: None,
+            error: None,
+            confirmation: Some(Decision::Confirmed),
+            client: None,
+            ended_at: Some("http://127.0.0.1:5001/sent/1"),
+        })
+        .expect("a line after the upgrade");
+    let read: Vec<_> =
+        store.journal(10, Some("mytasks")).expect("journal").into_iter().map(|e| (e.id, e.ended_at)).collect();
+    assert_eq!(read, [(written.id, Some("http://127.0.0.1:5001/sent/1".to_owned())), (2, None), (1, None)]);
 }
