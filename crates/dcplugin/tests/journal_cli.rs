@@ -298,3 +298,50 @@ fn s3_s22_a_call_of_an_event_or_auto_turn_is_journaled_as_a_refused_call_and_the
     };
     assert_eq!(read, [not_requested.clone(), not_requested]);
 }
+
+/// Issue 32, §3, §12, §14: where a confirmed call's request was redirected
+/// (the journal's `ended_at`, a server's URL) is printed by `dcplugin
+/// journal` on its line, safely (an escape the file holds is shown, not
+/// obeyed), and `--json` has `ended_at` only on the lines that hold one
+/// (the contract extended: every other line keeps its shape).
+#[test]
+fn s12_s14_issue32_journal_prints_where_a_confirmed_call_was_redirected() {
+    let p = Profile::new();
+    let line = |outcome: &str, code: Option<&str>| Line {
+        who: "voice".into(),
+        kind: "call".into(),
+        outcome: outcome.into(),
+        code: code.map(str::to_owned),
+    };
+    let lines = [line("failed", Some("BAD_URL")), line("done", None), line("done", None)];
+    let host = profile_holding(&p, &lines);
+    drop(host);
+    let db = rusqlite::Connection::open(p.root().join("host.sqlite")).expect("db");
+    let ended = [(1, "http://127.0.0.1:5001/send_all/[secret]"), (2, "http://127.0.0.1:5001/sent/1\u{1b}[8m")];
+    for (id, url) in ended {
+        db.execute(
+            "UPDATE journal SET confirmation = 'confirmed', ended_at = ?2 WHERE id = ?1",
+            rusqlite::params![id, url],
+        )
+        .expect("a confirmed call's line");
+    }
+    drop(db);
+    let listed = json_of(&p.run(&["journal", "--json"]));
+    let urls: Vec<Option<&str>> = listed.as_array().expect("an array").iter().map(|l| l["ended_at"].as_str()).collect();
+    assert_eq!(urls, [None, Some(ended[1].1), Some(ended[0].1)], "{listed}");
+    assert!(listed[0].get("ended_at").is_none(), "absent, not null, where none: {}", listed[0]);
+    let out = p.run(&["journal"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    let shown: Vec<&str> = printed.lines().collect();
+    assert!(!shown[0].contains("redirected"), "{printed}");
+    assert!(
+        shown[1].ends_with("done (confirmed) redirected to http://127.0.0.1:5001/sent/1\\u{1b}[8m  \"1\""),
+        "{printed}"
+    );
+    assert!(
+        shown[2].ends_with("failed BAD_URL (confirmed) redirected to http://127.0.0.1:5001/send_all/[secret]  \"0\""),
+        "{printed}"
+    );
+    assert!(!printed.contains('\u{1b}'), "no escape reaches the terminal: {printed:?}");
+}

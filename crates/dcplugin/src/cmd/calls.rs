@@ -109,10 +109,17 @@ pub fn journal(host: &Host, query: JournalQuery, json: bool) -> ExitCode {
                 let when = crate::localtime::format_ms(e.at);
                 // An R3 call's answer from the player (§12): confirmed, declined, expired.
                 let asked = e.confirmation.as_ref().map_or(String::new(), |d| format!(" ({d})"));
+                // Where a confirmed call's request was redirected, read or refused (issue 32, §12, §14).
+                let ended = e.ended_at.as_deref().map_or(String::new(), |url| format!(" redirected to {}", line(url)));
                 // The AI app that asked, as it named itself (issue 24): "mcp (Claude Desktop 0.9.2)".
                 let who =
                     e.client.as_deref().map_or(e.who.to_string(), |client| format!("{} ({})", e.who, line(client)));
-                format!("{when}  {}__{}  {who}  {}{code}{asked}{subject}", line(&e.plugin), line(&e.action), e.outcome)
+                format!(
+                    "{when}  {}__{}  {who}  {}{code}{asked}{ended}{subject}",
+                    line(&e.plugin),
+                    line(&e.action),
+                    e.outcome
+                )
             })
             .collect::<Vec<_>>()
             .join("\n");
