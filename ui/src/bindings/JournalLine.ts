@@ -62,4 +62,12 @@ confirmation?: JournalValue<Decision>,
  * 24), cleaned and cut by the journal. Absent from the JSON of every
  * other line, so their shape does not change.
  */
-client?: string, };
+client?: string, 
+/**
+ * Where a confirmed (R3) call's request ended when it was not at the
+ * URL the player was shown (issue 32): the URL of a redirect read, or
+ * where a refused one pointed; origin and path, masked, cleaned.
+ * Absent from the JSON of every other line, so their shape does not
+ * change.
+ */
+ended_at?: string, };

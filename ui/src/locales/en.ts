@@ -375,6 +375,7 @@ export const en = {
   'journal.confirmed': 'you confirmed it',
   'journal.declined': 'you declined it',
   'journal.expired': 'no answer in time',
+  'journal.redirected': 'redirected to {url}',
   'journal.empty': 'Nothing yet. Ask your companion to use a plugin, then come back here.',
   'journal.load_older': 'Load older',
   'journal.end': 'That is everything.',

@@ -377,6 +377,7 @@ export const fr: Record<keyof typeof en, string> = {
   'journal.confirmed': 'vous l\'avez confirmée',
   'journal.declined': 'vous l\'avez refusée',
   'journal.expired': 'pas de réponse à temps',
+  'journal.redirected': 'redirigée vers {url}',
   'journal.empty': 'Rien pour l\'instant. Demandez à votre compagnon d\'utiliser un plugin, puis revenez ici.',
   'journal.load_older': 'Charger les plus anciennes',
   'journal.end': 'C\'est tout.',

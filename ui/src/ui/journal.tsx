@@ -1,7 +1,8 @@
 // The Actions tab (§19): every call and event, newest first, with who
 // asked (the player's voice or keyboard, the Twitch chat, an event, an AI
 // app, a test) and how it ended, in words first, the §22 code beside them
-// as the detail; an R3 call says what the player answered.
+// as the detail; an R3 call says what the player answered, and where its
+// request was redirected when it did not end at the URL shown (issue 32).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { Key, Translate } from '../i18n';
@@ -14,7 +15,7 @@ import { useApp } from './context';
 export const PAGE = 100;
 
 /** How a line ended, in words, and the code beside them (none when the words say it all). */
-export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'code' | 'confirmation'>): { words: string; code: string | null } {
+export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'code' | 'confirmation' | 'ended_at'>): { words: string; code: string | null } {
   const known = (key: string) => t(key as Key) !== key;
   const code = line.code;
   let out: { words: string; code: string | null };
@@ -28,6 +29,8 @@ export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'c
   // A no is already the refusal's own words ("you did not confirm it"): said once.
   const said = decision === 'declined' && code === 'declined';
   if (decision && !said && known(`journal.${decision}`)) out.words = `${out.words} · ${t(`journal.${decision}` as Key)}`;
+  // A server's URL (origin and path, masked and cleaned by the journal), rendered as text, never markup.
+  if (line.ended_at) out.words = `${out.words} · ${t('journal.redirected', { url: line.ended_at })}`;
   return out;
 }
 
