@@ -239,6 +239,24 @@ fn s3_s22_migration_9_tells_the_saved_event_lines_from_the_call_lines() {
     assert_eq!(got, want);
 }
 
+/// A call of `mytasks` that went through, as a store after an upgrade
+/// writes it: nothing else said.
+fn done_call(action: &str, who: Source) -> NewEntry<'_> {
+    NewEntry {
+        plugin: "mytasks",
+        action,
+        who,
+        kind: Kind::Call,
+        outcome: Outcome::Done,
+        code: None,
+        subject: None,
+        error: None,
+        confirmation: None,
+        client: None,
+        ended_at: None,
+    }
+}
+
 /// Migration 12 (issue 24, §3): a profile saved at version 11 gets the
 /// journal's `client`; its old lines name no AI app, and a line written
 /// after the upgrade keeps the name of the MCP client that asked.
@@ -249,19 +267,7 @@ fn s3_migration_12_adds_the_ai_app_that_asked_to_a_journal_saved_at_version_11()
     saved_profile(11, &root);
     let store = Store::open(Profile::at(&root).expect("profile"), keys()).expect("upgraded");
     let written = store
-        .journal_write(&NewEntry {
-            plugin: "mytasks",
-            action: "list_tasks",
-            who: Source::Mcp,
-            kind: Kind::Call,
-            outcome: Outcome::Done,
-            code: None,
-            subject: None,
-            error: None,
-            confirmation: None,
-            client: Some("Claude Desktop 0.9.2"),
-            ended_at: None,
-        })
+        .journal_write(&NewEntry { client: Some("Claude Desktop 0.9.2"), ..done_call("list_tasks", Source::Mcp) })
         .expect("a line after the upgrade");
     let read: Vec<_> = store
         .journal(10, Some("mytasks"))
@@ -290,17 +296,9 @@ fn s12_issue32_migration_13_adds_where_a_confirmed_call_ended_to_a_journal_saved
     let store = Store::open(Profile::at(&root).expect("profile"), keys()).expect("upgraded");
     let written = store
         .journal_write(&NewEntry {
-            plugin: "mytasks",
-            action: "add_task",
-            who: Source::Keyboard,
-            kind: Kind::Call,
-            outcome: Outcome::Done,
-            code: None,
-            subject: None,
-            error: None,
             confirmation: Some(Decision::Confirmed),
-            client: None,
             ended_at: Some("http://127.0.0.1:5001/sent/1"),
+            ..done_call("add_task", Source::Keyboard)
         })
         .expect("a line after the upgrade");
     let read: Vec<_> =
