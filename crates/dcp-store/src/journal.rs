@@ -284,8 +284,7 @@ fn cleaned(raw: &str, max: usize) -> String {
     if raw.len() <= max && raw.bytes().all(|b| b.is_ascii_graphic()) {
         return raw.to_owned();
     }
-    let spaced: String = raw.chars().map(|c| if matches!(c, '\n' | '\r' | '\t') { ' ' } else { c }).collect();
-    let visible = dcp_format::text::remove_hidden(&spaced);
+    let visible = dcp_format::text::one_line(raw);
     let text: String = visible.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(max).collect();
     text.trim_end().to_owned()
 }
