@@ -117,8 +117,13 @@ fn s3_a_read_then_act_chain_of_two_steps_through_the_plugins_server() {
         ]
     );
     assert_eq!(of_type(&lines, "tool")[1]["args"], json!({"text": "tea at noon"}));
-    let deltas: Vec<_> = of_type(&lines, "delta").iter().map(|d| d["text"].clone()).collect();
-    assert_eq!(deltas, ["Done: ", "noted."], "the answer streams");
+    // The pieces as the AI key's masker gives them (issue 32: it may hold a
+    // tail that could begin the key back until the next piece): the
+    // answer streams in two, whole once joined.
+    let deltas: Vec<String> =
+        of_type(&lines, "delta").iter().filter_map(|d| d["text"].as_str().map(str::to_owned)).collect();
+    assert_eq!(deltas.len(), 2, "the answer streams: {deltas:?}");
+    assert_eq!(deltas.concat(), "Done: noted.");
     assert_eq!(of_type(&lines, "reply"), [&json!({"type": "reply", "text": "Done: noted."})]);
     assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 2})));
 

@@ -183,9 +183,11 @@ const REASONS: &[&str] = &[
     "dev_mode_off",
     "stream_private",
     "step_limit",
+    "declined",
+    "changed",
 ];
 const EVENT_REASONS: &[&str] =
-    &["unknown_event", "event_off", "plugin_off", "dev_mode_off", "rate_limited", "event_expired"];
+    &["unknown_event", "event_off", "plugin_off", "dev_mode_off", "rate_limited", "event_expired", "cloud_blocked"];
 
 #[test]
 fn every_error_code_has_a_row_with_its_usual_fix() {
