@@ -23,11 +23,15 @@ pub(super) fn bad_token_later(shared: &Arc<Shared>, slug: &str) {
     }
     let slug = slug.to_owned();
     let writer = shared.clone();
+    // The minute is counted from the answer, not from the write: a write
+    // delayed on a loaded machine past the minute of an earlier one of the
+    // same flood would otherwise journal it a second time.
+    let answered = shared.clock.now();
     let write = tokio::spawn(async move {
         let _ = tokio::task::spawn_blocking(move || {
             let store = lock(&writer.store);
             if matches!(store.call_context(&slug), Ok(Some(_))) {
-                refuse_journal(&store, &writer, &slug, None, EventReason::BadToken);
+                journal_at(&store, &writer, answered, &slug, None, EventReason::BadToken);
             }
         })
         .await;
@@ -49,7 +53,18 @@ fn recently_journaled(shared: &Shared, slug: &str, reason: EventReason) -> bool 
 /// Journals (and reports) a refusal, at most once a minute per plugin and
 /// reason.
 pub(super) fn refuse_journal(store: &Store, shared: &Shared, slug: &str, event: Option<&str>, reason: EventReason) {
-    let now = shared.clock.now();
+    journal_at(store, shared, shared.clock.now(), slug, event, reason);
+}
+
+/// [`refuse_journal`] for a refusal answered at `now` on the door's clock.
+fn journal_at(
+    store: &Store,
+    shared: &Shared,
+    now: std::time::Duration,
+    slug: &str,
+    event: Option<&str>,
+    reason: EventReason,
+) {
     {
         let mut journaled = lock(&shared.journaled);
         let key = (slug.to_owned(), reason);
