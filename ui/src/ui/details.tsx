@@ -121,7 +121,11 @@ function EventsSection(props: { slug: string }) {
   const [note, setNote] = useState('');
   const stamp = stampOf(app.stamps, 'events', props.slug);
   useEffect(() => {
-    api.eventsPage(props.slug).then(setPage, (e) => app.showError(asApiError(e)));
+    // An older read answered after a newer one must not show the older door
+    // state and switches (answers may come out of order under load).
+    let live = true;
+    api.eventsPage(props.slug).then((p) => { if (live) setPage(p); }, (e) => { if (live) app.showError(asApiError(e)); });
+    return () => { live = false; };
   }, [props.slug, stamp]);
   if (!page) return null;
   const act = (p: Promise<unknown>, done?: string) =>
