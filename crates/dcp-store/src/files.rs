@@ -203,30 +203,41 @@ pub(crate) fn delete_copy(profile: &Profile, dir: &Path) -> std::io::Result<()> 
     remove_all(&doomed)
 }
 
-/// Empties `trash/`: copies whose deletion was killed (see [`delete_copy`]).
+/// Empties `trash/`: copies whose deletion was killed (see [`delete_copy`]),
+/// and those another process is deleting right now, whose files may go
+/// under this one's hands.
 pub(crate) fn empty_trash(profile: &Profile) -> std::io::Result<()> {
     for entry in fs::read_dir(profile.root().join(TRASH_DIR)).into_iter().flatten().flatten() {
-        match entry.file_type()?.is_dir() {
-            true => remove_all(&entry.path())?,
-            false => fs::remove_file(entry.path())?,
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => remove_all(&entry.path())?,
+            Ok(_) => gone_is_fine(fs::remove_file(entry.path()))?,
+            Err(e) => gone_is_fine(Err(e))?,
         }
     }
     Ok(())
 }
 
 /// Removes a folder of `trash/` and everything in it, file by file (a
-/// copy holds files only); a folder already gone is fine.
+/// copy holds files only). Another process may be removing the same
+/// folder (its own deletion, or its sweep at open, issue 32): what is
+/// already gone is fine.
 fn remove_all(dir: &Path) -> std::io::Result<()> {
     for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
-        match entry.file_type()?.is_dir() {
-            true => fs::remove_dir_all(entry.path())?,
-            false => fs::remove_file(entry.path())?,
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => gone_is_fine(fs::remove_dir_all(entry.path()))?,
+            Ok(_) => gone_is_fine(fs::remove_file(entry.path()))?,
+            Err(e) => gone_is_fine(Err(e))?,
         }
         crash_point("delete:a-file-removed");
     }
-    match fs::remove_dir(dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-        _ => Ok(()),
+    gone_is_fine(fs::remove_dir(dir))
+}
+
+/// A removal whose target another process removed first succeeded.
+fn gone_is_fine(removed: std::io::Result<()>) -> std::io::Result<()> {
+    match removed {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
     }
 }
 

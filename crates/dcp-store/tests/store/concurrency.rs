@@ -33,3 +33,29 @@ fn s18_one_review_installed_by_two_processes_at_once_installs_once() {
         assert_eq!(check, "ok");
     }
 }
+
+/// Issue 32: a copy is deleted through `trash/`, and every store's sweep at
+/// open empties `trash/`: a sweep must not fail on the files of a copy
+/// another process is deleting at that moment (a `dcplugin list` failed
+/// "No such file or directory" beside an import in a clean-clone run).
+#[test]
+fn s18_issue32_a_sweep_beside_a_deletion_in_another_store_does_not_fail() {
+    let f = Fixture::new();
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (root, keys, stop) = (f.root(), f.keys.clone(), done.clone());
+    let sweeper = std::thread::spawn(move || {
+        let mut opened = 0;
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            Store::open(Profile::at(root.clone()).expect("profile"), keys.clone()).expect("a sweep beside a deletion");
+            opened += 1;
+        }
+        opened
+    });
+    for _ in 0..150 {
+        let review = f.import_example("exchange-rates").expect("import");
+        f.store.cancel(&review.review).expect("cancel: its copy deleted through trash/");
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(sweeper.join().expect("no sweep failed") > 0, "the sweeps ran beside the deletions");
+    assert_eq!(std::fs::read_dir(f.root().join("trash")).map(|d| d.count()).unwrap_or(0), 0, "trash/ emptied");
+}
