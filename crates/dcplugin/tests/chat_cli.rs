@@ -331,7 +331,7 @@ fn chat_answering(p: &Profile, args: &[&str], stdin: &str, answer: &str) -> (Out
 #[test]
 fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
     let (_p, _ai, pc, out, lines) = r3_chat(&["--confirm", "ask"], "note: pay rent\n", Some("yes\n"));
-    assert_eq!(confirm_line(&lines)["decision"], "confirmed");
+    assert_eq!(confirm_line(&lines)["decision"], "confirmed", "{}", text(&out.stderr));
     let asked = text(&out.stderr);
     assert!(asked.contains("write a note on your PC") && asked.contains("POST http://127.0.0.1:"), "{asked}");
     assert!(asked.contains(r#""text":"pay rent""#), "the body is shown: {asked}");

@@ -170,7 +170,7 @@ async fn event_turn_of(
             // No turn ran: no id, nothing journaled.
             TurnEvent::event_turn_lines(String::new(), &message, events).for_each(&mut *out);
             out(TurnEvent::Error { code: e.code.as_str().to_owned(), message: e.message });
-            out(TurnEvent::End { steps: 0 });
+            out(TurnEvent::End { steps: 0, stopped: false });
             None
         }
     }
