@@ -220,18 +220,18 @@ pub(super) mod tests {
         (result, drain(&mut lines))
     }
 
-    fn typed(text: &str) -> Said {
+    pub(super) fn typed(text: &str) -> Said {
         Said { source: Source::Keyboard, live: false, text: text.into() }
     }
 
     /// A turn's lines, as they come.
-    fn heard() -> (Lines, UnboundedReceiver<TurnEvent>) {
+    pub(super) fn heard() -> (Lines, UnboundedReceiver<TurnEvent>) {
         let (to, lines) = unbounded_channel();
         (Box::new(move |line| drop(to.send(line))), lines)
     }
 
     /// The lines already out (all of a turn that ended: its lines go out before it is answered).
-    fn drain(lines: &mut UnboundedReceiver<TurnEvent>) -> Vec<TurnEvent> {
+    pub(super) fn drain(lines: &mut UnboundedReceiver<TurnEvent>) -> Vec<TurnEvent> {
         std::iter::from_fn(|| lines.try_recv().ok()).collect()
     }
 
@@ -488,7 +488,7 @@ pub(super) mod tests {
 /// it records every request it gets, so what was sent is seen there.
 #[cfg(test)]
 mod r3 {
-    use super::tests::say_asking;
+    use super::tests::{drain, heard, say_asking, typed};
     use super::*;
     use crate::asking::AskLine;
     use crate::tests::host;
@@ -534,7 +534,9 @@ mod r3 {
         pc.received().iter().map(|r| format!("{} {}", r.method, r.path)).collect()
     }
 
-    fn r3_turn(yes: Option<bool>, within: Duration) -> (Vec<TurnEvent>, Vec<AskLine>, ScriptedAi, Asking) {
+    /// A profile with the R3 action installed, its program `pc`, and an
+    /// AI that asks for it (then says "Done.").
+    fn r3_profile() -> (tempfile::TempDir, Host, ScriptedAi, ScriptedAi) {
         let dir = tempfile::tempdir().expect("profile");
         let host = host(dir.path());
         let pc = host.block_on(ScriptedAi::start(Script::with_turns(vec![])));
@@ -544,6 +546,11 @@ mod r3 {
             openai::text(["Done."]),
         ])));
         host.block_on(host.set_ai(Some(ai.url()), Some(scripted_ai::MODEL.into()))).expect("an AI on this PC");
+        (dir, host, pc, ai)
+    }
+
+    fn r3_turn(yes: Option<bool>, within: Duration) -> (Vec<TurnEvent>, Vec<AskLine>, ScriptedAi, Asking) {
+        let (_dir, host, pc, ai) = r3_profile();
         let asking = Asking::default();
         let (ask, shown) = player(&asking, yes, within);
         let (result, lines) = say_asking(&Talk::default(), &host, "note: pay rent", Some(ask));
@@ -609,6 +616,29 @@ mod r3 {
         assert_eq!(sent(&pc), Vec::<String>::new());
         let late = answer_of(&asking, *id, true).expect_err("too late");
         assert_eq!((late.code.as_str(), late.message.as_str()), ("bad_input", NOT_ASKED));
+    }
+
+    /// Issue 33: Stop while the question is open withdraws it: the page is
+    /// told it is over (its dialog closes), a late yes is refused, and
+    /// nothing reaches the program.
+    #[test]
+    fn issue33_stop_while_the_question_is_open_withdraws_it() {
+        let (_dir, host, pc, _ai) = r3_profile();
+        let (asking, talk) = (Asking::default(), Talk::default());
+        let (tell, mut told) = tokio::sync::mpsc::unbounded_channel();
+        let ask = asking.asker(Arc::new(move |line| drop(tell.send(line))), ANSWER_WITHIN);
+        let (lines, id, after) = host.block_on(async {
+            let (out, mut lines) = heard();
+            let turn = say_of(&talk, &host, typed("note: pay rent"), Some(ask), out);
+            let Some(AskLine::Ask { id, .. }) = told.recv().await else { panic!("the question is asked") };
+            talk.stop();
+            turn.await.expect("stopped, not refused");
+            (drain(&mut lines), id, told.recv().await)
+        });
+        assert!(matches!(after, Some(AskLine::Over { id: over }) if over == id), "{after:?}");
+        assert!(lines.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code == "stopped")), "{lines:?}");
+        assert_eq!(answer_of(&asking, id, true).expect_err("withdrawn").message, NOT_ASKED);
+        assert_eq!(sent(&pc), Vec::<String>::new(), "nothing reaches the program");
     }
 
     /// Try an action of an R3 action asks through the same dialog (§19, §12).
