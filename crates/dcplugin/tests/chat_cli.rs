@@ -240,9 +240,7 @@ fn r3_chat(confirm: &[&str], stdin: &str, answer: Option<&str>) -> R3 {
     let ai =
         ai(vec![openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0), openai::text(["ok"])]);
     let p = profile_with_ai(&ai);
-    let pc = PcServer::start(&p, |m| {
-        m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible")
-    });
+    let pc = PcServer::start_with_r3_note(&p);
     let (out, lines) = match answer {
         Some(answer) => chat_answering(&p, confirm, stdin, answer),
         None => chat(&p, confirm, stdin),

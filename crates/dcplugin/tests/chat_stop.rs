@@ -58,9 +58,7 @@ fn issue33_ctrl_c_withdraws_the_open_r3_question_and_sends_nothing() {
     let call = openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0);
     let ai = ai(vec![call, openai::text(["ok"])]);
     let p = profile_with_ai(&ai);
-    let pc = PcServer::start(&p, |m| {
-        m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible")
-    });
+    let pc = PcServer::start_with_r3_note(&p);
     let mut chat = Pty::spawn_in_session(p.command(&["chat", "--door-port", &free_port().to_string()]));
     chat.type_in("note that I pay rent\n");
     chat.wait_for("[dcplugin] Type yes to send it, anything else cancels: ");
