@@ -25,6 +25,7 @@ mod icon;
 mod instance;
 mod listening;
 mod opened;
+mod talk;
 mod window;
 
 #[cfg(test)]
@@ -116,7 +117,7 @@ pub fn run(started: Instant) {
         .manage(host.clone())
         .manage(opened)
         .manage(handed::Handed::default())
-        .manage(commands::companion::Talk::default())
+        .manage(talk::Talk::default())
         .manage(asking::Asking::default())
         .manage(Started(started))
         .setup(move |app| window::open(app, &profile))
@@ -132,7 +133,7 @@ pub fn run(started: Instant) {
         .start_background(BackgroundOptions { listening: true })
         .map(Arc::new)
         .unwrap_or_else(|error| fail("could not start the event door and folder watchers", &error));
-    app.state::<commands::companion::Talk>().listening.attach(background.clone());
+    app.state::<talk::Talk>().listening.attach(background.clone());
     // The guard lives as long as the app: dropping it stops the door and the watchers.
     app.run(move |_, _| {
         let _ = &background;

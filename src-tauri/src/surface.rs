@@ -58,6 +58,7 @@ app_commands! {
     ai::ai_test() -> AiTest;
     ai::find_pc_ai() -> Vec<FoundAi>;
     companion::companion_say(text: String, live: bool) -> ();
+    companion::companion_stop() -> ();
     companion::companion_new_conversation() -> ();
     companion::companion_answer(id: u64, yes: bool) -> ();
     companion::paused_while_live() -> Vec<String>;

@@ -429,12 +429,12 @@ async function aiAnswers(turns) {
 }
 
 /**
- * The companion takes a new turn: the last one is over and its command answered (Send is enabled
- * again; until then Enter sends nothing). The answer can come after the turn's last words on a
- * loaded machine (issue 32).
+ * The companion is idle: no turn runs and no message waits (the Stop button is gone, issue 33), so
+ * the next message is answered at once and its exchange is the last.
  */
 async function idle() {
-  await until('the companion idle (Send enabled)', async () => (await waitFor(tid('companion-send'), 2_000)).isEnabled(), 15_000);
+  await waitFor(tid('companion-send'), 2_000);
+  await until('the companion idle (no Stop button)', async () => !(await driver().findElements(By.css(tid('companion-stop')))).length, 15_000);
 }
 
 /**
@@ -561,6 +561,29 @@ test(T.Q, async () => {
   }
   console.log(`     streamed as ${seen.length} texts: ${seen.map((s) => JSON.stringify(s.trim())).join(' → ').slice(0, 200)}; tool line: "${tools[0]}"; the AI read: ${read[0].replace(/\s+/g, ' ').slice(0, 120)}`);
 }, { needs: [T.L, T.A] });
+
+test('Companion (issue 33): Stop mid-stream keeps the words so far, marked stopped; the next message is answered', async () => {
+  const story = ['Once upon a time ', 'there was ', 'a very ', 'long ', 'story.'];
+  const ai = await aiAnswers([text(story, 1500), text(['Fine, stopped.'])]);
+  await newConversation();
+  const exchange = await send('Tell me a long story.');
+  await until('the first words of the story', async () => (await (await exchange.findElement(By.css(tid('answer')))).getText()).includes('Once upon'), 10_000);
+  const pressed = Date.now();
+  await click(tid('companion-stop'));
+  await until('the turn marked stopped', async () => (await exchange.findElements(By.css(tid('turn-stopped')))).length > 0, 5_000);
+  await idle();
+  const stopMs = Date.now() - pressed;
+  const words = await (await exchange.findElement(By.css(tid('answer')))).getText();
+  if (!words.includes('Once upon') || words.includes('story.')) throw new Error(`the stopped answer reads "${words}"`);
+  const stopped = await (await exchange.findElement(By.css(tid('turn-stopped')))).getText();
+  await showLast();
+  await shot('companion-stopped');
+  await send('Just say fine.');
+  const seen = await watchAnswer();
+  if (seen[seen.length - 1].trim() !== 'Fine, stopped.') throw new Error(`the next answer reads "${seen[seen.length - 1]}"`);
+  if (ai.chats().length !== 2) throw new Error(`the AI was asked ${ai.chats().length} times, not 2`);
+  console.log(`     Stop to idle: ${stopMs} ms (WebDriver round trips included); kept "${words.replace(/\s+/g, ' ')}", "${stopped}"`);
+}, { needs: [T.A] });
 
 test('Actions (§3, §19): the companion\'s call, who asked = Typed', async () => {
   await goPlugins('Actions');

@@ -22,15 +22,21 @@
 //!
 //! Both run on the host's runtime, through `Host::block_on`, as the command
 //! line runs a turn.
+//!
+//! Then Stop to idle (issue 33, target ≤ 100 ms): a turn whose AI is still
+//! streaming (a piece every few milliseconds, far more pieces than the run
+//! waits for) is stopped through `Stopper::stop` after its first pieces;
+//! the time is from that call until `say` returns, the stream closed and
+//! the companion free for the next message.
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use dcp_ai::{judge_ai_url, Connection};
-use dcp_companion::{Companion, Said, TurnEvent};
+use dcp_companion::{Companion, Said, TurnError, TurnEvent};
 use dcp_host::{Host, HostOptions, InstallOptions, JournalOutcome, Model, Sensitive, Source, SwitchesPatch, Turn};
 use dcp_vault::testing::MemoryKeyStore;
-use scripted_ai::{openai, Options, Script, ScriptedAi, MODEL};
+use scripted_ai::{openai, Chunk, Options, Script, ScriptedAi, Step, MODEL};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::Path;
@@ -43,6 +49,12 @@ const PROGRAM_ANSWER: &str = r#"{"time":"12:00","date":"2026-12-02"}"#;
 const ASKED: &str = "What time is it on my PC?";
 /// The answer of step 2, streamed piece by piece.
 const PIECES: [&str; 4] = ["It is ", "12:00 ", "on your ", "PC."];
+/// The slow AI of Stop to idle: a piece every this many milliseconds…
+const SLOW_EVERY_MS: u64 = 5;
+/// … this many pieces (a minute: it never ends on its own within a run)…
+const SLOW_PIECES: usize = 12_000;
+/// … stopped once this many have been streamed.
+const STOP_AFTER: usize = 3;
 
 /// A loopback port that §15 does not reserve, bound.
 fn listener() -> TcpListener {
@@ -181,6 +193,47 @@ impl Direct {
     }
 }
 
+/// An AI still writing: [`SLOW_PIECES`] pieces, one every [`SLOW_EVERY_MS`].
+fn slow_answer() -> Step {
+    let mut chunks = openai::text_chunks(["Well"]);
+    for _ in 1..SLOW_PIECES {
+        chunks.push(Chunk::DelayMs(SLOW_EVERY_MS));
+        chunks.extend(openai::text_chunks([" and"]).into_iter().skip(1));
+    }
+    Step::Stream(chunks)
+}
+
+/// One turn of the slow AI stopped after [`STOP_AFTER`] pieces: the time
+/// from `Stopper::stop` until `say` returned.
+async fn stop_to_idle(companion: &mut Companion) -> Duration {
+    let stopper = companion.stopper();
+    let streaming = tokio::sync::Notify::new();
+    let mut pieces = 0;
+    let said = Said { source: Source::Keyboard, live: false, text: ASKED.into() };
+    let turn = async {
+        let result = companion
+            .say(said, None, &mut |event| {
+                if matches!(event, TurnEvent::Delta { .. }) {
+                    pieces += 1;
+                    if pieces == STOP_AFTER {
+                        streaming.notify_one();
+                    }
+                }
+            })
+            .await;
+        (result, Instant::now())
+    };
+    let stop = async {
+        streaming.notified().await;
+        let asked = Instant::now();
+        stopper.stop();
+        asked
+    };
+    let ((result, idle), asked) = tokio::join!(turn, stop);
+    assert!(matches!(result, Err(TurnError::Stopped)), "{result:?}");
+    idle - asked
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
@@ -297,6 +350,23 @@ fn bench(c: &mut Criterion) {
          call {call:.1?} (1; its request made directly {program:.1?})"
     );
     println!("  so the host adds ~{host_adds:.0}µs a turn, the engine's own work ~{engine_adds:.0}µs");
+
+    // Stop to idle (issue 33), against an AI that keeps streaming.
+    let slow =
+        ScriptedAi::launch(Script::with_turns(vec![slow_answer()]), Options { repeat: true, ..Options::default() })
+            .expect("the slow AI starts");
+    let url = judge_ai_url(&slow.url()).expect("a loopback URL is an AI on this PC");
+    let mut stopped = Companion::new(host.clone(), Connection::new(url, MODEL.into(), None));
+    let stops = 100;
+    let mut times: Vec<Duration> = (0..stops).map(|_| host.block_on(stop_to_idle(&mut stopped))).collect();
+    times.sort();
+    let (p50, worst) = (times[stops / 2], times[stops - 1]);
+    let verdict = if worst <= Duration::from_millis(100) { "PASS" } else { "OVER" };
+    println!(
+        "\nStop to idle, the AI still streaming (a piece every {SLOW_EVERY_MS} ms), {stops} turns stopped \
+         after {STOP_AFTER} pieces:"
+    );
+    println!("  Stopper::stop -> say returned: p50 {p50:.1?}, worst {worst:.1?} (target <= 100 ms): {verdict}");
 }
 
 criterion_group! {

@@ -201,7 +201,7 @@ impl Companion {
         let held = heard.held.into_iter().map(|e| TurnEvent::held_event_line(e, EventReason::CloudBlocked));
         let Some(message) = heard.message else {
             TurnEvent::event_turn_lines(turn_id(&turn), "", Vec::new()).chain(held).for_each(&mut *out);
-            out(TurnEvent::End { steps: 0 });
+            out(TurnEvent::End { steps: 0, stopped: false });
             return Ok(String::new());
         };
         let said = heard.said.iter().map(|e| e.plugin.clone()).collect();
@@ -244,7 +244,7 @@ impl Companion {
                 out(TurnEvent::Error { code: e.code().to_owned(), message: e.to_string() });
             }
         }
-        out(TurnEvent::End { steps: steps.used() });
+        out(TurnEvent::End { steps: steps.used(), stopped: matches!(result, Err(TurnError::Stopped)) });
         self.tell(CompanionState::Listening);
         result
     }
@@ -417,7 +417,7 @@ impl Ask for Recorder {
 /// A turn that could not start: its `error` and `end` lines said, the error.
 fn ended(error: TurnError, out: Out<'_>) -> TurnError {
     out(TurnEvent::Error { code: error.code().to_owned(), message: error.to_string() });
-    out(TurnEvent::End { steps: 0 });
+    out(TurnEvent::End { steps: 0, stopped: false });
     error
 }
 

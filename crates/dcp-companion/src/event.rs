@@ -116,6 +116,12 @@ pub enum TurnEvent {
     End {
         /// Tool steps used.
         steps: u32,
+        /// A shell stopped the turn (a Stop button, Ctrl-C, an MCP cancel;
+        /// issue 33): said after its `error` line, code `stopped`. Absent
+        /// when not stopped (the line as before issue 33).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+        stopped: bool,
     },
 }
 
@@ -174,7 +180,15 @@ mod tests {
                 "outcome":"refused","code":"POLICY_DENIED","reason":"tools_off",
                 "sent":null,"for_ai":"POLICY_DENIED: tools_off"}))
         );
-        assert_eq!(serde_json::to_value(TurnEvent::End { steps: 0 }).ok(), Some(json!({"type":"end","steps":0})));
+        assert_eq!(
+            serde_json::to_value(TurnEvent::End { steps: 0, stopped: false }).ok(),
+            Some(json!({"type":"end","steps":0}))
+        );
+        // Issue 33: a stopped turn's end says so; any other end is as before.
+        assert_eq!(
+            serde_json::to_value(TurnEvent::End { steps: 1, stopped: true }).ok(),
+            Some(json!({"type":"end","steps":1,"stopped":true}))
+        );
         // Issue 32: the turns an online AI's request leaves out, and an event it was not told.
         let left = TurnEvent::LeftOut { turns: 2, plugins: vec!["notes".into()] };
         assert_eq!(serde_json::to_value(left).ok(), Some(json!({"type":"left_out","turns":2,"plugins":["notes"]})));

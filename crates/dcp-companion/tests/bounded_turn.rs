@@ -106,7 +106,9 @@ fn ended_with(events: &[TurnEvent], code: &str) {
     let n = events.len();
     assert!(n >= 2, "{events:?}");
     assert!(matches!(&events[n - 2], TurnEvent::Error { code: c, .. } if c == code), "{events:?}");
-    assert!(matches!(events[n - 1], TurnEvent::End { .. }), "{events:?}");
+    // Issue 33: the end line says a stop, and only a stop.
+    let stopped = code == "stopped";
+    assert!(matches!(events[n - 1], TurnEvent::End { stopped: s, .. } if s == stopped), "{events:?}");
 }
 
 /// A word, then `: ping` every 10 ms, never `[DONE]`.

@@ -278,7 +278,7 @@ async fn s16_issue32_a_kept_plugin_s_event_is_not_said_to_an_online_ai() {
     assert!(chats(&online_ai).is_empty(), "no request to the online AI");
     assert!(events.contains(&TurnEvent::held_event_line(pin_event(), EventReason::CloudBlocked)));
     assert!(!format!("{events:?}").contains("Not a message from the user"), "{events:?}");
-    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0 }));
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0, stopped: false }));
     assert_eq!(dropped_lines(&w.f.host).await, [("bank".into(), "pin".into(), Some("cloud_blocked".into()))]);
     assert!(companion.conversation().is_empty(), "nothing said, nothing kept");
 }

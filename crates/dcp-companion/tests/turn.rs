@@ -113,7 +113,7 @@ async fn a_read_then_act_chain_of_two_steps() {
         [(1, "mypc__get_time".into(), JournalOutcome::Done), (2, "mypc__add_note".into(), JournalOutcome::Done)]
     );
     assert!(matches!(events.first(), Some(TurnEvent::Turn { source: Source::Keyboard, .. })), "{events:?}");
-    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 2 }));
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 2, stopped: false }));
     assert!(events.contains(&TurnEvent::Delta { text: "Done: ".into() }), "{events:?}");
     assert!(events.contains(&TurnEvent::Reply { text: "Done: noted.".into() }), "{events:?}");
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 2, "the program received both calls");
@@ -203,7 +203,7 @@ async fn the_fifth_step_is_followed_by_one_request_without_tools() {
     let mut w = world(turns).await;
     let (result, events) = say(&mut w, Source::Keyboard, "five notes").await;
     assert_eq!(result.expect("answer"), "five notes");
-    assert_eq!(events.last(), Some(&TurnEvent::End { steps: STEPS_PER_TURN as u32 }));
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: STEPS_PER_TURN as u32, stopped: false }));
     let sent = chats(&w.ai);
     assert_eq!(sent.len(), STEPS_PER_TURN + 1);
     assert!(sent[..STEPS_PER_TURN].iter().all(|r| !offered(r).is_empty()));
@@ -298,7 +298,7 @@ async fn an_ai_that_cannot_be_reached_ends_the_turn_with_its_code_and_forgets_it
     let error = result.expect_err("a model without tools");
     assert_eq!(error.code(), "ai_no_tools");
     assert!(matches!(&events[events.len() - 2], TurnEvent::Error { code, .. } if code == "ai_no_tools"), "{events:?}");
-    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0 }));
+    assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0, stopped: false }));
     assert!(w.companion.conversation().is_empty(), "a turn that failed is not kept");
 
     let gone = free_port();

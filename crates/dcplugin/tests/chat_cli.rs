@@ -240,9 +240,7 @@ fn r3_chat(confirm: &[&str], stdin: &str, answer: Option<&str>) -> R3 {
     let ai =
         ai(vec![openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0), openai::text(["ok"])]);
     let p = profile_with_ai(&ai);
-    let pc = PcServer::start(&p, |m| {
-        m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible")
-    });
+    let pc = PcServer::start_with_r3_note(&p);
     let (out, lines) = match answer {
         Some(answer) => chat_answering(&p, confirm, stdin, answer),
         None => chat(&p, confirm, stdin),
@@ -331,7 +329,7 @@ fn chat_answering(p: &Profile, args: &[&str], stdin: &str, answer: &str) -> (Out
 #[test]
 fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
     let (_p, _ai, pc, out, lines) = r3_chat(&["--confirm", "ask"], "note: pay rent\n", Some("yes\n"));
-    assert_eq!(confirm_line(&lines)["decision"], "confirmed");
+    assert_eq!(confirm_line(&lines)["decision"], "confirmed", "{}", text(&out.stderr));
     let asked = text(&out.stderr);
     assert!(asked.contains("write a note on your PC") && asked.contains("POST http://127.0.0.1:"), "{asked}");
     assert!(asked.contains(r#""text":"pay rent""#), "the body is shown: {asked}");

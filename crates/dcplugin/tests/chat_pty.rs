@@ -11,7 +11,6 @@
 mod support;
 
 use scripted_ai::{openai, Chunk, Step};
-use serde_json::json;
 use support::chat::{ai, profile_with_ai, PcServer};
 use support::pty::Pty;
 use support::{free_port, text};
@@ -41,9 +40,7 @@ fn r3_on_a_terminal(model_text: &str, typed_ahead: Option<&str>, answer: &str) -
     chunks.push(openai::finish("tool_calls"));
     let ai = ai(vec![Step::Stream(chunks), openai::text(["ok"])]);
     let p = profile_with_ai(&ai);
-    let pc = PcServer::start(&p, |m| {
-        m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = json!("irreversible")
-    });
+    let pc = PcServer::start_with_r3_note(&p);
     let mut chat = Pty::spawn(p.command(&["chat", "--door-port", &free_port().to_string()]));
     chat.type_in("note that I pay rent\n");
     chat.wait_for("[y/N]");

@@ -727,3 +727,32 @@ fn the_config_snippets_of_the_docs_start_dcplugin_mcp() {
     }
     assert_eq!(apps, 3, "Claude Desktop, VS Code, LM Studio");
 }
+
+/// Issue 33: a `tools/call` the client cancels before the server began it
+/// is not run: nothing is sent, no journal line, no result; the session
+/// goes on. The cancel is written with the call, in one write: rmcp reads
+/// both from one buffer and cancels the call's token before the call's
+/// task first runs (without the check, the call was sent in 30 runs of 30).
+#[test]
+fn issue33_a_call_cancelled_before_it_began_is_not_sent() {
+    let w = World::new();
+    let mut raw = Raw::start(&w, json!({}));
+    let price = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "shop__get_price", "arguments": { "id": "lamp" } } });
+    let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the player stopped the AI app" } });
+    raw.line(&format!("{price}\n{cancel}"));
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
+    let listed = loop {
+        let line = raw.read().expect("the list");
+        if line["id"] == 3 {
+            break line;
+        }
+        assert_ne!(line["id"], 2, "no result for a cancelled call: {line}");
+    };
+    assert!(listed["result"]["tools"].is_array(), "still serving: {listed}");
+    let rest = raw.close();
+    assert!(rest.iter().all(|line| line["id"] != 2), "no result for a cancelled call: {rest:?}");
+    assert!(w.server.seen().is_empty(), "nothing sent: {:?}", w.server.seen());
+    assert_eq!(mcp_entries(&w), Vec::<Value>::new(), "no journal line");
+}

@@ -4,63 +4,58 @@
 //! Tauri event [`COMPANION_EVENT`] as it happens: the answer streams, and
 //! the page learns each tool call's outcome.
 //!
-//! The conversation lives in the app's state as long as the app runs; the
-//! AI connection is made anew each turn, so that a change in the Tools
-//! tab's AI settings counts from the next turn without losing the
-//! conversation. The player is there to be asked: R3 actions are offered,
-//! and their question goes to the window's dialog ([`crate::asking`]).
+//! The conversation is owned by one task ([`Talk`], issue 33): a message
+//! sent while a turn runs waits and runs next, Stop ends the running turn,
+//! New conversation works at any time. The player is there to be asked:
+//! R3 actions are offered, and their question goes to the window's dialog
+//! ([`crate::asking`]).
 //!
 //! Events are said here too (§16): the door hands an event turn over when
-//! the window's companion listens ([`Listening`]: not during a turn, not
-//! while the player types), the same conversation says it, and its lines
-//! reach the page like a typed turn's. When the window is not in front, a
-//! desktop notification says the answer.
+//! the window's companion listens ([`crate::listening::Listening`]: not
+//! during a turn, not while the player types), the same conversation says
+//! it, and its lines reach the page like a typed turn's. When the window
+//! is not in front, a desktop notification says the answer.
 
 use super::host;
 use crate::asking::{Asking, ASK_EVENT};
-use crate::listening::Listening;
-use dcp_companion::{Companion, Out, Said, TurnEvent};
+use crate::talk::{Lines, Talk, Words};
+use dcp_companion::{Said, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, Model, NotOffered, Notice, Refusal, SaidEvent, Source,
-    Turn, ANSWER_WITHIN,
+    ApiError, Ask, ErrorCode, Host, HostCode, Model, NotOffered, Notice, Refusal, SaidEvent, Source, Turn,
+    ANSWER_WITHIN,
 };
+use std::future::Future;
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::broadcast::{error::RecvError, Receiver};
-use tokio::sync::Mutex;
 
 /// The Tauri event carrying one `TurnEvent` as JSON (a `dcplugin chat --json` line).
 pub const COMPANION_EVENT: &str = "companion-turn";
 
-/// Why a second turn is refused while one runs.
-const ANSWERING: &str = "the companion is answering";
-
 /// Why an answer to an R3 question is refused once the host stopped waiting.
 const NOT_ASKED: &str = "this question is no longer asked: it ran out of time or its action is over";
 
-/// The window's companion, made on its first turn, and what the door is
-/// told of it. One turn at a time: the lock is held for the whole turn.
-#[derive(Default)]
-pub struct Talk {
-    companion: Mutex<Option<Companion>>,
-    /// The door's view of it.
-    pub listening: Listening,
-}
-
 /// Where a turn's lines go: the page, as [`COMPANION_EVENT`]s.
-fn to_window(app: &AppHandle) -> impl FnMut(TurnEvent) + Send {
+fn to_window(app: &AppHandle) -> Lines {
     let window = app.clone();
-    move |event: TurnEvent| {
+    Box::new(move |event: TurnEvent| {
         // A window that is closing cannot take it: the turn still ends.
         let _ = window.emit(COMPANION_EVENT, &event);
-    }
+    })
 }
 
-/// One keyboard turn, its events emitted to the window.
+/// One keyboard turn, its events emitted to the window; answered once it
+/// ended (after the turns sent before it).
 pub async fn companion_say(app: &AppHandle, text: String, live: bool) -> Result<(), ApiError> {
     let said = Said { source: Source::Keyboard, live, text };
-    say_of(&app.state::<Talk>(), &host(app), said, Some(window_asker(app)), &mut to_window(app)).await
+    say_of(&app.state::<Talk>(), &host(app), said, Some(window_asker(app)), to_window(app)).await
+}
+
+/// Stops the running turn (the Stop button, Esc): its `error` line says `stopped`.
+pub async fn companion_stop(app: &AppHandle) -> Result<(), ApiError> {
+    app.state::<Talk>().stop();
+    Ok(())
 }
 
 /// The player types in the Companion tab (or stopped): an event waits
@@ -72,15 +67,18 @@ pub async fn companion_typing(app: &AppHandle, typing: bool) -> Result<(), ApiEr
 
 /// Says in the window each event turn the door hands over, until the host
 /// goes away; `events` is subscribed before the door starts. Each turn is
-/// a task of its own, queued on the conversation's lock in the order the
-/// door handed them: the loop never waits on a turn, so a burst of other
-/// host events during a long answer does not make it lag behind.
+/// posted to the conversation at once, in the order the door handed them,
+/// and waited for by a task of its own: the loop never waits on a turn, so
+/// a burst of other host events during a long answer does not make it lag
+/// behind.
 pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
     tauri::async_runtime::spawn(async move {
         loop {
             match events.recv().await {
                 Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
-                    tauri::async_runtime::spawn(say_event(app.clone(), message, said));
+                    let from = said.first().map(|e| e.plugin.clone());
+                    let turn = event_turn_of(&app.state::<Talk>(), &host(&app), message, said, to_window(&app));
+                    tauri::async_runtime::spawn(notify_answer(app.clone(), from, turn));
                 }
                 Err(RecvError::Closed) => break,
                 // Other host events are not the companion's. A lag past the channel's room would lose a
@@ -91,12 +89,10 @@ pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
     });
 }
 
-/// One event turn in the window, its answer notified when the window is behind.
-async fn say_event(app: AppHandle, message: String, events: Vec<SaidEvent>) {
-    let from = events.first().map(|e| e.plugin.clone());
-    let (talk, engine, mut out) = (app.state::<Talk>(), host(&app), to_window(&app));
+/// An event turn's answer, notified when the window is behind.
+async fn notify_answer(app: AppHandle, from: Option<String>, turn: impl Future<Output = Option<String>>) {
     // No answer when the AI was told none of the events (issue 32): nothing to notify.
-    let said = event_turn_of(&talk, &engine, message, events, &mut out).await.filter(|a| !a.is_empty());
+    let said = turn.await.filter(|a| !a.is_empty());
     if let (Some(answer), Some(slug)) = (said, from) {
         notify_unless_in_front(&app, &slug, &answer).await;
     }
@@ -139,59 +135,32 @@ async fn notify_unless_in_front(app: &AppHandle, slug: &str, answer: &str) {
     let _ = app.notification().builder().title(title).body(answer).show();
 }
 
-/// A turn of `talk`'s companion: rejects with the AI settings' code
-/// (`ai_not_set`, …) before it starts, with `bad_input` while another turn
-/// runs; a turn that starts reports its own failure as an `error` line,
-/// then `end`.
-async fn say_of(talk: &Talk, host: &Host, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<(), ApiError> {
-    let Ok(mut slot) = talk.companion.try_lock() else {
-        return Err(ApiError::new(ErrorCode::Host(HostCode::BadInput), ANSWERING));
-    };
-    let companion = ready(talk, &mut slot, host).await?;
-    // The failure already went out as the turn's `error` line.
-    let _ = companion.say(said, ask, out).await;
-    Ok(())
+/// A turn of `talk`'s companion, posted now and waited for: rejects with
+/// the AI settings' code (`ai_not_set`, …) before it starts; a turn that
+/// starts reports its own failure as an `error` line, then `end`.
+fn say_of(
+    talk: &Talk,
+    host: &Host,
+    said: Said,
+    ask: Option<Arc<dyn Ask>>,
+    out: Lines,
+) -> impl Future<Output = Result<(), ApiError>> + Send + 'static {
+    let ended = talk.say(host, Words::Said { said, ask }, out);
+    async move { ended.await.map(drop) }
 }
 
-/// An event turn of `talk`'s companion (after a running turn ends): its
-/// answer, none when it failed. With no AI able to answer, the page still
-/// gets the event, with why nothing answers.
-async fn event_turn_of(
+/// An event turn of `talk`'s companion, posted now: its answer, none when
+/// it failed. With no AI able to answer, the page still gets the event,
+/// with why nothing answers.
+fn event_turn_of(
     talk: &Talk,
     host: &Host,
     message: String,
     events: Vec<SaidEvent>,
-    out: Out<'_>,
-) -> Option<String> {
-    let mut slot = talk.companion.lock().await;
-    match ready(talk, &mut slot, host).await {
-        Ok(companion) => companion.event_turn(message, events, out).await.ok(),
-        Err(e) => {
-            // No turn ran: no id, nothing journaled.
-            TurnEvent::event_turn_lines(String::new(), &message, events).for_each(&mut *out);
-            out(TurnEvent::Error { code: e.code.as_str().to_owned(), message: e.message });
-            out(TurnEvent::End { steps: 0 });
-            None
-        }
-    }
-}
-
-/// `talk`'s companion on the AI set now, made on first use (telling the
-/// door when it answers).
-async fn ready<'a>(talk: &Talk, slot: &'a mut Option<Companion>, host: &Host) -> Result<&'a mut Companion, ApiError> {
-    let connection = host.ai_connection().await?;
-    Ok(match slot {
-        Some(existing) => {
-            existing.set_connection(connection);
-            existing
-        }
-        None => {
-            let mut companion = Companion::new(host.clone(), connection);
-            let listening = talk.listening.clone();
-            companion.set_presence(Box::new(move |state| listening.answering(state == CompanionState::Answering)));
-            slot.insert(companion)
-        }
-    })
+    out: Lines,
+) -> impl Future<Output = Option<String>> + Send + 'static {
+    let ended = talk.say(host, Words::Event { message, events }, out);
+    async move { ended.await.ok().flatten() }
 }
 
 /// The plugins whose reading is paused while the player is live on Twitch
@@ -223,18 +192,17 @@ pub async fn not_offered(app: &AppHandle, live: bool) -> Result<Vec<NotOffered>,
     host(app).not_offered(live, true).await
 }
 
-/// Forgets the conversation (waits for a running turn to end first).
+/// Stops the running turn, drops the messages waiting, and forgets the conversation.
 pub async fn companion_new_conversation(app: &AppHandle) -> Result<(), ApiError> {
-    if let Some(companion) = app.state::<Talk>().companion.lock().await.as_mut() {
-        companion.new_conversation();
-    }
+    app.state::<Talk>().new_conversation(&host(app)).await;
     Ok(())
 }
 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use scripted_ai::{openai, Script, ScriptedAi, MODEL};
+    use scripted_ai::{openai, Script, ScriptedAi, Step, MODEL};
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
     /// A turn of the window's companion: what it answered, and its lines.
     fn say(talk: &Talk, host: &Host, text: &str) -> (Result<(), ApiError>, Vec<TurnEvent>) {
@@ -247,10 +215,47 @@ pub(super) mod tests {
         text: &str,
         ask: Option<Arc<dyn Ask>>,
     ) -> (Result<(), ApiError>, Vec<TurnEvent>) {
-        let mut lines = Vec::new();
-        let said = Said { source: Source::Keyboard, live: false, text: text.into() };
-        let result = host.block_on(say_of(talk, host, said, ask, &mut |e| lines.push(e)));
-        (result, lines)
+        let (out, mut lines) = heard();
+        let result = host.block_on(say_of(talk, host, typed(text), ask, out));
+        (result, drain(&mut lines))
+    }
+
+    pub(super) fn typed(text: &str) -> Said {
+        Said { source: Source::Keyboard, live: false, text: text.into() }
+    }
+
+    /// A turn's lines, as they come.
+    pub(super) fn heard() -> (Lines, UnboundedReceiver<TurnEvent>) {
+        let (to, lines) = unbounded_channel();
+        (Box::new(move |line| drop(to.send(line))), lines)
+    }
+
+    /// The lines already out (all of a turn that ended: its lines go out before it is answered).
+    pub(super) fn drain(lines: &mut UnboundedReceiver<TurnEvent>) -> Vec<TurnEvent> {
+        std::iter::from_fn(|| lines.try_recv().ok()).collect()
+    }
+
+    /// The lines until the first piece of the answer (it included): the AI is streaming.
+    async fn until_a_delta(lines: &mut UnboundedReceiver<TurnEvent>) -> Vec<TurnEvent> {
+        let mut seen = Vec::new();
+        while let Some(line) = lines.recv().await {
+            let delta = matches!(line, TurnEvent::Delta { .. });
+            seen.push(line);
+            if delta {
+                break;
+            }
+        }
+        seen
+    }
+
+    /// The chat requests `ai` received, oldest first.
+    fn chats(ai: &ScriptedAi) -> Vec<scripted_ai::Received> {
+        ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
+    }
+
+    /// The messages the `n`-th chat request sent, as JSON text.
+    fn asked(ai: &ScriptedAi, n: usize) -> String {
+        serde_json::to_string(&chats(ai)[n].body["messages"]).expect("JSON")
     }
 
     fn use_ai(host: &Host, ai: &ScriptedAi) {
@@ -286,17 +291,14 @@ pub(super) mod tests {
 
         use_ai(&host, &second);
         say(&talk, &host, "and now?").0.expect("a turn on the new AI");
-        let chats = |ai: &ScriptedAi| {
-            ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect::<Vec<_>>()
-        };
         assert_eq!(chats(&first).len(), 1, "the old AI is not asked again");
-        let asked = serde_json::to_string(&chats(&second)[0].body["messages"]).expect("JSON");
-        assert!(asked.contains("Hello!") && asked.contains("and now?"), "{asked}");
+        let asked_now = asked(&second, 0);
+        assert!(asked_now.contains("Hello!") && asked_now.contains("and now?"), "{asked_now}");
 
-        host.block_on(async { talk.companion.lock().await.as_mut().map(Companion::new_conversation) });
+        host.block_on(talk.new_conversation(&host));
         say(&talk, &host, "who are you?").0.expect("a turn");
-        let asked = serde_json::to_string(&chats(&second)[1].body["messages"]).expect("JSON");
-        assert!(!asked.contains("Hello!") && asked.contains("who are you?"), "{asked}");
+        let asked_now = asked(&second, 1);
+        assert!(!asked_now.contains("Hello!") && asked_now.contains("who are you?"), "{asked_now}");
     }
 
     /// §12 stream mode: while live, a plugin reading the player's data is
@@ -325,7 +327,7 @@ pub(super) mod tests {
         use_ai(&host, &ai);
         let talk = Talk::default();
         let said = Said { source: Source::Keyboard, live: true, text: "what is on my list?".into() };
-        host.block_on(say_of(&talk, &host, said, None, &mut |_| {})).expect("a live turn");
+        host.block_on(say_of(&talk, &host, said, None, heard().0)).expect("a live turn");
         let offered = serde_json::to_string(&ai.received()[0].body["tools"]).expect("JSON");
         assert!(offered.contains("fx__convert") && offered.contains("mytasks__add_task"), "{offered}");
         assert!(!offered.contains("mytasks__list_tasks"), "the reading action is paused: {offered}");
@@ -340,7 +342,7 @@ pub(super) mod tests {
         let host = crate::tests::host(dir.path());
         let talk = Talk::default();
         let event = |talk: &Talk| {
-            let mut lines = Vec::new();
+            let (out, mut lines) = heard();
             let message = "The pomodoro timer says: break time.".to_owned();
             let events = vec![SaidEvent {
                 plugin: "timer".into(),
@@ -348,8 +350,8 @@ pub(super) mod tests {
                 title: "Break time".into(),
                 text: Some("5 minutes".into()),
             }];
-            let said = host.block_on(event_turn_of(talk, &host, message, events, &mut |e| lines.push(e)));
-            (said, lines)
+            let said = host.block_on(event_turn_of(talk, &host, message, events, out));
+            (said, drain(&mut lines))
         };
         // The player is shown the program's words; the AI reads the framed message.
         let from = TurnEvent::Event {
@@ -377,24 +379,106 @@ pub(super) mod tests {
         assert_eq!(ai.received()[0].body.get("tools").and_then(|t| t.as_array()).map_or(0, Vec::len), 0, "no tools");
     }
 
-    /// One turn at a time: while a turn holds the companion, another is refused, and no line goes out.
-    #[test]
-    fn a_turn_while_one_runs_is_refused_with_the_companion_answering() {
+    /// A new profile whose AI is a scripted server answering `turns`, and the window's companion.
+    fn talking(turns: Vec<Step>) -> (tempfile::TempDir, Host, ScriptedAi, Talk) {
         let dir = tempfile::tempdir().expect("profile");
         let host = crate::tests::host(dir.path());
-        let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![openai::text(["Hi."])])));
+        let ai = host.block_on(ScriptedAi::start(Script::with_turns(turns)));
         use_ai(&host, &ai);
-        let talk = Talk::default();
-        let running = talk.companion.try_lock().expect("free");
-        let (result, lines) = say(&talk, &host, "hello");
-        let error = result.expect_err("one turn at a time");
-        assert_eq!((error.code.as_str(), error.message.as_str()), ("bad_input", ANSWERING));
-        assert_eq!(lines, vec![]);
-        // Once the turn is over the same words are answered: the refusal was the running turn's.
-        drop(running);
-        let (result, lines) = say(&talk, &host, "hello");
+        (dir, host, ai, Talk::default())
+    }
+
+    /// The first message streaming, the second sent behind it, then
+    /// `meanwhile`: the lines of each once both are over, neither refused.
+    fn behind_a_stream<F: Future<Output = ()>>(
+        talk: &Talk,
+        host: &Host,
+        [first, second]: [&str; 2],
+        meanwhile: impl FnOnce() -> F,
+    ) -> (Vec<TurnEvent>, Vec<TurnEvent>) {
+        host.block_on(async {
+            let (out, mut running) = heard();
+            let first = say_of(talk, host, typed(first), None, out);
+            let mut seen = until_a_delta(&mut running).await;
+            let (out, mut waiting) = heard();
+            let second = say_of(talk, host, typed(second), None, out);
+            meanwhile().await;
+            first.await.expect("the first message: no refusal");
+            second.await.expect("the message sent during the turn: never refused");
+            seen.extend(drain(&mut running));
+            (seen, drain(&mut waiting))
+        })
+    }
+
+    /// Issue 33: Stop ends the running turn at once, mid-stream, with
+    /// `stopped`; the words streamed so far went out, and the next message
+    /// is answered.
+    #[test]
+    fn issue33_stop_mid_stream_ends_the_turn_stopped_and_the_next_message_is_answered() {
+        let story = openai::text(["Once", " upon a time"]).pause_after(2);
+        let (_dir, host, _ai, talk) = talking(vec![story, openai::text(["Fine."])]);
+        let (result, lines) = host.block_on(async {
+            let (out, mut lines) = heard();
+            let turn = say_of(&talk, &host, typed("tell me a story"), None, out);
+            let mut seen = until_a_delta(&mut lines).await;
+            // The AI is still streaming (paused, never released): the stop ends the turn by itself.
+            talk.stop();
+            let result = turn.await;
+            seen.extend(drain(&mut lines));
+            (result, seen)
+        });
+        result.expect("a stopped turn is no refusal");
+        assert!(lines.contains(&TurnEvent::Delta { text: "Once".into() }), "{lines:?}");
+        assert!(!lines.iter().any(|l| matches!(l, TurnEvent::Reply { .. })), "{lines:?}");
+        assert!(
+            matches!(&lines[lines.len() - 2..], [TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code == "stopped"),
+            "{lines:?}"
+        );
+
+        let (result, lines) = say(&talk, &host, "and then?");
+        result.expect("the next message");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Fine.".into() }), "{lines:?}");
+    }
+
+    /// Issue 33: a message sent while a turn runs is never refused: it
+    /// waits, then runs in the same conversation (the AI gets it second,
+    /// after the first answer).
+    #[test]
+    fn issue33_a_message_sent_during_a_turn_waits_then_runs() {
+        let first = openai::text(["First", " answer."]).pause_after(2);
+        let (_dir, host, ai, talk) = talking(vec![first, openai::text(["Second."])]);
+        let (one, two) = behind_a_stream(&talk, &host, ["one", "two"], || async { ai.release() });
+        assert!(one.contains(&TurnEvent::Reply { text: "First answer.".into() }), "{one:?}");
+        assert!(matches!(two.first(), Some(TurnEvent::Turn { text, .. }) if text == "two"), "{two:?}");
+        assert!(two.contains(&TurnEvent::Reply { text: "Second.".into() }), "{two:?}");
+        assert_eq!(chats(&ai).len(), 2);
+        let second = asked(&ai, 1);
+        assert!(second.contains("First answer.") && second.contains("two"), "{second}");
+    }
+
+    /// Issue 33: New conversation during a turn stops it, drops a message
+    /// waiting behind it, and forgets: the next turn's request has no
+    /// earlier message.
+    #[test]
+    fn issue33_new_conversation_mid_turn_stops_it_and_forgets() {
+        let story = openai::text(["A long", " story"]).pause_after(2);
+        let (_dir, host, ai, talk) = talking(vec![openai::text(["Hello!"]), story, openai::text(["Fresh."])]);
+        say(&talk, &host, "good morning").0.expect("a turn");
+        let (stopped, dropped) =
+            behind_a_stream(&talk, &host, ["tell me a story", "and another one"], || talk.new_conversation(&host));
+        assert!(matches!(stopped.last(), Some(TurnEvent::End { .. })), "{stopped:?}");
+        assert!(stopped.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code == "stopped")), "{stopped:?}");
+        assert_eq!(dropped, vec![], "the waiting message never ran");
+
+        let (result, lines) = say(&talk, &host, "who are you?");
         result.expect("a turn");
-        assert!(lines.contains(&TurnEvent::Reply { text: "Hi.".into() }), "{lines:?}");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Fresh.".into() }), "{lines:?}");
+        assert_eq!(chats(&ai).len(), 3, "the dropped message was not sent");
+        let fresh = asked(&ai, 2);
+        assert!(fresh.contains("who are you?"), "{fresh}");
+        for earlier in ["good morning", "Hello!", "tell me a story", "and another one"] {
+            assert!(!fresh.contains(earlier), "{earlier}: {fresh}");
+        }
     }
 }
 
@@ -404,7 +488,7 @@ pub(super) mod tests {
 /// it records every request it gets, so what was sent is seen there.
 #[cfg(test)]
 mod r3 {
-    use super::tests::say_asking;
+    use super::tests::{drain, heard, say_asking, typed};
     use super::*;
     use crate::asking::AskLine;
     use crate::tests::host;
@@ -450,7 +534,9 @@ mod r3 {
         pc.received().iter().map(|r| format!("{} {}", r.method, r.path)).collect()
     }
 
-    fn r3_turn(yes: Option<bool>, within: Duration) -> (Vec<TurnEvent>, Vec<AskLine>, ScriptedAi, Asking) {
+    /// A profile with the R3 action installed, its program `pc`, and an
+    /// AI that asks for it (then says "Done.").
+    fn r3_profile() -> (tempfile::TempDir, Host, ScriptedAi, ScriptedAi) {
         let dir = tempfile::tempdir().expect("profile");
         let host = host(dir.path());
         let pc = host.block_on(ScriptedAi::start(Script::with_turns(vec![])));
@@ -460,6 +546,11 @@ mod r3 {
             openai::text(["Done."]),
         ])));
         host.block_on(host.set_ai(Some(ai.url()), Some(scripted_ai::MODEL.into()))).expect("an AI on this PC");
+        (dir, host, pc, ai)
+    }
+
+    fn r3_turn(yes: Option<bool>, within: Duration) -> (Vec<TurnEvent>, Vec<AskLine>, ScriptedAi, Asking) {
+        let (_dir, host, pc, ai) = r3_profile();
         let asking = Asking::default();
         let (ask, shown) = player(&asking, yes, within);
         let (result, lines) = say_asking(&Talk::default(), &host, "note: pay rent", Some(ask));
@@ -525,6 +616,29 @@ mod r3 {
         assert_eq!(sent(&pc), Vec::<String>::new());
         let late = answer_of(&asking, *id, true).expect_err("too late");
         assert_eq!((late.code.as_str(), late.message.as_str()), ("bad_input", NOT_ASKED));
+    }
+
+    /// Issue 33: Stop while the question is open withdraws it: the page is
+    /// told it is over (its dialog closes), a late yes is refused, and
+    /// nothing reaches the program.
+    #[test]
+    fn issue33_stop_while_the_question_is_open_withdraws_it() {
+        let (_dir, host, pc, _ai) = r3_profile();
+        let (asking, talk) = (Asking::default(), Talk::default());
+        let (tell, mut told) = tokio::sync::mpsc::unbounded_channel();
+        let ask = asking.asker(Arc::new(move |line| drop(tell.send(line))), ANSWER_WITHIN);
+        let (lines, id, after) = host.block_on(async {
+            let (out, mut lines) = heard();
+            let turn = say_of(&talk, &host, typed("note: pay rent"), Some(ask), out);
+            let Some(AskLine::Ask { id, .. }) = told.recv().await else { panic!("the question is asked") };
+            talk.stop();
+            turn.await.expect("stopped, not refused");
+            (drain(&mut lines), id, told.recv().await)
+        });
+        assert!(matches!(after, Some(AskLine::Over { id: over }) if over == id), "{after:?}");
+        assert!(lines.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code == "stopped")), "{lines:?}");
+        assert_eq!(answer_of(&asking, id, true).expect_err("withdrawn").message, NOT_ASKED);
+        assert_eq!(sent(&pc), Vec::<String>::new(), "nothing reaches the program");
     }
 
     /// Try an action of an R3 action asks through the same dialog (§19, §12).

@@ -122,4 +122,10 @@ message: string, } | { "type": "end",
 /**
  * Tool steps used.
  */
-steps: number, };
+steps: number, 
+/**
+ * A shell stopped the turn (a Stop button, Ctrl-C, an MCP cancel;
+ * issue 33): said after its `error` line, code `stopped`. Absent
+ * when not stopped (the line as before issue 33).
+ */
+stopped?: boolean, };

@@ -48,6 +48,7 @@ export const api = {
   aiTest: () => invoke<AiTest>("ai_test"),
   findPcAi: () => invoke<Array<FoundAi>>("find_pc_ai"),
   companionSay: (text: string, live: boolean) => invoke<null>("companion_say", { text, live }),
+  companionStop: () => invoke<null>("companion_stop"),
   companionNewConversation: () => invoke<null>("companion_new_conversation"),
   companionAnswer: (id: number, yes: boolean) => invoke<null>("companion_answer", { id, yes }),
   pausedWhileLive: () => invoke<Array<string>>("paused_while_live"),

@@ -1,10 +1,13 @@
 // The Companion tab (issue 23): the player types, the companion answers.
-// One turn at a time through `companion_say`; the host streams the turn as
+// Each message through `companion_say`; the host streams the turn as
 // `companion-turn` events, the lines of `dcplugin chat --json`: the answer
 // grows with each delta, and under it one line per tool call (the plugin's
 // name, the action, the outcome in words), which opens on what was sent and
 // what the AI read (the view of Try an action). An event turn (§16) comes the
 // same way, from the program, and typing tells the host the player speaks.
+// While a turn runs (issue 33), Stop (or Esc in the text box) ends it, the
+// words so far kept and marked stopped; a message sent then waits, shown as
+// waiting, and runs next; New conversation works at any time.
 // Live on Twitch makes the turns live (§12). No AI set, no AI reachable, no
 // plugin installed: each says what to do, with a button to the tab that
 // does it; what the companion is not offered is listed with why (§24).
@@ -82,15 +85,20 @@ function withEvent(x: Exchange, line: Extract<TurnLine, { type: 'event' }>): Exc
   return { ...x, ...held, from: { kind: 'event', plugin: line.plugin }, said: shown };
 }
 
-/** The conversation after one more turn line. Turns run one at a time: a `turn` line starts the
- * exchange typed and waiting (or, for an event, a new one from the program), and every other line
- * goes to the exchange started and not over. */
+/** The conversation after one more turn line. Turns run one at a time, in the order sent (issue 33):
+ * a `turn` line starts the exchange typed and waiting with its words (or, for an event, a new one from
+ * the program, before the exchanges still waiting: they run after it), and every other line goes to
+ * the exchange started and not over. */
 export function conversationWith(all: readonly Exchange[], line: TurnLine): Exchange[] {
   if (line.type === 'turn') {
+    const firstWaiting = all.findIndex((x) => !x.started);
     if (line.source === 'event') {
-      return [...all, { ...typed(line.text), from: { kind: 'event', plugin: null }, started: true }];
+      const at = firstWaiting < 0 ? all.length : firstWaiting;
+      return [...all.slice(0, at), { ...typed(line.text), from: { kind: 'event', plugin: null }, started: true }, ...all.slice(at)];
     }
-    const waiting = all.findIndex((x) => !x.started);
+    // By its words: two messages sent at once may reach the host in either order.
+    const mine = all.findIndex((x) => !x.started && x.said === line.text);
+    const waiting = mine < 0 ? firstWaiting : mine;
     if (waiting < 0) return [...all, { ...typed(line.text), started: true }];
     return all.map((x, i) => (i === waiting ? { ...x, started: true } : x));
   }
@@ -189,7 +197,6 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const [exchanges, setExchanges] = useState<Exchange[]>(kept);
   const [text, setText] = useState('');
   const typing = useRef<number | null>(null);
-  const [answering, setAnswering] = useState(false);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [ai, setAi] = useState<AiSettings | null>(null);
   // The actions' hints by full name, read from the details of each plugin a tool line names.
@@ -226,29 +233,36 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     return () => { current = false; };
   }, [live, app.cards]);
 
-  // One turn at a time: the player's own, or an event's the companion is saying.
-  const busy = answering || exchanges.some((x) => x.started && !x.over);
+  // A turn runs, or a message waits for its own (issue 33): Stop is there.
+  const running = exchanges.some((x) => !x.over);
 
   const send = async (e: Event) => {
     e.preventDefault();
     const words = text.trim();
-    if (!words || busy) return;
+    if (!words) return;
     stoppedTyping();
     setRefusal(null);
-    setAnswering(true);
     setText('');
     const waiting = typed(words);
     update((all) => [...all, waiting]);
+    // Sent at once, so that messages reach the host in the order typed; the AI settings read
+    // meanwhile word a failure of this turn.
+    api.ai().then(setAi, () => undefined);
     try {
-      setAi(await api.ai());
       await api.companionSay(words, live);
     } catch (err) {
-      // Refused before the turn started: the exchange did not happen.
+      // Refused before the turn started: the exchange did not happen; its words come back to the
+      // box, to send again, unless the player typed on.
       update((all) => all.filter((x) => x !== waiting));
-      setText(words);
+      setText((now) => now || words);
       setRefusal(asApiError(err));
+      input.current?.focus();
     }
-    setAnswering(false);
+  };
+
+  // The running turn ends at once; what it said so far stays, marked stopped.
+  const stop = () => {
+    api.companionStop().catch((e) => app.showError(asApiError(e)));
     input.current?.focus();
   };
 
@@ -295,9 +309,13 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
               <strong>{x.from.kind === 'event' ? t('companion.program', { name: programName(app.cards, x.from.plugin) }) : t('companion.you')}</strong> {x.said}
             </p>
             {keptWords(t, app.cards, x).map((words, i) => <p key={i} class="banner" data-testid="kept-on-pc">{words}</p>)}
-            <p class="answer" data-testid="answer" aria-busy={!x.over}>
-              <strong>{t('companion.companion')}</strong> {x.answer || (x.over ? '' : t('companion.thinking'))}
-            </p>
+            {!x.started && exchanges.slice(0, i).some((o) => !o.over)
+              ? <p class="answer waiting" data-testid="waiting">{t('companion.waiting')}</p>
+              : (
+                <p class="answer" data-testid="answer" aria-busy={!x.over}>
+                  <strong>{t('companion.companion')}</strong> {x.answer || (x.over ? '' : t('companion.thinking'))}
+                </p>
+              )}
             {x.tools.length > 0 && (
               <ul class="tool-lines">
                 {x.tools.map((line, i) => (line.type === 'tool'
@@ -306,16 +324,20 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
                 ))}
               </ul>
             )}
-            {x.error && <p class="banner error" data-testid="turn-error">{failureWords(t, x.error, ai)}</p>}
+            {x.error && (x.error.code === 'stopped'
+              ? <p class="banner" data-testid="turn-stopped">{failureWords(t, x.error, ai)}</p>
+              : <p class="banner error" data-testid="turn-error">{failureWords(t, x.error, ai)}</p>)}
           </li>
         ))}
       </ol>
       <form class="say" onSubmit={send}>
         <label for={`${ids}-text`}>{t('companion.say')}</label>
         <input id={`${ids}-text`} ref={input} type="text" data-testid="companion-text" value={text} autoComplete="off"
-          onInput={(e) => { setText((e.currentTarget as HTMLInputElement).value); typingNow(); }} />
-        <button type="submit" data-testid="companion-send" disabled={busy}>{t('companion.send')}</button>
-        <button type="button" data-testid="companion-new" disabled={busy} onClick={newConversation}>{t('companion.new')}</button>
+          onInput={(e) => { setText((e.currentTarget as HTMLInputElement).value); typingNow(); }}
+          onKeyDown={(e) => { if (e.key === 'Escape' && running) { e.preventDefault(); stop(); } }} />
+        <button type="submit" data-testid="companion-send">{t('companion.send')}</button>
+        {running && <button type="button" data-testid="companion-stop" aria-keyshortcuts="Escape" onClick={stop}>{t('companion.stop')}</button>}
+        <button type="button" data-testid="companion-new" onClick={newConversation}>{t('companion.new')}</button>
       </form>
     </section>
   );

@@ -109,9 +109,8 @@ describe('issue 23 the Companion tab', () => {
     const page = await companion({ ai: OLLAMA, turn: [CONVERTED, REFUSED, { type: 'reply', text: 'About 92 euros.' }] });
     await say(page, 'How much is 100 dollars?');
     await expect.poll(() => page.locator('[data-testid="tool-line"]').count()).toBe(2);
-    // The turn over first: when it ends, focus goes back to the text box (so a slow end, under
-    // load, would take the focus from the line and the Enter below would go to the box).
-    await expect.poll(() => page.locator('[data-testid="companion-send"]').isDisabled()).toBe(false);
+    // The turn over first (no Stop button: issue 33).
+    await expect.poll(() => page.locator('[data-testid="companion-stop"]').count()).toBe(0);
     const opener = page.locator('[data-testid="tool-open"]');
     expect(await opener.first().getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('[data-testid="tool-call"]').count()).toBe(0);
@@ -370,10 +369,10 @@ describe('issue 23 §16 events said in the window', () => {
     for (const line of lines.slice(0, 3)) await emit(page, 'companion-turn', line);
     await page.getByRole('tab', { name: 'Companion', exact: true }).click();
     await page.locator('[data-testid="exchange"]').waitFor();
-    // While the companion says the event, nothing else is sent: one turn at a time.
-    expect(await page.locator('[data-testid="companion-send"]').isDisabled()).toBe(true);
+    // While the companion says the event, it can be stopped (issue 33), until the event's turn ends.
+    expect(await page.locator('[data-testid="companion-stop"]').count()).toBe(1);
     for (const line of lines.slice(3)) await emit(page, 'companion-turn', line);
-    await expect.poll(() => page.locator('[data-testid="companion-send"]').isDisabled()).toBe(false);
+    await expect.poll(() => page.locator('[data-testid="companion-stop"]').count()).toBe(0);
     expect(await text(page, 'said')).toBe('Pomodoro timer (your program): Focus session finished — Session 2 of 4 done.');
     expect(await text(page, 'answer')).toBe('Companion: Time for a break!');
     expect(await axe(page)).toEqual([]);
@@ -532,5 +531,80 @@ describe('issue 32 §13 kept on this PC, with an online AI', () => {
     await expect.poll(() => text(page, 'kept-on-pc')).toBe('Not told to your online AI: Todoist is kept on this PC.');
     expect(await text(page, 'said')).toBe('Todoist (your program): Task due — pay the rent');
     expect(await axe(page)).toEqual([]);
+  });
+});
+
+describe('issue 33 Stop, and typing while the companion answers', () => {
+  /** A story the AI is still streaming: the mock holds it after its first piece (`turnHoldsAfter`). */
+  const STORY: TurnLine[] = [{ type: 'delta', text: 'Once upon' }, { type: 'delta', text: ' a time' }, { type: 'reply', text: 'Once upon a time.' }];
+  const answers = (page: Page) => page.locator('[data-testid="answer"]').allInnerTexts();
+  const stopButton = (page: Page) => page.locator('[data-testid="companion-stop"]');
+
+  test('Stop shows only while a turn runs; Stop and Esc stop it, the words so far kept, marked stopped, in English and French', async () => {
+    const page = await companion({ ai: OLLAMA, turn: STORY, turnHoldsAfter: 2 });
+    expect(await stopButton(page).count()).toBe(0);
+    await say(page, 'tell me a story');
+    await expect.poll(() => answers(page)).toEqual(['Companion: Once upon']);
+    expect(await stopButton(page).innerText()).toBe('Stop');
+    expect(await axe(page)).toEqual([]);
+    await stopButton(page).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => text(page, 'turn-stopped')).toBe('Stopped.');
+    expect(await answers(page)).toEqual(['Companion: Once upon']);
+    expect(await page.locator('[data-testid="turn-error"]').count()).toBe(0);
+    expect(await calls(page, 'companion_stop')).toHaveLength(1);
+    // The button went with the turn: the keyboard is back in the box, to type the next message.
+    expect(await stopButton(page).count()).toBe(0);
+    expect(await focused(page)).toBe('companion-text');
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-stopped');
+
+    // Esc in the box stops a turn too; with none running it asks nothing.
+    await say(page, 'another one');
+    await expect.poll(() => answers(page)).toEqual(['Companion: Once upon', 'Companion: Once upon']);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid="turn-stopped"]').count()).toBe(2);
+    expect(await calls(page, 'companion_stop')).toHaveLength(2);
+    await page.keyboard.press('Escape');
+    expect(await calls(page, 'companion_stop')).toHaveLength(2);
+
+    await page.locator('[data-testid="language"]').selectOption('fr');
+    await expect.poll(() => page.locator('[data-testid="turn-stopped"]').allInnerTexts()).toEqual(['Arrêté.', 'Arrêté.']);
+    await say(page, 'encore');
+    await expect.poll(() => stopButton(page).innerText()).toBe('Arrêter');
+  });
+
+  test('a message typed during a turn waits, shown so, then runs next; New conversation stops the turn and drops what waits', async () => {
+    const page = await companion({ ai: OLLAMA, turn: STORY, turnHoldsAfter: 2 });
+    await say(page, 'first');
+    await expect.poll(() => answers(page)).toEqual(['Companion: Once upon']);
+    await say(page, 'second');
+    // Never refused: it waits for the answer being given.
+    await expect.poll(() => text(page, 'waiting')).toBe('Waiting for the current answer…');
+    expect(await page.locator('[data-testid="said"]').allInnerTexts()).toEqual(['You: first', 'You: second']);
+    expect(await page.locator('[data-testid="companion-refusal"]').count()).toBe(0);
+    expect(await calls(page, 'companion_say')).toEqual([{ text: 'first', live: false }, { text: 'second', live: false }]);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-waiting');
+
+    // The first answer ends; the second message's turn starts then (the AI holding it too).
+    await page.evaluate(() => (window as any).__mock.release());
+    await expect.poll(() => answers(page)).toEqual(['Companion: Once upon a time.', 'Companion: Once upon']);
+    expect(await page.locator('[data-testid="waiting"]').count()).toBe(0);
+
+    await page.locator('[data-testid="language"]').selectOption('fr');
+    await say(page, 'troisième');
+    await expect.poll(() => text(page, 'waiting')).toBe('En attente de la réponse en cours…');
+
+    // New conversation while a turn runs and a message waits: the conversation empties at once.
+    await page.locator('[data-testid="companion-new"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="exchange"]').count()).toBe(0);
+    expect(await calls(page, 'companion_new_conversation')).toHaveLength(1);
+    expect(await stopButton(page).count()).toBe(0);
+    // The message that waited never runs: the next one is the only exchange.
+    await say(page, 'fresh');
+    await expect.poll(() => answers(page)).toEqual(['Compagnon : Once upon']);
+    expect(await page.locator('[data-testid="said"]').allInnerTexts()).toEqual(['Vous : fresh']);
   });
 });

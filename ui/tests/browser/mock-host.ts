@@ -31,6 +31,9 @@ interface Scenario {
   aiTestFails?: AiCode;
   /** What a companion turn streams after its `turn` line (the mock adds `end` when the lines have none). */
   turn?: TurnLine[];
+  /** Each turn holds after this many of its lines (its `turn` line counted), as an AI still streaming,
+   * until `__mock.release()` lets it go on or `companion_stop` stops it (issue 33). */
+  turnHoldsAfter?: number;
   /** No plugin installed (a new profile). */
   noPlugins?: boolean;
   /** The my-board test plugin installed too: a setting of each kind and an R3 action (fixtures.rs). */
@@ -243,17 +246,43 @@ function aiTest(): AiTest {
   return { ok: true, where: ai.where, models, code: null, message: null };
 }
 
-/** A keyboard turn as the host runs it: refused before it starts when no AI is set, else each line a moment
- * after the last (so that a test sees the answer grow), the command answering once `end` went out. */
+/** The turns sent, each run after the one before (src-tauri's talk.rs, issue 33). */
+let turns: Promise<unknown> = Promise.resolve();
+/** How many times the conversation was forgotten: a turn sent before the last time is dropped unsaid. */
+let forgotten = 0;
+/** Ends the running turn as stopped; lets a held turn go on. None while no turn runs. */
+let running: { stop: () => void; release: () => void } | null = null;
+
+/** A keyboard turn as the host runs it: refused before it starts when no AI is set, else run after the turns
+ * sent before it, each line a moment after the last (so that a test sees the answer grow), the command
+ * answering once `end` went out. */
 function companionSay(text: string): Promise<null> {
   if (!ai.url || !ai.model) throw real.errors.ai_not_set;
+  const posted = forgotten;
+  const turn = turns.then(() => (posted === forgotten ? streamTurn(text) : null));
+  turns = turn;
+  return turn;
+}
+
+function streamTurn(text: string): Promise<null> {
   const lines: TurnLine[] = [{ type: 'turn', id: 't1', source: 'keyboard', text }, ...(sc.turn ?? [])];
   if (lines[lines.length - 1].type !== 'end') lines.push({ type: 'end', steps: 0 });
+  const emitLine = (payload: TurnLine) => (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'companion-turn', payload });
   return new Promise((resolve) => {
-    lines.forEach((line, i) => setTimeout(() => {
-      (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event: 'companion-turn', payload: line });
-      if (i === lines.length - 1) resolve(null);
-    }, 40 * (i + 1)));
+    let next = 0;
+    let timer = 0;
+    const over = () => { window.clearTimeout(timer); running = null; resolve(null); };
+    const step = () => {
+      emitLine(lines[next++]);
+      if (next === lines.length) over();
+      else if (next !== sc.turnHoldsAfter) timer = window.setTimeout(step, 40);
+    };
+    running = {
+      // The engine's stop: the words so far stay, then `error` (stopped) and `end`.
+      stop: () => { emitLine({ type: 'error', code: 'stopped', message: 'the turn was stopped' }); emitLine({ type: 'end', steps: 0 }); over(); },
+      release: () => { if (next === sc.turnHoldsAfter) timer = window.setTimeout(step, 40); },
+    };
+    timer = window.setTimeout(step, 40);
   });
 }
 
@@ -409,7 +438,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'ai_test': return aiTest();
     case 'find_pc_ai': return pcAi;
     case 'companion_say': return companionSay(a.text);
-    case 'companion_new_conversation': return null;
+    case 'companion_stop': running?.stop(); return null;
+    case 'companion_new_conversation': forgotten++; running?.stop(); return null;
     case 'companion_answer': answering?.(a.yes); answering = null; return null;
     case 'paused_while_live': return ['todoist'];
     case 'not_offered': return notOffered(a.live);
@@ -441,6 +471,8 @@ mockIPC((cmd, args) => {
   cards,
   details,
   line,
+  /** Lets the companion's held turn go on (`turnHoldsAfter`). */
+  release: () => running?.release(),
   emit: (event: string, payload: unknown) =>
     (window as any).__TAURI_INTERNALS__.invoke('plugin:event|emit', { event, payload }),
   count: (cmd: string) => calls.filter((c) => c.cmd === cmd).length,

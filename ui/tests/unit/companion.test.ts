@@ -116,4 +116,16 @@ describe('§16 the conversation: typed turns and events, one turn at a time', ()
   test('a typed turn the page did not start (another window) is shown too', () => {
     expect(lines({ type: 'turn', id: 't', source: 'keyboard', text: 'hi' })).toEqual([{ ...typed('hi'), started: true }]);
   });
+  test('issue 33: an event turn shows before the messages still waiting; a message starts by its words', () => {
+    let all = [
+      { type: 'turn', id: 't1', source: 'keyboard', text: 'one' } as TurnLine, { type: 'end', steps: 0 } as TurnLine,
+      { type: 'turn', id: 't2', source: 'event', text: 'framed' } as TurnLine,
+    ].reduce(conversationWith, [typed('one'), typed('two'), typed('three')]);
+    expect(all.map((x) => [x.from.kind, x.said, x.started, x.over])).toEqual([
+      ['player', 'one', true, true], ['event', 'framed', true, false], ['player', 'two', false, false], ['player', 'three', false, false],
+    ]);
+    // Two messages sent at once may reach the host in either order: "three" runs first.
+    all = [{ type: 'end', steps: 0 } as TurnLine, { type: 'turn', id: 't3', source: 'keyboard', text: 'three' } as TurnLine].reduce(conversationWith, all);
+    expect(all.map((x) => [x.said, x.started])).toEqual([['one', true], ['framed', true], ['two', false], ['three', true]]);
+  });
 });

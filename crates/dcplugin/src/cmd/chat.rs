@@ -11,15 +11,22 @@
 //! player's turns) and says each event turn the door hands over. Turns
 //! never overlap: player lines and event turns are taken one at a time by
 //! one loop, and the door hears "answering" while one runs.
+//!
+//! Ctrl-C (issue 33) stops the running turn through the engine's
+//! [`Stopper`]: its words so far stay, marked `(stopped)` (`--json`: its
+//! `end` line says `"stopped": true`), and an R3 question it opened is
+//! withdrawn. A second Ctrl-C during the same turn, or one while no turn
+//! runs, quits as the end of standard input does (exit 0).
 
 use super::host::fail;
 use crate::choice::Confirm;
 use crate::output::print_json;
 use crate::shown::{self, errln, line, outln, write_made_safe, Stream, To};
-use dcp_companion::{Companion, Said, ToolOutcome, TurnEvent};
+use dcp_companion::{Companion, Said, Stopper, ToolOutcome, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, SaidEvent, Source};
 use std::collections::HashMap;
+use std::future::Future;
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -58,8 +65,8 @@ impl ChatArgs {
 /// waits for one (the chat loop between turns, the asker during a turn).
 type Lines = Arc<Mutex<mpsc::UnboundedReceiver<String>>>;
 
-/// `dcplugin chat`: exit 0 when standard input ends; with `--once`, 1 when
-/// the turn failed; 1 when no AI is set.
+/// `dcplugin chat`: exit 0 when standard input ends or Ctrl-C quits; with
+/// `--once`, 1 when the turn failed (or was stopped); 1 when no AI is set.
 pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> {
     let source = args.source;
     let connection = match host.block_on(host.ai_connection()) {
@@ -86,10 +93,13 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         None => Arc::new(InAdvance(Decision::Declined)),
     };
     let companion = Companion::new(host.clone(), connection);
+    let stopper = companion.stopper();
     let mut chat = Chat { host, companion, ask, json, source, live: args.live, screen };
+    // Heard from here on: Ctrl-C no longer ends chat at once.
+    let mut interrupts = host.block_on(async { Interrupts::listen() });
     if let Some(text) = args.once {
-        let ok = host.block_on(chat.say(text));
-        return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) });
+        let ok = host.block_on(stoppable(chat.say(text), &stopper, &mut interrupts));
+        return Ok(if ok == Some(true) { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) });
     }
     let dev_mode = host.block_on(host.switches()).map(|s| s.dev_mode).unwrap_or(false);
     let mut host_events = host.subscribe();
@@ -107,6 +117,7 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                 let mut waiting = lines.lock().await;
                 tokio::select! {
                     line = waiting.recv() => Next::Line(line),
+                    () = interrupts.next() => Next::Line(None),
                     event = host_events.recv(), if background.is_some() => match event {
                         Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
                             Next::EventTurn(message, said)
@@ -120,9 +131,15 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                 Next::Line(None) => break,
                 Next::Line(Some(line)) if line.trim().is_empty() => {}
                 Next::Line(Some(line)) => {
-                    chat.say(line).await;
+                    if stoppable(chat.say(line), &stopper, &mut interrupts).await.is_none() {
+                        break;
+                    }
                 }
-                Next::EventTurn(message, events) => chat.event_turn(message, events).await,
+                Next::EventTurn(message, events) => {
+                    if stoppable(chat.event_turn(message, events), &stopper, &mut interrupts).await.is_none() {
+                        break;
+                    }
+                }
                 Next::Other => {}
             }
         }
@@ -136,9 +153,62 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs a turn that Ctrl-C stops: what it gave, or none when a second
+/// Ctrl-C came before the stopped turn ended (chat quits).
+async fn stoppable<T>(turn: impl Future<Output = T>, stopper: &Stopper, interrupts: &mut Interrupts) -> Option<T> {
+    tokio::pin!(turn);
+    let mut stopped = false;
+    loop {
+        tokio::select! {
+            biased;
+            done = &mut turn => return Some(done),
+            () = interrupts.next() => {
+                if stopped {
+                    return None;
+                }
+                stopper.stop();
+                stopped = true;
+            }
+        }
+    }
+}
+
+/// Each Ctrl-C once, from chat's start to its end: the handler is in place
+/// when [`Interrupts::listen`] returns, and a press between two waits for
+/// one is kept for the next, so none is lost or ends chat at once.
+struct Interrupts(Option<Signal>);
+
+#[cfg(unix)]
+type Signal = tokio::signal::unix::Signal;
+#[cfg(windows)]
+type Signal = tokio::signal::windows::CtrlC;
+
+impl Interrupts {
+    /// Starts hearing Ctrl-C (within the runtime). If the system refuses
+    /// the handler, Ctrl-C keeps its default: chat ends at once.
+    fn listen() -> Interrupts {
+        #[cfg(unix)]
+        let heard = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt());
+        #[cfg(windows)]
+        let heard = tokio::signal::windows::ctrl_c();
+        Interrupts(heard.ok())
+    }
+
+    /// The next Ctrl-C; never, when they cannot be heard.
+    async fn next(&mut self) {
+        let heard = match &mut self.0 {
+            Some(signal) => signal.recv().await.is_some(),
+            None => false,
+        };
+        if !heard {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
 /// What the chat loop takes next.
 enum Next {
-    /// A line of standard input; none once it ended.
+    /// A line of standard input; none once it ended (or Ctrl-C quit).
     Line(Option<String>),
     /// The door handed over an event turn: its message and its events.
     EventTurn(String, Vec<SaidEvent>),
@@ -200,6 +270,9 @@ struct Printer {
     /// Each offered action's plugin name and hint, by full tool name.
     actions: HashMap<String, (String, String)>,
     screen: Screen,
+    /// The turn's `error`, said with its `end`, which tells whether it
+    /// was a stop: said `(stopped)` after the words so far instead.
+    error: Option<(String, String)>,
 }
 
 impl Printer {
@@ -214,7 +287,7 @@ impl Printer {
                 }
             }
         }
-        Printer { json, streamed: false, actions, screen }
+        Printer { json, streamed: false, actions, screen, error: None }
     }
 
     fn print(&mut self, event: &TurnEvent) {
@@ -223,7 +296,14 @@ impl Printer {
             return;
         }
         match event {
-            TurnEvent::Turn { .. } | TurnEvent::End { .. } => {}
+            TurnEvent::Turn { .. } => {}
+            TurnEvent::End { stopped: true, .. } => self.stopped(),
+            TurnEvent::End { stopped: false, .. } => {
+                if let Some((code, message)) = self.error.take() {
+                    self.end_line();
+                    errln!("error {}: {message}", line(&code));
+                }
+            }
             TurnEvent::Delta { text } => {
                 self.streamed = true;
                 let safe = self.screen().piece(text);
@@ -275,15 +355,24 @@ impl Printer {
                     plugins.join(", ")
                 );
             }
-            TurnEvent::Error { code, message } => {
-                self.end_line();
-                errln!("error {}: {message}", line(code));
-            }
+            TurnEvent::Error { code, message } => self.error = Some((code.clone(), message.clone())),
         }
     }
 
     fn screen(&self) -> std::sync::MutexGuard<'_, Stream> {
         self.screen.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A stopped turn: the words so far stay, `(stopped)` ends their line
+    /// (or stands on its own when none were streamed).
+    fn stopped(&mut self) {
+        self.error = None;
+        let streamed = std::mem::take(&mut self.streamed);
+        let mut screen = self.screen();
+        let mut safe = if streamed { String::new() } else { screen.end_line() };
+        safe.push_str(&screen.piece(if streamed { " (stopped)" } else { "(stopped)" }));
+        safe.push_str(&screen.finish());
+        write_made_safe(To::Stdout, &safe);
     }
 
     /// Ends an answer's streamed line before a line of its own.
@@ -315,8 +404,8 @@ const PROMPT: &str = "Type yes to send it, anything else cancels:";
 /// `--confirm ask`: the question printed (on standard error with
 /// `--json`), the answer read from standard input. Only a line read after
 /// the question was fully shown answers it: what was typed before (lines
-/// waiting in the queue, and on a terminal what it holds unread) is
-/// dropped, and said. Only [`YES`] sends; anything else, or the input's
+/// waiting in the queue as it is asked, and on a terminal what it holds
+/// unread once it is shown) is dropped, the queued lines said. Only [`YES`] sends; anything else, or the input's
 /// end, is a no.
 struct Terminal {
     lines: Lines,
@@ -356,9 +445,13 @@ impl Ask for Terminal {
                 self.screen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).end_line()
             };
             shown.push_str(&shown::question(&Terminal::lines_of(&question), terminal));
-            write_made_safe(to, &shown);
+            // The queue is emptied before the question shows: a script's
+            // answer written once it sees the prompt is never taken for a
+            // line typed before it (issue 33).
             let mut lines = self.lines.lock().await;
-            let ignored = typed_before(&mut lines);
+            let ignored = std::iter::from_fn(|| lines.try_recv().ok()).count();
+            write_made_safe(to, &shown);
+            discard_unread();
             if ignored > 0 {
                 let said = match ignored {
                     1 => "1 line typed before this question was ignored.".to_owned(),
@@ -366,23 +459,36 @@ impl Ask for Terminal {
                 };
                 write_made_safe(to, &format!("\n{}", shown::question(&[said, PROMPT.to_owned()], false)));
             }
-            match lines.recv().await {
+            let mut open = Unanswered(Some(to));
+            let decision = match lines.recv().await {
                 Some(answer) if answer.trim().eq_ignore_ascii_case(YES) => Decision::Confirmed,
                 _ => Decision::Declined,
-            }
+            };
+            open.0 = None;
+            decision
         })
     }
 }
 
-/// Drops every line typed before the question was shown, and how many
-/// there were: those the reading thread queued, and on a terminal what it
-/// holds not yet read (a line begun, or ended a moment ago).
-fn typed_before(lines: &mut mpsc::UnboundedReceiver<String>) -> usize {
-    discard_unread();
-    std::iter::from_fn(|| lines.try_recv().ok()).count()
+/// Said when a question is withdrawn before its answer: the turn was
+/// stopped or out of time, or the call was judged again (issue 33).
+const WITHDRAWN: &str = "Question withdrawn: nothing was sent.";
+
+/// A question waiting for its answer: dropped while it waits (the engine
+/// or the host stopped waiting), it says [`WITHDRAWN`], with the mark of
+/// the question's lines, on a line of its own where the question went.
+struct Unanswered(Option<To>);
+
+impl Drop for Unanswered {
+    fn drop(&mut self) {
+        if let Some(to) = self.0.take() {
+            write_made_safe(to, &format!("\n{}\n", shown::question(&[WITHDRAWN.to_owned()], false).trim_end()));
+        }
+    }
 }
 
-/// Discards what the terminal holds typed but not yet read (tcflush
+/// Discards what the terminal holds typed but not yet read once the
+/// question is shown (a line begun, or ended a moment ago; tcflush
 /// TCIFLUSH, through rustix: `unsafe` is forbidden here).
 #[cfg(unix)]
 fn discard_unread() {

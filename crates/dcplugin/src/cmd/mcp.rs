@@ -22,7 +22,11 @@
 //! elicitation is cancelled towards the client, and the call ends declined
 //! with nothing sent, whatever answer comes later. A request already on
 //! the wire (an R0–R2 call, or an R3 accepted before the cancel came) runs
-//! to its end and keeps its journal line.
+//! to its end and keeps its journal line. A call cancelled before it began
+//! (issue 33) is not run at all: nothing sent, no journal line. Once begun,
+//! an R0–R2 call has no wait before its request goes out (prepare is a
+//! few store reads; BUSY is refused, not waited for), so it runs to its
+//! end as one already sent does.
 
 use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
 use rmcp::model::{
@@ -149,6 +153,10 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // MCP: a cancelled request gets no response, so the error is never read.
+        if context.ct.is_cancelled() {
+            return Err(ErrorData::internal_error("the client cancelled the call", None));
+        }
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
         let turn = Turn { client: context.client_info().map(|info| client_of(&info)), ..self.turn(&context.peer) };
         let called = if turn.can_confirm {

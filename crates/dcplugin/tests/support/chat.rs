@@ -65,6 +65,14 @@ impl PcServer {
         PcServer { _child: child, dir, token }
     }
 
+    /// [`PcServer::start`] with `add_note` made irreversible: an R3 action,
+    /// asked every time (§12).
+    pub fn start_with_r3_note(p: &Profile) -> PcServer {
+        PcServer::start(p, |m| {
+            m["_meta"]["com.desktopaicompanion"]["tools"]["add_note"]["sideEffects"] = "irreversible".into()
+        })
+    }
+
     /// The request lines the server logged ("GET /time", "POST /note").
     pub fn received(&self) -> Vec<String> {
         let log = std::fs::read_to_string(self.dir.join("requests.log")).unwrap_or_default();

@@ -60,6 +60,28 @@ impl Pty {
         Pty { child: Running(child), master, terminal, printed }
     }
 
+    /// [`Pty::spawn`], the program leading a session of its own whose
+    /// controlling terminal is this one, as a shell starts it: Ctrl-C typed
+    /// (`\u{3}`) reaches it as SIGINT (issue 33). Through util-linux's
+    /// `setsid --ctty`, which execs the program in place (same pid): the
+    /// `pre_exec` that would do it here needs `unsafe`, forbidden in this
+    /// workspace.
+    #[cfg(target_os = "linux")]
+    pub fn spawn_in_session(command: Command) -> Pty {
+        let mut session = Command::new("setsid");
+        session.arg("--ctty").arg(command.get_program()).args(command.get_args());
+        for (name, value) in command.get_envs() {
+            match value {
+                Some(value) => session.env(name, value),
+                None => session.env_remove(name),
+            };
+        }
+        if let Some(dir) = command.get_current_dir() {
+            session.current_dir(dir);
+        }
+        Pty::spawn(session)
+    }
+
     /// Types `text` (a line ends with "\n", Ctrl-D is "\u{4}").
     pub fn type_in(&mut self, text: &str) {
         self.master.write_all(text.as_bytes()).expect("type");
