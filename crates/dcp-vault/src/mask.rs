@@ -184,6 +184,16 @@ impl Masker {
     /// searched for a tail too).
     fn open_in(&self, view: &View<'_>, layer: usize, open: &mut usize) {
         let len = view.bytes.len();
+        // A decoded view may end inside a character (`%cf` of `%cf%bf`):
+        // folded, its bytes begin no spelling yet may still end as one. It
+        // is held, and so is any tail before it that begins a spelling
+        // (`%00` of `%00%cf%bf` for a value "\0Ͽ"): that view, cut before
+        // the character, is searched for one.
+        if let Some(at) = unfinished_char(view.bytes) {
+            *open = (*open).min(view.at(at));
+            let starts = view.starts.map(|s| &s[..at]);
+            self.open_in(&View { bytes: &view.bytes[..at], starts, end: view.at(at) }, layer, open);
+        }
         for core in &self.cores {
             // A core that ends the text still waits for the character after
             // it, and the character before a core is masked with it: a core
@@ -302,6 +312,27 @@ impl Core {
         let end = if self.after && base64_at(end) { end + 1 } else { end };
         (view.at(start), view.end_at(end))
     }
+}
+
+/// Where the UTF-8 character that `bytes` ends inside of begins, if it
+/// ends inside one (a lead byte with fewer continuation bytes than it
+/// announces).
+fn unfinished_char(bytes: &[u8]) -> Option<usize> {
+    let len = bytes.len();
+    for back in 1..=len.min(4) {
+        let lead = bytes[len - back];
+        if lead & 0xC0 == 0x80 {
+            continue;
+        }
+        let needs = match lead {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return None,
+        };
+        return (back < needs).then_some(len - back);
+    }
+    None
 }
 
 /// Every occurrence of `finder`'s needle in `bytes`, overlapping ones too
@@ -787,6 +818,30 @@ mod tests {
         assert_eq!(m.mask("plain \\u0041 %41 text"), "plain \\u0041 %41 text");
         assert_eq!(m.mask("café \\u00e9 %C3%A9 %c3%a9"), "caf[secret] [secret] [secret] [secret]");
         assert_eq!(Masker::new([""]).mask("abc"), "abc");
+    }
+
+    /// Found by the fuzz target `mask_spellings` (issue 32): a secret
+    /// echoed upper-cased and percent-encoded (`ͽ` as `%cf%bf`), cut inside
+    /// its character's escapes, was given unmasked: the decoded piece ended
+    /// inside a character, whose folded bytes began no spelling.
+    #[test]
+    fn a_stream_cut_inside_a_percent_encoded_character_holds_it_back() {
+        let cases = [
+            ("\u{37d}", "%cf%bf"),
+            ("\u{37d}", "%CF%BF"),
+            ("\u{37d}", "a %cf%bf b"),
+            // The value's first character given before the cut character.
+            ("\0\u{56e}\0\u{56e}&0", "%00%D4%BE%00%d4%be%260"),
+        ];
+        for (secret, text) in cases {
+            let masker = Arc::new(Masker::new([secret]));
+            for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+                let mut stream = MaskStream::new(masker.clone());
+                let given = stream.push(&text[..cut]) + &stream.push(&text[cut..]) + &stream.finish();
+                assert_eq!(given, masker.mask(text), "{text:?} cut at {cut}");
+                assert!(given.contains(MASK), "{text:?} cut at {cut}: {given:?}");
+            }
+        }
     }
 
     #[test]
