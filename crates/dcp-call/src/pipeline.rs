@@ -35,6 +35,7 @@ pub use crate::prepare::prepare;
 
 /// What the AI reads, and how the call ended: the `dcplugin call --json`
 /// object.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct CallOutcome {
     /// done, failed or refused.
@@ -51,6 +52,7 @@ pub struct CallOutcome {
 
 /// What the app sent for a call, as the Developer section's Try an action
 /// shows it (§19): every secret and credential as `[secret]`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SentRequest {
     /// GET, POST, PUT, PATCH or DELETE.

@@ -66,11 +66,10 @@ impl Host {
         let config = DoorConfig { port: self.inner.door_port, ..DoorConfig::default() };
         let door = Door::start(store, config, Arc::new(SystemClock::new()), notices);
         let companion = if options.listening { CompanionState::Listening } else { CompanionState::Sleeping };
-        door.set_companion(companion.into());
+        door.set_companion(companion);
         let host = self.clone();
         let forward = tokio::spawn(async move {
             while let Some(notice) = received.recv().await {
-                let notice = Notice::from(notice);
                 if let Notice::Door { state } = &notice {
                     let known = KnownDoor::of(state.clone()).await;
                     *host.inner.door_state.lock().unwrap_or_else(PoisonError::into_inner) = Some(known);
@@ -92,7 +91,7 @@ impl Host {
                         host.emit(HostEvent::PluginChanged {
                             slug: card.slug.clone(),
                             change: Change::FolderSaved,
-                            card: Some(card.into()),
+                            card: Some(card),
                         });
                     }
                 }
@@ -108,7 +107,7 @@ impl Background {
     /// The companion reports its state (listening, busy, asleep): events wait until it listens (§16).
     pub fn set_companion(&self, state: CompanionState) {
         if let Some(door) = &self.door {
-            door.set_companion(state.into());
+            door.set_companion(state);
         }
     }
 

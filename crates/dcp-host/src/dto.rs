@@ -2,53 +2,41 @@
 //! command line, serialized with serde, never holding a secret or an event
 //! token (a secret is only ever reported as set or not set). They carry
 //! facts (a status, an origin, a port), never a sentence: each shell words
-//! them in its own language. Lower crates' values convert into them.
+//! them in its own language.
+//!
+//! A view a lower crate already builds crosses as that crate's own type,
+//! exported to TypeScript there (each crate's `ts` feature) under the name
+//! the UI knows: a field added below reaches every shell with no edit here.
+//! Only a view whose shape really changes is the host's own
+//! ([`PluginDetails`], [`EventsPage`], [`TriedAction`], [`PluginTest`]), and
+//! it takes the lower values apart by destructuring, so that a field added
+//! below does not compile until it is mapped.
 
-mod call;
-mod card;
 mod details;
-mod door;
-mod install;
-mod journal;
-mod review;
-mod spelled;
 
-pub use call::{CallOutcome, SentRequest};
-pub use card::{Card, Failing};
-pub use details::{ActionView, EventView, PluginDetails, SettingView};
-pub use door::{CompanionState, DoorState, Notice, SaidEvent, Wanted, DEFAULT_DOOR_PORT};
-pub use install::{CatalogEntry, InstallOptions, Installed};
-pub use journal::{FailedCall, JournalLine, JournalQuery, JournalValue};
-pub use review::{CloudQuestion, Review, ReviewAction, ReviewEvent};
-pub use spelled::{CloudChoice, JournalKind, JournalOutcome, Origin, Status};
+pub use dcp_call::pipeline::{CallOutcome, SentRequest};
+pub use dcp_door::{CompanionState, DoorState, Notice, SaidEvent, Wanted};
+pub use dcp_store::catalog::CatalogEntry;
+/// Calls or events, as the journal spells them (TypeScript: `JournalKind`).
+pub use dcp_store::journal::Kind as JournalKind;
+/// What happened, as the journal spells it (TypeScript: `JournalOutcome`).
+pub use dcp_store::journal::Outcome as JournalOutcome;
+/// A journal value known to this version or shown as stored (TypeScript: `JournalValue`).
+pub use dcp_store::journal::Stored as JournalValue;
+pub use dcp_store::journal::{FailedCall, Failing, JournalLine, JournalQuery};
+pub use dcp_store::review::ReviewAction;
+/// The app switches of the Plugins and Tools tabs (§18, §19) (TypeScript: `AppSwitches`).
+pub use dcp_store::Prefs as AppSwitches;
+pub use dcp_store::{
+    Card, CloudChoice, CloudQuestion, EventView, InstallOptions, Installed, Origin, Review, SettingView, Status,
+};
+pub use details::{ActionView, PluginDetails};
 
-use dcp_store::{Prefs, Switch};
+/// The door's port when none is given (8440).
+pub const DEFAULT_DOOR_PORT: u16 = dcp_door::DEFAULT_PORT;
+
+use dcp_store::Switch;
 use serde::{Deserialize, Serialize};
-
-/// The app switches of the Plugins and Tools tabs (§18, §19).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AppSwitches {
-    /// Plugins enabled: off turns every plugin off at once.
-    pub plugins_enabled: bool,
-    /// Enable tools (Tools tab).
-    pub tools_enabled: bool,
-    /// Developer mode.
-    pub dev_mode: bool,
-    /// The player's language, one of §10's.
-    pub language: String,
-}
-
-impl From<Prefs> for AppSwitches {
-    fn from(p: Prefs) -> AppSwitches {
-        AppSwitches {
-            plugins_enabled: p.plugins_enabled,
-            tools_enabled: p.tools_enabled,
-            dev_mode: p.dev_mode,
-            language: p.language,
-        }
-    }
-}
 
 /// A change to some app switches; the others stay as they are.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
@@ -113,7 +101,9 @@ pub struct EventsPage {
 pub struct DoorView {
     /// Open, or why it is closed.
     pub wanted: Wanted,
-    /// `127.0.0.1:<port>`.
+    /// The port the door listens on, on 127.0.0.1.
+    pub port: u16,
+    /// `127.0.0.1:<port>`, as `dcplugin events --json` has always said it.
     pub address: String,
     /// The running door's state, when this process runs it (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]

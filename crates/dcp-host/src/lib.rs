@@ -75,7 +75,7 @@ pub use dto::{
     ActionView, AppSwitches, CallOutcome, Card, CatalogEntry, CloudChoice, CloudQuestion, CompanionState, DoorState,
     DoorView, EventView, EventsPage, FailedCall, Failing, InstallOptions, Installed, JournalKind, JournalLine,
     JournalOutcome, JournalQuery, JournalValue, Notice, Origin, PluginDetails, PluginTest, Review, ReviewAction,
-    ReviewEvent, SaidEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
+    SaidEvent, SentRequest, SettingView, Status, SwitchesPatch, TriedAction, Wanted, DEFAULT_DOOR_PORT,
 };
 use events::{Change, HostEvent};
 use serde_json::Value;
@@ -191,7 +191,7 @@ impl Host {
 
     /// The app switches.
     pub async fn switches(&self) -> ApiResult<AppSwitches> {
-        self.quick(|s| Ok(s.prefs()?.into())).await
+        self.quick(|s| Ok(s.prefs()?)).await
     }
 
     /// Changes some app switches; every card may change with them.
@@ -201,7 +201,7 @@ impl Host {
                 for switch in patch.switches() {
                     s.set_switch(&switch)?;
                 }
-                Ok(s.prefs()?.into())
+                Ok(s.prefs()?)
             })
             .await?;
         self.emit(HostEvent::Switches { switches: switches.clone() });
@@ -212,7 +212,7 @@ impl Host {
 
     /// The cards of My plugins, by slug.
     pub async fn cards(&self) -> ApiResult<Vec<Card>> {
-        self.quick(|s| Ok(s.list()?.into_iter().map(Card::from).collect())).await
+        self.quick(|s| Ok(s.list()?)).await
     }
 
     /// One card.
@@ -242,37 +242,37 @@ impl Host {
 
     /// The official plugins (Catalog).
     pub async fn catalog(&self) -> ApiResult<Vec<CatalogEntry>> {
-        self.read(|s| Ok(s.catalog()?.into_iter().map(Into::into).collect())).await
+        self.read(|s| Ok(s.catalog()?)).await
     }
 
     // ------------------------------------------------------------ consent
 
     /// Imports a .json or .zip file: checked, quarantined, and its review (consent screen).
     pub async fn import_path(&self, path: PathBuf) -> ApiResult<Review> {
-        self.read(move |s| Ok(s.import(&path)?.into())).await
+        self.read(move |s| Ok(s.import(&path)?)).await
     }
 
     /// Load a folder (developer mode, §19): its review.
     pub async fn load_folder(&self, dir: PathBuf) -> ApiResult<Review> {
-        self.read(move |s| Ok(s.load_folder(&dir)?.into())).await
+        self.read(move |s| Ok(s.load_folder(&dir)?)).await
     }
 
     /// Starts installing an official plugin: its review.
     pub async fn import_official(&self, slug: &str) -> ApiResult<Review> {
         let slug = slug.to_owned();
-        self.read(move |s| Ok(s.import_official(&slug)?.into())).await
+        self.read(move |s| Ok(s.import_official(&slug)?)).await
     }
 
     /// A pending review again (the consent screen reopened).
     pub async fn review(&self, id: &str) -> ApiResult<Review> {
         let id = id.to_owned();
-        self.read(move |s| Ok(s.review(&id)?.into())).await
+        self.read(move |s| Ok(s.review(&id)?)).await
     }
 
     /// Installs the plugin of a review with the consent screen's answers.
     pub async fn install(&self, review: &str, options: InstallOptions) -> ApiResult<Installed> {
         let review = review.to_owned();
-        let installed: Installed = self.read(move |s| Ok(s.install(&review, options.into())?.into())).await?;
+        let installed: Installed = self.read(move |s| Ok(s.install(&review, options)?)).await?;
         self.changed(&installed.slug, Change::Installed).await;
         Ok(installed)
     }
@@ -293,7 +293,7 @@ impl Host {
 
     /// Reload plugins: re-reads every installed file.
     pub async fn reload(&self) -> ApiResult<Vec<Card>> {
-        let cards: Vec<Card> = self.read(|s| Ok(s.reload()?.into_iter().map(Card::from).collect())).await?;
+        let cards: Vec<Card> = self.read(|s| Ok(s.reload()?)).await?;
         for card in &cards {
             self.emit(HostEvent::PluginChanged {
                 slug: card.slug.clone(),
@@ -336,7 +336,7 @@ impl Host {
 
     /// Allow with online AI models, or keep on this PC (§13).
     pub async fn set_cloud(&self, slug: &str, choice: CloudChoice) -> ApiResult<Card> {
-        self.edit(slug, move |s, slug| s.set_cloud(slug, choice.into())).await
+        self.edit(slug, move |s, slug| s.set_cloud(slug, choice)).await
     }
 
     /// Use while live on Twitch (§12).
@@ -414,7 +414,7 @@ impl Host {
                 notice: Notice::Dropped { plugin: event.plugin.clone(), event: event.event.clone(), reason },
             });
             match line {
-                Ok(entry) => self.emit(HostEvent::JournalAdded { entry: entry.into() }),
+                Ok(entry) => self.emit(HostEvent::JournalAdded { entry }),
                 Err(e) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
             }
         }
@@ -545,14 +545,14 @@ impl Host {
             }
         };
         let outcome = &finished.outcome;
-        self.emit(HostEvent::CallFinished { tool, outcome: outcome.outcome.into(), code: outcome.code });
+        self.emit(HostEvent::CallFinished { tool, outcome: outcome.outcome, code: outcome.code });
         // The call happened: its outcome stands even when its line is lost.
         match finished.entry {
-            Some(Ok(entry)) => self.emit(HostEvent::JournalAdded { entry: entry.into() }),
+            Some(Ok(entry)) => self.emit(HostEvent::JournalAdded { entry }),
             Some(Err(e)) => self.emit(HostEvent::JournalLost { message: e.to_string() }),
             None => {}
         }
-        Ok(TriedAction { outcome: finished.outcome.into(), sent: finished.sent.map(Into::into), confirmation })
+        Ok(TriedAction { outcome: finished.outcome, sent: finished.sent, confirmation })
     }
 
     /// Asks the player about an R3 call (§12) and judges it again before
@@ -600,7 +600,7 @@ impl Host {
 
     /// Journal lines, newest first (Actions tab).
     pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
-        self.quick(move |s| Ok(s.journal_page(&query.into())?.into_iter().map(Into::into).collect())).await
+        self.quick(move |s| Ok(s.journal_page(&query)?)).await
     }
 
     // ------------------------------------------------------------ plumbing
@@ -739,7 +739,7 @@ fn may_lend_thread() -> bool {
 }
 
 fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {
-    Ok(s.card(slug)?.into())
+    Ok(s.card(slug)?)
 }
 
 fn events_page(s: &Store, slug: &str, port: u16, known: Option<KnownDoor>) -> ApiResult<EventsPage> {
@@ -749,23 +749,15 @@ fn events_page(s: &Store, slug: &str, port: u16, known: Option<KnownDoor>) -> Ap
     let events = context
         .plugin
         .as_ref()
-        .map(|p| {
-            p.events
-                .iter()
-                .map(|e| EventView {
-                    name: e.name.clone(),
-                    title: dcp_format::model::in_language(&e.title, &language).unwrap_or_default().to_owned(),
-                    on: on.contains(&e.name),
-                })
-                .collect()
-        })
+        .map(|p| p.events.iter().map(|e| EventView::new(e, &language, on.contains(&e.name))).collect())
         .unwrap_or_default();
     Ok(EventsPage {
         slug: slug.to_owned(),
-        status: context.status.into(),
+        status: context.status,
         events,
         door: DoorView {
-            wanted: dcp_door::wanted_now(s).into(),
+            wanted: dcp_door::wanted_now(s),
+            port,
             address: format!("127.0.0.1:{port}"),
             held_by_a_door: known.as_ref().and_then(|k| k.held_by_a_door),
             state: known.map(|k| k.state),

@@ -13,6 +13,7 @@ const OFFICIAL: &[(&str, &str)] =
     &[("todoist", include_str!("../catalog/todoist.json")), ("trello", include_str!("../catalog/trello.json"))];
 
 /// One catalog entry.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CatalogEntry {
     /// Slug.

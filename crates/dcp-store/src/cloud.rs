@@ -20,6 +20,7 @@ dcp_format::spelled! {
 }
 
 /// The online-AI question of §13.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CloudQuestion {

@@ -30,17 +30,21 @@ use std::path::PathBuf;
 
 /// What the consent screen filled in. It comes in from a window (a secret
 /// deserializes into [`Sensitive`]) and never goes back out: no `Serialize`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "InstallRequest"))]
 #[derive(Debug, Default, Deserialize)]
 pub struct InstallOptions {
     /// Non-secret settings, by key (text as typed, or JSON values).
+    #[cfg_attr(feature = "ts", ts(type = "Array<[string, unknown]>"))]
     pub settings: Vec<(String, Value)>,
     /// Secrets, by key.
+    #[cfg_attr(feature = "ts", ts(type = "Array<[string, string]>"))]
     pub secrets: Vec<(String, Sensitive)>,
     /// The answer to the online-AI question.
     pub cloud: Option<CloudChoice>,
 }
 
 /// What an install did.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Installed {
     /// Slug.

@@ -64,6 +64,7 @@ pub const RECENT_ERRORS_MS: i64 = 24 * 3600 * 1000;
 
 dcp_format::spelled! {
     /// What happened, as the journal and the CLI spell it.
+    #[cfg_attr(feature = "ts", ts(rename = "JournalOutcome"))]
     pub enum Outcome {
         /// A call that went through.
         Done => "done",
@@ -80,6 +81,7 @@ dcp_format::spelled! {
 
 dcp_format::spelled! {
     /// Calls or events, as the journal spells them.
+    #[cfg_attr(feature = "ts", ts(rename = "JournalKind"))]
     pub enum Kind {
         /// Tool calls, whoever asked.
         Call => "call",
@@ -103,6 +105,7 @@ impl Kind {
 /// the app, or changed by hand), so that one line this version cannot
 /// read never hides the others. In JSON and TypeScript, the plain text
 /// either way.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "JournalValue", untagged))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Stored<T> {
@@ -142,6 +145,7 @@ impl<T: fmt::Display> fmt::Display for Stored<T> {
 }
 
 /// Which lines a journal page lists.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct JournalQuery {
     /// How many lines.
@@ -157,6 +161,7 @@ pub struct JournalQuery {
 }
 
 /// One line of the journal.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct JournalLine {
     /// Its number, increasing.
@@ -184,22 +189,26 @@ pub struct JournalLine {
     /// An R3 call's decision: confirmed, declined or expired. Absent from
     /// the JSON of every other line, so their shape does not change.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub confirmation: Option<Stored<Decision>>,
     /// The AI app that asked, as it named itself (an MCP client's
     /// `initialize`, issue 24; migration 12), cleaned by [`client_name`].
     /// Absent from the JSON of every other line, so their shape does not
     /// change.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub client: Option<String>,
     /// Where a confirmed (R3) call's request ended when it was not at the
     /// URL the player was shown (issue 32; migration 13): origin and path,
     /// masked, cleaned. Absent from the JSON of every other line, so their
     /// shape does not change.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub ended_at: Option<String>,
 }
 
 /// One of a plugin's last failed calls (Developer section, §19).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct FailedCall {
     /// Milliseconds since the Unix epoch.
@@ -215,6 +224,7 @@ pub struct FailedCall {
 /// A plugin whose calls keep failing (§18: a card that says Active while
 /// every call fails misleads): its failed calls since its last call that
 /// went through, and the newest one's code.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Failing {
     /// Failed calls in a row, newest first, at most [`FAILING_LOOKED_AT`].

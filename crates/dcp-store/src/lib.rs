@@ -44,8 +44,8 @@ pub use event_tokens::TOKEN_BYTES;
 pub use install::{InstallOptions, Installed};
 pub use prefs::{Prefs, Switch};
 pub use profile::Profile;
-pub use registry::{Card, Details, DetailsPage, SettingState};
-pub use review::{Origin, Review};
+pub use registry::{ActionState, Card, Details, DetailsPage, EventState, SettingState};
+pub use review::{EventView, Origin, Review, SettingView};
 pub use status::Status;
 
 use dcp_vault::{KeyStore, Vault};

@@ -8,6 +8,7 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 
 /// The app switches.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "AppSwitches"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Prefs {
     /// The general switch of §18: off turns every plugin off at once.

@@ -60,6 +60,7 @@ pub(crate) enum Loaded {
 }
 
 /// One plugin, as `list` shows it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Card {
     /// Slug.

@@ -6,7 +6,7 @@ pub use crate::cloud::CloudQuestion;
 use crate::cloud::{cloud_question, kept_cloud_choice, CloudChoice};
 use dcp_format::changes::PermissionChange;
 use dcp_format::fingerprint::Permissions;
-use dcp_format::model::{Plugin, Texts};
+use dcp_format::model::{Event, Plugin, Setting, Texts};
 use dcp_format::risk::Level;
 use dcp_format::Problem;
 use serde::Serialize;
@@ -33,6 +33,7 @@ impl Origin {
 }
 
 /// The consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Review {
     /// The review's id, for install and cancel.
@@ -66,9 +67,9 @@ pub struct Review {
     /// (§15); each shell adds §15's warning in its words.
     pub local_ports: Vec<u16>,
     /// The settings to fill in.
-    pub settings: Vec<ReviewSetting>,
+    pub settings: Vec<SettingView>,
     /// The events, each with its switch (off).
-    pub events: Vec<ReviewEvent>,
+    pub events: Vec<EventView>,
     /// For a plugin with events: the port they arrive on (§16); each shell
     /// adds §16's warning in its words.
     pub events_door: Option<u16>,
@@ -86,6 +87,7 @@ pub struct Review {
 }
 
 /// One action on the consent screen.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ReviewAction {
     /// `<slug>__<tool>`.
@@ -105,44 +107,80 @@ pub struct ReviewAction {
     pub required_args: Vec<String>,
 }
 
-/// One setting on the consent screen.
+/// A setting as the consent screen, Details and Options show it (§10,
+/// §18), in the player's language: the one view of a setting, which the
+/// review builds here and the host's details page with [`SettingView::new`].
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
-pub struct ReviewSetting {
+pub struct SettingView {
     /// Key.
     pub key: String,
-    /// Title in the player's language, else the title.
-    pub title: String,
-    /// Description in the player's language, else the description.
-    pub description: Option<String>,
-    /// "string", "number" or "boolean".
+    /// string, number or boolean.
     pub kind: &'static str,
     /// For a number: the smallest value allowed.
     pub min: Option<f64>,
     /// For a number: the largest value allowed.
     pub max: Option<f64>,
-    /// Required to install.
-    pub required: bool,
-    /// A secret: typed, never shown again.
-    pub secret: bool,
-    /// Default value.
-    pub default: Option<serde_json::Value>,
-    /// Help link and the domain its button shows ("Open example.com").
+    /// The title in the player's language, else the title.
+    pub label: String,
+    /// The help text in the player's language, else the description.
+    pub description: Option<String>,
+    /// The "where do I find it" link (never read by the AI).
     pub help_url: Option<String>,
-    /// The help link's domain.
+    /// The help link's domain, which its button shows ("Open example.com").
     pub help_domain: Option<String>,
-    /// For an update: a value is kept from the installed version.
-    pub kept: bool,
+    /// Required to work (and so to install).
+    pub required: bool,
+    /// A secret: only set / not set, never its value.
+    pub secret: bool,
+    /// A value is stored: a secret that is set, or, on the consent screen
+    /// of an update, a value the installed version keeps.
+    pub set: bool,
+    /// The value of a non-secret setting: stored, else its default (on the
+    /// consent screen, its default).
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub value: Option<serde_json::Value>,
 }
 
-/// One event on the consent screen (§16).
+impl SettingView {
+    /// `setting` in `language`, with whether a value is `set` and the `value` shown.
+    pub fn new(setting: &Setting, language: &str, set: bool, value: Option<serde_json::Value>) -> SettingView {
+        SettingView {
+            key: setting.key.clone(),
+            kind: setting.kind.type_name(),
+            min: setting.kind.bounds().0,
+            max: setting.kind.bounds().1,
+            label: setting.labels.get(language).cloned().unwrap_or_else(|| setting.title.clone()),
+            description: setting.descriptions.get(language).cloned().or_else(|| setting.description.clone()),
+            help_url: setting.help_url.clone(),
+            help_domain: setting.help_url.as_deref().and_then(dcp_format::url_parts::help_domain),
+            required: setting.required,
+            secret: setting.is_secret(),
+            set,
+            value,
+        }
+    }
+}
+
+/// An event with its switch, as the consent screen, Details and the
+/// Events section show it (§16).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
-pub struct ReviewEvent {
+pub struct EventView {
     /// Event name.
     pub name: String,
     /// Title in the player's language, else English.
     pub title: String,
     /// Its switch: off for a new event.
     pub on: bool,
+}
+
+impl EventView {
+    /// `event` in `language`, switched `on` or not.
+    pub fn new(event: &Event, language: &str, on: bool) -> EventView {
+        let title = dcp_format::model::in_language(&event.title, language).unwrap_or_default().to_owned();
+        EventView { name: event.name.clone(), title, on }
+    }
 }
 
 /// What an update keeps from the installed plugin.
@@ -174,27 +212,10 @@ pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, o
     let settings = plugin
         .settings
         .iter()
-        .map(|s| ReviewSetting {
-            key: s.key.clone(),
-            title: s.labels.get(language).cloned().unwrap_or_else(|| s.title.clone()),
-            description: s.descriptions.get(language).cloned().or_else(|| s.description.clone()),
-            kind: s.kind.type_name(),
-            min: s.kind.bounds().0,
-            max: s.kind.bounds().1,
-            required: s.required,
-            secret: s.is_secret(),
-            default: crate::registry::default_of(&s.kind),
-            help_domain: s.help_url.as_deref().and_then(dcp_format::url_parts::help_domain),
-            help_url: s.help_url.clone(),
-            kept: kept_keys.contains(&s.key),
-        })
+        .map(|s| SettingView::new(s, language, kept_keys.contains(&s.key), crate::registry::default_of(&s.kind)))
         .collect();
     let events_on = old.as_ref().map(|o| o.events_on).unwrap_or_default();
-    let events = plugin
-        .events
-        .iter()
-        .map(|e| ReviewEvent { name: e.name.clone(), title: in_language(&e.title), on: events_on.contains(&e.name) })
-        .collect();
+    let events = plugin.events.iter().map(|e| EventView::new(e, language, events_on.contains(&e.name))).collect();
     let permissions = Permissions::of(plugin);
     let permission_changes = old.as_ref().map(|o| permissions.changes_from(&o.permissions)).unwrap_or_default();
     let cloud = cloud_question(plugin, &permissions, old.as_ref().map(|o| &o.permissions));

@@ -47,7 +47,8 @@ fn s16_events_switches_door_state_and_token_from_the_command_line() {
     assert!(!dcplugin(&profile, &["events", "pomodoro", "on", "lunch_done", "--json"]).status.success());
     let v = json(&dcplugin(&profile, &["events", "pomodoro", "--json"]));
     assert_eq!(v["events"][0]["on"], true);
-    assert_eq!(v["door"], serde_json::json!({"wanted": "open", "address": "127.0.0.1:8440"}));
+    // The port as a number beside the address it has always printed (issue 33: a field added).
+    assert_eq!(v["door"], serde_json::json!({"wanted": "open", "port": 8440, "address": "127.0.0.1:8440"}));
     let token = json(&dcplugin(&profile, &["events", "pomodoro", "token", "--json"]))["token"]
         .as_str()
         .expect("token")

@@ -69,6 +69,7 @@ impl Default for DoorConfig {
 }
 
 /// The door's state.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "state")]
 pub enum DoorState {

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Whether the door should be open, and why not.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Wanted {

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What the door tells its caller (and `dcplugin serve` prints).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Notice {
@@ -69,6 +70,7 @@ pub enum Notice {
 }
 
 /// One event of an event turn, as a shell shows it to the player.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SaidEvent {
     /// Slug.

@@ -1,48 +1,12 @@
 //! A plugin's details page, Options and Developer section as they cross
 //! to a shell (§18, §19): the store's details and the validated manifest's
 //! texts in the player's language, with the facts a shell would otherwise
-//! work out again (a help link's domain).
+//! work out again (an action's name, whether it asks the player, its form).
 
-use super::Card;
-use super::CloudChoice;
-use dcp_format::model::{in_language, Plugin, Setting};
-use dcp_store::Details;
+use dcp_format::model::{in_language, Plugin};
+use dcp_store::{ActionState, Card, CloudChoice, Details, EventState, EventView, SettingState, SettingView};
 use serde::Serialize;
 use std::path::PathBuf;
-
-/// A setting as the consent screen, Details and Options show it (§10,
-/// §18), in the player's language.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize)]
-pub struct SettingView {
-    /// Key.
-    pub key: String,
-    /// string, number or boolean.
-    pub kind: &'static str,
-    /// For a number: the smallest value allowed.
-    pub min: Option<f64>,
-    /// For a number: the largest value allowed.
-    pub max: Option<f64>,
-    /// The title in the player's language, else the title.
-    pub label: String,
-    /// The help text in the player's language, else the description.
-    pub description: Option<String>,
-    /// The "where do I find it" link (never read by the AI).
-    pub help_url: Option<String>,
-    /// The help link's domain, which its button shows ("Open example.com").
-    pub help_domain: Option<String>,
-    /// Required to work (and so to install).
-    pub required: bool,
-    /// A secret: only set / not set, never its value.
-    pub secret: bool,
-    /// A value is stored: a secret that is set, or, on the consent screen
-    /// of an update, a value the installed version keeps.
-    pub set: bool,
-    /// The value of a non-secret setting: stored, else its default (on the
-    /// consent screen, its default).
-    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
-    pub value: Option<serde_json::Value>,
-}
 
 /// An action as Details and the Developer section show it (§12, §19).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -95,18 +59,6 @@ fn input_schema(arguments: &[dcp_format::model::Argument]) -> serde_json::Value 
     serde_json::json!({ "type": "object", "properties": properties, "required": required })
 }
 
-/// An event in the Events section (§16).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Serialize)]
-pub struct EventView {
-    /// Name.
-    pub name: String,
-    /// Title in the player's language, else English.
-    pub title: String,
-    /// Its switch.
-    pub on: bool,
-}
-
 /// A plugin's details page, Options and Developer section (§18, §19).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
@@ -137,7 +89,7 @@ pub struct PluginDetails {
     /// The plugin's folder.
     pub folder: PathBuf,
     /// The last failed calls, newest first.
-    pub last_failures: Vec<super::FailedCall>,
+    pub last_failures: Vec<dcp_store::journal::FailedCall>,
 }
 
 impl PluginDetails {
@@ -148,72 +100,69 @@ impl PluginDetails {
         language: &str,
         last_failures: Vec<dcp_store::journal::FailedCall>,
     ) -> PluginDetails {
-        let settings = details
-            .settings
-            .iter()
+        // Taken apart whole: a field added to the store's details does not
+        // compile here until it is shown or left out on purpose.
+        let Details {
+            card,
+            settings,
+            actions,
+            events,
+            sites,
+            cloud_choice,
+            twitch_allowed,
+            manifest_fingerprint,
+            permissions_fingerprint,
+            folder,
+            errors,
+            review_banner,
+        } = details;
+        let settings = settings
+            .into_iter()
             .filter_map(|state| {
-                let setting = plugin?.settings.iter().find(|s| s.key == state.key)?;
-                Some(setting_view(setting, state, language))
+                let SettingState { key, title: _, secret: _, required: _, value, set } = state;
+                let setting = plugin?.settings.iter().find(|s| s.key == key)?;
+                Some(SettingView::new(setting, language, set, value))
             })
             .collect();
-        let actions = details
-            .actions
-            .iter()
-            .filter_map(|a| {
-                let tool = plugin?.tools.iter().find(|t| t.full_name == a.full_name)?;
+        let actions = actions
+            .into_iter()
+            .filter_map(|state| {
+                let ActionState { full_name, level, method, url, enabled } = state;
+                let tool = plugin?.tools.iter().find(|t| t.full_name == full_name)?;
                 Some(ActionView {
-                    full_name: a.full_name.clone(),
+                    full_name,
                     name: tool.name.clone(),
-                    level: a.level,
+                    level,
                     hint: in_language(&tool.hint, language).unwrap_or_default().to_owned(),
-                    method: a.method,
-                    url: a.url.clone(),
-                    enabled: a.enabled,
-                    needs_confirmation: a.level.needs_confirmation(),
+                    method,
+                    url,
+                    enabled,
+                    needs_confirmation: level.needs_confirmation(),
                     input_schema: input_schema(&tool.arguments),
                 })
             })
             .collect();
-        let events = details
-            .events
-            .iter()
-            .filter_map(|e| {
-                let event = plugin?.events.iter().find(|d| d.name == e.name)?;
-                let title = in_language(&event.title, language).unwrap_or_default().to_owned();
-                Some(EventView { name: e.name.clone(), title, on: e.on })
+        let events = events
+            .into_iter()
+            .filter_map(|state| {
+                let EventState { name, on } = state;
+                Some(EventView::new(plugin?.events.iter().find(|e| e.name == name)?, language, on))
             })
             .collect();
         PluginDetails {
-            card: details.card.into(),
+            card,
             settings,
             actions,
             events,
-            sites: details.sites,
-            cloud_choice: details.cloud_choice.map(Into::into),
-            twitch_allowed: details.twitch_allowed,
-            review_banner: details.review_banner,
-            errors: details.errors,
-            manifest_fingerprint: details.manifest_fingerprint,
-            permissions_fingerprint: details.permissions_fingerprint,
-            folder: details.folder,
-            last_failures: last_failures.into_iter().map(Into::into).collect(),
+            sites,
+            cloud_choice,
+            twitch_allowed,
+            review_banner,
+            errors,
+            manifest_fingerprint,
+            permissions_fingerprint,
+            folder,
+            last_failures,
         }
-    }
-}
-
-fn setting_view(setting: &Setting, state: &dcp_store::SettingState, language: &str) -> SettingView {
-    SettingView {
-        key: setting.key.clone(),
-        kind: setting.kind.type_name(),
-        min: setting.kind.bounds().0,
-        max: setting.kind.bounds().1,
-        label: setting.labels.get(language).cloned().unwrap_or_else(|| setting.title.clone()),
-        description: setting.descriptions.get(language).cloned().or_else(|| setting.description.clone()),
-        help_url: setting.help_url.clone(),
-        help_domain: setting.help_url.as_deref().and_then(dcp_format::url_parts::help_domain),
-        required: setting.required,
-        secret: state.secret,
-        set: state.set,
-        value: state.value.clone(),
     }
 }

@@ -57,10 +57,10 @@ fn s3_review_of_my_tasks_shows_everything_the_consent_screen_needs() {
     assert!(r.local_ports.is_empty());
     assert!(r.events_door.is_none(), "no events, no events warning");
     let token = r.settings.iter().find(|s| s.key == "api_token").expect("api_token");
-    assert!(token.secret && token.required && !token.kept);
+    assert!(token.secret && token.required && !token.set);
     assert_eq!(token.help_domain.as_deref(), Some("tasks.example.com"));
     let max = r.settings.iter().find(|s| s.key == "max_tasks").expect("max_tasks");
-    assert_eq!((max.kind, max.default.clone(), max.secret), ("number", Some(json!(10)), false));
+    assert_eq!((max.kind, max.value.clone(), max.secret), ("number", Some(json!(10)), false));
     assert_eq!(r.cloud, CloudQuestion::Ask);
     // The package waits in quarantine.
     assert!(f.root().join("quarantine").join(&r.review).join(MANIFEST_FILE).is_file());

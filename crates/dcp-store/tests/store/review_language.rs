@@ -23,16 +23,16 @@ fn s10_the_review_speaks_the_players_language_with_english_as_fallback() {
     let trello = s.import(&example("trello-perso")).expect("review");
     let hints: Vec<&str> = trello.actions.iter().map(|a| a.hint.as_str()).collect();
     assert_eq!(hints, vec!["lire votre tableau Trello", "ajouter une carte à votre tableau Trello"]);
-    let titles: Vec<&str> = trello.settings.iter().map(|t| t.title.as_str()).collect();
+    let titles: Vec<&str> = trello.settings.iter().map(|t| t.label.as_str()).collect();
     assert_eq!(titles, vec!["Clé de l'app", "Jeton", "Tableau"]);
     let tasks = s.import(&example("my-tasks")).expect("review");
     assert_eq!(tasks.actions[0].hint, "read your tasks", "no French hint: English is shown");
-    assert_eq!(tasks.settings[0].title, "API token", "no French label: the title is shown");
+    assert_eq!(tasks.settings[0].label, "API token", "no French label: the title is shown");
 
     s.set_pref("language", "en").expect("language");
     let english = s.review(&trello.review).expect("review again");
     assert_eq!(english.actions[0].hint, "read your Trello board");
-    assert_eq!(english.settings[2].title, "Board");
+    assert_eq!(english.settings[2].label, "Board");
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn s18_update_review_shows_update_old_and_new_versions() {
     assert_eq!(r.version, "1.1.0");
     assert!(!r.permissions_changed, "a text-only update does not change permissions: {:?}", r.permission_changes);
     assert!(r.permission_changes.is_empty());
-    assert!(r.settings.iter().find(|s| s.key == "api_token").expect("token").kept);
+    assert!(r.settings.iter().find(|s| s.key == "api_token").expect("token").set);
     let installed = f.store.install(&r.review, options(&[], &[], None)).expect("update needs no new answer");
     assert!(installed.update && !installed.permissions_changed);
     assert_eq!(f.store.show("mytasks").expect("show").card.version, "1.1.0");
@@ -177,7 +177,7 @@ fn s18_update_keeps_settings_still_present_and_drops_removed_ones() {
     f.store.set_settings("mytasks", &[("max_tasks".into(), json!(20))]).expect("set");
     // Text-only update: the setting and the secret are kept (and still open).
     let r = review_of(&f, "v11.json", |m| m["display_name"] = json!("My task list"));
-    assert!(r.settings.iter().all(|s| s.kept), "{:?}", r.settings);
+    assert!(r.settings.iter().all(|s| s.set), "{:?}", r.settings);
     f.store.install(&r.review, options(&[], &[], None)).expect("update");
     let d = f.store.show("mytasks").expect("show");
     assert_eq!(d.settings.iter().find(|s| s.key == "max_tasks").and_then(|s| s.value.clone()), Some(json!(20)));
