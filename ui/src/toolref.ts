@@ -14,3 +14,9 @@ export function slugOf(full: string): string {
   const at = full.indexOf(SEPARATOR);
   return at < 0 ? full : full.slice(0, at);
 }
+
+/** The tool's own name in a full tool name (the whole text when it has no `__`). */
+export function toolName(full: string): string {
+  const at = full.indexOf(SEPARATOR);
+  return at < 0 ? full : full.slice(at + SEPARATOR.length);
+}
