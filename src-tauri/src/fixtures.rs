@@ -43,7 +43,7 @@ fn value(answer: impl Serialize) -> Value {
 }
 
 /// The values an install needs for a review's required settings (§10), by kind.
-fn install_options(review: &Value) -> InstallOptions {
+pub(crate) fn install_options(review: &Value) -> InstallOptions {
     let mut options = InstallOptions::default();
     for setting in review["settings"].as_array().into_iter().flatten().filter(|s| s["required"] == true) {
         let key = setting["key"].as_str().expect("a key").to_owned();

@@ -4,14 +4,13 @@
 import type { Key, Translate } from './i18n';
 import { en } from './locales/en';
 import { own } from './own';
+import { isOneOf, LevelValues } from './bindings/values';
 import type { ApiError, Card, DataReach, DoorState, DoorView, Failing, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Status } from './types';
 
 /** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
 export type WireError = Omit<ApiError, 'problems' | 'fields'> & { problems?: Problem[]; fields?: FieldProblem[] };
 /** The door as it arrives: the host leaves `state` out when this process runs no door. */
 export type WireDoor = Omit<DoorView, 'state'> & { state?: DoorState | null };
-
-export const STATUSES: Status[] = ['active', 'off', 'needs_setup', 'tools_off', 'modified', 'invalid', 'missing', 'dev_mode_off'];
 
 export function statusText(t: Translate, status: Status): string {
   return t(`status.${status}` as Key);
@@ -23,7 +22,7 @@ export function badgeText(t: Translate, origin: Origin): string {
   return t(`badge.${origin}`);
 }
 export function levelText(t: Translate, level: string): string {
-  return ['R0', 'R1', 'R2', 'R3', 'R4'].includes(level) ? t(`level.${level}` as Key) : level;
+  return isOneOf(LevelValues, level) ? t(`level.${level}` as Key) : level;
 }
 
 /** The card's extra lines (§13, §15) in the player's language: kept on this PC, each program on this PC. */
@@ -288,10 +287,6 @@ export function doorWords(t: Translate, door: WireDoor): string {
   if (why === 'dev_mode_off') return t('door.dev_mode_off');
   if (why === 'no_event_on') return t('door.no_event_on');
   return t('door.listening');
-}
-
-export function doorPort(door: WireDoor): number {
-  return Number(door.address.split(':').pop()) || 8440;
 }
 
 // ---------------------------------------------------------------- My plugins filters

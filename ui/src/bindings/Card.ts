@@ -4,7 +4,7 @@ import type { Origin } from "./Origin";
 import type { Status } from "./Status";
 
 /**
- * One card of My plugins (§18); the icon through [`crate::Host::icon`].
+ * One plugin, as `list` shows it.
  */
 export type Card = { 
 /**
@@ -28,11 +28,12 @@ status: Status,
  */
 enabled: boolean, 
 /**
- * Where it comes from: Not signed, Official or Folder (dev) (§18).
+ * Where it comes from (§18: Not signed, Official, Folder (dev)).
  */
 origin: Origin, 
 /**
- * It reads private data and works only with an AI on this PC (§13).
+ * It reads private data and is kept on this PC (§13): the player
+ * answered "Only with an AI running on this PC", or `never`.
  */
 kept_on_pc: boolean, 
 /**
@@ -52,16 +53,16 @@ author: string | null,
  */
 description: string | null, 
 /**
- * The plugin has a usable icon.png; otherwise the card shows a letter tile (§4).
+ * The plugin has a usable icon.png ([`Store::icon`]); otherwise the card shows a letter tile (§4).
  */
 has_icon: boolean, 
 /**
  * Its failed calls of the last day, since it was installed (§19: shown
- * on the card in developer mode).
+ * on the card in developer mode; see [`crate::journal::RECENT_ERRORS_MS`]).
  */
 recent_errors: number, 
 /**
- * Its calls keep failing: none went through since (§18: said on the
- * card, whatever the mode, so that Active does not mislead).
+ * Its calls keep failing: none went through since (see
+ * [`Store::failing`]); shown on the card whatever the mode.
  */
 failing: Failing | null, };

@@ -11,7 +11,11 @@ export type DoorView = {
  */
 wanted: Wanted, 
 /**
- * `127.0.0.1:<port>`.
+ * The port the door listens on, on 127.0.0.1.
+ */
+port: number, 
+/**
+ * `127.0.0.1:<port>`, as `dcplugin events --json` has always said it.
  */
 address: string, 
 /**

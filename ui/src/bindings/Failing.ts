@@ -3,12 +3,13 @@ import type { JournalValue } from "./JournalValue";
 import type { ToolCode } from "./ToolCode";
 
 /**
- * A plugin whose calls keep failing: a fact each shell words.
+ * A plugin whose calls keep failing (§18: a card that says Active while
+ * every call fails misleads): its failed calls since its last call that
+ * went through, and the newest one's code.
  */
 export type Failing = { 
 /**
- * Its failed calls in a row, up to the last that went through (at
- * most [`dcp_store::journal::FAILING_LOOKED_AT`]).
+ * Failed calls in a row, newest first, at most [`FAILING_LOOKED_AT`].
  */
 calls: number, 
 /**

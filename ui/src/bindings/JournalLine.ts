@@ -58,16 +58,16 @@ detail: string | null,
  */
 confirmation?: JournalValue<Decision>, 
 /**
- * The AI app that asked, as it named itself (an MCP client, issue
- * 24), cleaned and cut by the journal. Absent from the JSON of every
- * other line, so their shape does not change.
+ * The AI app that asked, as it named itself (an MCP client's
+ * `initialize`, issue 24; migration 12), cleaned by [`client_name`].
+ * Absent from the JSON of every other line, so their shape does not
+ * change.
  */
 client?: string, 
 /**
  * Where a confirmed (R3) call's request ended when it was not at the
- * URL the player was shown (issue 32): the URL of a redirect read, or
- * where a refused one pointed; origin and path, masked, cleaned.
- * Absent from the JSON of every other line, so their shape does not
- * change.
+ * URL the player was shown (issue 32; migration 13): origin and path,
+ * masked, cleaned. Absent from the JSON of every other line, so their
+ * shape does not change.
  */
 ended_at?: string, };

@@ -60,6 +60,7 @@ events: Array<string>,
  */
 tools: Array<string>, 
 /**
- * Each event as the player is shown it.
+ * Each event said, as the player is shown it: the program's own
+ * words, not the AI's framing of them.
  */
 said: Array<SaidEvent>, };

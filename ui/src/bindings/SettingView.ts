@@ -2,7 +2,8 @@
 
 /**
  * A setting as the consent screen, Details and Options show it (§10,
- * §18), in the player's language.
+ * §18), in the player's language: the one view of a setting, which the
+ * review builds here and the host's details page with [`SettingView::new`].
  */
 export type SettingView = { 
 /**

@@ -51,7 +51,6 @@ export type { Refusal } from "./Refusal";
 export type { RequestPart } from "./RequestPart";
 export type { Review } from "./Review";
 export type { ReviewAction } from "./ReviewAction";
-export type { ReviewEvent } from "./ReviewEvent";
 export type { SaidEvent } from "./SaidEvent";
 export type { SentRequest } from "./SentRequest";
 export type { SettingView } from "./SettingView";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { listen } from '@tauri-apps/api/event';
+import { EVENTS, listenTo } from '../bindings/events';
 import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
 import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
@@ -120,14 +120,14 @@ export function App(props: { initial?: AppSwitches }) {
       const opened = await api.takeOpenedFiles().catch(() => [] as string[]);
       openFiles(opened);
     })().catch((e) => { setLoaded(true); showError(asApiError(e)); });
-    listen<HostEvent>('host-event', (e) => onHostEvent(e.payload)).then((u) => (live ? stop.push(u) : u()));
+    listenTo(EVENTS.HOST_EVENT, onHostEvent).then((u) => (live ? stop.push(u) : u()));
     // An event the companion says while another tab is shown is in the conversation when the player comes back.
     keepConversation();
-    listen<string[]>('open-files', async (e) => {
-      await openFiles(e.payload ?? []);
+    listenTo(EVENTS.OPEN_FILES, async (paths) => {
+      await openFiles(paths ?? []);
       api.takeOpenedFiles().catch(() => undefined);
     }).then((u) => (live ? stop.push(u) : u()));
-    listen<boolean>('drop-hover', (e) => setDropping(e.payload === true)).then((u) => (live ? stop.push(u) : u()));
+    listenTo(EVENTS.DROP_HOVER, (on) => setDropping(on === true)).then((u) => (live ? stop.push(u) : u()));
     return () => { live = false; stop.forEach((u) => u()); stop = []; };
   }, []);
 
@@ -148,7 +148,7 @@ export function App(props: { initial?: AppSwitches }) {
         if (n.kind === 'turn') {
           setLastTurns((old) => {
             const next = new Map(old);
-            for (const e of n.events) next.set(e.split('/')[0], n.message);
+            for (const said of n.said) next.set(said.plugin, n.message);
             return next;
           });
         }

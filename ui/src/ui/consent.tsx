@@ -105,7 +105,7 @@ export function Consent(props: { review: Review; onDone: (installed: boolean) =>
               <li key={a.full_name}>
                 <span class="hint">{a.hint}</span>
                 <span class={`level level-${a.level}`}>{levelText(t, a.level)}</span>
-                {a.level === 'R3' && <span class="muted"> · {t('level.needs_confirmation')}</span>}
+                {a.needs_confirmation && <span class="muted"> · {t('level.needs_confirmation')}</span>}
               </li>
             ))}
           </ul>

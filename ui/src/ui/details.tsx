@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
-import { errorWords, badgeText, cardLines, doorPort, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
+import { errorWords, badgeText, cardLines, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
+import { ModelValues, SourceValues } from '../bindings/values';
+import { toolName } from '../toolref';
 import { CallView } from './call-view';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
 import { useApp, useT } from './context';
@@ -78,7 +80,7 @@ export function Details(props: { slug: string; onClose: () => void }) {
                     <div>
                       <span class="hint">{a.hint || a.name}</span>
                       <span class={`level level-${a.level}`}>{levelText(t, a.level)}</span>
-                      {a.level === 'R3' && <p class="muted" data-testid={`asks-${a.name}`}>{t('level.needs_confirmation')}</p>}
+                      {a.needs_confirmation && <p class="muted" data-testid={`asks-${a.name}`}>{t('level.needs_confirmation')}</p>}
                     </div>
                   </li>
                 ))}
@@ -139,7 +141,7 @@ function EventsSection(props: { slug: string }) {
           onChange={(on) => act(api.setEventEnabled(props.slug, e.name, on))} />
       ))}
       <dl class="facts">
-        <dt>{t('events.port')}</dt><dd data-testid="door-port">{doorPort(page.door)}</dd>
+        <dt>{t('events.port')}</dt><dd data-testid="door-port">{page.door.port}</dd>
         <dt>{t('events.door')}</dt><dd data-testid="door-state">{doorWords(t, page.door)}</dd>
       </dl>
       <h4>{t('events.token')}</h4>
@@ -280,13 +282,13 @@ function TryAction(props: { d: PluginDetails }) {
           <div class="field">
             <label for={whoId}>{t('dev.try_who')}</label>
             <select id={whoId} data-testid="try-source" value={source} onChange={(e) => setSource((e.currentTarget as HTMLSelectElement).value as Source)}>
-              {(['test', 'voice', 'keyboard', 'twitch', 'auto', 'event'] as Source[]).map((s) => <option key={s} value={s}>{whoText(t, s)}</option>)}
+              {SourceValues.map((s) => <option key={s} value={s}>{whoText(t, s)}</option>)}
             </select>
           </div>
           <div class="field">
             <label for={modelId}>{t('dev.try_model')}</label>
             <select id={modelId} data-testid="try-model" value={model} onChange={(e) => setModel((e.currentTarget as HTMLSelectElement).value as Model)}>
-              {(['local', 'online'] as Model[]).map((m) => <option key={m} value={m}>{t(`model.${m}`)}</option>)}
+              {ModelValues.map((m) => <option key={m} value={m}>{t(`model.${m}`)}</option>)}
             </select>
           </div>
         </div>
@@ -299,7 +301,7 @@ function TryAction(props: { d: PluginDetails }) {
             <>
               {result.confirmation && (
                 <p data-testid="try-confirmation">{t(`ask.${result.confirmation}`, {
-                  plugin: props.d.name, action: action?.hint || tool.slice(props.d.slug.length + 2),
+                  plugin: props.d.name, action: action?.hint || toolName(tool),
                   method: result.sent?.method ?? '', url: result.sent?.url ?? '',
                 })}</p>
               )}

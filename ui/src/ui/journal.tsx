@@ -8,6 +8,7 @@ import { api, asApiError } from '../api';
 import type { Key, Translate } from '../i18n';
 import type { JournalLine, JournalOutcome, JournalQuery } from '../types';
 import { formatTime, timeLocale, journalAction, outcomeText, reasonWords, runWords, whoText } from '../words';
+import { JournalOutcomeValues } from '../bindings/values';
 import { useId } from './common';
 import { journalBus } from './bus';
 import { useApp } from './context';
@@ -79,7 +80,6 @@ export function Journal(props: { lost: string | null }) {
     setLines((old) => (old.some((l) => l.id === line.id) ? old : [line, ...old]));
   }), []);
   const slugs = [...cards.keys()].sort();
-  const outcomes: JournalOutcome[] = ['done', 'failed', 'refused', 'received', 'dropped'];
   const nameOf = (slug: string) => cards.get(slug)?.name ?? slug;
   return (
     <section class="journal" aria-labelledby="journal-h">
@@ -98,7 +98,7 @@ export function Journal(props: { lost: string | null }) {
           <label for={outcomeId}>{t('journal.filter_outcome')}</label>
           <select id={outcomeId} data-testid="journal-outcome" value={outcome} onChange={(e) => setOutcome((e.currentTarget as HTMLSelectElement).value as JournalOutcome | '')}>
             <option value="">{t('journal.all_outcomes')}</option>
-            {outcomes.map((o) => <option key={o} value={o}>{t(`outcome.${o}`)}</option>)}
+            {JournalOutcomeValues.map((o) => <option key={o} value={o}>{t(`outcome.${o}`)}</option>)}
           </select>
         </div>
       </div>

@@ -2448,6 +2448,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2458,6 +2459,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2468,6 +2470,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2478,6 +2481,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2488,6 +2492,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2498,6 +2503,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2519,6 +2525,7 @@ export const eventsPages: Record<string, EventsPage> = {
     ],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2529,6 +2536,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2539,6 +2547,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2549,6 +2558,7 @@ export const eventsPages: Record<string, EventsPage> = {
     "events": [],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false
@@ -2565,6 +2575,7 @@ export const eventsPages: Record<string, EventsPage> = {
     ],
     "door": {
       "wanted": "no_event_on",
+      "port": 8440,
       "address": "127.0.0.1:8440"
     },
     "token_made": false

@@ -4,8 +4,9 @@ import type { Card, ErrorCode, FieldCode, PermissionChange, Problem } from '../.
 import {
   IMPORT_CODES, cardLines, categoryOf, changeWords, doorWords, errorWords, fieldProblems, filterCards, formatTime,
   isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
-  statusText, STATUSES, tileClass, timeLocale, whoText, badgeText, failingWords, officialDescription, typeText,
+  statusText, tileClass, timeLocale, whoText, badgeText, failingWords, officialDescription, typeText,
 } from '../../src/words';
+import { LevelValues, StatusValues } from '../../src/bindings/values';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -45,8 +46,9 @@ describe('French for what the app ships (issue 23)', () => {
 
 describe('statuses, badges and levels', () => {
   test('every §18 status has its words', () => {
-    expect(STATUSES.map((s) => statusText(t, s))).toEqual([
-      'Active', 'Off', 'Needs setup', 'Tools off', 'Modified', 'Invalid', 'Missing', 'Developer mode off',
+    // Every value the host can send, as Rust declares them (the order in which they win).
+    expect(StatusValues.map((s) => statusText(t, s))).toEqual([
+      'Missing', 'Invalid', 'Modified', 'Developer mode off', 'Off', 'Needs setup', 'Tools off', 'Active',
     ]);
     expect(statusText(tf, 'needs_setup')).toBe('À configurer');
   });
@@ -54,9 +56,10 @@ describe('statuses, badges and levels', () => {
     expect((['import', 'official', 'folder'] as const).map((o) => badgeText(t, o))).toEqual(['Not signed', 'Official', 'Folder (dev)']);
   });
   test('levels are shown as §12 says', () => {
-    expect(['R0', 'R1', 'R2', 'R3'].map((l) => levelText(t, l))).toEqual([
-      'reads public data', 'reads your data', 'reversible action', 'serious action, confirmed every time',
+    expect(LevelValues.map((l) => levelText(t, l))).toEqual([
+      'reads public data', 'reads your data', 'reversible action', 'serious action, confirmed every time', 'reserved for official plugins',
     ]);
+    expect(levelText(t, 'R9'), 'a level of a newer host is shown as it came').toBe('R9');
   });
   test('card lines: kept on this PC, then each program on this PC, from the card\'s facts', () => {
     expect(cardLines(t, { kept_on_pc: true, local_ports: [8420, 8421] })).toEqual([
@@ -274,14 +277,14 @@ test('dates use the system locale when it is a variant of the player\'s language
 
 describe('the door in words', () => {
   test('each state', () => {
-    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'listening', port: 8440 } })).toBe('Waiting for events');
-    expect(doorWords(t, { wanted: 'dev_mode_off', address: '127.0.0.1:8440' })).toBe('Off: developer mode is off');
-    expect(doorWords(t, { wanted: 'no_event_on', address: '127.0.0.1:8440' })).toBe('Off: no event is switched on');
-    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
-    expect(doorWords(t, { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: false })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
+    expect(doorWords(t, { wanted: 'open', port: 8440, address: '127.0.0.1:8440', state: { state: 'listening', port: 8440 } })).toBe('Waiting for events');
+    expect(doorWords(t, { wanted: 'dev_mode_off', port: 8440, address: '127.0.0.1:8440' })).toBe('Off: developer mode is off');
+    expect(doorWords(t, { wanted: 'no_event_on', port: 8440, address: '127.0.0.1:8440' })).toBe('Off: no event is switched on');
+    expect(doorWords(t, { wanted: 'open', port: 8440, address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 } })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
+    expect(doorWords(t, { wanted: 'open', port: 8440, address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: false })).toBe('Port 8440 is used by another program. Close that program: the app tries again by itself.');
   });
   test('a port held by another event door says so (issue 23): that door takes the events', () => {
-    const door = { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: true } as const;
+    const door = { wanted: 'open', port: 8440, address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: true } as const;
     expect(doorWords(t, door)).toBe('Port 8440 is used by another event door (dcplugin serve, or this app open with another profile), which receives the events instead. Post them there, or close it: the app tries again by itself.');
     expect(doorWords(tf, door)).toContain('autre porte d\'événements');
   });
