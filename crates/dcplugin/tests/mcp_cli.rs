@@ -461,6 +461,8 @@ struct Raw {
     stdin: Option<ChildStdin>,
     /// The server's lines, read as they come by a thread of their own.
     out: mpsc::Receiver<String>,
+    /// Its standard error's lines, the same way.
+    errors: mpsc::Receiver<String>,
 }
 
 /// How long a raw client waits for the server's next line: long enough for
@@ -471,13 +473,12 @@ const WAIT: Duration = Duration::from_secs(60);
 impl Raw {
     fn start(w: &World, capabilities: Value) -> Raw {
         let mut command = w.p.command(&["mcp", "--ai", "online"]);
-        command.envs(w.env()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        command.envs(w.env()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut server = Running(command.spawn().unwrap());
         let stdin = child_of(&mut server).stdin.take();
-        let (lines, out) = mpsc::channel();
-        let stdout = BufReader::new(child_of(&mut server).stdout.take().unwrap());
-        std::thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| lines.send(line)));
-        let mut raw = Raw { server, stdin, out };
+        let out = lines_of(child_of(&mut server).stdout.take().unwrap());
+        let errors = lines_of(child_of(&mut server).stderr.take().unwrap());
+        let mut raw = Raw { server, stdin, out, errors };
         let client = json!({ "name": "raw", "version": "1" });
         raw.send(&json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": { "protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": client } }));
@@ -516,10 +517,20 @@ impl Raw {
         }
     }
 
+    /// The server's next line on standard error.
+    fn error_line(&mut self) -> String {
+        self.errors.recv_timeout(WAIT).unwrap_or_else(|e| panic!("no line on standard error within {WAIT:?}: {e}"))
+    }
+
+    /// Closes standard input: the session ends.
+    fn end_session(&mut self) {
+        drop(self.stdin.take());
+    }
+
     /// Closes standard input: the server ends with exit 0 once its calls
     /// are over. Its lines not read yet.
     fn close(mut self) -> Vec<Value> {
-        drop(self.stdin.take());
+        self.end_session();
         let mut rest = Vec::new();
         while let Some(line) = self.read() {
             rest.push(line);
@@ -527,6 +538,15 @@ impl Raw {
         assert!(child_of(&mut self.server).wait().unwrap().success(), "exit 0 when the client closes standard input");
         rest
     }
+}
+
+/// The lines of a child's output, read as they come by a thread of their own.
+fn lines_of(output: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (lines, out) = mpsc::channel();
+    std::thread::spawn(move || {
+        BufReader::new(output).lines().map_while(Result::ok).try_for_each(|line| lines.send(line))
+    });
+    out
 }
 
 #[test]
@@ -728,13 +748,16 @@ fn the_config_snippets_of_the_docs_start_dcplugin_mcp() {
     assert_eq!(apps, 3, "Claude Desktop, VS Code, LM Studio");
 }
 
-/// Issue 33: a `tools/call` the client cancels before the server began it
-/// is not run: nothing is sent, no journal line, no result; the session
-/// goes on. The cancel is written with the call, in one write: rmcp reads
-/// both from one buffer and cancels the call's token before the call's
-/// task first runs (without the check, the call was sent in 30 runs of 30).
+/// Issue 33: a `tools/call` cancelled as it comes in gets no result, and
+/// is either not run at all (cancelled before it began: nothing sent, no
+/// journal line) or, when the server began it first, run to its end with
+/// its journal line; never sent without one. The cancel is written with
+/// the call, in one write: rmcp most often reads both before the call's
+/// task first runs (without the check, the call was sent in 30 runs of
+/// 30), but which comes first is rmcp's and the scheduler's, so the test
+/// holds either way. The session goes on.
 #[test]
-fn issue33_a_call_cancelled_before_it_began_is_not_sent() {
+fn issue33_a_call_cancelled_as_it_comes_in_gets_no_result_and_is_never_sent_unjournaled() {
     let w = World::new();
     let mut raw = Raw::start(&w, json!({}));
     let price = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -753,6 +776,94 @@ fn issue33_a_call_cancelled_before_it_began_is_not_sent() {
     assert!(listed["result"]["tools"].is_array(), "still serving: {listed}");
     let rest = raw.close();
     assert!(rest.iter().all(|line| line["id"] != 2), "no result for a cancelled call: {rest:?}");
-    assert!(w.server.seen().is_empty(), "nothing sent: {:?}", w.server.seen());
-    assert_eq!(mcp_entries(&w), Vec::<Value>::new(), "no journal line");
+    let sent = w.server.seen().len();
+    let lines = mcp_entries(&w);
+    assert!(sent <= 1, "sent once at most: {:?}", w.server.seen());
+    assert_eq!(lines.len(), sent, "a call is sent only with its journal line: {lines:?}");
+    assert!(lines.iter().all(|l| l["outcome"] == "done"), "{lines:?}");
+}
+
+/// A program on this PC that answers a request only when the test says:
+/// the request's arrival comes out of `arrived`, and `release` lets the
+/// answer go.
+struct HeldServer {
+    port: u16,
+    arrived: mpsc::Receiver<()>,
+    release: mpsc::Sender<()>,
+}
+
+impl HeldServer {
+    fn start() -> HeldServer {
+        let listener = support::unreserved_listener();
+        let port = listener.local_addr().unwrap().port();
+        let (arrive, arrived) = mpsc::channel();
+        let (release, released) = mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap() == 1 {
+                head.push(byte[0]);
+            }
+            arrive.send(()).unwrap();
+            let _ = released.recv();
+            let body = r#"{"time":"12:00"}"#;
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(answer.as_bytes()).unwrap();
+        });
+        HeldServer { port, arrived, release }
+    }
+}
+
+/// Issue 33: `notifications/cancelled` for a call already under way: the
+/// server stops waiting for it (no result, the session goes on: a list is
+/// answered while the request is still held), the request already sent
+/// runs to its end in the host, and when the client then closes the
+/// session the server waits for it (and says so on standard error), so
+/// the call keeps its journal line with its outcome. Without the wait, the
+/// process ended with the call and its line was lost.
+#[test]
+fn issue33_a_call_cancelled_under_way_gets_no_result_and_keeps_its_journal_line() {
+    let w = World::new();
+    let held = HeldServer::start();
+    let manifest = json!({
+        "name": "slowclock", "version": "1.0.0", "display_name": "Slow clock",
+        "_meta": { "com.desktopaicompanion": {
+            "apiVersion": 1, "kind": "declarative", "slug": "slowclock",
+            "permissions": { "network": { "local": { "ports": [held.port] } } },
+            "tools": { "get_time": {
+                "description": "Read the time of the player's PC, slowly.", "hint": { "en": "read the PC's time" },
+                "inputSchema": { "type": "object", "properties": {} },
+                "request": { "url": format!("http://127.0.0.1:{}/time", held.port) }
+            } }
+        } }
+    });
+    w.import(&manifest, "allow", None);
+    let mut raw = Raw::start(&w, json!({}));
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "slowclock__get_time", "arguments": {} } }));
+    held.arrived.recv_timeout(WAIT).expect("the request reached the program");
+    raw.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 2, "reason": "the player stopped the AI app" } }));
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
+    let listed = loop {
+        let line = raw.read().expect("the list");
+        if line["id"] == 3 {
+            break line;
+        }
+        assert_ne!(line["id"], 2, "no result for a cancelled call: {line}");
+    };
+    assert!(listed["result"]["tools"].is_array(), "still serving while the call is held: {listed}");
+    raw.end_session();
+    let said = raw.error_line();
+    assert!(said.contains("waiting for the calls under way"), "{said}");
+    held.release.send(()).unwrap();
+    let rest = raw.close();
+    assert!(rest.iter().all(|line| line["id"] != 2), "no result for a cancelled call: {rest:?}");
+    let lines: Vec<(Value, Value)> =
+        mcp_entries(&w).into_iter().map(|e| (e["action"].clone(), e["outcome"].clone())).collect();
+    assert_eq!(lines, [(json!("get_time"), json!("done"))], "the call kept its journal line");
 }

@@ -17,16 +17,23 @@
 //! the name the client gave itself in `initialize` (cleaned and cut).
 //!
 //! A call the client cancels (`notifications/cancelled`, issue 32) gets no
-//! result (MCP: the receiver of a cancel sends no response). Its R3
-//! question is withdrawn: a question not yet asked is never asked, an open
-//! elicitation is cancelled towards the client, and the call ends declined
-//! with nothing sent, whatever answer comes later. A request already on
-//! the wire (an R0–R2 call, or an R3 accepted before the cancel came) runs
-//! to its end and keeps its journal line. A call cancelled before it began
-//! (issue 33) is not run at all: nothing sent, no journal line. Once begun,
-//! an R0–R2 call has no wait before its request goes out (prepare is a
-//! few store reads; BUSY is refused, not waited for), so it runs to its
-//! end as one already sent does.
+//! result (MCP: the receiver of a cancel sends no response), and the
+//! server stops waiting for it at once, as the companion's Stop stops a
+//! turn (issue 33). Its R3 question is withdrawn: a question not yet asked
+//! is never asked, an open elicitation is cancelled towards the client,
+//! and the call ends declined with nothing sent, whatever answer comes
+//! later. A request already on the wire (an R0–R2 call, or an R3 accepted
+//! before the cancel came) runs to its end in the host and keeps its
+//! journal line. A call cancelled before it began (issue 33) is not run at
+//! all: nothing sent, no journal line. Once begun, an R0–R2 call has no
+//! wait before its request goes out (prepare is a few store reads; BUSY is
+//! refused, not waited for), so it runs to its end as one already sent
+//! does.
+//!
+//! Each call runs as a task of its own, counted in [`UnderWay`]: when the
+//! client closes the session, the server ends once every call begun has
+//! ended, so none loses its journal line to the process's exit (a call the
+//! client cancelled, or one rmcp stops waiting for at the session's end).
 
 use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
 use rmcp::model::{
@@ -58,7 +65,7 @@ const LONGEST_MESSAGE: usize = 1024 * 1024;
 /// Serves until the client closes standard input. Exit 0 then, 1 when the
 /// client never completed `initialize`.
 pub fn run(host: &Host, model: Model) -> anyhow::Result<ExitCode> {
-    let server = Server { host: host.clone(), model };
+    let server = Server { host: host.clone(), model, under_way: UnderWay::default() };
     host.block_on(async {
         let transport = AsyncRwTransport::<RoleServer, _, _>::new(tokio::io::stdin(), tokio::io::stdout())
             .with_max_line_length(LONGEST_MESSAGE);
@@ -74,15 +81,41 @@ pub fn run(host: &Host, model: Model) -> anyhow::Result<ExitCode> {
             _ = running.waiting() => {}
             () = server.follow(peer) => {}
         }
+        server.under_way.ended().await;
         Ok(ExitCode::SUCCESS)
     })
 }
 
-/// The server: the host, and where the client's model runs.
+/// The server: the host, where the client's model runs, and its calls.
 #[derive(Clone)]
 struct Server {
     host: Host,
     model: Model,
+    under_way: UnderWay,
+}
+
+/// The calls under way: each holds a share of the lock while it runs, and
+/// the session's end takes the lock whole, so it waits for every call
+/// begun; no call begins while it is taken.
+#[derive(Clone, Default)]
+struct UnderWay(Arc<tokio::sync::RwLock<()>>);
+
+impl UnderWay {
+    /// A share for a call beginning; none once the session ended.
+    fn begin(&self) -> Option<tokio::sync::OwnedRwLockReadGuard<()>> {
+        self.0.clone().try_read_owned().ok()
+    }
+
+    /// Waits for every call begun to end, and says so on standard error
+    /// (the AI app's log) when one still runs.
+    async fn ended(&self) {
+        if self.0.try_write().is_err() {
+            eprintln!(
+                "dcplugin mcp: the session ended; waiting for the calls under way to end with their journal lines"
+            );
+        }
+        let _all = self.0.write().await;
+    }
 }
 
 impl Server {
@@ -154,24 +187,45 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // MCP: a cancelled request gets no response, so the error is never read.
-        if context.ct.is_cancelled() {
-            return Err(ErrorData::internal_error("the client cancelled the call", None));
+        let cancelled = || ErrorData::internal_error("the client cancelled the call", None);
+        let share = if context.ct.is_cancelled() { None } else { self.under_way.begin() };
+        let Some(share) = share else { return Err(cancelled()) };
+        let stop = context.ct.clone();
+        let server = self.clone();
+        let call = tokio::spawn(async move {
+            let outcome = server.call(request, context).await;
+            drop(share);
+            outcome
+        });
+        // The cancel first: the call goes on as a task of its own, to its
+        // journal line, and its result is no one's.
+        tokio::select! {
+            biased;
+            () = stop.cancelled() => Err(cancelled()),
+            called = call => {
+                called.map(Into::into).map_err(|e| ErrorData::internal_error(format!("the call's task failed: {e}"), None))
+            }
         }
+    }
+}
+
+impl Server {
+    /// One `tools/call` through the host, to its end.
+    async fn call(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResult {
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
         let turn = Turn { client: context.client_info().map(|info| client_of(&info)), ..self.turn(&context.peer) };
         let called = if turn.can_confirm {
             let ask = Arc::new(Elicit { call: context });
-            self.host.call_asking(turn, &request.name, args, ask).await.map(|tried| tried.outcome)
+            self.host.call_asking(turn, &request.name, args, Some(ask)).await.map(|tried| tried.outcome)
         } else {
             self.host.call(turn, &request.name, args).await
         };
-        Ok(match called {
+        match called {
             Ok(outcome) => result_of(outcome),
             // The host itself failed (its store, its runtime): the model is
             // told so, with the host's code, as a result it can explain.
             Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("{}: {}", e.code.as_str(), e.message))]),
         }
-        .into())
     }
 }
 
