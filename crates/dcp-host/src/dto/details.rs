@@ -103,18 +103,18 @@ impl PluginDetails {
         // Taken apart whole: a field added to the store's details does not
         // compile here until it is shown or left out on purpose.
         let Details {
-            card,
-            settings,
             actions,
-            events,
-            sites,
+            card,
             cloud_choice,
-            twitch_allowed,
+            errors,
+            events,
+            folder,
             manifest_fingerprint,
             permissions_fingerprint,
-            folder,
-            errors,
             review_banner,
+            settings,
+            sites,
+            twitch_allowed,
         } = details;
         let settings = settings
             .into_iter()
