@@ -5,9 +5,9 @@
 //!
 //! - A turn posted while one runs (the player typing on, an event the door
 //!   hands over) waits and runs next, in the order posted.
-//! - [`Talk::stop`] ends the running turn at once through the engine's
-//!   [`Stopper`], kept outside the task so that a stop never waits for the
-//!   turn it stops; the waiting turns then run.
+//! - [`Talk::stop`] ends the running turn at once by cancelling the token
+//!   the task gave that turn's stream, kept outside the task so that a stop
+//!   never waits for the turn it stops; the waiting turns then run.
 //! - [`Talk::new_conversation`] stops the running turn, drops the waiting
 //!   ones unanswered, then forgets the conversation.
 //!
@@ -17,7 +17,7 @@
 //! [`Talk`]; one that panicked is started again, with a new conversation.
 
 use crate::listening::Listening;
-use dcp_companion::{Companion, Said, Stopper, TurnEvent};
+use dcp_companion::{CancellationToken, Companion, Said, TurnEvent};
 use dcp_host::{ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, SaidEvent};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,8 +57,9 @@ struct Shared {
     /// How many times the conversation was forgotten: a turn posted before
     /// the last time is dropped.
     forgotten: AtomicU64,
-    /// The companion's stop, once the task made it.
-    stopper: Mutex<Option<Stopper>>,
+    /// The running turn's stop: a new token for each turn, so that a stop
+    /// asked between two turns stops neither.
+    stop: Mutex<CancellationToken>,
 }
 
 enum Job {
@@ -78,9 +79,7 @@ impl Talk {
     /// Ends the running turn at once (its `error` line says `stopped`);
     /// nothing when no turn runs.
     pub fn stop(&self) {
-        if let Some(stopper) = lock(&self.shared.stopper).as_ref() {
-            stopper.stop();
-        }
+        lock(&self.shared.stop).cancel();
     }
 
     /// Stops the running turn, drops the waiting ones, and forgets the
@@ -145,10 +144,12 @@ impl Task {
                     let _ = done.send(());
                 }
                 Job::Turn { posted, words, mut out, done } => {
+                    let stop = CancellationToken::new();
+                    *lock(&self.shared.stop) = stop.clone();
                     let ended = match self.ready(&mut companion).await {
                         // Dropped by a New conversation posted after it.
                         _ if posted != self.shared.forgotten.load(Ordering::SeqCst) => Ok(None),
-                        ready => turn(ready, words, &mut out).await,
+                        ready => turn(ready, words, stop, &mut out).await,
                     };
                     // A poster gone (a window closing) needs no answer.
                     let _ = done.send(ended);
@@ -158,7 +159,7 @@ impl Task {
     }
 
     /// The companion on the AI set now, made on first use (telling the
-    /// door when it answers, its stop kept for [`Talk::stop`]).
+    /// door when it answers).
     async fn ready<'a>(&self, slot: &'a mut Option<Companion>) -> Result<&'a mut Companion, ApiError> {
         let connection = self.host.ai_connection().await?;
         Ok(match slot {
@@ -170,28 +171,33 @@ impl Task {
                 let mut companion = Companion::new(self.host.clone(), connection);
                 let listening = self.listening.clone();
                 companion.set_presence(Box::new(move |state| listening.answering(state == CompanionState::Answering)));
-                *lock(&self.shared.stopper) = Some(companion.stopper());
                 slot.insert(companion)
             }
         })
     }
 }
 
-/// One turn of `companion`: a turn that starts reports its own failure as
-/// an `error` line, then `end`. With no AI able to answer, a typed turn is
+/// One turn of `companion`, every line of its stream forwarded to `out`,
+/// `stop` ending it: a turn that starts reports its own failure as an
+/// `error` line, then `end`. With no AI able to answer, a typed turn is
 /// refused before it starts, and an event turn still shows the event, with
 /// why nothing answers.
-async fn turn(companion: Result<&mut Companion, ApiError>, words: Words, out: &mut Lines) -> Ended {
+async fn turn(
+    companion: Result<&mut Companion, ApiError>,
+    words: Words,
+    stop: CancellationToken,
+    out: &mut Lines,
+) -> Ended {
     match (words, companion) {
-        (Words::Said { said, ask }, Ok(companion)) => Ok(companion.say(said, ask, &mut **out).await.ok()),
+        (Words::Said { said, ask }, Ok(companion)) => Ok(companion.say(said, ask, stop).finish(&mut **out).await.ok()),
         (Words::Event { message, events }, Ok(companion)) => {
-            Ok(companion.event_turn(message, events, &mut **out).await.ok())
+            Ok(companion.event_turn(message, events, stop).finish(&mut **out).await.ok())
         }
         (Words::Said { .. }, Err(e)) => Err(e),
         (Words::Event { message, events }, Err(e)) => {
             // No turn ran: no id, nothing journaled.
             TurnEvent::event_turn_lines(String::new(), &message, events).for_each(&mut **out);
-            out(TurnEvent::Error { code: e.code.as_str().to_owned(), message: e.message });
+            out(TurnEvent::Error { code: e.code.into(), message: e.message });
             out(TurnEvent::End { steps: 0, stopped: false });
             Ok(None)
         }

@@ -6,11 +6,12 @@
 use crate::courtier::{may_run, Refusal};
 use crate::turn::Turn;
 use dcp_format::limits::TOOLS_OFFERED;
-use dcp_format::model::{ArgKind, Target, Tool};
+use dcp_format::model::{ArgKind, Target, Texts, Tool};
 use dcp_format::risk::Level;
 use dcp_store::CallContext;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A tool as the AI sees it: full name, description, arguments.
@@ -36,8 +37,8 @@ pub struct LeftOut {
     pub plugin: String,
     /// The action, or `None` when the whole plugin is left out.
     pub tool: Option<String>,
-    /// The reason code (§22) or `tool_limit`.
-    pub reason: &'static str,
+    /// The reason: the courtier's (§22), or `tool_limit`.
+    pub reason: Refusal,
     /// What the companion can tell the player.
     pub message: String,
 }
@@ -51,13 +52,34 @@ pub struct Offer {
     pub abilities: Vec<String>,
     /// What is left out and why.
     pub left_out: Vec<LeftOut>,
+    /// Every action of the installed plugins as the player is shown it, by
+    /// full name, offered or not (a turn's tool line names the action the
+    /// AI called, even one refused; issue 33). Not part of what the AI
+    /// reads.
+    #[serde(skip)]
+    pub shown: BTreeMap<String, Shown>,
+}
+
+/// An action as the player is shown it (§18): its plugin's name and its hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// The plugin's display name.
+    pub plugin: String,
+    /// The hint, by language (§6).
+    pub hint: Texts,
 }
 
 /// The offer for `turn` over every installed plugin (sorted by slug).
 pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
-    let mut out = Offer { tools: Vec::new(), abilities: Vec::new(), left_out: Vec::new() };
+    let mut out = Offer { tools: Vec::new(), abilities: Vec::new(), left_out: Vec::new(), shown: BTreeMap::new() };
     let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
     for ctx in plugins {
+        if let Some(plugin) = &ctx.plugin {
+            for tool in &plugin.tools {
+                let shown = Shown { plugin: plugin.display_name.clone(), hint: tool.hint.clone() };
+                out.shown.insert(tool.full_name.to_string(), shown);
+            }
+        }
         // The checks that come before an action's own concern the whole
         // plugin: asked about no action, the courtier stops at the first of
         // them that fails, or at unknown_tool when they all pass. (Asked
@@ -74,14 +96,7 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
         for tool in &plugin.tools {
             match may_run(turn, Some(ctx), Some(tool)) {
                 Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
-                Ok(()) if out.tools.len() >= room => out.left_out.push(LeftOut {
-                    plugin: ctx.slug.clone(),
-                    tool: Some(tool.name.clone()),
-                    reason: "tool_limit",
-                    message: format!(
-                        "over the {TOOLS_OFFERED}-tool limit: the player can turn off actions they do not need"
-                    ),
-                }),
+                Ok(()) if out.tools.len() >= room => leave(&mut out, &ctx.slug, Some(&tool.name), Refusal::ToolLimit),
                 Ok(()) => {
                     out.tools.push(offered(tool));
                     out.abilities.push(format!(
@@ -100,7 +115,7 @@ fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Refusal) {
     out.left_out.push(LeftOut {
         plugin: plugin.to_owned(),
         tool: tool.map(str::to_owned),
-        reason: reason.as_str(),
+        reason,
         message: reason.for_player(),
     });
 }

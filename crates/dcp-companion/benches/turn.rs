@@ -25,15 +25,15 @@
 //!
 //! Then Stop to idle (issue 33, target ≤ 100 ms): a turn whose AI is still
 //! streaming (a piece every few milliseconds, far more pieces than the run
-//! waits for) is stopped through `Stopper::stop` after its first pieces;
-//! the time is from that call until `say` returns, the stream closed and
-//! the companion free for the next message.
+//! waits for) is stopped by cancelling its token after its first pieces;
+//! the time is from the cancel until the turn's stream ended, its `end`
+//! line read and the companion free for the next message.
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use dcp_ai::{judge_ai_url, Connection};
-use dcp_companion::{Companion, Said, TurnError, TurnEvent};
+use dcp_companion::{CancellationToken, Companion, Said, TurnError, TurnEvent};
 use dcp_host::{Host, HostOptions, InstallOptions, JournalOutcome, Model, Sensitive, Source, SwitchesPatch, Turn};
 use dcp_vault::testing::MemoryKeyStore;
 use scripted_ai::{openai, Chunk, Options, Script, ScriptedAi, Step, MODEL};
@@ -111,6 +111,7 @@ fn host(dir: &Path, port: u16) -> Host {
         profile: Some(dir.join("profile")),
         key_store: Some(Arc::new(MemoryKeyStore::new())),
         door_port: Some(door),
+        ..Default::default()
     })
     .expect("the host opens");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins-examples/local-server/manifest.json");
@@ -135,7 +136,8 @@ async fn through(companion: &mut Companion) -> Duration {
     let start = Instant::now();
     let mut first_word = None;
     let answer = companion
-        .say(said, None, &mut |event| {
+        .say(said, None, CancellationToken::new())
+        .finish(|event| {
             if matches!(&event, TurnEvent::Delta { text } if !text.is_empty()) && first_word.is_none() {
                 first_word = Some(start.elapsed());
             }
@@ -203,34 +205,26 @@ fn slow_answer() -> Step {
     Step::Stream(chunks)
 }
 
-/// One turn of the slow AI stopped after [`STOP_AFTER`] pieces: the time
-/// from `Stopper::stop` until `say` returned.
+/// One turn of the slow AI stopped after [`STOP_AFTER`] pieces, as a
+/// shell does: the time from the token's cancel until the turn's stream
+/// ended (its `end` line read, the companion free for the next turn).
 async fn stop_to_idle(companion: &mut Companion) -> Duration {
-    let stopper = companion.stopper();
-    let streaming = tokio::sync::Notify::new();
-    let mut pieces = 0;
+    let stop = CancellationToken::new();
     let said = Said { source: Source::Keyboard, live: false, text: ASKED.into() };
-    let turn = async {
-        let result = companion
-            .say(said, None, &mut |event| {
-                if matches!(event, TurnEvent::Delta { .. }) {
-                    pieces += 1;
-                    if pieces == STOP_AFTER {
-                        streaming.notify_one();
-                    }
-                }
-            })
-            .await;
-        (result, Instant::now())
-    };
-    let stop = async {
-        streaming.notified().await;
-        let asked = Instant::now();
-        stopper.stop();
-        asked
-    };
-    let ((result, idle), asked) = tokio::join!(turn, stop);
-    assert!(matches!(result, Err(TurnError::Stopped)), "{result:?}");
+    let mut turn = companion.say(said, None, stop.clone());
+    let mut pieces = 0;
+    while pieces < STOP_AFTER {
+        match turn.next().await {
+            Some(TurnEvent::Delta { .. }) => pieces += 1,
+            Some(_) => {}
+            None => panic!("the turn ended before it was stopped"),
+        }
+    }
+    let asked = Instant::now();
+    stop.cancel();
+    while turn.next().await.is_some() {}
+    let idle = Instant::now();
+    assert!(matches!(turn.ended(), Some(Err(TurnError::Stopped))), "{:?}", turn.ended());
     idle - asked
 }
 
@@ -264,7 +258,9 @@ fn bench(c: &mut Criterion) {
     // did what it should, and the baseline replays what the AI received.
     let mut events = Vec::new();
     let said = Said { source: Source::Keyboard, live: false, text: ASKED.into() };
-    let answer = host.block_on(companion.say(said, None, &mut |e| events.push(e))).expect("the turn answers");
+    let answer = host
+        .block_on(companion.say(said, None, CancellationToken::new()).finish(|e| events.push(e)))
+        .expect("the turn answers");
     assert_eq!(answer, PIECES.concat());
     let done: Vec<_> = events
         .iter()
@@ -366,7 +362,7 @@ fn bench(c: &mut Criterion) {
         "\nStop to idle, the AI still streaming (a piece every {SLOW_EVERY_MS} ms), {stops} turns stopped \
          after {STOP_AFTER} pieces:"
     );
-    println!("  Stopper::stop -> say returned: p50 {p50:.1?}, worst {worst:.1?} (target <= 100 ms): {verdict}");
+    println!("  token cancelled -> stream ended: p50 {p50:.1?}, worst {worst:.1?} (target <= 100 ms): {verdict}");
 }
 
 criterion_group! {

@@ -9,32 +9,46 @@
 //! else, so §16's "never kept in the companion's memory" holds by
 //! construction.
 //!
+//! A turn is a [`TurnStream`] of its [`TurnEvent`]s (issue 33, the shape
+//! of an agent loop that streams its events with a cancellation token):
+//! the turn runs as the shell reads the stream, so it never runs ahead of
+//! what the shell has taken, and the shell stops it from anywhere with the
+//! [`CancellationToken`] it passed, or by dropping the stream.
+//!
 //! A turn always ends (issue 32): within [`TURN_SECONDS`] whatever the AI
 //! sends (each answer also has its own limit, `dcp_ai::Limits::answer`),
-//! or at once when a shell stops it ([`Stopper`]). Either drops the turn
-//! where it is: the answer being read is cut, no request or call follows,
-//! and a call already sent runs to its end in the host with its journal
-//! line (`to_end`). The turn's messages are then taken back out of the
+//! or at once when a shell stops it. Either drops the turn where it is:
+//! the answer being read is cut, no request or call follows, and a call
+//! already sent runs to its end in the host with its journal line
+//! (`to_end`). The turn's messages are then taken back out of the
 //! conversation, as on any error.
 
-use crate::event::{Said, TurnEvent};
+use crate::event::{EngineCode, Said, TurnCode, TurnEvent};
 use crate::kept::{heard, Ledger};
 use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
+use dcp_call::offer::Shown;
 use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
+use dcp_format::model::in_language;
 use dcp_host::{
-    model_of, Answer, ApiError, Ask, CompanionState, Decision, EventReason, Host, Question, SaidEvent, Source, Turn,
+    model_of, Answer, ApiError, Ask, CompanionState, Decision, ErrorCode, EventReason, Host, Question, SaidEvent,
+    Source, Turn,
 };
+use futures_core::Stream;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::time::{sleep_until, Instant};
 use tokio_util::sync::CancellationToken;
 
-/// Where a turn's events go, as they happen.
-pub type Out<'a> = &'a mut (dyn FnMut(TurnEvent) + Send);
+/// Where a turn's events go, as they happen: the stream's queue.
+type Out<'a> = &'a mut (dyn FnMut(TurnEvent) + Send);
 
 /// Told when the companion starts and stops answering (the door's
 /// listening, §16).
@@ -49,7 +63,7 @@ pub enum TurnError {
     /// The host failed (not a refusal: refusals go back to the AI).
     #[error(transparent)]
     Host(#[from] ApiError),
-    /// A shell stopped the turn ([`Stopper::stop`]).
+    /// A shell stopped the turn (its token cancelled, or its stream dropped).
     #[error("the turn was stopped")]
     Stopped,
 }
@@ -57,32 +71,103 @@ pub enum TurnError {
 impl TurnError {
     /// The error's code: the AI's (`ai_not_listening`, `ai_turn_too_long`
     /// for a turn past [`TURN_SECONDS`], …), the host's, or `stopped`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> TurnCode {
         match self {
-            TurnError::Ai(e) => e.code(),
-            TurnError::Host(e) => e.code.as_str(),
-            TurnError::Stopped => "stopped",
+            TurnError::Ai(e) => ErrorCode::Ai(e.ai_code()).into(),
+            TurnError::Host(e) => e.code.into(),
+            TurnError::Stopped => TurnCode::Engine(EngineCode::Stopped),
         }
     }
 }
 
-/// How a shell stops the companion's running turn (a Stop button, a
-/// terminal's Ctrl-C): cloned from [`Companion::stopper`], it stays valid
-/// for every later turn. Stopping when no turn runs does nothing.
-#[derive(Debug, Clone, Default)]
-pub struct Stopper(Arc<Mutex<CancellationToken>>);
+/// A running turn, as the stream of its events: the last one `end`, after
+/// `error` when it failed. The turn moves on as the stream is read (the
+/// events wait in between, none is lost); cancelling the token given to
+/// [`Companion::say`] or [`Companion::event_turn`] ends it at once with
+/// [`TurnError::Stopped`], its last events still read. Dropped before its
+/// end, the stream stops the turn the same way: the conversation is left
+/// as a stopped turn leaves it, the presence listening again.
+pub struct TurnStream<'a> {
+    /// The turn, until it ended.
+    turn: Option<Pin<Box<dyn Future<Output = Result<String, TurnError>> + Send + 'a>>>,
+    /// Its events, queued by the turn as it is polled.
+    events: mpsc::Receiver<TurnEvent>,
+    /// The turn's stop.
+    stop: CancellationToken,
+    /// The turn was polled: dropped unfinished, it has something to undo.
+    started: bool,
+    /// How it ended, once it did.
+    ended: Option<Result<String, TurnError>>,
+}
 
-impl Stopper {
-    /// Ends the running turn at once with [`TurnError::Stopped`].
-    pub fn stop(&self) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).cancel();
+impl<'a> TurnStream<'a> {
+    /// The stream of the turn `run` makes, given where its events go.
+    fn of<F>(stop: CancellationToken, run: impl FnOnce(mpsc::Sender<TurnEvent>) -> F) -> TurnStream<'a>
+    where
+        F: Future<Output = Result<String, TurnError>> + Send + 'a,
+    {
+        let (to, events) = mpsc::channel();
+        TurnStream { turn: Some(Box::pin(run(to))), events, stop, started: false, ended: None }
     }
 
-    /// A new turn's token: a stop asked before it began is not its own.
-    fn turn(&self) -> CancellationToken {
-        let token = CancellationToken::new();
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = token.clone();
-        token
+    /// The next event; none once the turn ended and every event was read.
+    /// Cancel-safe: an event is taken only when returned.
+    pub async fn next(&mut self) -> Option<TurnEvent> {
+        std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
+    }
+
+    /// How the turn ended (its answer, or why it has none), once it did.
+    pub fn ended(&self) -> Option<&Result<String, TurnError>> {
+        self.ended.as_ref()
+    }
+
+    /// Reads the turn to its end, each event to `each` as it comes (a shell
+    /// that forwards every line, as the window does): how it ended.
+    pub async fn finish(mut self, mut each: impl FnMut(TurnEvent)) -> Result<String, TurnError> {
+        while let Some(event) = self.next().await {
+            each(event);
+        }
+        // Always there once the stream ended.
+        self.ended.take().unwrap_or(Err(TurnError::Stopped))
+    }
+}
+
+impl Stream for TurnStream<'_> {
+    type Item = TurnEvent;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<TurnEvent>> {
+        let this = self.get_mut();
+        // The events the turn queued first: it only queues while polled here.
+        if let Ok(event) = this.events.try_recv() {
+            return Poll::Ready(Some(event));
+        }
+        if let Some(turn) = this.turn.as_mut() {
+            this.started = true;
+            if let Poll::Ready(ended) = turn.as_mut().poll(cx) {
+                this.turn = None;
+                this.ended = Some(ended);
+            }
+        }
+        match this.events.try_recv() {
+            Ok(event) => Poll::Ready(Some(event)),
+            Err(_) if this.turn.is_none() => Poll::Ready(None),
+            Err(_) => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for TurnStream<'_> {
+    /// A turn dropped unfinished is stopped, and polled once more so that
+    /// it ends as a stopped turn does: the stop is the first thing its
+    /// `select!` looks at, and what follows it (the conversation mended,
+    /// the presence told) does not wait. Outside a runtime nothing can be
+    /// polled: the turn is only dropped.
+    fn drop(&mut self) {
+        let Some(mut turn) = self.turn.take() else { return };
+        self.stop.cancel();
+        if self.started && tokio::runtime::Handle::try_current().is_ok() {
+            let _ = turn.as_mut().poll(&mut Context::from_waker(Waker::noop()));
+        }
     }
 }
 
@@ -94,7 +179,6 @@ pub struct Companion {
     /// What each turn of the conversation touched (§13, issue 32).
     kept: Ledger,
     presence: Option<Presence>,
-    stopper: Stopper,
     turn_limit: Duration,
 }
 
@@ -106,11 +190,11 @@ struct Running {
     ask: Option<Arc<dyn Ask>>,
     /// The plugins whose events the turn says, by slug.
     said: Vec<String>,
-    /// The turn's stop ([`Stopper`]), also cancelled when the turn ends
-    /// otherwise than by its answer (its deadline): an R3 question still
-    /// open is then withdrawn, since the call, finished by the host after
-    /// the turn lets go of it (`to_end`), would otherwise still send on a
-    /// late yes (issue 32).
+    /// Cancelled when the shell stops the turn (a child of its token), and
+    /// also when the turn ends otherwise than by its answer (its deadline):
+    /// an R3 question still open is then withdrawn, since the call,
+    /// finished by the host after the turn lets go of it (`to_end`), would
+    /// otherwise still send on a late yes (issue 32).
     over: CancellationToken,
 }
 
@@ -123,7 +207,6 @@ impl Companion {
             conversation: Vec::new(),
             kept: Ledger::default(),
             presence: None,
-            stopper: Stopper::default(),
             turn_limit: Duration::from_secs(TURN_SECONDS),
         }
     }
@@ -133,11 +216,6 @@ impl Companion {
     pub fn with_turn_limit(mut self, limit: Duration) -> Companion {
         self.turn_limit = limit;
         self
-    }
-
-    /// What stops the running turn, for a shell to keep.
-    pub fn stopper(&self) -> Stopper {
-        self.stopper.clone()
     }
 
     /// Talks to the AI through `connection` from the next turn on, keeping
@@ -166,18 +244,21 @@ impl Companion {
 
     /// One turn of the player (or the Twitch chat): their words, the tool
     /// steps, the answer. R3 actions are offered, and asked through `ask`,
-    /// only when there is someone to ask. Every event goes to `out`, the
-    /// last one `end`; an error is also reported as `error` before it.
-    pub async fn say(&mut self, said: Said, ask: Option<Arc<dyn Ask>>, out: Out<'_>) -> Result<String, TurnError> {
-        let running = Running {
-            turn: self.turn(said.source, said.live, ask.is_some()),
-            tools: true,
-            ask,
-            said: Vec::new(),
-            over: self.stopper.turn(),
-        };
-        out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
-        self.run(running, said.text, out).await
+    /// only when there is someone to ask. Cancelling `stop` ends it.
+    pub fn say(&mut self, said: Said, ask: Option<Arc<dyn Ask>>, stop: CancellationToken) -> TurnStream<'_> {
+        let over = stop.child_token();
+        TurnStream::of(stop, move |to| async move {
+            let mut out = queue(to);
+            let running = Running {
+                turn: self.turn(said.source, said.live, ask.is_some()),
+                tools: true,
+                ask,
+                said: Vec::new(),
+                over,
+            };
+            out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
+            self.run(running, said.text, &mut out).await
+        })
     }
 
     /// An event turn (§16): the door's `message` (already in the player's
@@ -187,10 +268,19 @@ impl Companion {
     /// stay in the conversation. An online AI is not told the events of a
     /// plugin kept on this PC (§13, issue 32): each is shown as `held`, and
     /// with none left no request is made (the answer is empty).
-    pub async fn event_turn(
+    pub fn event_turn(&mut self, message: String, events: Vec<SaidEvent>, stop: CancellationToken) -> TurnStream<'_> {
+        let over = stop.child_token();
+        TurnStream::of(stop, move |to| async move {
+            let mut out = queue(to);
+            self.run_event_turn(message, events, over, &mut out).await
+        })
+    }
+
+    async fn run_event_turn(
         &mut self,
         message: String,
         events: Vec<SaidEvent>,
+        over: CancellationToken,
         out: Out<'_>,
     ) -> Result<String, TurnError> {
         let turn = self.turn(Source::Event, false, false);
@@ -206,7 +296,6 @@ impl Companion {
         };
         let said = heard.said.iter().map(|e| e.plugin.clone()).collect();
         TurnEvent::event_turn_lines(turn_id(&turn), &message, heard.said).chain(held).for_each(&mut *out);
-        let over = self.stopper.turn();
         self.run(Running { turn, tools: false, ask: None, said, over }, message, out).await
     }
 
@@ -241,7 +330,7 @@ impl Companion {
                 running.over.cancel();
                 self.conversation.truncate(start);
                 self.kept.abandon();
-                out(TurnEvent::Error { code: e.code().to_owned(), message: e.to_string() });
+                out(TurnEvent::Error { code: e.code(), message: e.to_string() });
             }
         }
         out(TurnEvent::End { steps: steps.used(), stopped: matches!(result, Err(TurnError::Stopped)) });
@@ -263,8 +352,9 @@ impl Companion {
         // plugin switched off mid-turn is refused, not called.
         let mut first = running.turn.clone();
         first.step = Some(steps.used() + 1);
-        let offer = self.host.offer(first).await?;
+        let mut offer = self.host.offer(first).await?;
         let language = self.host.switches().await?.language;
+        let names = Names { shown: std::mem::take(&mut offer.shown), language: language.clone() };
         let offered: Vec<ToolSpec> = offer
             .tools
             .iter()
@@ -292,7 +382,7 @@ impl Companion {
             }
             let step = steps.used() + 1;
             for action in steps.plan(reply.tool_calls.iter().map(asked).collect()) {
-                self.act(running, &turn, step, action, out).await?;
+                self.act(running, &turn, (step, &names), action, out).await?;
             }
             last = reply.text;
         }
@@ -300,53 +390,39 @@ impl Companion {
     }
 
     /// One call of a step: run through the host, or answered by the engine.
+    /// Its line names the action as the player is shown it (`names`).
     async fn act(
         &mut self,
         running: &Running,
         turn: &Turn,
-        step: u32,
+        (step, names): (u32, &Names),
         action: Action,
         out: Out<'_>,
     ) -> Result<(), TurnError> {
-        let (id, content) = match action {
+        let (id, tool, args, outcome, code, reason, sent, for_ai) = match action {
             Action::Answer { id, name, args, outcome, code, reason, text } => {
-                out(TurnEvent::Tool {
-                    step,
-                    tool: name,
-                    args,
-                    outcome,
-                    code: code.map(str::to_owned),
-                    reason: reason.map(str::to_owned),
-                    sent: None,
-                    for_ai: text.clone(),
-                });
-                (id, text)
+                (id, name, args, outcome, code, reason, None, text)
             }
             Action::Run { id, name, args } => {
                 let asking = running.ask.as_ref().map(|ask| {
                     Arc::new(Recorder { ask: ask.clone(), asked: Mutex::new(None), over: running.over.clone() })
                 });
                 let asker = asking.clone().map(|recorder| recorder as Arc<dyn Ask>);
-                let tried = self.host.call_showing_request(turn.clone(), &name, args.clone(), asker).await?;
+                let tried = self.host.call_asking(turn.clone(), &name, args.clone(), asker).await?;
                 let asked = asking.and_then(|r| r.asked.lock().unwrap_or_else(PoisonError::into_inner).take());
                 if let (Some(decision), Some((method, url))) = (tried.confirmation, asked) {
-                    out(TurnEvent::Confirm { tool: name.clone(), method, url, decision: decision.as_str().to_owned() });
+                    let (plugin, hint) = names.of(&name);
+                    out(TurnEvent::Confirm { tool: name.clone(), method, url, decision, plugin, hint });
                 }
-                let outcome = tried.outcome;
-                self.kept.called(&name, outcome.outcome);
-                out(TurnEvent::Tool {
-                    step,
-                    tool: name,
-                    args,
-                    outcome: outcome.outcome,
-                    code: outcome.code.map(|c| c.to_string()),
-                    reason: outcome.reason.map(|r| r.as_str().to_owned()),
-                    sent: tried.sent,
-                    for_ai: outcome.for_ai.clone(),
-                });
-                (id, outcome.for_ai)
+                let o = tried.outcome;
+                self.kept.called(&name, o.outcome);
+                (id, name, args, o.outcome, o.code, o.reason, tried.sent, o.for_ai)
             }
         };
+        let (plugin, hint) = names.of(&tool);
+        let family = code.map(|code| code.family());
+        let content = for_ai.clone();
+        out(TurnEvent::Tool { step, tool, args, outcome, code, reason, sent, for_ai, family, plugin, hint });
         self.conversation.push(Message::Tool { tool_call_id: id, content });
         Ok(())
     }
@@ -414,9 +490,34 @@ impl Ask for Recorder {
     }
 }
 
+/// How a turn's tool lines name an action (issue 33): its plugin's name
+/// and its hint in the player's language, from the turn's offer.
+struct Names {
+    shown: BTreeMap<String, Shown>,
+    language: String,
+}
+
+impl Names {
+    /// The plugin's name and the hint of `tool`; none for a tool the AI made up.
+    fn of(&self, tool: &str) -> (Option<String>, Option<String>) {
+        match self.shown.get(tool) {
+            Some(shown) => (Some(shown.plugin.clone()), in_language(&shown.hint, &self.language).map(str::to_owned)),
+            None => (None, None),
+        }
+    }
+}
+
+/// Where a turn's events go: the queue its stream reads. A stream gone
+/// (dropped mid-turn) takes no more.
+fn queue(to: mpsc::Sender<TurnEvent>) -> impl FnMut(TurnEvent) + Send {
+    move |event| {
+        let _ = to.send(event);
+    }
+}
+
 /// A turn that could not start: its `error` and `end` lines said, the error.
 fn ended(error: TurnError, out: Out<'_>) -> TurnError {
-    out(TurnEvent::Error { code: error.code().to_owned(), message: error.to_string() });
+    out(TurnEvent::Error { code: error.code(), message: error.to_string() });
     out(TurnEvent::End { steps: 0, stopped: false });
     error
 }

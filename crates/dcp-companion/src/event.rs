@@ -1,8 +1,11 @@
 //! What a turn reports as it runs: the `dcplugin chat --json` lines (issue
 //! 22), one [`TurnEvent`] per line, and what a turn is asked ([`Said`]).
+//! Every code in a line is its spelled type (issue 33), serialized as the
+//! spelling the lines always had, so a shell matches facts, never text.
 
-use dcp_host::{EventReason, JournalOutcome, SaidEvent, SentRequest, Source};
-use serde::Serialize;
+use dcp_format::codes::ToolFamily;
+use dcp_host::{Decision, ErrorCode, EventReason, JournalOutcome, Refusal, SaidEvent, SentRequest, Source, ToolCode};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 /// What the player (or a program, through the door) said.
@@ -50,15 +53,25 @@ pub enum TurnEvent {
         /// done, failed or refused.
         outcome: ToolOutcome,
         /// The §22 code of a failure, `POLICY_DENIED` for a refusal.
-        code: Option<String>,
-        /// Why it was refused.
-        reason: Option<String>,
+        code: Option<ToolCode>,
+        /// Why it was refused: the courtier's reason, or the engine's
+        /// (`one_action_per_step`, `call_limit`, `repeated_call`).
+        reason: Option<Refusal>,
         /// The request sent (secrets as `[secret]`); none when the call
         /// ended before one was sent.
         sent: Option<SentRequest>,
         /// Exactly what the AI read of the call: the window opens it under
         /// the answer, as Try an action shows it (issue 23).
         for_ai: String,
+        /// What `code` says happened ([`ToolCode::family`]), for a shell to
+        /// word it; none without a code (issue 33).
+        family: Option<ToolFamily>,
+        /// The name of the action's plugin as the player is shown it; none
+        /// for a tool the AI made up (issue 33).
+        plugin: Option<String>,
+        /// The action's hint in the player's language (else English); none
+        /// for a tool the AI made up (issue 33).
+        hint: Option<String>,
     },
     /// The player was asked to confirm an R3 action (§12).
     Confirm {
@@ -69,7 +82,11 @@ pub enum TurnEvent {
         /// The URL that would be sent (secrets as `[secret]`).
         url: String,
         /// confirmed, declined or expired.
-        decision: String,
+        decision: Decision,
+        /// The name of the action's plugin as the player is shown it (issue 33).
+        plugin: Option<String>,
+        /// The action's hint in the player's language, else English (issue 33).
+        hint: Option<String>,
     },
     /// The whole answer.
     Reply {
@@ -94,7 +111,7 @@ pub enum TurnEvent {
         /// `dropped`). Absent when it was told (the line as before issue 32).
         #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
-        held: Option<String>,
+        held: Option<EventReason>,
     },
     /// Earlier turns this turn's requests leave out (§13, issue 32): they
     /// touched a plugin kept on this PC and the AI is online. Said when a
@@ -107,8 +124,8 @@ pub enum TurnEvent {
     },
     /// The turn could not be completed.
     Error {
-        /// The error's code (`ai_not_listening`, …).
-        code: String,
+        /// The error's code (`ai_not_listening`, …, or `stopped`).
+        code: TurnCode,
         /// What the player reads.
         message: String,
     },
@@ -147,14 +164,63 @@ impl TurnEvent {
             title: e.title,
             details: e.text,
             text: message.to_owned(),
-            held: held.map(|r| r.as_str().to_owned()),
+            held,
         }
+    }
+}
+
+dcp_format::spelled! {
+    /// The engine's own code for how a turn ended.
+    pub enum EngineCode {
+        /// A shell stopped the turn (a Stop button, Ctrl-C; issue 33).
+        Stopped => "stopped",
+    }
+}
+
+/// The code of a turn's `error` line: the host's (an AI code among them:
+/// `ai_not_listening`, `ai_turn_too_long`, …) or the engine's `stopped`.
+/// Serialized as its spelling.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(untagged))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnCode {
+    /// The host's code.
+    Host(ErrorCode),
+    /// The engine's.
+    Engine(EngineCode),
+}
+
+impl TurnCode {
+    /// The code as serialized.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TurnCode::Host(code) => code.as_str(),
+            TurnCode::Engine(code) => code.as_str(),
+        }
+    }
+}
+
+impl std::fmt::Display for TurnCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<ErrorCode> for TurnCode {
+    fn from(code: ErrorCode) -> TurnCode {
+        TurnCode::Host(code)
+    }
+}
+
+impl Serialize for TurnCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dcp_host::CallCode;
     use serde_json::json;
 
     #[test]
@@ -169,16 +235,66 @@ mod tests {
             tool: "fx__convert".into(),
             args: json!({"amount": 100}),
             outcome: ToolOutcome::Refused,
-            code: Some("POLICY_DENIED".into()),
-            reason: Some("tools_off".into()),
+            code: Some(CallCode::PolicyDenied.into()),
+            reason: Some(Refusal::ToolsOff),
             sent: None,
             for_ai: "POLICY_DENIED: tools_off".into(),
+            family: Some(ToolFamily::Refused),
+            plugin: Some("Exchange rates".into()),
+            hint: Some("Convert an amount".into()),
+        };
+        // The keys before issue 33 in their order and spelling, then the plugin, its hint and the code's family.
+        assert_eq!(
+            serde_json::to_string(&tool).ok().as_deref(),
+            Some(concat!(
+                r#"{"type":"tool","step":2,"tool":"fx__convert","args":{"amount":100},"#,
+                r#""outcome":"refused","code":"POLICY_DENIED","reason":"tools_off","#,
+                r#""sent":null,"for_ai":"POLICY_DENIED: tools_off","family":"refused","#,
+                r#""plugin":"Exchange rates","hint":"Convert an amount"}"#
+            ))
+        );
+        // Issue 33: the engine's own reasons, an HTTP code and the error codes keep their spellings.
+        let not_run = TurnEvent::Tool {
+            step: 1,
+            tool: "fx__rate".into(),
+            args: json!({}),
+            outcome: ToolOutcome::Failed,
+            code: Some(ToolCode::Http(503)),
+            reason: Some(Refusal::RepeatedCall),
+            sent: None,
+            for_ai: String::new(),
+            family: Some(ToolFamily::ServiceDown),
+            plugin: None,
+            hint: None,
+        };
+        let json = serde_json::to_value(not_run).unwrap_or_default();
+        assert_eq!(
+            (&json["code"], &json["reason"], &json["family"]),
+            (&json!("HTTP_503"), &json!("repeated_call"), &json!("service_down"))
+        );
+        let stopped = TurnEvent::Error { code: TurnCode::Engine(EngineCode::Stopped), message: "stopped".into() };
+        assert_eq!(
+            serde_json::to_value(stopped).ok(),
+            Some(json!({"type":"error","code":"stopped","message":"stopped"}))
+        );
+        let ai = TurnEvent::Error { code: ErrorCode::Ai(dcp_host::AiCode::NotListening).into(), message: "m".into() };
+        assert_eq!(
+            serde_json::to_value(ai).ok(),
+            Some(json!({"type":"error","code":"ai_not_listening","message":"m"}))
+        );
+        let confirm = TurnEvent::Confirm {
+            tool: "t".into(),
+            method: "POST".into(),
+            url: "u".into(),
+            decision: Decision::Expired,
+            plugin: None,
+            hint: None,
         };
         assert_eq!(
-            serde_json::to_value(tool).ok(),
-            Some(json!({"type":"tool","step":2,"tool":"fx__convert","args":{"amount":100},
-                "outcome":"refused","code":"POLICY_DENIED","reason":"tools_off",
-                "sent":null,"for_ai":"POLICY_DENIED: tools_off"}))
+            serde_json::to_string(&confirm).ok().as_deref(),
+            Some(
+                r#"{"type":"confirm","tool":"t","method":"POST","url":"u","decision":"expired","plugin":null,"hint":null}"#
+            )
         );
         assert_eq!(
             serde_json::to_value(TurnEvent::End { steps: 0, stopped: false }).ok(),

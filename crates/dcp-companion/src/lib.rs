@@ -2,7 +2,8 @@
 //! window: a player's words (or an event the door hands over) become one
 //! turn with the AI, each tool call it asks for goes through the host, and
 //! everything the turn does is reported as [`TurnEvent`]s, exactly the
-//! lines of `dcplugin chat --json`.
+//! lines of `dcplugin chat --json`, on the turn's [`TurnStream`], which a
+//! shell stops with the [`CancellationToken`] it gave (issue 33).
 //!
 //! The pure parts (what the AI is told, what a step runs) live in their own
 //! modules so they are tested without a network.
@@ -13,7 +14,11 @@ mod kept;
 mod prompt;
 mod step;
 
-pub use engine::{Companion, Out, Presence, Stopper, TurnError};
-pub use event::{Said, ToolOutcome, TurnEvent};
+/// What a tool line's code says happened (`family`), for a shell to word it.
+pub use dcp_format::codes::ToolFamily;
+pub use engine::{Companion, Presence, TurnError, TurnStream};
+pub use event::{EngineCode, Said, ToolOutcome, TurnCode, TurnEvent};
 pub use prompt::system_message;
-pub use step::{Action, Asked, Steps, NOT_RUN_CALL_LIMIT, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};
+pub use step::{Action, Asked, Steps};
+/// How a shell stops a turn (tokio-util's, re-exported so that a shell needs no crate of its own for it).
+pub use tokio_util::sync::CancellationToken;

@@ -7,21 +7,10 @@
 //! tools are offered. A call not run is answered all the same, so the
 //! transcript stays valid (every call id answered).
 
+use dcp_format::codes::{CallCode, Refusal, ToolCode};
 use dcp_format::limits::{CALLS_PER_STEP, STEPS_PER_TURN};
 use dcp_host::JournalOutcome;
 use serde_json::Value;
-
-/// What the AI is told of a call not run because an AI on the PC asked for
-/// several in one step.
-pub const NOT_RUN_ONE_PER_STEP: &str =
-    "not run: one action per step. Ask for it again in the next step if it is still needed.";
-/// What the AI is told of a call not run because the step already ran
-/// [`CALLS_PER_STEP`] calls.
-pub const NOT_RUN_CALL_LIMIT: &str =
-    "not run: too many actions in one step. Ask for it again in the next step if it is still needed.";
-/// What the AI is told of a call it already made in this turn.
-pub const NOT_RUN_REPEATED: &str =
-    "not run: the same action with the same arguments was already run in this turn; use its result above.";
 
 /// One call the AI asked for, its arguments read (or why they could not be).
 #[derive(Debug, Clone, PartialEq)]
@@ -58,9 +47,11 @@ pub enum Action {
         /// Failed (the AI's arguments) or refused (the engine's rules).
         outcome: JournalOutcome,
         /// `INVALID_ARGUMENTS` for arguments that are not JSON.
-        code: Option<&'static str>,
-        /// Why the engine did not run it.
-        reason: Option<&'static str>,
+        code: Option<ToolCode>,
+        /// Why the engine did not run it: `one_action_per_step`,
+        /// `call_limit` or `repeated_call` (the AI reads its
+        /// [`Refusal::for_ai`]).
+        reason: Option<Refusal>,
         /// What the AI reads as the tool message.
         text: String,
     },
@@ -106,31 +97,31 @@ impl Steps {
                             name: call.name,
                             args: Value::Null,
                             outcome: JournalOutcome::Failed,
-                            code: Some("INVALID_ARGUMENTS"),
+                            code: Some(CallCode::InvalidArguments.into()),
                             reason: None,
                             text: format!("INVALID_ARGUMENTS: {wrong}. You may retry."),
                         }
                     }
                     Ok(args) => args,
                 };
-                let not_run = |reason, text: &str| Action::Answer {
+                let not_run = |reason: Refusal| Action::Answer {
                     id: call.id.clone(),
                     name: call.name.clone(),
                     args: args.clone(),
                     outcome: JournalOutcome::Refused,
                     code: None,
                     reason: Some(reason),
-                    text: text.to_owned(),
+                    text: reason.for_ai(),
                 };
                 if self.one_per_step && ran > 0 {
-                    return not_run("one_action_per_step", NOT_RUN_ONE_PER_STEP);
+                    return not_run(Refusal::OneActionPerStep);
                 }
                 if ran >= CALLS_PER_STEP {
-                    return not_run("call_limit", NOT_RUN_CALL_LIMIT);
+                    return not_run(Refusal::CallLimit);
                 }
                 let key = (call.name.clone(), args.clone());
                 if self.run.contains(&key) {
-                    return not_run("repeated_call", NOT_RUN_REPEATED);
+                    return not_run(Refusal::RepeatedCall);
                 }
                 self.run.push(key);
                 ran += 1;
@@ -159,12 +150,12 @@ mod tests {
             .collect()
     }
 
-    fn reasons(actions: &[Action]) -> Vec<Option<&'static str>> {
+    fn reasons(actions: &[Action]) -> Vec<Option<Refusal>> {
         actions
             .iter()
             .map(|a| match a {
                 Action::Run { .. } => None,
-                Action::Answer { reason, code, .. } => reason.or(*code),
+                Action::Answer { reason, .. } => *reason,
             })
             .collect()
     }
@@ -175,9 +166,15 @@ mod tests {
         let plan =
             steps.plan(vec![asked("a", "fx__rate", Ok(json!({}))), asked("b", "fx__convert", Ok(json!({"n": 1})))]);
         assert_eq!(ran(&plan), ["a"]);
-        assert_eq!(reasons(&plan), [None, Some("one_action_per_step")]);
+        assert_eq!(reasons(&plan), [None, Some(Refusal::OneActionPerStep)]);
         let Action::Answer { text, outcome, .. } = &plan[1] else { unreachable!("planned above") };
-        assert_eq!((text.as_str(), *outcome), (NOT_RUN_ONE_PER_STEP, JournalOutcome::Refused));
+        assert_eq!(
+            (text.as_str(), *outcome),
+            (
+                "not run: one action per step. Ask for it again in the next step if it is still needed.",
+                JournalOutcome::Refused
+            )
+        );
     }
 
     #[test]
@@ -199,9 +196,15 @@ mod tests {
         assert_eq!(plan.len(), 201, "every call is answered");
         assert_eq!(ran(&plan), ["c0", "c1", "c2", "c3", "c4"]);
         assert_eq!(CALLS_PER_STEP, 5);
-        assert!(reasons(&plan)[6..].iter().all(|r| *r == Some("call_limit")));
+        assert!(reasons(&plan)[6..].iter().all(|r| *r == Some(Refusal::CallLimit)));
         let Action::Answer { text, outcome, .. } = &plan[6] else { unreachable!("past the cap") };
-        assert_eq!((text.as_str(), *outcome), (NOT_RUN_CALL_LIMIT, JournalOutcome::Refused));
+        assert_eq!(
+            (text.as_str(), *outcome),
+            (
+                "not run: too many actions in one step. Ask for it again in the next step if it is still needed.",
+                JournalOutcome::Refused
+            )
+        );
         let next = steps.plan((5..12).map(|n| asked(&format!("d{n}"), "x__note", Ok(json!({"n": n})))).collect());
         assert_eq!(ran(&next), ["d5", "d6", "d7", "d8", "d9"]);
     }
@@ -216,7 +219,7 @@ mod tests {
             asked("d", "fx__convert", Ok(json!({"n": 2, "to": "EUR"}))),
         ]);
         assert_eq!(ran(&again), ["c"]);
-        assert_eq!(reasons(&again), [Some("repeated_call"), None, Some("repeated_call")]);
+        assert_eq!(reasons(&again), [Some(Refusal::RepeatedCall), None, Some(Refusal::RepeatedCall)]);
     }
 
     #[test]
@@ -228,7 +231,10 @@ mod tests {
             Err("the arguments are not JSON (expected value at line 1)".into()),
         )]);
         let Action::Answer { code, outcome, text, args, .. } = &plan[0] else { unreachable!("not JSON is never run") };
-        assert_eq!((*code, *outcome, args), (Some("INVALID_ARGUMENTS"), JournalOutcome::Failed, &Value::Null));
+        assert_eq!(
+            (*code, *outcome, args),
+            (Some(CallCode::InvalidArguments.into()), JournalOutcome::Failed, &Value::Null)
+        );
         assert!(text.starts_with("INVALID_ARGUMENTS: ") && text.contains("expected value"), "{text}");
         // A broken call takes no place: the next call of the step still runs.
         let plan = steps.plan(vec![asked("b", "x__y", Err("bad".into())), asked("c", "x__y", Ok(json!({})))]);

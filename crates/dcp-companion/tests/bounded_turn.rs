@@ -14,10 +14,10 @@ mod common;
 use common::{dev_mode, example_on_port, fixture, free_port, install_manifest, next_event, pc_server_answering};
 use common::{with_token, Fixture, PcServer, TOKEN};
 use dcp_ai::{judge_ai_url, AiError, Connection, Limits};
-use dcp_companion::{Companion, Said, TurnError, TurnEvent, NOT_RUN_CALL_LIMIT};
+use dcp_companion::{CancellationToken, Companion, Said, TurnError, TurnEvent};
 use dcp_format::limits::{CALLS_PER_ANSWER, CALLS_PER_STEP};
 use dcp_host::events::HostEvent;
-use dcp_host::{CloudChoice, JournalOutcome, JournalQuery, Sensitive, Source};
+use dcp_host::{CloudChoice, CompanionState, JournalOutcome, JournalQuery, Refusal, Sensitive, Source};
 use scripted_ai::pki::TestPki;
 use scripted_ai::{openai, Chunk, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::Value;
@@ -49,24 +49,24 @@ fn on_pc(f: &Fixture, ai: &ScriptedAi, limits: Limits) -> Companion {
     Companion::new(f.host.clone(), Connection::new(url, MODEL.into(), None).with_limits(limits))
 }
 
-/// One keyboard turn, stopped through the companion's [`dcp_companion::Stopper`]
-/// once `when` is ready (never, for a turn left alone).
+/// One keyboard turn, stopped through its token once `when` is ready
+/// (never, for a turn left alone).
 async fn turn(
     companion: &mut Companion,
     text: &str,
     when: impl Future<Output = ()>,
 ) -> (Result<String, TurnError>, Vec<TurnEvent>) {
-    let stopper = companion.stopper();
+    let stop = CancellationToken::new();
     let mut events = Vec::new();
     let said = Said { source: Source::Keyboard, live: false, text: text.into() };
     let stopping = async {
         when.await;
-        stopper.stop();
+        stop.cancel();
         std::future::pending::<()>().await
     };
-    let mut record = |e| events.push(e);
+    let record = |e| events.push(e);
     let result = tokio::select! {
-        result = tokio::time::timeout(GUARD, companion.say(said, None, &mut record)) => result,
+        result = tokio::time::timeout(GUARD, companion.say(said, None, stop.clone()).finish(record)) => result,
         () = stopping => unreachable!("pending"),
     };
     (result.expect("the turn ended"), events)
@@ -92,11 +92,11 @@ fn calls_and_answers(request: &Received) -> (Vec<String>, Vec<String>) {
 }
 
 /// The `tool` lines of a turn: (outcome, reason).
-fn tool_lines(events: &[TurnEvent]) -> Vec<(JournalOutcome, Option<String>)> {
+fn tool_lines(events: &[TurnEvent]) -> Vec<(JournalOutcome, Option<Refusal>)> {
     events
         .iter()
         .filter_map(|e| match e {
-            TurnEvent::Tool { outcome, reason, .. } => Some((*outcome, reason.clone())),
+            TurnEvent::Tool { outcome, reason, .. } => Some((*outcome, *reason)),
             _ => None,
         })
         .collect()
@@ -105,7 +105,7 @@ fn tool_lines(events: &[TurnEvent]) -> Vec<(JournalOutcome, Option<String>)> {
 fn ended_with(events: &[TurnEvent], code: &str) {
     let n = events.len();
     assert!(n >= 2, "{events:?}");
-    assert!(matches!(&events[n - 2], TurnEvent::Error { code: c, .. } if c == code), "{events:?}");
+    assert!(matches!(&events[n - 2], TurnEvent::Error { code: c, .. } if c.as_str() == code), "{events:?}");
     // Issue 33: the end line says a stop, and only a stop.
     let stopped = code == "stopped";
     assert!(matches!(events[n - 1], TurnEvent::End { stopped: s, .. } if s == stopped), "{events:?}");
@@ -133,7 +133,7 @@ async fn issue_32_a_keep_alive_stream_ends_the_turn_at_its_deadline() {
         matches!(&error, TurnError::Ai(AiError::TurnTooLong { limit: l, .. }) if *l == limit),
         "the turn's own deadline: {error:?}"
     );
-    assert_eq!(error.code(), "ai_turn_too_long");
+    assert_eq!(error.code().as_str(), "ai_turn_too_long");
     assert!(events.contains(&TurnEvent::Delta { text: "Let me think".into() }), "the stream had begun: {events:?}");
     ended_with(&events, "ai_turn_too_long");
     assert!(companion.conversation().is_empty(), "the turn is taken back out");
@@ -151,22 +151,22 @@ async fn issue_32_a_stop_while_the_ai_streams_ends_the_turn_at_once() {
         on_pc(&f, &ai, Limits { first_byte: hour, between_chunks: hour, answer: hour }).with_turn_limit(hour);
     let streaming = Arc::new(Notify::new());
     let seen = streaming.clone();
-    let stopper = companion.stopper();
+    let token = CancellationToken::new();
     let mut events = Vec::new();
     let said = Said { source: Source::Keyboard, live: false, text: "hello".into() };
     let stop = async {
         seen.notified().await;
-        stopper.stop();
+        token.cancel();
     };
-    let mut record = |e| {
+    let record = |e| {
         if matches!(e, TurnEvent::Delta { .. }) {
             streaming.notify_one();
         }
         events.push(e)
     };
-    let say = companion.say(said, None, &mut record);
+    let say = companion.say(said, None, token.clone()).finish(record);
     let (result, ()) = tokio::time::timeout(GUARD, async { tokio::join!(say, stop) }).await.expect("ended at once");
-    assert_eq!(result.map_err(|e| e.code()).err(), Some("stopped"));
+    assert_eq!(result.map_err(|e| e.code().as_str()).err(), Some("stopped"));
     assert_eq!(events.iter().filter(|e| matches!(e, TurnEvent::Delta { .. })).count(), 1, "{events:?}");
     ended_with(&events, "stopped");
     assert!(companion.conversation().is_empty(), "the turn is taken back out");
@@ -197,7 +197,7 @@ async fn issue_32_a_stop_during_a_call_lets_the_call_finish_and_sends_nothing_af
     let mut companion = on_pc(&f, &ai, Limits::DEFAULT);
     let mut journal = f.host.subscribe();
     let (result, events) = turn(&mut companion, "note tea", arrived.notified()).await;
-    assert_eq!(result.map_err(|e| e.code()).err(), Some("stopped"));
+    assert_eq!(result.map_err(|e| e.code().as_str()).err(), Some("stopped"));
     ended_with(&events, "stopped");
     assert!(tool_lines(&events).is_empty(), "the turn ended before the call did: {events:?}");
 
@@ -247,7 +247,7 @@ async fn issue_32_two_hundred_calls_in_one_online_answer_run_five() {
     let lines = tool_lines(&events);
     assert_eq!(lines.len(), CALLS_PER_ANSWER);
     assert!(lines[..CALLS_PER_STEP].iter().all(|l| *l == (JournalOutcome::Done, None)), "{lines:?}");
-    let not_run = (JournalOutcome::Refused, Some("call_limit".to_owned()));
+    let not_run = (JournalOutcome::Refused, Some(Refusal::CallLimit));
     assert!(lines[CALLS_PER_STEP..].iter().all(|l| *l == not_run), "{lines:?}");
     let sent = chats(&ai);
     assert_eq!(sent.len(), 2);
@@ -255,7 +255,7 @@ async fn issue_32_two_hundred_calls_in_one_online_answer_run_five() {
     assert_eq!(calls.len(), CALLS_PER_ANSWER);
     assert_eq!(answers, calls, "every call id answered, in order");
     let text = sent[1].body["messages"].to_string();
-    assert_eq!(text.matches(NOT_RUN_CALL_LIMIT).count(), CALLS_PER_ANSWER - CALLS_PER_STEP);
+    assert_eq!(text.matches(&Refusal::CallLimit.for_ai()).count(), CALLS_PER_ANSWER - CALLS_PER_STEP);
 }
 
 /// Issue 32: an answer of 100,000 calls with ids keeps
@@ -320,27 +320,27 @@ async fn issue_32_a_stop_withdraws_an_open_r3_question() {
         let (asked, yes) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
         let ask: Arc<dyn dcp_host::Ask> = Arc::new(LateYes { asked: asked.clone(), yes: yes.clone() });
         let mut journal = f.host.subscribe();
-        let stopper = companion.stopper();
+        let token = CancellationToken::new();
         let said = Said { source: Source::Keyboard, live: false, text: "note tea".into() };
         let mut events = Vec::new();
-        let mut record = |e| events.push(e);
+        let record = |e| events.push(e);
         let answering = async {
             asked.notified().await;
             if stop {
-                stopper.stop();
+                token.cancel();
             }
             yes.notify_one();
             std::future::pending::<()>().await
         };
         let result = tokio::select! {
-            result = tokio::time::timeout(GUARD, companion.say(said, Some(ask), &mut record)) => result,
+            result = tokio::time::timeout(GUARD, companion.say(said, Some(ask), token.clone()).finish(record)) => result,
             () = answering => unreachable!("pending"),
         };
         let line = next_event(&mut journal, GUARD, |e| matches!(e, HostEvent::JournalAdded { .. })).await;
         let HostEvent::JournalAdded { entry } = line else { unreachable!("matched above") };
         let decision = entry.confirmation.as_ref().map(|d| d.as_str().to_owned());
         if stop {
-            assert_eq!(result.expect("the turn ended").map_err(|e| e.code()).err(), Some("stopped"));
+            assert_eq!(result.expect("the turn ended").map_err(|e| e.code().as_str()).err(), Some("stopped"));
             assert_eq!(entry.outcome.as_str(), "refused", "{entry:?}");
             assert_eq!(decision.as_deref(), Some("declined"), "{entry:?}");
             assert_eq!(pc.requests.load(Ordering::SeqCst), 0, "the withdrawn question sent nothing");
@@ -350,4 +350,37 @@ async fn issue_32_a_stop_withdraws_an_open_r3_question() {
             assert_eq!(pc.requests.load(Ordering::SeqCst), 1, "a yes sends");
         }
     }
+}
+
+/// Issue 33: a shell that drops a turn's stream mid-answer stops the turn
+/// as its token does: the turn is taken back out of the conversation, the
+/// door hears the companion listening again, and the next turn answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn issue_33_dropping_the_stream_stops_the_turn() {
+    let f = fixture();
+    let script = Script::with_turns(vec![openai::text(["Hel", "lo"]).pause_after(2), openai::text(["Hi."])]);
+    let ai = ScriptedAi::start(script).await;
+    let hour = Duration::from_secs(3600);
+    let mut companion =
+        on_pc(&f, &ai, Limits { first_byte: hour, between_chunks: hour, answer: hour }).with_turn_limit(hour);
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let told = heard.clone();
+    companion.set_presence(Box::new(move |state| told.lock().expect("the presence's list").push(state)));
+    let said = Said { source: Source::Keyboard, live: false, text: "hello".into() };
+    let mut stream = companion.say(said, None, CancellationToken::new());
+    let first_piece = async {
+        while let Some(event) = stream.next().await {
+            if matches!(event, TurnEvent::Delta { .. }) {
+                return;
+            }
+        }
+        panic!("the turn ended before its answer streamed");
+    };
+    tokio::time::timeout(GUARD, first_piece).await.expect("the answer streams");
+    drop(stream);
+    assert!(companion.conversation().is_empty(), "the turn is taken back out");
+    let states = heard.lock().expect("the presence's list").clone();
+    assert_eq!(states, [CompanionState::Answering, CompanionState::Listening]);
+    let (result, _) = turn(&mut companion, "again", std::future::pending()).await;
+    assert_eq!(result.expect("the next turn answers"), "Hi.");
 }

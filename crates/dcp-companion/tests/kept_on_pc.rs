@@ -17,7 +17,7 @@ mod common;
 
 use common::{dev_mode, example_on_port, fixture, free_port, install_manifest, with_token, Fixture};
 use dcp_ai::{judge_ai_url, Connection, Place};
-use dcp_companion::{Companion, Said, TurnEvent};
+use dcp_companion::{CancellationToken, Companion, Said, TurnEvent};
 use dcp_host::{
     CloudChoice, EventReason, Host, InstallOptions, JournalKind, JournalOutcome, JournalQuery, JournalValue, SaidEvent,
     Source,
@@ -131,7 +131,11 @@ async fn online(turns: Vec<Step>) -> (ScriptedAi, Connection) {
 async fn say(companion: &mut Companion, text: &str) -> Vec<TurnEvent> {
     let mut events = Vec::new();
     let said = Said { source: Source::Keyboard, live: false, text: text.into() };
-    companion.say(said, None, &mut |e| events.push(e)).await.expect("the turn ends with an answer");
+    companion
+        .say(said, None, CancellationToken::new())
+        .finish(|e| events.push(e))
+        .await
+        .expect("the turn ends with an answer");
     events
 }
 
@@ -265,7 +269,12 @@ async fn s16_issue32_a_kept_plugin_s_event_is_not_said_to_an_online_ai() {
     let message = format!("(Not a message from the user. The My bank plugin reports: PIN changed. \"{PIN}\".)");
     let (pc_ai, pc) = on_pc(vec![openai::text(["Noted."])]).await;
     let mut w = world(CloudChoice::Local, pc).await;
-    let answer = w.companion.event_turn(message.clone(), vec![pin_event()], &mut |_| {}).await.expect("said");
+    let answer = w
+        .companion
+        .event_turn(message.clone(), vec![pin_event()], CancellationToken::new())
+        .finish(drop)
+        .await
+        .expect("said");
     assert_eq!(answer, "Noted.");
     assert!(serde_json::to_string(&chats(&pc_ai)[0].body).expect("JSON").contains(PIN), "said on this PC");
     assert!(dropped_lines(&w.f.host).await.is_empty());
@@ -273,7 +282,11 @@ async fn s16_issue32_a_kept_plugin_s_event_is_not_said_to_an_online_ai() {
     let (online_ai, connection) = online(vec![openai::text(["?"])]).await;
     let mut companion = Companion::new(w.f.host.clone(), connection);
     let mut events = Vec::new();
-    let answer = companion.event_turn(message, vec![pin_event()], &mut |e| events.push(e)).await.expect("no turn");
+    let answer = companion
+        .event_turn(message, vec![pin_event()], CancellationToken::new())
+        .finish(|e| events.push(e))
+        .await
+        .expect("no turn");
     assert_eq!(answer, "");
     assert!(chats(&online_ai).is_empty(), "no request to the online AI");
     assert!(events.contains(&TurnEvent::held_event_line(pin_event(), EventReason::CloudBlocked)));
@@ -301,8 +314,12 @@ async fn s16_issue32_the_other_events_of_the_turn_are_still_said() {
     };
     let message = format!("(door's message with \"{PIN}\" and the build)");
     let mut events = Vec::new();
-    let answer =
-        w.companion.event_turn(message, vec![pin_event(), build.clone()], &mut |e| events.push(e)).await.expect("said");
+    let answer = w
+        .companion
+        .event_turn(message, vec![pin_event(), build.clone()], CancellationToken::new())
+        .finish(|e| events.push(e))
+        .await
+        .expect("said");
     assert_eq!(answer, "Build done.");
     let sent = chats(&online_ai);
     let said = sent[0].body["messages"][1]["content"].as_str().unwrap_or_default().to_owned();

@@ -10,9 +10,10 @@ use common::{
     dev_mode, example_on_port, fixture, free_port, install_manifest, pc_server, with_token, Fixture, PcServer, TOKEN,
 };
 use dcp_ai::{judge_ai_url, Connection};
-use dcp_companion::{Companion, Said, TurnError, TurnEvent, NOT_RUN_ONE_PER_STEP, NOT_RUN_REPEATED};
+use dcp_companion::{CancellationToken, Companion, Said, TurnError, TurnEvent};
+use dcp_format::codes::ToolFamily;
 use dcp_format::limits::STEPS_PER_TURN;
-use dcp_host::{Answer, Ask, Decision, JournalOutcome, Question, SaidEvent, Source};
+use dcp_host::{Answer, Ask, Decision, JournalOutcome, Question, Refusal, SaidEvent, Source};
 use scripted_ai::{ollama, openai, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -43,7 +44,7 @@ async fn world(turns: Vec<Step>) -> World {
 async fn say(w: &mut World, source: Source, text: &str) -> (Result<String, TurnError>, Vec<TurnEvent>) {
     let mut events = Vec::new();
     let said = Said { source, live: false, text: text.into() };
-    let result = w.companion.say(said, None, &mut |e| events.push(e)).await;
+    let result = w.companion.say(said, None, CancellationToken::new()).finish(|e| events.push(e)).await;
     (result, events)
 }
 
@@ -82,9 +83,13 @@ fn tools(events: &[TurnEvent]) -> Vec<ToolLine> {
     events
         .iter()
         .filter_map(|e| match e {
-            TurnEvent::Tool { step, tool, outcome, code, reason, .. } => {
-                Some((*step, tool.clone(), *outcome, code.clone(), reason.clone()))
-            }
+            TurnEvent::Tool { step, tool, outcome, code, reason, .. } => Some((
+                *step,
+                tool.clone(),
+                *outcome,
+                code.map(|c| c.to_string()),
+                reason.map(|r| r.as_str().to_owned()),
+            )),
             _ => None,
         })
         .collect()
@@ -177,6 +182,52 @@ async fn a_tool_line_carries_what_was_sent_and_what_the_ai_read() {
     assert!(!shown.contains(TOKEN), "the token never reaches a turn line");
 }
 
+/// Issue 33: a `tool` line names the action as the player is shown it,
+/// its plugin's name and its hint, from the turn's offer (no shell asks
+/// for them again), and gives its code's family; a tool the AI made up has
+/// neither name nor hint.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_line_names_the_plugin_and_the_hint() {
+    let mut w = world(vec![
+        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"tea"}"#)], 0),
+        openai::tool_calls(&[("u1", "mypc__fly", "{}")], 0),
+        openai::text(["Noted."]),
+    ])
+    .await;
+    let (_, events) = say(&mut w, Source::Keyboard, "note tea").await;
+    let named: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::Tool { plugin, hint, family, .. } => Some((plugin.as_deref(), hint.as_deref(), *family)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            (Some("My PC (local server)"), Some("write a note on your PC"), None),
+            (None, None, Some(ToolFamily::Refused)),
+        ]
+    );
+}
+
+/// Issue 33: in an event turn, where nothing is offered, the refused
+/// call's line still names the action as the player is shown it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_turns_refused_call_is_named_too() {
+    let mut w = world(vec![openai::tool_calls(&[("e1", "mypc__get_time", "{}")], 0), openai::text(["Done."])]).await;
+    let said = SaidEvent { plugin: "mypc".into(), event: "build_done".into(), title: "Build".into(), text: None };
+    let mut events = Vec::new();
+    let turn = w.companion.event_turn("framed".into(), vec![said], CancellationToken::new());
+    turn.finish(|e| events.push(e)).await.expect("answer");
+    let line = events.iter().find(|e| matches!(e, TurnEvent::Tool { .. }));
+    assert!(
+        matches!(line, Some(TurnEvent::Tool { plugin: Some(p), hint: Some(h), reason: Some(Refusal::NotRequested), .. })
+            if p == "My PC (local server)" && h == "tell the time on your PC"),
+        "{events:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_ai_on_the_pc_runs_one_tool_per_step() {
     let mut w = world(vec![
@@ -191,7 +242,7 @@ async fn an_ai_on_the_pc_runs_one_tool_per_step() {
     assert_eq!((lines[1].2, lines[1].4.as_deref()), (JournalOutcome::Refused, Some("one_action_per_step")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "only the first call reached the program");
     let results = tool_messages(&chats(&w.ai)[1]);
-    assert_eq!(results[1], ("c2".to_owned(), NOT_RUN_ONE_PER_STEP.to_owned()), "the transcript stays valid");
+    assert_eq!(results[1], ("c2".to_owned(), Refusal::OneActionPerStep.for_ai()), "the transcript stays valid");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -240,7 +291,7 @@ async fn what_small_models_get_wrong_is_answered_not_crashed_on() {
     assert_eq!((lines[3].2, lines[3].3.as_deref()), (JournalOutcome::Failed, Some("INVALID_ARGUMENTS")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "only the first call reached the program");
     let results = tool_messages(&chats(&w.ai)[4]);
-    assert_eq!(results[1], ("r1".to_owned(), NOT_RUN_REPEATED.to_owned()));
+    assert_eq!(results[1], ("r1".to_owned(), Refusal::RepeatedCall.for_ai()));
     assert!(results[2].1.contains("unknown_tool"), "{results:?}");
     assert!(results[3].1.starts_with("INVALID_ARGUMENTS: the arguments are not JSON"), "{results:?}");
     assert!(events.contains(&TurnEvent::Reply { text: String::new() }));
@@ -270,7 +321,8 @@ async fn an_event_turn_offers_no_tools_and_a_call_is_refused() {
         title: "Build finished".into(),
         text: Some("3 warnings".into()),
     };
-    let result = w.companion.event_turn(message.clone(), vec![said], &mut |e| events.push(e)).await;
+    let result =
+        w.companion.event_turn(message.clone(), vec![said], CancellationToken::new()).finish(|e| events.push(e)).await;
     assert_eq!(result.expect("answer"), "Your build finished.");
     // The player is shown the event's title and the program's words; the AI read the framed message.
     assert!(events.contains(&TurnEvent::Event {
@@ -296,16 +348,20 @@ async fn an_ai_that_cannot_be_reached_ends_the_turn_with_its_code_and_forgets_it
     let mut w = world(vec![ollama::no_tools(MODEL)]).await;
     let (result, events) = say(&mut w, Source::Keyboard, "hello").await;
     let error = result.expect_err("a model without tools");
-    assert_eq!(error.code(), "ai_no_tools");
-    assert!(matches!(&events[events.len() - 2], TurnEvent::Error { code, .. } if code == "ai_no_tools"), "{events:?}");
+    assert_eq!(error.code().as_str(), "ai_no_tools");
+    assert!(
+        matches!(&events[events.len() - 2], TurnEvent::Error { code, .. } if code.as_str() == "ai_no_tools"),
+        "{events:?}"
+    );
     assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0, stopped: false }));
     assert!(w.companion.conversation().is_empty(), "a turn that failed is not kept");
 
     let gone = free_port();
     let url = judge_ai_url(&format!("http://127.0.0.1:{gone}/v1")).expect("url");
     let mut nobody = Companion::new(w._f.host.clone(), Connection::new(url, MODEL.into(), None));
-    let result = nobody.say(Said { source: Source::Keyboard, live: false, text: "hi".into() }, None, &mut |_| {}).await;
-    assert_eq!(result.map_err(|e| e.code()).err(), Some("ai_not_listening"));
+    let said = Said { source: Source::Keyboard, live: false, text: "hi".into() };
+    let result = nobody.say(said, None, CancellationToken::new()).finish(drop).await;
+    assert_eq!(result.map_err(|e| e.code().as_str()).err(), Some("ai_not_listening"));
 }
 
 /// Answers every R3 question with `decision`, and counts the questions.
@@ -344,7 +400,11 @@ async fn r3_turn(decision: Decision) -> (World, Vec<TurnEvent>, Arc<Answering>) 
     let ask = Arc::new(Answering { decision, asked: AtomicUsize::new(0) });
     let mut events = Vec::new();
     let said = Said { source: Source::Keyboard, live: false, text: "note: pay rent".into() };
-    w.companion.say(said, Some(ask.clone()), &mut |e| events.push(e)).await.expect("answer");
+    w.companion
+        .say(said, Some(ask.clone()), CancellationToken::new())
+        .finish(|e| events.push(e))
+        .await
+        .expect("answer");
     (w, events, ask)
 }
 
@@ -355,8 +415,9 @@ async fn r3_is_offered_where_the_player_can_be_asked_and_sent_only_on_a_yes() {
     assert!(offered(&chats(&w.ai)[0]).contains(&"mypc__add_note".to_owned()), "offered when the player can be asked");
     let confirm = events.iter().find(|e| matches!(e, TurnEvent::Confirm { .. }));
     assert!(
-        matches!(confirm, Some(TurnEvent::Confirm { tool, method, url, decision })
-            if tool == "mypc__add_note" && method == "POST" && url.ends_with("/note") && decision == "confirmed"),
+        matches!(confirm, Some(TurnEvent::Confirm { tool, method, url, decision, plugin: Some(plugin), .. })
+            if tool == "mypc__add_note" && method == "POST" && url.ends_with("/note") && *decision == Decision::Confirmed
+                && plugin == "My PC (local server)"),
         "{events:?}"
     );
     assert_eq!(tools(&events)[0].2, JournalOutcome::Done);
@@ -366,7 +427,7 @@ async fn r3_is_offered_where_the_player_can_be_asked_and_sent_only_on_a_yes() {
 #[tokio::test(flavor = "multi_thread")]
 async fn r3_declined_sends_nothing_and_the_ai_is_told() {
     let (w, events, _) = r3_turn(Decision::Declined).await;
-    assert!(events.iter().any(|e| matches!(e, TurnEvent::Confirm { decision, .. } if decision == "declined")));
+    assert!(events.iter().any(|e| matches!(e, TurnEvent::Confirm { decision, .. } if *decision == Decision::Declined)));
     let line = &tools(&events)[0];
     assert_eq!((line.2, line.4.as_deref()), (JournalOutcome::Refused, Some("declined")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reaches the program on a no");

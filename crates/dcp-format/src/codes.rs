@@ -1,13 +1,14 @@
 //! Every code of §22 as one type, [`SpecCode`], and its families: import
 //! problems ([`Code`], in `problem`), settings ([`SettingsCode`]), tool
-//! results ([`ToolCode`]), the courtier's refusals ([`Refusal`]) and the
+//! results ([`ToolCode`], and what each says happened: [`ToolFamily`]),
+//! the courtier's and the turn engine's refusals ([`Refusal`]) and the
 //! event door's answers and reasons ([`EventReason`]).
 //!
 //! Each code is written once, here, in its spec spelling; JSON, the journal
 //! and the CLI all use that spelling, and no crate matches a code as text.
 //! A refusal's two texts, the AI's and the player's, live beside it.
 
-use crate::limits::STEPS_PER_TURN;
+use crate::limits::{STEPS_PER_TURN, TOOLS_OFFERED};
 use crate::problem::Code;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
@@ -185,6 +186,88 @@ impl ToolCode {
     }
 }
 
+crate::spelled! {
+    /// What a tool-result code says happened, as a shell words it for the
+    /// player (issue 33: the engine gives this fact, so no shell classifies
+    /// a code by its text). Codes the player reads the same way share one:
+    /// the network rules, an answer that cannot be read, arguments that do
+    /// not fit; a service's error answer by what its status means.
+    pub enum ToolFamily {
+        /// POLICY_DENIED: the courtier said no (its reason says why).
+        Refused => "refused",
+        /// HTTP_401.
+        KeyRefused => "key_refused",
+        /// HTTP_403.
+        AccessRefused => "access_refused",
+        /// HTTP_404.
+        NotFound => "not_found",
+        /// HTTP_429.
+        ServiceBusy => "service_busy",
+        /// HTTP_5xx.
+        ServiceDown => "service_down",
+        /// Any other HTTP status.
+        ServiceError => "service_error",
+        /// TIMEOUT.
+        Timeout => "timeout",
+        /// DNS_FAILED.
+        DnsFailed => "dns_failed",
+        /// NETWORK.
+        Network => "network",
+        /// NEEDS_SETUP.
+        NeedsSetup => "needs_setup",
+        /// TOO_LARGE.
+        TooLarge => "too_large",
+        /// BAD_RESPONSE, UNSUPPORTED_CONTENT.
+        Unreadable => "unreadable",
+        /// BUSY: another call of the plugin runs.
+        Busy => "busy",
+        /// INVALID_ARGUMENTS, BAD_REQUEST.
+        BadArguments => "bad_arguments",
+        /// NOT_HTTPS, BAD_PORT, BAD_URL, HOST_NOT_ALLOWED,
+        /// LOCAL_PORT_NOT_ALLOWED, PRIVATE_ADDRESS, TOO_MANY_REDIRECTS.
+        NetworkRule => "network_rule",
+        /// UNKNOWN_TOOL.
+        UnknownTool => "unknown_tool",
+        /// EXECUTION_ERROR.
+        Failed => "failed",
+    }
+}
+
+impl ToolCode {
+    /// What the code says happened, as the player reads it.
+    pub fn family(self) -> ToolFamily {
+        use CallCode as C;
+        match self {
+            ToolCode::Http(401) => ToolFamily::KeyRefused,
+            ToolCode::Http(403) => ToolFamily::AccessRefused,
+            ToolCode::Http(404) => ToolFamily::NotFound,
+            ToolCode::Http(429) => ToolFamily::ServiceBusy,
+            ToolCode::Http(500..) => ToolFamily::ServiceDown,
+            ToolCode::Http(_) => ToolFamily::ServiceError,
+            ToolCode::Call(code) => match code {
+                C::PolicyDenied => ToolFamily::Refused,
+                C::Timeout => ToolFamily::Timeout,
+                C::DnsFailed => ToolFamily::DnsFailed,
+                C::Network => ToolFamily::Network,
+                C::NeedsSetup => ToolFamily::NeedsSetup,
+                C::TooLarge => ToolFamily::TooLarge,
+                C::BadResponse | C::UnsupportedContent => ToolFamily::Unreadable,
+                C::Busy => ToolFamily::Busy,
+                C::InvalidArguments | C::BadRequest => ToolFamily::BadArguments,
+                C::NotHttps
+                | C::BadPort
+                | C::BadUrl
+                | C::HostNotAllowed
+                | C::LocalPortNotAllowed
+                | C::PrivateAddress
+                | C::TooManyRedirects => ToolFamily::NetworkRule,
+                C::UnknownTool => ToolFamily::UnknownTool,
+                C::ExecutionError => ToolFamily::Failed,
+            },
+        }
+    }
+}
+
 impl From<CallCode> for ToolCode {
     fn from(code: CallCode) -> ToolCode {
         ToolCode::Call(code)
@@ -199,7 +282,12 @@ crate::spelled! {
     /// `changed`: while the player was asked about an R3 action, the
     /// question it would ask now became another (the plugin updated, a
     /// setting changed the URL…): what they saw is not what would be sent
-    /// (§12 "confirmed every time", issue 32).
+    /// (§12 "confirmed every time", issue 32). The last four are not the
+    /// courtier's but the engine's own (issue 33): `tool_limit`, an action
+    /// beyond the tools offered (§17), left out of the offer;
+    /// `one_action_per_step`, `call_limit` and `repeated_call`, a call the
+    /// turn's steps did not run (the AI is told "not run", not
+    /// POLICY_DENIED).
     pub enum Refusal {
         ToolsOff => "tools_off",
         PluginOff => "plugin_off",
@@ -215,6 +303,10 @@ crate::spelled! {
         StepLimit => "step_limit",
         Declined => "declined",
         Changed => "changed",
+        ToolLimit => "tool_limit",
+        OneActionPerStep => "one_action_per_step",
+        CallLimit => "call_limit",
+        RepeatedCall => "repeated_call",
     }
 }
 
@@ -236,6 +328,10 @@ impl Refusal {
             Refusal::StepLimit => format!("This turn already used its {STEPS_PER_TURN} tool steps: answer the user with what you have."),
             Refusal::Declined => "The player declined this action: nothing was sent. Do not ask for it again unless they do.".into(),
             Refusal::Changed => "The action changed while the player was asked (the plugin or its settings): nothing was sent. Ask them if they still want it.".into(),
+            Refusal::ToolLimit => format!("This action is beyond the {TOOLS_OFFERED} tools offered."),
+            Refusal::OneActionPerStep => "not run: one action per step. Ask for it again in the next step if it is still needed.".into(),
+            Refusal::CallLimit => "not run: too many actions in one step. Ask for it again in the next step if it is still needed.".into(),
+            Refusal::RepeatedCall => "not run: the same action with the same arguments was already run in this turn; use its result above.".into(),
         }
     }
 
@@ -254,6 +350,12 @@ impl Refusal {
             Refusal::StepLimit => format!("this turn already used its {STEPS_PER_TURN} tool steps"),
             Refusal::Declined => "you declined it".into(),
             Refusal::Changed => "it changed while you were asked: nothing was sent".into(),
+            Refusal::ToolLimit => {
+                format!("over the {TOOLS_OFFERED}-tool limit: the player can turn off actions they do not need")
+            }
+            Refusal::OneActionPerStep => "not run: one action per step".into(),
+            Refusal::CallLimit => "not run: too many actions in one step".into(),
+            Refusal::RepeatedCall => "not run: already run with the same arguments in this turn".into(),
             Refusal::TwitchQuota | Refusal::UnknownTool => self.for_ai(),
         }
     }
@@ -408,6 +510,34 @@ mod tests {
         assert_eq!(retryable, [&CallCode::Timeout, &CallCode::Network]);
         assert!(ToolCode::Http(429).retryable() && ToolCode::Http(503).retryable());
         assert!(!ToolCode::Http(404).retryable() && !ToolCode::Http(401).retryable());
+    }
+
+    /// Issue 33: a code's family is what its words say, by status class
+    /// for a service's answer.
+    #[test]
+    fn s22_codes_have_their_family() {
+        let family = |text: &str| ToolCode::parse(text).map(ToolCode::family);
+        assert_eq!(family("HTTP_401"), Some(ToolFamily::KeyRefused));
+        assert_eq!(family("HTTP_503"), Some(ToolFamily::ServiceDown));
+        assert_eq!(family("HTTP_418"), Some(ToolFamily::ServiceError));
+        assert_eq!(family("PRIVATE_ADDRESS"), Some(ToolFamily::NetworkRule));
+        assert_eq!(family("BAD_REQUEST"), family("INVALID_ARGUMENTS"));
+        assert_eq!(family("POLICY_DENIED"), Some(ToolFamily::Refused));
+        assert_eq!(family("EXECUTION_ERROR"), Some(ToolFamily::Failed));
+    }
+
+    /// Issue 33: the engine's own reasons are spelled codes, read in a
+    /// call's line like the courtier's.
+    #[test]
+    fn the_engines_reasons_read_back_as_refusals() {
+        for (text, code) in [
+            ("tool_limit", Refusal::ToolLimit),
+            ("one_action_per_step", Refusal::OneActionPerStep),
+            ("call_limit", Refusal::CallLimit),
+            ("repeated_call", Refusal::RepeatedCall),
+        ] {
+            assert_eq!(SpecCode::parse(text, Family::Call), Some(SpecCode::Refusal(code)));
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! out of the player's next typed turn, on the AI set now. The window
 //! words each reason from its code and offers what fixes it.
 
-use crate::{model_of, ApiResult, Host, Model, Source, Turn};
+use crate::{model_of, ApiResult, Host, Model, Refusal, Source, Turn};
 use dcp_call::offer::LeftOut;
 use serde::Serialize;
 
@@ -18,12 +18,12 @@ pub struct NotOffered {
     /// The courtier's reason (§22's refusals: `tools_off`, `plugin_off`,
     /// `needs_setup`, `cloud_blocked`, `stream_private`, …), or
     /// `tool_limit`: beyond the 30 tools offered (§21).
-    pub reason: String,
+    pub reason: Refusal,
 }
 
 impl From<LeftOut> for NotOffered {
     fn from(left: LeftOut) -> NotOffered {
-        NotOffered { plugin: left.plugin, tool: left.tool, reason: left.reason.to_owned() }
+        NotOffered { plugin: left.plugin, tool: left.tool, reason: left.reason }
     }
 }
 

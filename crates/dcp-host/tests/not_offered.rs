@@ -11,7 +11,7 @@ use dcp_host::{CloudChoice, Host, InstallOptions, NotOffered, Sensitive, Switche
 use serde_json::{json, Value};
 
 fn left(plugin: &str, tool: Option<&str>, reason: &str) -> NotOffered {
-    NotOffered { plugin: plugin.into(), tool: tool.map(Into::into), reason: reason.into() }
+    NotOffered { plugin: plugin.into(), tool: tool.map(Into::into), reason: reason.parse().expect("a spelled reason") }
 }
 
 /// What a typed turn of the window (where the player can confirm) is not offered, in a stable order.

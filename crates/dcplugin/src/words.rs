@@ -5,6 +5,7 @@
 //! what a script reads of `list`, `show`, `reload`, `events` and a review stays
 //! exactly what it was.
 
+use dcp_companion::ToolFamily;
 use dcp_host::{
     Card, CloudChoice, DoorState, EventView, EventsPage, Origin, PluginDetails, Review, SettingView, Status, Wanted,
 };
@@ -122,46 +123,40 @@ fn insert_after(fields: &mut serde_json::Map<String, Value>, key: &str, new: &st
     fields.shift_insert(at, new.into(), value);
 }
 
-/// A failed call's code in words, as `chat`'s tool line says it before the
-/// code itself (§22 "In a tool result").
-pub fn failure_words(code: &str) -> &'static str {
-    use dcp_host::{CallCode as C, ToolCode};
-    match ToolCode::parse(code) {
-        Some(ToolCode::Http(401)) => "the service refused the key",
-        Some(ToolCode::Http(403)) => "the service refused access",
-        Some(ToolCode::Http(404)) => "the service did not find what was asked",
-        Some(ToolCode::Http(429)) => "the service is busy",
-        Some(ToolCode::Http(500..)) => "the service has a problem right now",
-        Some(ToolCode::Http(_)) => "the service answered with an error",
-        Some(ToolCode::Call(C::Timeout)) => "the service took too long to answer",
-        Some(ToolCode::Call(C::DnsFailed)) => "the site's address could not be found",
-        Some(ToolCode::Call(C::Network)) => "the service could not be reached",
-        Some(ToolCode::Call(C::NeedsSetup)) => "a key or setting is missing",
-        Some(ToolCode::Call(C::TooLarge)) => "the answer was too large",
-        Some(ToolCode::Call(C::BadResponse | C::UnsupportedContent)) => "the answer could not be read",
-        Some(ToolCode::Call(C::Busy)) => "another action of this plugin is still running",
-        Some(ToolCode::Call(C::InvalidArguments | C::BadRequest)) => {
-            "the arguments do not match what the action expects"
-        }
-        Some(ToolCode::Call(
-            C::NotHttps
-            | C::BadPort
-            | C::BadUrl
-            | C::HostNotAllowed
-            | C::LocalPortNotAllowed
-            | C::PrivateAddress
-            | C::TooManyRedirects,
-        )) => "the request broke a network rule",
-        Some(ToolCode::Call(C::UnknownTool)) => "no such action",
-        Some(ToolCode::Call(C::ExecutionError | C::PolicyDenied)) | None => "it did not work",
+/// A failed call in words, by what its code says happened (the engine's
+/// fact, issue 33), as `chat`'s tool line says it before the code itself
+/// (§22 "In a tool result").
+pub fn failure_words(family: ToolFamily) -> &'static str {
+    match family {
+        ToolFamily::KeyRefused => "the service refused the key",
+        ToolFamily::AccessRefused => "the service refused access",
+        ToolFamily::NotFound => "the service did not find what was asked",
+        ToolFamily::ServiceBusy => "the service is busy",
+        ToolFamily::ServiceDown => "the service has a problem right now",
+        ToolFamily::ServiceError => "the service answered with an error",
+        ToolFamily::Timeout => "the service took too long to answer",
+        ToolFamily::DnsFailed => "the site's address could not be found",
+        ToolFamily::Network => "the service could not be reached",
+        ToolFamily::NeedsSetup => "a key or setting is missing",
+        ToolFamily::TooLarge => "the answer was too large",
+        ToolFamily::Unreadable => "the answer could not be read",
+        ToolFamily::Busy => "another action of this plugin is still running",
+        ToolFamily::BadArguments => "the arguments do not match what the action expects",
+        ToolFamily::NetworkRule => "the request broke a network rule",
+        ToolFamily::UnknownTool => "no such action",
+        ToolFamily::Failed | ToolFamily::Refused => "it did not work",
     }
 }
 
 /// A card whose calls keep failing, as `list` says it under its line
 /// (§18: "Active" alone misleads): how many, why, and the newest code.
 pub fn failing_line(f: &dcp_host::Failing) -> String {
-    let code = f.code.to_string();
-    let words = failure_words(&code);
+    let code = &f.code;
+    // A code another version of the app wrote is shown as it is.
+    let words = match code {
+        dcp_host::JournalValue::Known(known) => failure_words(known.family()),
+        dcp_host::JournalValue::Unknown(_) => failure_words(ToolFamily::Failed),
+    };
     match f.calls {
         1 => format!("its last call failed: {words} ({code})"),
         n => format!("its last {n} calls failed: {words} ({code})"),

@@ -164,7 +164,34 @@ fn s3_an_ai_on_the_pc_runs_one_tool_per_step_and_the_other_is_not_run() {
     let sent = chats(&ai);
     assert_eq!(sent[0].body["parallel_tool_calls"], json!(false));
     let results = tool_messages(&sent[1]);
-    assert_eq!(results[1], ("c2".to_owned(), dcp_companion::NOT_RUN_ONE_PER_STEP.to_owned()));
+    assert_eq!(results[1], ("c2".to_owned(), dcp_host::Refusal::OneActionPerStep.for_ai()));
+}
+
+/// Issue 33: a `tool` line keeps its keys, spelled and ordered as before,
+/// and adds after them the family of its code, the plugin's name and the
+/// action's hint (what the readable chat prints, no longer read again per
+/// plugin); an R3 question's `confirm` line names them too.
+#[test]
+fn issue_33_a_tool_line_carries_the_plugin_the_hint_and_the_codes_family() {
+    let ai = ai(vec![
+        openai::tool_calls(&[("c1", "mypc__get_time", "{}"), ("c2", "mypc__add_note", r#"{"text":"x"}"#)], 4),
+        openai::text(["ok"]),
+    ]);
+    let p = profile_with_ai(&ai);
+    let _pc = PcServer::start(&p, |_| {});
+    let (out, lines) = chat(&p, &[], "time and note\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tools = of_type(&lines, "tool");
+    let keys: Vec<&str> = tools[1].as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(
+        keys,
+        ["type", "step", "tool", "args", "outcome", "code", "reason", "sent", "for_ai", "family", "plugin", "hint"]
+    );
+    assert_eq!(
+        (&tools[1]["family"], &tools[1]["plugin"], &tools[1]["hint"]),
+        (&Value::Null, &json!("My PC (local server)"), &json!("write a note on your PC"))
+    );
+    assert_eq!(tools[0]["hint"], json!("tell the time on your PC"));
 }
 
 /// The terminal's chat (no --json): the answer streams, each call is one
@@ -255,6 +282,11 @@ fn confirm_line(lines: &[Value]) -> Value {
     assert_eq!(confirms.len(), 1, "{lines:?}");
     let c = confirms[0].clone();
     assert_eq!((c["tool"].as_str(), c["method"].as_str()), (Some("mypc__add_note"), Some("POST")));
+    // Issue 33: the question's line names the action as the player was shown it.
+    assert_eq!(
+        (c["plugin"].as_str(), c["hint"].as_str()),
+        (Some("My PC (local server)"), Some("write a note on your PC"))
+    );
     assert!(c["url"].as_str().is_some_and(|u| u.ends_with("/note")), "{c}");
     c
 }

@@ -177,7 +177,7 @@ async fn paused_of(host: &Host) -> Result<Vec<String>, ApiError> {
     let mut paused: Vec<String> = offer
         .left_out
         .into_iter()
-        .filter(|left| left.reason == Refusal::StreamPrivate.as_str())
+        .filter(|left| left.reason == Refusal::StreamPrivate)
         .map(|left| left.plugin)
         .collect();
     // The offer goes plugin by plugin: one name per plugin left.
@@ -365,7 +365,7 @@ pub(super) mod tests {
         let (said, lines) = event(&talk);
         assert_eq!(said, None);
         assert!(
-            matches!(&lines[..], [TurnEvent::Turn { source: Source::Event, .. }, e @ TurnEvent::Event { .. }, TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code == "ai_not_set" && *e == from),
+            matches!(&lines[..], [TurnEvent::Turn { source: Source::Event, .. }, e @ TurnEvent::Event { .. }, TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code.as_str() == "ai_not_set" && *e == from),
             "{lines:?}"
         );
 
@@ -431,7 +431,7 @@ pub(super) mod tests {
         assert!(lines.contains(&TurnEvent::Delta { text: "Once".into() }), "{lines:?}");
         assert!(!lines.iter().any(|l| matches!(l, TurnEvent::Reply { .. })), "{lines:?}");
         assert!(
-            matches!(&lines[lines.len() - 2..], [TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code == "stopped"),
+            matches!(&lines[lines.len() - 2..], [TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code.as_str() == "stopped"),
             "{lines:?}"
         );
 
@@ -467,7 +467,10 @@ pub(super) mod tests {
         let (stopped, dropped) =
             behind_a_stream(&talk, &host, ["tell me a story", "and another one"], || talk.new_conversation(&host));
         assert!(matches!(stopped.last(), Some(TurnEvent::End { .. })), "{stopped:?}");
-        assert!(stopped.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code == "stopped")), "{stopped:?}");
+        assert!(
+            stopped.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code.as_str() == "stopped")),
+            "{stopped:?}"
+        );
         assert_eq!(dropped, vec![], "the waiting message never ran");
 
         let (result, lines) = say(&talk, &host, "who are you?");
@@ -598,7 +601,7 @@ mod r3 {
         let (lines, shown, pc, _) = r3_turn(Some(false), ANSWER_WITHIN);
         assert!(matches!(shown[..], [AskLine::Ask { .. }, AskLine::Over { .. }]), "{shown:?}");
         assert_eq!(confirm_line(&lines), ("POST", "declined"));
-        let refused = lines.iter().any(|l| matches!(l, TurnEvent::Tool { reason: Some(r), .. } if r == "declined"));
+        let refused = lines.iter().any(|l| matches!(l, TurnEvent::Tool { reason: Some(Refusal::Declined), .. }));
         assert!(refused, "{lines:?}");
         assert_eq!(sent(&pc), Vec::<String>::new(), "nothing reaches the program");
     }
@@ -636,7 +639,10 @@ mod r3 {
             (drain(&mut lines), id, told.recv().await)
         });
         assert!(matches!(after, Some(AskLine::Over { id: over }) if over == id), "{after:?}");
-        assert!(lines.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code == "stopped")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| matches!(l, TurnEvent::Error { code, .. } if code.as_str() == "stopped")),
+            "{lines:?}"
+        );
         assert_eq!(answer_of(&asking, id, true).expect_err("withdrawn").message, NOT_ASKED);
         assert_eq!(sent(&pc), Vec::<String>::new(), "nothing reaches the program");
     }

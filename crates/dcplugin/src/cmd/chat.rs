@@ -12,21 +12,21 @@
 //! never overlap: player lines and event turns are taken one at a time by
 //! one loop, and the door hears "answering" while one runs.
 //!
-//! Ctrl-C (issue 33) stops the running turn through the engine's
-//! [`Stopper`]: its words so far stay, marked `(stopped)` (`--json`: its
-//! `end` line says `"stopped": true`), and an R3 question it opened is
-//! withdrawn. A second Ctrl-C during the same turn, or one while no turn
-//! runs, quits as the end of standard input does (exit 0).
+//! Each turn is the engine's stream of its events, printed as they come.
+//! Ctrl-C (issue 33) stops the running turn by cancelling its token: its
+//! words so far stay, marked `(stopped)` (`--json`: its `end` line says
+//! `"stopped": true`), and an R3 question it opened is withdrawn. A second
+//! Ctrl-C during the same turn, or one while no turn runs, quits as the end
+//! of standard input does (exit 0).
 
 use super::host::fail;
 use crate::choice::Confirm;
 use crate::output::print_json;
 use crate::shown::{self, errln, line, outln, write_made_safe, Stream, To};
-use dcp_companion::{Companion, Said, Stopper, ToolOutcome, TurnEvent};
+use dcp_companion::{CancellationToken, Companion, Said, ToolOutcome, TurnCode, TurnEvent, TurnStream};
 use dcp_host::events::HostEvent;
 use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, SaidEvent, Source};
-use std::collections::HashMap;
-use std::future::Future;
+use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -77,7 +77,7 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                 Some(hint) => format!("{}; run: {hint}", e.message),
                 None => e.message.clone(),
             };
-            print_json(&TurnEvent::Error { code: e.code.as_str().to_owned(), message });
+            print_json(&TurnEvent::Error { code: e.code.into(), message });
             return Ok(ExitCode::from(super::REFUSED));
         }
         Err(e) => return Ok(fail(&e, false)),
@@ -93,12 +93,11 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         None => Arc::new(InAdvance(Decision::Declined)),
     };
     let companion = Companion::new(host.clone(), connection);
-    let stopper = companion.stopper();
-    let mut chat = Chat { host, companion, ask, json, source, live: args.live, screen };
+    let mut chat = Chat { companion, ask, json, source, live: args.live, screen };
     // Heard from here on: Ctrl-C no longer ends chat at once.
     let mut interrupts = host.block_on(async { Interrupts::listen() });
     if let Some(text) = args.once {
-        let ok = host.block_on(stoppable(chat.say(text), &stopper, &mut interrupts));
+        let ok = host.block_on(chat.say(text, &mut interrupts));
         return Ok(if ok == Some(true) { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) });
     }
     let dev_mode = host.block_on(host.switches()).map(|s| s.dev_mode).unwrap_or(false);
@@ -131,12 +130,12 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                 Next::Line(None) => break,
                 Next::Line(Some(line)) if line.trim().is_empty() => {}
                 Next::Line(Some(line)) => {
-                    if stoppable(chat.say(line), &stopper, &mut interrupts).await.is_none() {
+                    if chat.say(line, &mut interrupts).await.is_none() {
                         break;
                     }
                 }
                 Next::EventTurn(message, events) => {
-                    if stoppable(chat.event_turn(message, events), &stopper, &mut interrupts).await.is_none() {
+                    if chat.event_turn(message, events, &mut interrupts).await.is_none() {
                         break;
                     }
                 }
@@ -153,20 +152,28 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs a turn that Ctrl-C stops: what it gave, or none when a second
-/// Ctrl-C came before the stopped turn ended (chat quits).
-async fn stoppable<T>(turn: impl Future<Output = T>, stopper: &Stopper, interrupts: &mut Interrupts) -> Option<T> {
-    tokio::pin!(turn);
+/// Prints a turn's events as they come, Ctrl-C cancelling `stop`: whether
+/// it ended with an answer, or none when a second Ctrl-C came before the
+/// stopped turn ended (chat quits; the stream dropped ends the turn).
+async fn play(
+    mut turn: TurnStream<'_>,
+    stop: &CancellationToken,
+    printer: &mut Printer,
+    interrupts: &mut Interrupts,
+) -> Option<bool> {
     let mut stopped = false;
     loop {
         tokio::select! {
             biased;
-            done = &mut turn => return Some(done),
+            event = turn.next() => match event {
+                Some(event) => printer.print(&event),
+                None => return Some(matches!(turn.ended(), Some(Ok(_)))),
+            },
             () = interrupts.next() => {
                 if stopped {
                     return None;
                 }
-                stopper.stop();
+                stop.cancel();
                 stopped = true;
             }
         }
@@ -230,8 +237,7 @@ fn read_lines() -> Lines {
 }
 
 /// The companion and how its turns are printed.
-struct Chat<'h> {
-    host: &'h Host,
+struct Chat {
     companion: Companion,
     ask: Arc<dyn Ask>,
     json: bool,
@@ -240,18 +246,28 @@ struct Chat<'h> {
     screen: Screen,
 }
 
-impl Chat<'_> {
-    /// One player turn; false when it ended with an error.
-    async fn say(&mut self, text: String) -> bool {
-        let mut printer = Printer::new(self.host, self.json, self.screen.clone()).await;
+impl Chat {
+    /// One player turn, printed as it runs: whether it ended with an
+    /// answer; none when Ctrl-C quit ([`play`]).
+    async fn say(&mut self, text: String, interrupts: &mut Interrupts) -> Option<bool> {
+        let mut printer = Printer::new(self.json, self.screen.clone());
         let said = Said { source: self.source, live: self.live, text };
-        self.companion.say(said, Some(self.ask.clone()), &mut |e| printer.print(&e)).await.is_ok()
+        let stop = CancellationToken::new();
+        let turn = self.companion.say(said, Some(self.ask.clone()), stop.clone());
+        play(turn, &stop, &mut printer, interrupts).await
     }
 
-    /// One event turn the door handed over.
-    async fn event_turn(&mut self, message: String, events: Vec<SaidEvent>) {
-        let mut printer = Printer::new(self.host, self.json, self.screen.clone()).await;
-        let _ = self.companion.event_turn(message, events, &mut |e| printer.print(&e)).await;
+    /// One event turn the door handed over, printed as it runs.
+    async fn event_turn(
+        &mut self,
+        message: String,
+        events: Vec<SaidEvent>,
+        interrupts: &mut Interrupts,
+    ) -> Option<bool> {
+        let mut printer = Printer::new(self.json, self.screen.clone());
+        let stop = CancellationToken::new();
+        let turn = self.companion.event_turn(message, events, stop.clone());
+        play(turn, &stop, &mut printer, interrupts).await
     }
 }
 
@@ -267,27 +283,15 @@ struct Printer {
     json: bool,
     /// The answer's words were printed as they streamed.
     streamed: bool,
-    /// Each offered action's plugin name and hint, by full tool name.
-    actions: HashMap<String, (String, String)>,
     screen: Screen,
     /// The turn's `error`, said with its `end`, which tells whether it
     /// was a stop: said `(stopped)` after the words so far instead.
-    error: Option<(String, String)>,
+    error: Option<(TurnCode, String)>,
 }
 
 impl Printer {
-    async fn new(host: &Host, json: bool, screen: Screen) -> Printer {
-        let mut actions = HashMap::new();
-        if !json {
-            for card in host.cards().await.unwrap_or_default() {
-                if let Ok(details) = host.details(&card.slug).await {
-                    for action in details.actions {
-                        actions.insert(action.full_name, (card.name.clone(), action.hint));
-                    }
-                }
-            }
-        }
-        Printer { json, streamed: false, actions, screen, error: None }
+    fn new(json: bool, screen: Screen) -> Printer {
+        Printer { json, streamed: false, screen, error: None }
     }
 
     fn print(&mut self, event: &TurnEvent) {
@@ -301,7 +305,7 @@ impl Printer {
             TurnEvent::End { stopped: false, .. } => {
                 if let Some((code, message)) = self.error.take() {
                     self.end_line();
-                    errln!("error {}: {message}", line(&code));
+                    errln!("error {code}: {message}");
                 }
             }
             TurnEvent::Delta { text } => {
@@ -309,22 +313,28 @@ impl Printer {
                 let safe = self.screen().piece(text);
                 write_made_safe(To::Stdout, &safe);
             }
-            TurnEvent::Tool { tool, outcome, code, reason, .. } => {
+            TurnEvent::Tool { tool, outcome, code, reason, family, plugin, hint, .. } => {
                 self.end_line();
                 // A tool the AI made up is named as it wrote it: on this one line.
-                let (plugin, hint) = self.actions.get(tool).cloned().unwrap_or_else(|| (tool.clone(), String::new()));
-                let why = reason.as_deref().or(code.as_deref()).unwrap_or("no reason given");
-                let outcome = match outcome {
-                    ToolOutcome::Done => "done".to_owned(),
-                    // Words first, then the code for a search or a report.
-                    ToolOutcome::Failed => match code.as_deref() {
-                        Some(code) => format!("failed: {} ({})", crate::words::failure_words(code), line(code)),
-                        None => format!("failed: {}", line(why)),
-                    },
-                    other => format!("{}: {}", other.as_str(), line(why)),
+                let plugin = plugin.as_deref().unwrap_or(tool);
+                let why: Cow<'_, str> = match (reason, code) {
+                    (Some(reason), _) => reason.as_str().into(),
+                    (None, Some(code)) => code.as_str(),
+                    (None, None) => "no reason given".into(),
                 };
-                let hint = if hint.is_empty() { String::new() } else { format!(" ({})", line(&hint)) };
-                outln!("  [{}{hint}] {outcome}", line(&plugin));
+                let outcome = match (outcome, code, family) {
+                    (ToolOutcome::Done, ..) => "done".to_owned(),
+                    // Words first, then the code for a search or a report.
+                    (ToolOutcome::Failed, Some(code), Some(family)) => {
+                        format!("failed: {} ({code})", crate::words::failure_words(*family))
+                    }
+                    (other, ..) => format!("{}: {why}", other.as_str()),
+                };
+                let hint = match hint.as_deref() {
+                    Some(hint) if !hint.is_empty() => format!(" ({})", line(hint)),
+                    _ => String::new(),
+                };
+                outln!("  [{}{hint}] {outcome}", line(plugin));
             }
             TurnEvent::Confirm { method, url, decision, .. } => {
                 self.end_line();
@@ -355,7 +365,7 @@ impl Printer {
                     plugins.join(", ")
                 );
             }
-            TurnEvent::Error { code, message } => self.error = Some((code.clone(), message.clone())),
+            TurnEvent::Error { code, message } => self.error = Some((*code, message.clone())),
         }
     }
 

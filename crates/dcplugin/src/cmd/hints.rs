@@ -115,6 +115,8 @@ pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
         Refusal::StepLimit => "a turn has 5 tool steps: start another turn (another --turn ID)".to_owned(),
         Refusal::Declined => "the player said no (or did not answer within 60 s): ask again in a new turn".to_owned(),
         Refusal::Changed => "the plugin changed while the player was asked: ask again in a new turn".to_owned(),
+        // The turn engine's own, never the answer to a call of the command line.
+        Refusal::ToolLimit | Refusal::OneActionPerStep | Refusal::CallLimit | Refusal::RepeatedCall => return None,
     })
 }
 
