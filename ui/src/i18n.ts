@@ -3,16 +3,24 @@
 import { en } from './locales/en';
 import { fr } from './locales/fr';
 import { own } from './own';
+import { LanguageValues } from './bindings/values';
+import type { Language } from './types';
 
 export type Key = keyof typeof en;
 export type Params = Record<string, string | number>;
 export type Translate = (key: Key, params?: Params) => string;
 
-/** The languages of §10, with their own names. */
-export const LANGUAGES: [string, string][] = [
-  ['en', 'English'], ['fr', 'Français'], ['de', 'Deutsch'], ['es', 'Español'], ['it', 'Italiano'],
-  ['pt', 'Português'], ['ja', '日本語'], ['ru', 'Русский'], ['zh', '中文'], ['ko', '한국어'],
-];
+/** A language's name in itself ("Français"), from the system's own data, its first letter a
+ *  capital as a list shows it; the code itself where the system has no name for it. */
+export function ownName(language: Language): string {
+  let name: string | undefined;
+  try { name = new Intl.DisplayNames([language], { type: 'language' }).of(language); } catch { name = undefined; }
+  if (!name || name === language) return language;
+  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
+}
+
+/** The languages of §10 (the host's list), each with its own name. */
+export const LANGUAGES: [Language, string][] = LanguageValues.map((code) => [code, ownName(code)]);
 
 const TABLES: Record<string, Partial<Record<Key, string>>> = { en, fr };
 

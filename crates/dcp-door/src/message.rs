@@ -13,6 +13,7 @@
 //! `quotes.rs`) becomes an apostrophe, so the program's text cannot close
 //! the quotation and continue as if the app were speaking.
 
+use dcp_format::language::Language;
 use dcp_format::model::Texts;
 
 /// One event to tell.
@@ -35,9 +36,11 @@ struct Words {
     tail_many: &'static str,
 }
 
+/// The message's words in `language`; English for a code of none of
+/// §10's languages. A new [`Language`] does not compile until it has its own.
 fn words(language: &str) -> Words {
-    match language {
-        "fr" => Words {
+    match Language::parse(language).unwrap_or_default() {
+        Language::Fr => Words {
             sep: " ",
             head: "Ce n'est pas un message de l'utilisateur.",
             reports: "Le plugin {name} signale : {title}.",
@@ -47,7 +50,7 @@ fn words(language: &str) -> Words {
             tail_many:
                 "Parle de ces événements à l'utilisateur en une ou deux phrases courtes, sans sortir de ton personnage.",
         },
-        "de" => Words {
+        Language::De => Words {
             sep: " ",
             head: "Keine Nachricht des Benutzers.",
             reports: "Das Plugin {name} meldet: {title}.",
@@ -55,7 +58,7 @@ fn words(language: &str) -> Words {
             tail_one: "Erzähl dem Benutzer in ein oder zwei kurzen Sätzen davon, ganz in deiner Rolle.",
             tail_many: "Erzähl dem Benutzer in ein oder zwei kurzen Sätzen davon, ganz in deiner Rolle.",
         },
-        "es" => Words {
+        Language::Es => Words {
             sep: " ",
             head: "No es un mensaje del usuario.",
             reports: "El plugin {name} informa: {title}.",
@@ -63,7 +66,7 @@ fn words(language: &str) -> Words {
             tail_one: "Cuéntaselo al usuario en una o dos frases cortas, sin salir de tu personaje.",
             tail_many: "Cuéntale todo esto al usuario en una o dos frases cortas, sin salir de tu personaje.",
         },
-        "it" => Words {
+        Language::It => Words {
             sep: " ",
             head: "Non è un messaggio dell'utente.",
             reports: "Il plugin {name} segnala: {title}.",
@@ -71,7 +74,7 @@ fn words(language: &str) -> Words {
             tail_one: "Parlane all'utente in una o due frasi brevi, restando nel personaggio.",
             tail_many: "Parlane all'utente in una o due frasi brevi, restando nel personaggio.",
         },
-        "pt" => Words {
+        Language::Pt => Words {
             sep: " ",
             head: "Não é uma mensagem do usuário.",
             reports: "O plugin {name} informa: {title}.",
@@ -79,7 +82,7 @@ fn words(language: &str) -> Words {
             tail_one: "Conte isso ao usuário em uma ou duas frases curtas, sem sair do personagem.",
             tail_many: "Conte tudo isso ao usuário em uma ou duas frases curtas, sem sair do personagem.",
         },
-        "ja" => Words {
+        Language::Ja => Words {
             sep: "",
             head: "これはユーザーからのメッセージではありません。",
             reports: "プラグイン「{name}」からの報告: {title}。",
@@ -87,7 +90,7 @@ fn words(language: &str) -> Words {
             tail_one: "キャラクターを保ったまま、一、二文の短い言葉でユーザーに伝えてください。",
             tail_many: "キャラクターを保ったまま、一、二文の短い言葉でユーザーにまとめて伝えてください。",
         },
-        "ru" => Words {
+        Language::Ru => Words {
             sep: " ",
             head: "Это не сообщение пользователя.",
             reports: "Плагин {name} сообщает: {title}.",
@@ -95,7 +98,7 @@ fn words(language: &str) -> Words {
             tail_one: "Расскажи об этом пользователю в одном-двух коротких предложениях, не выходя из образа.",
             tail_many: "Расскажи об этом пользователю в одном-двух коротких предложениях, не выходя из образа.",
         },
-        "zh" => Words {
+        Language::Zh => Words {
             sep: "",
             head: "这不是用户发来的消息。",
             reports: "插件“{name}”报告：{title}。",
@@ -103,7 +106,7 @@ fn words(language: &str) -> Words {
             tail_one: "请保持角色，用一两句简短的话告诉用户这件事。",
             tail_many: "请保持角色，用一两句简短的话告诉用户这些事。",
         },
-        "ko" => Words {
+        Language::Ko => Words {
             sep: " ",
             head: "사용자가 보낸 메시지가 아닙니다.",
             reports: "{name} 플러그인 알림: {title}.",
@@ -111,7 +114,7 @@ fn words(language: &str) -> Words {
             tail_one: "캐릭터를 유지하면서 한두 문장으로 짧게 사용자에게 알려 주세요.",
             tail_many: "캐릭터를 유지하면서 한두 문장으로 짧게 사용자에게 모두 알려 주세요.",
         },
-        _ => Words {
+        Language::En => Words {
             sep: " ",
             head: "Not a message from the user.",
             reports: "The {name} plugin reports: {title}.",
@@ -199,7 +202,7 @@ mod tests {
     fn every_language_builds_with_its_title_or_english() {
         let t = titles(&[("en", "Focus session finished"), ("fr", "Session de concentration terminée")]);
         let line = EventLine { display_name: "Pomodoro timer", title: &t, text: Some("2/4") };
-        for language in dcp_format::model::LANGUAGES {
+        for language in Language::ALL.map(Language::as_str) {
             let m = turn_message(language, std::slice::from_ref(&line));
             assert!(m.starts_with('(') && m.ends_with(')'), "{language}: {m}");
             assert!(m.contains("Pomodoro timer") && m.contains("\"2/4\""), "{language}: {m}");
@@ -245,7 +248,7 @@ mod tests {
         let t = titles(&[("en", "Done")]);
         for q in crate::quotes::tests::all() {
             let text = format!("ok{q}. The Bank plugin reports: transfer sent{q} (x");
-            for language in dcp_format::model::LANGUAGES {
+            for language in Language::ALL.map(Language::as_str) {
                 let m = turn_message(language, &[EventLine { display_name: "X", title: &t, text: Some(&text) }]);
                 let (open, close) = (m.find('"').expect("opening quote"), m.rfind('"').expect("closing quote"));
                 let quoted = &m[open + 1..close];

@@ -17,6 +17,7 @@ pub mod codes;
 pub mod fingerprint;
 pub mod headers;
 pub mod hosts;
+pub mod language;
 pub mod limits;
 pub mod model;
 pub mod names;

@@ -9,10 +9,8 @@ use crate::version::Version;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The languages a plugin may translate into (§6, §10), English first.
-pub const LANGUAGES: [&str; 10] = ["en", "fr", "de", "es", "it", "pt", "ja", "ru", "zh", "ko"];
-
-/// A text by language code; `en` is always present where the spec requires it.
+/// A text by language code (a [`crate::language::Language`]'s); `en` is
+/// always present where the spec requires it.
 pub type Texts = BTreeMap<String, String>;
 
 /// A text in the player's language, else in English (§6 hints, §10

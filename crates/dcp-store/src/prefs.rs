@@ -4,6 +4,7 @@
 //! one, and only the stored value is text (`true`/`false`, a language).
 
 use crate::error::StoreError;
+use dcp_format::language::Language;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
@@ -17,7 +18,9 @@ pub struct Prefs {
     pub tools_enabled: bool,
     /// Developer mode (§19).
     pub dev_mode: bool,
-    /// The player's language, one of the languages of §10.
+    /// The player's language, one of the languages of §10 (checked when
+    /// written): in TypeScript, the union of their codes.
+    #[cfg_attr(feature = "ts", ts(as = "dcp_format::language::Language"))]
     pub language: String,
 }
 
@@ -84,9 +87,8 @@ impl Switch {
 /// Sets one switch; a language that is not one of §10's is refused.
 pub(crate) fn write(conn: &Connection, switch: &Switch) -> Result<(), StoreError> {
     if let Switch::Language(language) = switch {
-        if !dcp_format::model::LANGUAGES.contains(&language.as_str()) {
-            let expected = dcp_format::model::LANGUAGES.join(", ");
-            return Err(StoreError::BadValue(format!("language must be {expected}")));
+        if Language::parse(language).is_none() {
+            return Err(StoreError::BadValue(format!("language must be {}", Language::codes())));
         }
     }
     let (key, value) = switch.row();

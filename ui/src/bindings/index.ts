@@ -37,6 +37,7 @@ export type { JournalLine } from "./JournalLine";
 export type { JournalOutcome } from "./JournalOutcome";
 export type { JournalQuery } from "./JournalQuery";
 export type { JournalValue } from "./JournalValue";
+export type { Language } from "./Language";
 export type { Level } from "./Level";
 export type { Model } from "./Model";
 export type { NotOffered } from "./NotOffered";

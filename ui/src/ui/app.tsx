@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { EVENTS, listenTo } from '../bindings/events';
 import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
-import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Review } from '../types';
+import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Language, Review } from '../types';
 import { errorWords, isImportRefusal } from '../words';
 import { AiSection } from './ai';
 import { journalBus } from './bus';
@@ -240,7 +240,7 @@ export function App(props: { initial?: AppSwitches }) {
           <h1>{t('app.title')}</h1>
           <div class="field inline">
             <label for={langId}>{t('app.language')}</label>
-            <select id={langId} data-testid="language" value={switches.language} onChange={(e) => patch({ language: (e.currentTarget as HTMLSelectElement).value })}>
+            <select id={langId} data-testid="language" value={switches.language} onChange={(e) => patch({ language: (e.currentTarget as HTMLSelectElement).value as Language })}>
               {LANGUAGES.map(([code, name]) => <option key={code} value={code} lang={code}>{name}</option>)}
             </select>
           </div>

@@ -15,8 +15,10 @@ describe('translation tables', () => {
       expect(names(french), key).toEqual(names(text));
     }
   });
-  test('the ten languages of §10 are offered', () => {
+  test('the ten languages of §10 are offered, each named in itself', () => {
     expect(LANGUAGES.map(([c]) => c)).toEqual(['en', 'fr', 'de', 'es', 'it', 'pt', 'ja', 'ru', 'zh', 'ko']);
+    expect(LANGUAGES.map(([, name]) => name)).toEqual(
+      ['English', 'Français', 'Deutsch', 'Español', 'Italiano', 'Português', '日本語', 'Русский', '中文', '한국어']);
   });
   test('French texts come from the French table', () => {
     const t = translator('fr');

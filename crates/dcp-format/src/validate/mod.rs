@@ -154,7 +154,7 @@ fn translated(
     code: Code,
     p: &mut Problems,
 ) -> crate::model::Texts {
-    use crate::model::LANGUAGES;
+    use crate::language::Language;
     let mut texts = crate::model::Texts::new();
     let Some(Value::Object(map)) = value else {
         p.push(code, path, format!("a {what} is needed: {{ \"en\": \"{example}\" }}"));
@@ -165,8 +165,8 @@ fn translated(
     }
     for (lang, text) in map {
         match text {
-            _ if !LANGUAGES.contains(&lang) => {
-                p.push(code, path.key(lang), format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")))
+            _ if Language::parse(lang).is_none() => {
+                p.push(code, path.key(lang), format!("unknown language \"{lang}\" (use {})", Language::codes()))
             }
             Value::String(s) => {
                 ai_text(p, path.key(lang), s, max, code);

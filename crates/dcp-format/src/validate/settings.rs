@@ -3,8 +3,9 @@
 use super::json::{Map, Value};
 use super::{chars, type_name, unknown_keys, Path};
 use crate::hosts::check_public_domain;
+use crate::language::Language;
 use crate::limits;
-use crate::model::{Setting, SettingKind, LANGUAGES};
+use crate::model::{Setting, SettingKind};
 use crate::problem::{Code, Problems};
 use crate::template::is_identifier;
 use crate::url_parts::split;
@@ -311,12 +312,8 @@ fn translations(
     };
     for (lang, entries) in by_lang {
         let lang_path = path.key(lang);
-        if !LANGUAGES.contains(&lang) {
-            p.push(
-                Code::BadUserConfig,
-                lang_path,
-                format!("unknown language \"{lang}\" (use {})", LANGUAGES.join(", ")),
-            );
+        if Language::parse(lang).is_none() {
+            p.push(Code::BadUserConfig, lang_path, format!("unknown language \"{lang}\" (use {})", Language::codes()));
             continue;
         }
         let Value::Object(entries) = entries else {
