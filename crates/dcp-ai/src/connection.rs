@@ -35,7 +35,7 @@ use url::Host;
 
 use crate::assemble::{error_message, Assembler, Piece};
 use crate::sse::SseDecoder;
-use crate::{AiError, AiUrl, ChatRequest, Place, RawArgs, Reply, ToolCall};
+use crate::{AiError, AiUrl, ChatRequest, PcServer, Place, RawArgs, Reply, ToolCall};
 
 /// Sent with every request to the AI.
 const USER_AGENT: &str = "DesktopCompanion/1";
@@ -389,11 +389,9 @@ impl Context {
             e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
         });
         let advice = if refused {
-            match port {
-                11434 => "start Ollama (it listens on port 11434)".to_owned(),
-                1234 => "start LM Studio's local server (port 1234)".to_owned(),
-                8080 => "start llama.cpp's server, llama-server (port 8080)".to_owned(),
-                _ => format!("start Ollama, LM Studio or llama.cpp's server, and check that it listens on port {port}"),
+            match PcServer::on_port(port) {
+                Some(server) => server.start().to_owned(),
+                None => format!("start {}, and check that it listens on port {port}", PcServer::names_or()),
             }
         } else if error.is_connect() {
             "the connection or its TLS handshake failed: check the URL".to_owned()

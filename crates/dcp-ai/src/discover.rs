@@ -1,13 +1,10 @@
-//! Finding an AI on this PC when none is set (§13): the three servers'
-//! usual ports are asked for their model list at once, with a short limit.
+//! Finding an AI on this PC when none is set (§13): the known servers'
+//! usual ports ([`PcServer`]) are asked for their model list at once, with
+//! a short limit.
 
 use std::time::Duration;
 
-use crate::{judge_ai_url, AiUrl, Connection, Limits};
-
-/// Ollama, LM Studio, llama.cpp's server: their usual base URLs.
-pub const KNOWN_PC_SERVERS: [&str; 3] =
-    ["http://127.0.0.1:11434/v1", "http://127.0.0.1:1234/v1", "http://127.0.0.1:8080/v1"];
+use crate::{judge_ai_url, AiUrl, Connection, Limits, PcServer};
 
 /// How long each of them may take to answer.
 const DISCOVER_LIMIT: Duration = Duration::from_secs(2);
@@ -22,9 +19,11 @@ pub struct Found {
     pub models: Vec<String>,
 }
 
-/// Asks [`KNOWN_PC_SERVERS`] in parallel; what answers, in that order.
+/// Asks every [`PcServer`]'s usual base URL in parallel; what answers, in
+/// the table's order.
 pub async fn discover() -> Vec<Found> {
-    discover_at(&KNOWN_PC_SERVERS, DISCOVER_LIMIT).await
+    let bases = PcServer::ALL.map(PcServer::base_url);
+    discover_at(&bases.each_ref().map(String::as_str), DISCOVER_LIMIT).await
 }
 
 /// Asks each base URL of `bases` for its models in parallel, each within

@@ -1,6 +1,6 @@
 //! The companion's AI connection (spec §3, §13, §17): one client of the
 //! OpenAI-compatible Chat Completions wire format, the format spoken by
-//! Ollama, LM Studio, llama.cpp's server and the online services of §13.
+//! the AI servers of a PC ([`PcServer`]) and the online services of §13.
 //!
 //! *Architecture invariant:* this crate is the only code that opens a
 //! socket to the AI. Where the AI runs is decided by its URL, never by a
@@ -36,13 +36,15 @@ pub mod assemble;
 mod connection;
 mod discover;
 mod error;
+mod known;
 pub mod sse;
 mod url;
 mod wire;
 
 pub use connection::{ChatStream, Connection, Limits, StreamItem};
-pub use discover::{discover, discover_at, Found, KNOWN_PC_SERVERS};
+pub use discover::{discover, discover_at, Found};
 pub use error::{AiCode, AiError};
+pub use known::{KnownServer, PcServer};
 pub use url::{judge_ai_url, AiUrl};
 pub use wire::{ChatRequest, Message, RawArgs, Reply, ToolCall, ToolSpec};
 

@@ -15,7 +15,7 @@ use std::net::IpAddr;
 
 use url::{Host, Url};
 
-use crate::{AiError, Place};
+use crate::{AiError, PcServer, Place};
 
 /// A judged base URL of an OpenAI-compatible service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,11 +62,15 @@ impl std::fmt::Display for AiUrl {
     }
 }
 
-const HINT_PC: &str = "for an AI on this PC type e.g. http://127.0.0.1:11434/v1 (Ollama), \
-http://127.0.0.1:1234/v1 (LM Studio) or http://127.0.0.1:8080/v1 (llama.cpp)";
+/// The hint of a URL that is not one: the known servers' base URLs.
+fn hint_pc() -> String {
+    let urls: Vec<String> = PcServer::ALL.iter().map(|s| format!("{} ({})", s.base_url(), s.name())).collect();
+    let (last, rest) = urls.split_last().expect("known servers");
+    format!("for an AI on this PC type e.g. {} or {last}", rest.join(", "))
+}
 
-fn bad(reason: &str, hint: &str) -> AiError {
-    AiError::BadUrl { reason: reason.to_owned(), hint: hint.to_owned() }
+fn bad(reason: &str, hint: impl Into<String>) -> AiError {
+    AiError::BadUrl { reason: reason.to_owned(), hint: hint.into() }
 }
 
 /// Judges `raw` as the base URL of the companion's AI; see the module doc
@@ -74,11 +78,11 @@ fn bad(reason: &str, hint: &str) -> AiError {
 /// hint) or [`AiError::PrivateAddress`].
 pub fn judge_ai_url(raw: &str) -> Result<AiUrl, AiError> {
     let raw = raw.trim();
-    let url = Url::parse(raw).map_err(|_| bad("this is not a URL", HINT_PC))?;
+    let url = Url::parse(raw).map_err(|_| bad("this is not a URL", hint_pc()))?;
     let https = match url.scheme() {
         "https" => true,
         "http" => false,
-        _ => return Err(bad("a URL of the AI starts with http:// or https://", HINT_PC)),
+        _ => return Err(bad("a URL of the AI starts with http:// or https://", hint_pc())),
     };
     if !url.username().is_empty() || url.password().is_some() {
         return Err(bad(
@@ -93,7 +97,7 @@ pub fn judge_ai_url(raw: &str) -> Result<AiUrl, AiError> {
         ));
     }
     let place = match url.host() {
-        None => return Err(bad("the URL names no host", HINT_PC)),
+        None => return Err(bad("the URL names no host", hint_pc())),
         Some(Host::Domain(name)) if name.ends_with('.') => {
             return Err(bad("the host ends with a dot", "type the host without the final dot"))
         }

@@ -8,7 +8,7 @@
 //! ([`AiSettings::key_forgotten`]): the player types it again.
 
 use crate::{ApiError, ApiResult, ErrorCode, Host};
-use dcp_ai::{judge_ai_url, AiCode, AiError, AiUrl, Connection, Found, Place};
+use dcp_ai::{judge_ai_url, AiCode, AiError, AiUrl, Connection, Found, KnownServer, PcServer, Place};
 use dcp_call::turn::Model;
 use dcp_store::KeyOrigin;
 use dcp_vault::Sensitive;
@@ -43,6 +43,11 @@ pub struct AiSettings {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub key_forgotten: bool,
+    /// The server of this PC usually at the URL's port (Ollama on 11434…);
+    /// absent for another port or an online AI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub server: Option<KnownServer>,
 }
 
 /// What reaching the AI found: its models, or why it could not be reached.
@@ -72,11 +77,16 @@ pub struct FoundAi {
     pub url: String,
     /// Its models (maybe none yet).
     pub models: Vec<String>,
+    /// Which known server usually answers there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub server: Option<KnownServer>,
 }
 
 impl From<Found> for FoundAi {
     fn from(found: Found) -> FoundAi {
-        FoundAi { url: found.url.as_str().to_owned(), models: found.models }
+        let Found { url, models } = found;
+        FoundAi { server: PcServer::at(&url).map(PcServer::known), url: url.as_str().to_owned(), models }
     }
 }
 
@@ -179,8 +189,8 @@ impl Host {
         Ok(AiTest { ok: true, place, models, code: None, message: None })
     }
 
-    /// Looks for an AI on this PC's usual ports (Ollama, LM Studio,
-    /// llama.cpp's server), each within 2 s: what answers, with its models.
+    /// Looks for an AI on the usual ports of the known servers of this PC
+    /// ([`PcServer`]), each within 2 s: what answers, with its models.
     pub async fn find_pc_ai(&self) -> Vec<FoundAi> {
         dcp_ai::discover().await.into_iter().map(FoundAi::from).collect()
     }
@@ -193,8 +203,9 @@ fn settings(stored: dcp_store::AiStored) -> AiSettings {
         Some(url) => for_origin(url, |to| stored.key_for(&to)),
         None => kept,
     };
-    let place = url.map(|u| u.place());
-    AiSettings { url: stored.url, model: stored.model, place, key_set, key_forgotten: kept && !key_set }
+    let place = url.as_ref().map(AiUrl::place);
+    let server = url.as_ref().and_then(PcServer::at).map(PcServer::known);
+    AiSettings { url: stored.url, model: stored.model, place, key_set, key_forgotten: kept && !key_set, server }
 }
 
 /// Runs `f` with the origin `url` sends a key to: `scheme://host:port`,

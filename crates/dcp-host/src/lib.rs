@@ -38,7 +38,7 @@ pub use ai::{model_of, AiSettings, AiTest, FoundAi};
 use background::KnownDoor;
 pub use background::{Background, BackgroundOptions};
 /// The companion's AI connection and where it runs (issue 22).
-pub use dcp_ai::{AiCode, Connection, Place};
+pub use dcp_ai::{AiCode, Connection, KnownServer, PcServer, Place};
 pub use dcp_call::offer::Offer;
 pub use dcp_call::turn::{Model, Source, Turn};
 pub use dcp_door::held_by_a_door;

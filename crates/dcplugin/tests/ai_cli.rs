@@ -33,7 +33,8 @@ fn s13_where_the_ai_runs_is_decided_by_its_url() {
     assert!(pc.status.success(), "{}", text(&pc.stderr));
     assert_eq!(
         json(&pc),
-        serde_json::json!({"url": "http://127.0.0.1:11434/v1", "model": "llama3.2", "where": "pc", "key_set": false})
+        serde_json::json!({"url": "http://127.0.0.1:11434/v1", "model": "llama3.2", "where": "pc", "key_set": false,
+            "server": {"server": "ollama", "name": "Ollama", "port": 11434}})
     );
     let online = json(&p.run(&["ai", "--url", "https://openrouter.ai/api/v1", "--json"]));
     assert_eq!((online["where"].as_str(), online["model"].as_str()), (Some("online"), Some("llama3.2")));

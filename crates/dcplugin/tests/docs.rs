@@ -9,6 +9,7 @@
 
 mod support;
 
+use dcp_host::PcServer;
 use dcp_vault::{KeyStore, OsKeyStore};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -677,5 +678,24 @@ fn the_screens_shown_to_players_are_printed_as_shown() {
     let update = shell.ok("dcplugin import fx-1.1.0.json", dir);
     for line in texts[1].lines() {
         assert!(update.lines().any(|l| l == line), "{line:?} is not printed:\n{update}");
+    }
+}
+
+/// The servers of this PC that docs/companion.md tells players to start are
+/// the ones the app knows (dcp-ai's table): each has its row, with its
+/// usual base URL, and the page names no other.
+#[test]
+fn the_ai_servers_of_the_companion_page_are_the_ones_the_app_knows() {
+    let page = doc("companion.md");
+    let rows: Vec<&str> = page
+        .lines()
+        .skip_while(|l| !l.starts_with("| server | what to start | base URL |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(rows.len(), PcServer::ALL.len(), "one row per known server: {rows:#?}");
+    for (server, row) in PcServer::ALL.iter().zip(&rows) {
+        assert!(row.starts_with(&format!("| {} |", server.name())), "{server}: {row}");
+        assert!(row.ends_with(&format!("| `{}` |", server.base_url())), "{server}: {row}");
     }
 }

@@ -424,7 +424,7 @@ export const en = {
   'ai.problem.bad_url': 'This address can\'t be used: type the service\'s base address, such as https://openrouter.ai/api/v1 or http://127.0.0.1:11434/v1.',
   'ai.problem.private_address': 'This address is on your local network. An AI is either on this PC (127.0.0.1) or online at a public https address.',
   'ai.problem.not_listening_known': 'Nothing answers at {url}. Start {name} (it listens on port {port}), then Test again.',
-  'ai.problem.not_listening_pc': 'Nothing answers at {url}. Start the AI server on this PC (port {port}), then Test again.',
+  'ai.problem.not_listening_pc': 'Nothing answers at {url}. Start the AI server on this PC, then Test again.',
   'ai.problem.not_listening_online': 'Nothing answers at {url}. Check the address and your internet connection.',
   'ai.problem.key_refused': 'The service refused the API key. Copy the key again from your account, then Replace it.',
   'ai.problem.model_unknown': 'The service doesn\'t know the model {model}: choose one from its list.',

@@ -426,7 +426,7 @@ export const fr: Record<keyof typeof en, string> = {
   'ai.problem.bad_url': 'Cette adresse ne peut pas servir : tapez l\'adresse de base du service, comme https://openrouter.ai/api/v1 ou http://127.0.0.1:11434/v1.',
   'ai.problem.private_address': 'Cette adresse est sur votre réseau local. Une IA est soit sur ce PC (127.0.0.1), soit en ligne à une adresse https publique.',
   'ai.problem.not_listening_known': 'Rien ne répond à {url}. Démarrez {name} (il écoute sur le port {port}), puis testez à nouveau.',
-  'ai.problem.not_listening_pc': 'Rien ne répond à {url}. Démarrez le serveur d\'IA sur ce PC (port {port}), puis testez à nouveau.',
+  'ai.problem.not_listening_pc': 'Rien ne répond à {url}. Démarrez le serveur d\'IA sur ce PC, puis testez à nouveau.',
   'ai.problem.not_listening_online': 'Rien ne répond à {url}. Vérifiez l\'adresse et votre connexion à Internet.',
   'ai.problem.key_refused': 'Le service a refusé la clé d\'API. Copiez à nouveau la clé depuis votre compte, puis remplacez-la.',
   'ai.problem.model_unknown': 'Le service ne connaît pas le modèle {model} : choisissez-en un dans sa liste.',

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { AiSettings, AiTest, ApiError, FoundAi } from '../types';
 import { errorWords } from '../words';
-import { isAiCode, keptOnPc, placeWords, problemWords, serverName, testWords } from './ai-words';
+import { isAiCode, keptOnPc, placeWords, problemWords, testWords } from './ai-words';
 import { useId } from './common';
 import { useApp } from './context';
 
@@ -29,7 +29,7 @@ export function AiSection() {
   const ids = useId('ai');
 
   /** The host's words for an error that is not the AI's own. */
-  const words = (e: ApiError, s: AiSettings | null) => (isAiCode(e.code) ? problemWords(t, e.code, s?.url ?? null, s?.model ?? null) : errorWords(t, e));
+  const words = (e: ApiError, s: AiSettings | null) => (isAiCode(e.code) ? problemWords(t, e.code, s) : errorWords(t, e));
   const show = (s: AiSettings) => { setSettings(s); setUrl(s.url ?? ''); setModel(s.model ?? ''); };
 
   const look = async () => {
@@ -107,13 +107,13 @@ export function AiSection() {
           <ul data-testid="ai-pc-found">
             {found.map((f) => (
               <li key={f.url} data-testid="ai-pc-server">
-                <p><strong>{serverName(f.url) ?? t('ai.pc.server')}</strong> <span class="muted">{f.url}</span></p>
+                <p><strong>{f.server?.name ?? t('ai.pc.server')}</strong> <span class="muted">{f.url}</span></p>
                 {f.models.length === 0 ? (
                   <p class="help">{t('ai.pc.no_models')}</p>
                 ) : (
                   <div class="row">
                     {f.models.map((m) => (
-                      <button type="button" key={m} data-testid="ai-use" aria-label={t('ai.pc.use_named', { model: m, server: serverName(f.url) ?? f.url })}
+                      <button type="button" key={m} data-testid="ai-use" aria-label={t('ai.pc.use_named', { model: m, server: f.server?.name ?? f.url })}
                         aria-pressed={settings?.url === f.url && settings?.model === m} onClick={() => save(f.url, m, true)}>
                         {t('ai.pc.use', { model: m })}
                       </button>
@@ -188,7 +188,7 @@ function KeyRow(props: { settings: AiSettings; onChange: (s: AiSettings) => void
   const id = useId('ai-key');
   const failed = (e: unknown) => {
     const a = asApiError(e);
-    setError(isAiCode(a.code) ? problemWords(t, a.code, props.settings.url, props.settings.model) : errorWords(t, a));
+    setError(isAiCode(a.code) ? problemWords(t, a.code, props.settings) : errorWords(t, a));
   };
   const save = async () => {
     setError('');

@@ -163,7 +163,7 @@ export function toolWords(
 
 /** A failure to reach or use the AI, worded as the Tools tab words it. */
 export function failureWords(t: Translate, e: { code: string; message: string }, ai: AiSettings | null): string {
-  if (isAiCode(e.code)) return problemWords(t, e.code, ai?.url ?? null, ai?.model ?? null);
+  if (isAiCode(e.code)) return problemWords(t, e.code, ai);
   // The engine's own end of a turn (issue 32): a shell stopped it.
   if (e.code === 'stopped') return t('companion.stopped');
   return errorWords(t, { problems: [], fields: [], ...e } as ApiError);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
 import type { AiCode, AiSettings, AiTest } from '../../src/types';
-import { isAiCode, keptOnPc, placeWords, problemWords, serverName, testWords } from '../../src/ui/ai-words';
+import { isAiCode, keptOnPc, placeWords, problemWords, testWords } from '../../src/ui/ai-words';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -9,47 +9,39 @@ const EVERY_CODE: AiCode[] = [
   'ai_not_set', 'ai_bad_url', 'ai_private_address', 'ai_not_listening', 'ai_key_refused', 'ai_model_unknown', 'ai_no_tools',
   'ai_timeout', 'ai_redirect', 'ai_http', 'ai_bad_answer',
 ];
-const settings = (url: string | null, model: string | null): AiSettings => ({ url, model, where: null, key_set: false });
+/** Settings as the host sends them: where the AI runs and the known server there are its facts. */
+const settings = (url: string | null, model: string | null, server?: AiSettings['server']): AiSettings =>
+  ({ url, model, where: url === null ? null : url.startsWith('https://openrouter') ? 'online' : 'pc', key_set: false, server });
+const OLLAMA = { server: 'ollama', name: 'Ollama', port: 11434 } as const;
+const LM_STUDIO = { server: 'lm_studio', name: 'LM Studio', port: 1234 } as const;
+const LLAMA_CPP = { server: 'llama_cpp', name: 'llama.cpp', port: 8080 } as const;
 const failed = (code: AiCode): AiTest => ({ ok: false, where: 'pc', models: [], code, message: 'the host says' });
-
-describe('§13 which server a PC address is', () => {
-  test('the three servers the app looks for, by port', () => {
-    expect(serverName('http://127.0.0.1:11434/v1')).toBe('Ollama');
-    expect(serverName('http://localhost:1234/v1')).toBe('LM Studio');
-    expect(serverName('http://127.0.0.1:8080/v1')).toBe('llama.cpp');
-  });
-  test('another port, an online address or no address names no server', () => {
-    expect(serverName('http://127.0.0.1:9999/v1')).toBeNull();
-    expect(serverName('https://openrouter.ai:11434/api/v1')).toBeNull();
-    expect(serverName('not a url')).toBeNull();
-  });
-});
 
 describe('§13 what went wrong, in words', () => {
   test('each code has its own sentence, in English and French, never the generic one', () => {
     for (const tr of [t, tf]) {
-      const said = EVERY_CODE.map((c) => problemWords(tr, c, 'http://127.0.0.1:11434/v1', 'llama3.2'));
+      const said = EVERY_CODE.map((c) => problemWords(tr, c, settings('http://127.0.0.1:11434/v1', 'llama3.2', OLLAMA)));
       expect(new Set(said).size, said.join('\n')).toBe(EVERY_CODE.length);
-      expect(said).not.toContain(problemWords(tr, 'ai_what', null, null));
+      expect(said).not.toContain(problemWords(tr, 'ai_what', null));
       for (const s of said) expect(s).not.toMatch(/\{\w+\}/);
     }
   });
-  test('nothing listening says what to start and on which port', () => {
-    expect(problemWords(t, 'ai_not_listening', 'http://127.0.0.1:11434/v1', 'm'))
+  test('nothing listening says which server the host knows there to start, and on which port', () => {
+    expect(problemWords(t, 'ai_not_listening', settings('http://127.0.0.1:11434/v1', 'm', OLLAMA)))
       .toBe('Nothing answers at http://127.0.0.1:11434/v1. Start Ollama (it listens on port 11434), then Test again.');
-    expect(problemWords(t, 'ai_not_listening', 'http://127.0.0.1:1234/v1', 'm')).toContain('Start LM Studio (it listens on port 1234)');
-    expect(problemWords(t, 'ai_not_listening', 'http://127.0.0.1:5001/v1', 'm')).toContain('Start the AI server on this PC (port 5001)');
-    expect(problemWords(t, 'ai_not_listening', 'https://openrouter.ai/api/v1', 'm')).toContain('Check the address and your internet connection');
-    expect(problemWords(tf, 'ai_not_listening', 'http://127.0.0.1:8080/v1', 'm')).toContain('Démarrez llama.cpp (il écoute sur le port 8080)');
+    expect(problemWords(t, 'ai_not_listening', settings('http://127.0.0.1:1234/v1', 'm', LM_STUDIO))).toContain('Start LM Studio (it listens on port 1234)');
+    expect(problemWords(t, 'ai_not_listening', settings('http://127.0.0.1:5001/v1', 'm'))).toBe('Nothing answers at http://127.0.0.1:5001/v1. Start the AI server on this PC, then Test again.');
+    expect(problemWords(t, 'ai_not_listening', settings('https://openrouter.ai/api/v1', 'm'))).toContain('Check the address and your internet connection');
+    expect(problemWords(tf, 'ai_not_listening', settings('http://127.0.0.1:8080/v1', 'm', LLAMA_CPP))).toContain('Démarrez llama.cpp (il écoute sur le port 8080)');
   });
   test('a refused key says to replace it; an unknown model and a model without tools are named', () => {
-    expect(problemWords(t, 'ai_key_refused', 'https://openrouter.ai/api/v1', 'm')).toContain('Replace it');
-    expect(problemWords(t, 'ai_model_unknown', 'u', 'gpt-9')).toBe('The service doesn\'t know the model gpt-9: choose one from its list.');
-    expect(problemWords(t, 'ai_no_tools', 'u', 'gemma')).toContain('The model gemma can\'t use tools');
+    expect(problemWords(t, 'ai_key_refused', settings('https://openrouter.ai/api/v1', 'm'))).toContain('Replace it');
+    expect(problemWords(t, 'ai_model_unknown', settings('u', 'gpt-9'))).toBe('The service doesn\'t know the model gpt-9: choose one from its list.');
+    expect(problemWords(t, 'ai_no_tools', settings('u', 'gemma'))).toContain('The model gemma can\'t use tools');
   });
   test('not set: with no address, choose an AI; with an address but no model, choose a model', () => {
-    expect(problemWords(t, 'ai_not_set', null, null)).toBe('No AI is set: choose one on this PC, or type an address and a model.');
-    expect(problemWords(t, 'ai_not_set', 'http://127.0.0.1:11434/v1', null)).toBe('Choose a model, then Test again.');
+    expect(problemWords(t, 'ai_not_set', null)).toBe('No AI is set: choose one on this PC, or type an address and a model.');
+    expect(problemWords(t, 'ai_not_set', settings('http://127.0.0.1:11434/v1', null))).toBe('Choose a model, then Test again.');
   });
   test('only the AI\'s own codes are worded here', () => {
     expect(EVERY_CODE.every(isAiCode)).toBe(true);
@@ -65,7 +57,7 @@ describe('§13 Test', () => {
     expect(testWords(tf, ok(2), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connecté : 2 modèles');
   });
   test('a failure is worded with the settings it was tried with', () => {
-    expect(testWords(t, failed('ai_not_listening'), settings('http://127.0.0.1:1234/v1', 'qwen'))).toContain('Start LM Studio');
+    expect(testWords(t, failed('ai_not_listening'), settings('http://127.0.0.1:1234/v1', 'qwen', LM_STUDIO))).toContain('Start LM Studio');
     expect(testWords(t, failed('ai_model_unknown'), settings('http://127.0.0.1:1234/v1', 'qwen'))).toContain('the model qwen');
   });
 });

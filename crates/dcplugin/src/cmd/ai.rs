@@ -7,7 +7,7 @@ use super::host::{fail, run as act};
 use super::plugins::read_secret;
 use crate::output::print_json;
 use crate::shown::{errln, line, outln};
-use dcp_host::{AiSettings, AiTest, ApiError, ErrorCode, FoundAi, Host, Place};
+use dcp_host::{AiSettings, AiTest, ApiError, ErrorCode, FoundAi, Host, PcServer, Place};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -89,9 +89,10 @@ fn print(settings: &AiSettings, json: bool, found: Option<&[FoundAi]>) -> ExitCo
     }
     if let Some(found) = found {
         if found.is_empty() {
+            let ports: Vec<String> = PcServer::ALL.iter().map(|s| format!("{} {}", s.name(), s.port())).collect();
             outln!(
-                "no AI answers on this PC's usual ports (Ollama 11434, LM Studio 1234, llama.cpp 8080): start one, \
-                 or set an online AI: {me} ai --url https://… --model NAME"
+                "no AI answers on this PC's usual ports ({}): start one, or set an online AI: {me} ai --url https://… --model NAME",
+                ports.join(", ")
             );
         }
         for f in found {

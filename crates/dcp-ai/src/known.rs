@@ -1,0 +1,123 @@
+//! The AI servers players run on their PC, which the app knows by their
+//! usual port (§13): one table, read wherever they are named — the PC's
+//! ports [`crate::discover`] asks, the hint of a refused URL, the advice
+//! when nothing answers, and, as a [`KnownServer`] fact, the shells' words.
+
+use serde::Serialize;
+
+use crate::{AiUrl, Place};
+
+dcp_format::spelled! {
+    /// An AI server of this PC that the app knows.
+    pub enum PcServer {
+        /// Ollama.
+        Ollama => "ollama",
+        /// LM Studio's local server.
+        LmStudio => "lm_studio",
+        /// llama.cpp's server, `llama-server`.
+        LlamaCpp => "llama_cpp",
+    }
+}
+
+/// One row of the table.
+struct Row {
+    /// Its name, as players know it.
+    name: &'static str,
+    /// The port it listens on unless told otherwise.
+    port: u16,
+    /// What to do when nothing answers on that port.
+    start: &'static str,
+}
+
+impl PcServer {
+    /// The table.
+    fn row(self) -> Row {
+        match self {
+            PcServer::Ollama => Row { name: "Ollama", port: 11434, start: "start Ollama (it listens on port 11434)" },
+            PcServer::LmStudio => {
+                Row { name: "LM Studio", port: 1234, start: "start LM Studio's local server (port 1234)" }
+            }
+            PcServer::LlamaCpp => {
+                Row { name: "llama.cpp", port: 8080, start: "start llama.cpp's server, llama-server (port 8080)" }
+            }
+        }
+    }
+
+    /// Its name, as players know it ("LM Studio").
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// The port it listens on unless told otherwise.
+    pub fn port(self) -> u16 {
+        self.row().port
+    }
+
+    /// What to do when nothing answers on its port, for an error's advice.
+    pub fn start(self) -> &'static str {
+        self.row().start
+    }
+
+    /// Its usual base URL (`http://127.0.0.1:11434/v1`).
+    pub fn base_url(self) -> String {
+        format!("http://127.0.0.1:{}/v1", self.port())
+    }
+
+    /// The server usually listening on `port`.
+    pub fn on_port(port: u16) -> Option<PcServer> {
+        PcServer::ALL.into_iter().find(|s| s.port() == port)
+    }
+
+    /// The server usually behind `url`: an AI on this PC, on its port.
+    pub fn at(url: &AiUrl) -> Option<PcServer> {
+        (url.place() == Place::Pc).then(|| PcServer::on_port(url.port())).flatten()
+    }
+
+    /// Every server's name, for a sentence: `Ollama, LM Studio or llama.cpp`.
+    pub fn names_or() -> String {
+        let names = PcServer::ALL.map(PcServer::name);
+        match names.split_last() {
+            Some((last, [])) => (*last).to_owned(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
+    /// Its fact, for a shell's words.
+    pub fn known(self) -> KnownServer {
+        KnownServer { server: self, name: self.name(), port: self.port() }
+    }
+}
+
+/// A known server as it crosses to a shell: which, its name and its usual port.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct KnownServer {
+    /// Which.
+    pub server: PcServer,
+    /// Its name, as players know it.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub name: &'static str,
+    /// The port it listens on unless told otherwise.
+    pub port: u16,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge_ai_url;
+
+    #[test]
+    fn a_server_is_known_on_this_pc_by_its_port() {
+        let at = |url: &str| PcServer::at(&judge_ai_url(url).expect("a URL"));
+        assert_eq!(at("http://127.0.0.1:11434/v1"), Some(PcServer::Ollama));
+        assert_eq!(at("http://localhost:1234/v1"), Some(PcServer::LmStudio));
+        assert_eq!(at("http://[::1]:8080/v1"), Some(PcServer::LlamaCpp));
+        assert_eq!(at("http://127.0.0.1:9999/v1"), None);
+        assert_eq!(at("https://api.example.com:11434/v1"), None, "online: no server of this PC");
+        assert_eq!(PcServer::names_or(), "Ollama, LM Studio or llama.cpp");
+        assert_eq!(PcServer::LmStudio.base_url(), "http://127.0.0.1:1234/v1");
+        let known = serde_json::to_value(PcServer::Ollama.known()).expect("json");
+        assert_eq!(known, serde_json::json!({"server": "ollama", "name": "Ollama", "port": 11434}));
+    }
+}
