@@ -138,7 +138,7 @@ fn s16_an_event_or_auto_turn_offers_no_tool() {
     for source in [Source::Auto, Source::Event] {
         let o = offer(&turn(source), &[Arc::new(ctx())]);
         assert!(o.tools.is_empty());
-        assert_eq!(o.left_out[0].reason, "not_requested");
+        assert_eq!(o.left_out[0].reason, Refusal::NotRequested);
     }
 }
 

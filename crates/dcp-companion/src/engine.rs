@@ -80,6 +80,9 @@ impl TurnError {
     }
 }
 
+/// A turn as it runs: its answer, or why it has none.
+type TurnFuture<'a> = Pin<Box<dyn Future<Output = Result<String, TurnError>> + Send + 'a>>;
+
 /// A running turn, as the stream of its events: the last one `end`, after
 /// `error` when it failed. The turn moves on as the stream is read (the
 /// events wait in between, none is lost); cancelling the token given to
@@ -89,7 +92,7 @@ impl TurnError {
 /// as a stopped turn leaves it, the presence listening again.
 pub struct TurnStream<'a> {
     /// The turn, until it ended.
-    turn: Option<Pin<Box<dyn Future<Output = Result<String, TurnError>> + Send + 'a>>>,
+    turn: Option<TurnFuture<'a>>,
     /// Its events, queued by the turn as it is polled.
     events: mpsc::Receiver<TurnEvent>,
     /// The turn's stop.
