@@ -12,8 +12,8 @@
 
 use crate::dto::SaidEvent;
 use dcp_door::message::{reports_message, Report};
-use dcp_format::codes::{EventReason, SpecCode};
-use dcp_store::journal::{JournalLine, Kind, NewEntry, Outcome, Source};
+use dcp_format::codes::EventReason;
+use dcp_store::journal::{JournalLine, NewEntry, Outcome};
 use dcp_store::{CallContext, Store, StoreError};
 use std::sync::Arc;
 
@@ -94,17 +94,11 @@ fn message_for(
 /// Journals a held event `dropped`, as the door journals one that waited
 /// too long.
 fn drop_held(store: &Store, event: &SaidEvent) -> Result<JournalLine, StoreError> {
-    store.journal_write(&NewEntry {
-        plugin: &event.plugin,
-        action: &event.event,
-        who: Source::Event,
-        kind: Kind::Event,
-        outcome: Outcome::Dropped,
-        code: Some(SpecCode::Event(HELD)),
-        subject: event.text.as_deref(),
-        error: None,
-        confirmation: None,
-        client: None,
-        ended_at: None,
-    })
+    store.journal_write(&NewEntry::event(
+        &event.plugin,
+        &event.event,
+        Outcome::Dropped,
+        Some(HELD),
+        event.text.as_deref(),
+    ))
 }

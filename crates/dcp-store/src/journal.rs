@@ -28,7 +28,7 @@
 
 use crate::error::StoreError;
 use crate::Store;
-use dcp_format::codes::{Family, SpecCode, Spelled, ToolCode};
+use dcp_format::codes::{EventReason, Family, SpecCode, Spelled, ToolCode};
 /// Who asked and an R3 answer are §12's, spelled in `dcp_format`.
 pub use dcp_format::risk::{Decision, Source};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -269,6 +269,35 @@ pub struct NewEntry<'a> {
     /// the server's text, so it is cleaned and cut to [`ENDED_AT_CHARS`]
     /// here like every text from outside ([`cleaned`]).
     pub ended_at: Option<&'a str>,
+}
+
+impl<'a> NewEntry<'a> {
+    /// The line of an event (§16) of `plugin` named `action`, received,
+    /// refused or dropped with its `reason`, and the program's cleaned
+    /// `text` as its subject. Only a call adds more (a client, a decision,
+    /// where it ended), so a column a call alone fills leaves the event
+    /// writers as they are.
+    pub fn event(
+        plugin: &'a str,
+        action: &'a str,
+        outcome: Outcome,
+        reason: Option<EventReason>,
+        text: Option<&'a str>,
+    ) -> NewEntry<'a> {
+        NewEntry {
+            plugin,
+            action,
+            who: Source::Event,
+            kind: Kind::Event,
+            outcome,
+            code: reason.map(SpecCode::Event),
+            subject: text,
+            error: None,
+            confirmation: None,
+            client: None,
+            ended_at: None,
+        }
+    }
 }
 
 /// An AI app's name as the journal keeps it ([`cleaned`], cut to

@@ -16,7 +16,7 @@ use crate::queue::Waiting;
 use bytes::Bytes;
 use dcp_format::codes::EventReason;
 use dcp_format::model::Plugin;
-use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
+use dcp_store::journal::{NewEntry, Outcome};
 use dcp_store::Store;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -245,19 +245,7 @@ fn after_body(shared: &Arc<Shared>, slug: &str, token: Option<&[u8]>, bytes: &[u
             retry_after: Some(secs),
         };
     }
-    let _ = store.journal_write(&NewEntry {
-        plugin: slug,
-        action: &sent.event,
-        who: Source::Event,
-        kind: Kind::Event,
-        outcome: Outcome::Received,
-        code: None,
-        subject: sent.text.as_deref(),
-        error: None,
-        confirmation: None,
-        client: None,
-        ended_at: None,
-    });
+    let _ = store.journal_write(&NewEntry::event(slug, &sent.event, Outcome::Received, None, sent.text.as_deref()));
     let _ = shared.notices.send(Notice::Received {
         plugin: slug.to_owned(),
         event: sent.event.clone(),

@@ -7,8 +7,8 @@
 
 use super::ticker::Notice;
 use super::{lock, Shared, JOURNAL_REFUSAL_EVERY};
-use dcp_format::codes::{EventReason, SpecCode};
-use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
+use dcp_format::codes::EventReason;
+use dcp_store::journal::{NewEntry, Outcome};
 use dcp_store::Store;
 use std::sync::Arc;
 
@@ -73,18 +73,6 @@ fn journal_at(
         }
         journaled.insert(key, now);
     }
-    let _ = store.journal_write(&NewEntry {
-        plugin: slug,
-        action: event.unwrap_or("-"),
-        who: Source::Event,
-        kind: Kind::Event,
-        outcome: Outcome::Refused,
-        code: Some(SpecCode::Event(reason)),
-        subject: None,
-        error: None,
-        confirmation: None,
-        client: None,
-        ended_at: None,
-    });
+    let _ = store.journal_write(&NewEntry::event(slug, event.unwrap_or("-"), Outcome::Refused, Some(reason), None));
     let _ = shared.notices.send(Notice::Refused { plugin: slug.to_owned(), event: event.map(str::to_owned), reason });
 }

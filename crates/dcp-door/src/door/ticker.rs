@@ -8,9 +8,9 @@ use super::switches::{event_state, plugin_state};
 use super::{lock, DoorState, Shared};
 use crate::message::{turn_message, EventLine};
 use crate::queue::Waiting;
-use dcp_format::codes::{EventReason, SpecCode};
+use dcp_format::codes::EventReason;
 use dcp_format::model::Plugin;
-use dcp_store::journal::{Kind, NewEntry, Outcome, Source};
+use dcp_store::journal::{NewEntry, Outcome};
 use dcp_store::Store;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -143,18 +143,7 @@ pub(super) fn tick_queue(shared: &Arc<Shared>) {
 
 /// Journals a waiting event that will not be said, and tells `serve`.
 pub(super) fn drop_event(store: &Store, shared: &Shared, w: &Waiting, reason: EventReason) {
-    let _ = store.journal_write(&NewEntry {
-        plugin: &w.plugin,
-        action: &w.event,
-        who: Source::Event,
-        kind: Kind::Event,
-        outcome: Outcome::Dropped,
-        code: Some(SpecCode::Event(reason)),
-        subject: w.text.as_deref(),
-        error: None,
-        confirmation: None,
-        client: None,
-        ended_at: None,
-    });
+    let _ =
+        store.journal_write(&NewEntry::event(&w.plugin, &w.event, Outcome::Dropped, Some(reason), w.text.as_deref()));
     let _ = shared.notices.send(Notice::Dropped { plugin: w.plugin.clone(), event: w.event.clone(), reason });
 }
