@@ -16,14 +16,11 @@
 // began once it was armed. Cancel and Escape count at once (a no sends
 // nothing), but only for a press begun on the dialog.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { listen } from '@tauri-apps/api/event';
 import { api } from '../api';
+import { EVENTS, listenTo } from '../bindings/events';
 import type { AskLine } from '../types';
 import { Dialog } from './common';
 import { useApp } from './context';
-
-/** The event that carries one question line. */
-export const ASK_EVENT = 'companion-ask';
 
 export type Question = Extract<AskLine, { type: 'ask' }>;
 
@@ -58,7 +55,7 @@ export function Questions() {
   useEffect(() => {
     let live = true;
     let stop: (() => void) | null = null;
-    listen<AskLine>(ASK_EVENT, (e) => setWaiting((all) => withAsk(all, e.payload)))
+    listenTo(EVENTS.ASK_EVENT, (line) => setWaiting((all) => withAsk(all, line)))
       .then((u) => (live ? (stop = u) : u()));
     return () => { live = false; stop?.(); };
   }, []);

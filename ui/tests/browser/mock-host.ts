@@ -279,7 +279,7 @@ function streamTurn(text: string): Promise<null> {
     };
     running = {
       // The engine's stop: the words so far stay, then `error` (stopped) and `end`.
-      stop: () => { emitLine({ type: 'error', code: 'stopped', message: 'the turn was stopped' }); emitLine({ type: 'end', steps: 0 }); over(); },
+      stop: () => { emitLine({ type: 'error', code: 'stopped', message: 'the turn was stopped' }); emitLine({ type: 'end', steps: 0, stopped: true }); over(); },
       release: () => { if (next === sc.turnHoldsAfter) timer = window.setTimeout(step, 40); },
     };
     timer = window.setTimeout(step, 40);
@@ -401,8 +401,8 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       const page: EventsPage = {
         ...Object.values(real.eventsPages)[0], slug: a.slug, status: cards.get(a.slug)?.status ?? 'active', events: fullDetails(a.slug).events,
         door: switches.dev_mode
-          ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: sc.doorHeldByADoor ?? false } : { wanted: 'no_event_on', address: '127.0.0.1:8440' })
-          : { wanted: 'dev_mode_off', address: '127.0.0.1:8440' },
+          ? ([...eventsOn.values()].some(Boolean) ? { wanted: 'open', port: 8440, address: '127.0.0.1:8440', state: { state: 'port_taken', port: 8440 }, held_by_a_door: sc.doorHeldByADoor ?? false } : { wanted: 'no_event_on', port: 8440, address: '127.0.0.1:8440' })
+          : { wanted: 'dev_mode_off', port: 8440, address: '127.0.0.1:8440' },
         token_made: true,
       };
       return page;

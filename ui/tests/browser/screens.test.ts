@@ -418,6 +418,19 @@ describe('Details and Options', () => {
     await expect.poll(() => page.locator('[data-testid="details"]').count()).toBe(0);
   });
 
+  test('whether an action asks the player is the host\'s fact, not a level compared here (§12, issue 33)', async () => {
+    // The engine asks for R3 and above: an R4 action (official plugins only) asks too, as the host says.
+    const page = await app({ myBoard: true });
+    await page.evaluate(() => {
+      const actions = (window as any).__mock.details.myboard.actions;
+      for (const a of actions) if (a.name === 'delete_item') Object.assign(a, { level: 'R4', needs_confirmation: true });
+    });
+    await page.locator('[data-testid="card-myboard"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="details"]').waitFor();
+    expect(await text(page, '[data-testid="asks-delete_item"]')).toBe('asks you before each use: you see exactly what will be sent, then confirm or cancel');
+    expect(await page.locator('[data-testid="asks-list_items"]').count()).toBe(0);
+  });
+
   test('a plugin whose files cannot be read says so in its details', async () => {
     const page = await app({ missing: true });
     expect(await text(page, '[data-testid="card-gone"] [data-testid="card-status"]')).toBe('Missing');
