@@ -5,7 +5,7 @@ import type { Key, Translate } from './i18n';
 import { en } from './locales/en';
 import { own } from './own';
 import { isOneOf, LevelValues } from './bindings/values';
-import type { ApiError, Card, DataReach, DoorState, DoorView, Failing, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Status } from './types';
+import type { ApiError, Card, DataReach, DoorState, DoorView, Failing, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Refusal, Status, ToolFamily } from './types';
 
 /** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
 export type WireError = Omit<ApiError, 'problems' | 'fields'> & { problems?: Problem[]; fields?: FieldProblem[] };
@@ -206,6 +206,12 @@ export function reasonWords(t: Translate, reason: string | null | undefined): st
   const key = `reason.${reason}` as Key;
   const known = t(key);
   return known === key ? t('reason.other', { code: reason }) : known;
+}
+
+/** A failed call in words, by what its code says happened: the family the engine gives with the
+ * code (issue 33), a refusal's from its reason. */
+export function familyWords(t: Translate, family: ToolFamily, reason: Refusal | null): string {
+  return family === 'refused' ? t('run.POLICY_DENIED', { reason: reasonWords(t, reason) }) : t(`family.${family}`);
 }
 
 /** A tool-result code (§22) in words, for the Test button. */

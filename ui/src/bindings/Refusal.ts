@@ -8,6 +8,11 @@
  * `changed`: while the player was asked about an R3 action, the
  * question it would ask now became another (the plugin updated, a
  * setting changed the URL…): what they saw is not what would be sent
- * (§12 "confirmed every time", issue 32).
+ * (§12 "confirmed every time", issue 32). The last four are not the
+ * courtier's but the engine's own (issue 33): `tool_limit`, an action
+ * beyond the tools offered (§17), left out of the offer;
+ * `one_action_per_step`, `call_limit` and `repeated_call`, a call the
+ * turn's steps did not run (the AI is told "not run", not
+ * POLICY_DENIED).
  */
-export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit" | "declined" | "changed";
+export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit" | "declined" | "changed" | "tool_limit" | "one_action_per_step" | "call_limit" | "repeated_call";

@@ -2,8 +2,9 @@
 // Each message through `companion_say`; the host streams the turn as
 // `companion-turn` events, the lines of `dcplugin chat --json`: the answer
 // grows with each delta, and under it one line per tool call (the plugin's
-// name, the action, the outcome in words), which opens on what was sent and
-// what the AI read (the view of Try an action). An event turn (§16) comes the
+// name and the action's hint, both given by the line; the outcome in words,
+// from the family of its code the line also gives), which opens on what was
+// sent and what the AI read (the view of Try an action). An event turn (§16) comes the
 // same way, from the program, and typing tells the host the player speaks.
 // While a turn runs (issue 33), Stop (or Esc in the text box) ends it, the
 // words so far kept and marked stopped; a message sent then waits, shown as
@@ -16,14 +17,13 @@ import { listen } from '@tauri-apps/api/event';
 import { api, asApiError } from '../api';
 import type { Translate } from '../i18n';
 import type { AiSettings, ApiError, Card, TurnEvent } from '../types';
-import { errorWords, outcomeText, runWords } from '../words';
-import { slugOf } from '../toolref';
+import { errorWords, familyWords, outcomeText } from '../words';
+import { slugOf, toolName } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
 import { CallView } from './call-view';
 import { PluginIcon, Switch, useId } from './common';
 import { stampOf } from './stale';
 import { useApp } from './context';
-import { useHints } from './hints';
 import { NotOfferedList } from './not-offered';
 
 /** The event that carries one turn line. */
@@ -47,6 +47,8 @@ export interface Exchange {
   tools: (ToolLine | ConfirmLine)[];
   error: { code: string; message: string } | null;
   over: boolean;
+  /** Its turn was stopped (its `end` line says so): the words so far stay, marked stopped. */
+  stopped?: boolean;
   /** Earlier turns its requests left out (§13, issue 32): they touched a plugin kept on this PC and the AI is online. */
   leftOut?: LeftOutLine;
   /** The plugins whose events the online AI was not told (§13, issue 32), by slug. */
@@ -64,7 +66,7 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
     case 'tool':
     case 'confirm': return { ...x, tools: [...x.tools, line] };
     case 'error': return { ...x, error: { code: line.code, message: line.message } };
-    case 'end': return { ...x, over: true };
+    case 'end': return line.stopped ? { ...x, over: true, stopped: true } : { ...x, over: true };
     case 'left_out': return { ...x, leftOut: line };
     default: return x;
   }
@@ -136,27 +138,22 @@ function programName(cards: ReadonlyMap<string, Pick<Card, 'name'>>, slug: strin
   return slug ? cards.get(slug)?.name ?? slug : '…';
 }
 
-/** A full tool name as the player reads it: the plugin's name (its card's, else its slug), and the
- * action's hint (from its details, once read), else its name. */
-function named(cards: ReadonlyMap<string, Pick<Card, 'name'>>, hints: ReadonlyMap<string, string>, tool: string): { plugin: string; action: string } {
-  const slug = slugOf(tool);
-  const action = hints.get(tool) || (tool.length > slug.length ? tool.slice(slug.length + 2) : tool);
-  return { plugin: cards.get(slug)?.name ?? slug, action };
+/** A tool line's action as the player reads it: its plugin's name and the action's hint, as the
+ * line gives them (issue 33); for a tool the AI made up, the card of its slug (else the slug) and
+ * the name it wrote. */
+function named(cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine | ConfirmLine): { plugin: string; action: string } {
+  const slug = slugOf(line.tool);
+  return { plugin: line.plugin ?? cards.get(slug)?.name ?? slug, action: line.hint || toolName(line.tool) };
 }
 
 /** A tool call in words, how it ended; an R3 question, what the player answered and what was sent. */
-export function toolWords(
-  t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine | ConfirmLine, hints: ReadonlyMap<string, string> = new Map(),
-): string {
-  const { plugin, action } = named(cards, hints, line.tool);
-  if (line.type === 'confirm') {
-    const decision = ['confirmed', 'declined', 'expired'].includes(line.decision) ? line.decision : 'declined';
-    return t(`ask.${decision}` as 'ask.declined', { plugin, action, method: line.method, url: line.url });
-  }
+export function toolWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, line: ToolLine | ConfirmLine): string {
+  const { plugin, action } = named(cards, line);
+  if (line.type === 'confirm') return t(`ask.${line.decision}`, { plugin, action, method: line.method, url: line.url });
   // Words first, in both cases: a refusal's from its reason, a failure's
-  // from its code (§22), which stays beside them as the detail.
-  const outcome = line.outcome === 'failed' && line.code
-    ? t('companion.failed', { words: runWords(t, line.code), code: line.code })
+  // from its code's family (§22), the code beside them as the detail.
+  const outcome = line.outcome === 'failed' && line.code && line.family
+    ? t('companion.failed', { words: familyWords(t, line.family, line.reason), code: line.code })
     : outcomeText(t, { outcome: line.outcome, code: line.outcome === 'refused' ? line.reason : line.code });
   return t('companion.tool', { plugin, action, outcome });
 }
@@ -164,8 +161,6 @@ export function toolWords(
 /** A failure to reach or use the AI, worded as the Tools tab words it. */
 export function failureWords(t: Translate, e: { code: string; message: string }, ai: AiSettings | null): string {
   if (isAiCode(e.code)) return problemWords(t, e.code, ai);
-  // The engine's own end of a turn (issue 32): a shell stopped it.
-  if (e.code === 'stopped') return t('companion.stopped');
   return errorWords(t, { problems: [], fields: [], ...e } as ApiError);
 }
 
@@ -199,8 +194,6 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const typing = useRef<number | null>(null);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const [ai, setAi] = useState<AiSettings | null>(null);
-  // The actions' hints by full name, read from the details of each plugin a tool line names.
-  const hints = useHints(exchanges.flatMap((x) => x.tools.map((line) => slugOf(line.tool))));
   const input = useRef<HTMLInputElement>(null);
   const ids = useId('companion');
 
@@ -245,9 +238,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     setText('');
     const waiting = typed(words);
     update((all) => [...all, waiting]);
-    // Sent at once, so that messages reach the host in the order typed; the AI settings read
-    // meanwhile word a failure of this turn.
-    api.ai().then(setAi, () => undefined);
+    // Sent at once, so that messages reach the host in the order typed.
     try {
       await api.companionSay(words, live);
     } catch (err) {
@@ -319,14 +310,15 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             {x.tools.length > 0 && (
               <ul class="tool-lines">
                 {x.tools.map((line, i) => (line.type === 'tool'
-                  ? <ToolCall key={i} line={line} card={app.cards.get(slugOf(line.tool))} words={toolWords(t, app.cards, line, hints)} />
-                  : <li key={i} data-testid="confirm-line">{toolWords(t, app.cards, line, hints)}</li>
+                  ? <ToolCall key={i} line={line} card={app.cards.get(slugOf(line.tool))} words={toolWords(t, app.cards, line)} />
+                  : <li key={i} data-testid="confirm-line">{toolWords(t, app.cards, line)}</li>
                 ))}
               </ul>
             )}
-            {x.error && (x.error.code === 'stopped'
-              ? <p class="banner" data-testid="turn-stopped">{failureWords(t, x.error, ai)}</p>
-              : <p class="banner error" data-testid="turn-error">{failureWords(t, x.error, ai)}</p>)}
+            {/* Said with the turn's end, which tells a stop from a failure. */}
+            {x.stopped
+              ? <p class="banner" data-testid="turn-stopped">{t('companion.stopped')}</p>
+              : x.over && x.error && <p class="banner error" data-testid="turn-error">{failureWords(t, x.error, ai)}</p>}
           </li>
         ))}
       </ol>

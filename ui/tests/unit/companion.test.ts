@@ -3,13 +3,14 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
 import { conversationWith, failureWords, pausedWords, toolWords, typed, withLine, type Exchange, type TurnLine } from '../../src/ui/companion';
+import type { Decision } from '../../src/types';
 
 const t = translator('en');
 const tf = translator('fr');
 const start: Exchange = { ...typed('hi'), started: true };
 const cards = new Map([['fx', { name: 'Exchange rates' }]]);
 const tool = (over: Partial<Extract<TurnLine, { type: 'tool' }>>): Extract<TurnLine, { type: 'tool' }> =>
-  ({ type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'done', code: null, reason: null, sent: null, for_ai: '', ...over });
+  ({ type: 'tool', step: 1, tool: 'fx__convert', args: {}, outcome: 'done', code: null, reason: null, sent: null, for_ai: '', family: null, plugin: null, hint: null, ...over });
 
 describe('a turn streamed into an exchange', () => {
   test('deltas grow the answer, the reply replaces it, end closes it', () => {
@@ -33,14 +34,20 @@ describe('§3 a tool call in words', () => {
     expect(toolWords(t, cards, tool({}))).toBe('Exchange rates · convert: done');
   });
   test('failed shows its §22 code; refused its reason in words, not POLICY_DENIED', () => {
-    expect(toolWords(t, cards, tool({ outcome: 'failed', code: 'HTTP_500' }))).toBe('Exchange rates · convert: failed: the service has a problem right now. Try again later. (HTTP_500)');
+    expect(toolWords(t, cards, tool({ outcome: 'failed', code: 'HTTP_500', family: 'service_down' }))).toBe('Exchange rates · convert: failed: the service has a problem right now. Try again later. (HTTP_500)');
     const refused = toolWords(t, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }));
     expect(refused).toBe('Exchange rates · convert: refused: Enable tools is off');
     expect(toolWords(tf, cards, tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'tools_off' }))).not.toContain('POLICY_DENIED');
   });
-  test('the action reads as its hint once the plugin\'s details gave it', () => {
-    expect(toolWords(t, cards, tool({}), new Map([['fx__convert', 'convert money between currencies']])))
+  test('issue 33: the line names the plugin and the action\'s hint itself, no card or details read', () => {
+    expect(toolWords(t, new Map(), tool({ plugin: 'Exchange rates', hint: 'convert money between currencies' })))
       .toBe('Exchange rates · convert money between currencies: done');
+  });
+  test('issue 33: a failure reads by the family the line gives, whatever its code', () => {
+    const failed = (code: 'HTTP_418' | 'PRIVATE_ADDRESS', family: 'service_error' | 'network_rule') => tool({ outcome: 'failed', code, family });
+    expect(toolWords(t, cards, failed('HTTP_418', 'service_error'))).toBe('Exchange rates · convert: failed: the service answered with an error. (HTTP_418)');
+    expect(toolWords(t, cards, failed('PRIVATE_ADDRESS', 'network_rule'))).toBe('Exchange rates · convert: failed: the request broke a network rule. (PRIVATE_ADDRESS)');
+    expect(toolWords(tf, cards, failed('HTTP_418', 'service_error'))).toContain('le service a répondu par une erreur');
   });
   test('a plugin without a card is named by its slug', () => {
     expect(toolWords(t, cards, tool({ tool: 'gone__look' }))).toBe('gone · look: done');
@@ -48,8 +55,8 @@ describe('§3 a tool call in words', () => {
 });
 
 describe('§12 an R3 question in the conversation', () => {
-  const confirm = (decision: string): TurnLine =>
-    ({ type: 'confirm', tool: 'fx__convert', method: 'POST', url: 'http://127.0.0.1:8420/note', decision });
+  const confirm = (decision: Decision): TurnLine =>
+    ({ type: 'confirm', tool: 'fx__convert', method: 'POST', url: 'http://127.0.0.1:8420/note', decision, plugin: null, hint: null });
   test('the answer joins the tool lines, before the call it allowed or stopped', () => {
     const x = [confirm('confirmed'), tool({ step: 1 })].reduce(withLine, start);
     expect(x.tools.map((l) => l.type)).toEqual(['confirm', 'tool']);
@@ -57,7 +64,7 @@ describe('§12 an R3 question in the conversation', () => {
   test('confirmed says what was sent; declined and no answer say nothing was, in English and French', () => {
     expect(toolWords(t, cards, confirm('confirmed') as Extract<TurnLine, { type: 'confirm' }>))
       .toBe('You confirmed Exchange rates · convert: POST http://127.0.0.1:8420/note was sent.');
-    for (const [decision, en, fr] of [['declined', 'You cancelled', 'Vous avez annulé'], ['expired', 'No answer in time', 'Pas de réponse à temps']]) {
+    for (const [decision, en, fr] of [['declined', 'You cancelled', 'Vous avez annulé'], ['expired', 'No answer in time', 'Pas de réponse à temps']] as const) {
       const line = confirm(decision) as Extract<TurnLine, { type: 'confirm' }>;
       expect(toolWords(t, cards, line)).toBe(`${en} ${decision === 'expired' ? 'for ' : ''}Exchange rates · convert: nothing was sent.`);
       expect(toolWords(tf, cards, line)).toContain(fr);
@@ -78,8 +85,13 @@ describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
     const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false, server: ollama };
     expect(failureWords(t, { code: 'ai_turn_too_long', message: 'x' }, ai)).toBe('The AI took too long to answer, so the turn was ended. Try again, or choose a faster model.');
     expect(failureWords(tf, { code: 'ai_turn_too_long', message: 'x' }, ai)).toContain('trop de temps');
-    expect(failureWords(t, { code: 'stopped', message: 'the turn was stopped' }, ai)).toBe('Stopped.');
-    expect(failureWords(tf, { code: 'stopped', message: 'the turn was stopped' }, ai)).toBe('Arrêté.');
+  });
+  test('issue 33: a turn is stopped when its end line says so, not by reading its error\'s code', () => {
+    const stopped = [{ type: 'error', code: 'stopped', message: 'the turn was stopped' } as TurnLine, { type: 'end', steps: 0, stopped: true } as TurnLine]
+      .reduce(withLine, start);
+    expect(stopped.stopped).toBe(true);
+    const failed = [{ type: 'error', code: 'ai_timeout', message: 'slow' } as TurnLine, { type: 'end', steps: 0 } as TurnLine].reduce(withLine, start);
+    expect(failed.stopped).toBeUndefined();
   });
   test('issue 32: a call past the five of a step reads as not run, not as an unknown refusal', () => {
     const line = tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'call_limit' });
