@@ -308,6 +308,7 @@ fn generated() -> String {
         profile: Some(profile.clone()),
         key_store: Some(Arc::new(MemoryKeyStore::new())),
         door_port: Some(8440),
+        ..Default::default()
     })
     .expect("host");
     let answers = host.block_on(answered(&host, temp.path()));

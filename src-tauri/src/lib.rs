@@ -90,9 +90,11 @@ macro_rules! app_commands {
 
 include!("surface.rs");
 
-/// Opens the host on the app's profile (`DCPLUGIN_PROFILE`, else the app's data folder).
+/// Opens the host on the app's profile (`DCPLUGIN_PROFILE`, else the
+/// app's data folder), its work on Tauri's runtime: the window's one.
 pub fn open_host() -> Result<Host, ApiError> {
-    Host::open(HostOptions::default())
+    let runtime = Some(tauri::async_runtime::handle().inner().clone());
+    Host::open(HostOptions { runtime, ..HostOptions::default() })
 }
 
 /// Builds and runs the app until its last window closes; `started` is when the process started.

@@ -15,10 +15,9 @@
 //! To show where the time goes, the store's own `list` and `details_page` (a
 //! `dcp_store::Store` of its own on the same profile, no pool and no hop to
 //! the host's runtime) are timed beside them and printed as a split. The
-//! host is driven with `Host::block_on`, as the command line drives it
-//! (its short reads run on the waiting thread); the same two reads awaited
-//! from another multi-thread runtime, as the window awaits them (they run
-//! on that runtime's thread too), are printed last.
+//! host is driven with `Host::block_on`, as the command line drives it;
+//! the same two reads as the window makes them, a task of the one runtime
+//! the host was given (Tauri's, there), are printed last.
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
 
@@ -132,8 +131,11 @@ fn example() -> String {
     std::fs::read_to_string(path).expect("exchange-rates")
 }
 
-/// A host on a fresh profile with the 200 copies installed.
-fn profile() -> (tempfile::TempDir, Host, Store) {
+/// A read the window makes, as a task of its runtime.
+type BoxedRead = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
+
+/// A host on a fresh profile with the 200 copies installed, and its key store.
+fn profile() -> (tempfile::TempDir, Host, Store, Arc<MemoryKeyStore>) {
     let dir = tempfile::tempdir().expect("dir");
     let port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
     let keys = Arc::new(MemoryKeyStore::new());
@@ -141,6 +143,7 @@ fn profile() -> (tempfile::TempDir, Host, Store) {
         profile: Some(dir.path().join("profile")),
         key_store: Some(keys.clone()),
         door_port: Some(port),
+        ..Default::default()
     })
     .expect("host");
     let original = example();
@@ -156,8 +159,8 @@ fn profile() -> (tempfile::TempDir, Host, Store) {
         host.block_on(host.install(&review.review, Default::default())).expect("install");
     }
     println!("installed {PLUGINS} plugins through the host in {:?}", started.elapsed());
-    let store = Store::open(Profile::at(host.profile_dir()).expect("profile"), keys).expect("store");
-    (dir, host, store)
+    let store = Store::open(Profile::at(host.profile_dir()).expect("profile"), keys.clone()).expect("store");
+    (dir, host, store, keys)
 }
 
 /// The median of 31 samples of 10 runs each.
@@ -176,7 +179,7 @@ fn median(mut f: impl FnMut()) -> Duration {
 }
 
 fn bench(c: &mut Criterion) {
-    let (_dir, host, store) = profile();
+    let (_dir, host, store, keys) = profile();
     let db = host.profile_dir().join("host.sqlite");
     let conn = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY).expect("bare connection");
 
@@ -202,13 +205,24 @@ fn bench(c: &mut Criterion) {
     let mut details_pair = Vec::new();
     let mut store_pair = Vec::new();
     let mut window_pair = Vec::new();
-    // The window awaits the host from a multi-thread runtime of its own
-    // (Tauri's): a short read runs on that runtime's thread, as here.
-    let window = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().expect("runtime");
+    // The window gives the host its runtime (Tauri's) and awaits each
+    // method in a task of it, as Tauri runs a command.
+    let window = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let window_host = Host::open(HostOptions {
+        profile: Some(host.profile_dir().to_path_buf()),
+        key_store: Some(keys.clone()),
+        runtime: Some(window.handle().clone()),
+        ..Default::default()
+    })
+    .expect("the window's host");
+    let command = |f: fn(Host) -> BoxedRead| {
+        let (window, host) = (&window, &window_host);
+        move || window.block_on(window.spawn(f(host.clone()))).expect("task")
+    };
     for _ in 0..2 {
         window_pair.push((
-            median(|| drop(black_box(window.block_on(host.cards()).expect("cards")))),
-            median(|| drop(black_box(window.block_on(host.details(ONE)).expect("details")))),
+            median(command(|h| Box::pin(async move { drop(h.cards().await.expect("cards")) }))),
+            median(command(|h| Box::pin(async move { drop(h.details(ONE).await.expect("details")) }))),
         ));
         store_pair.push((
             median(|| drop(black_box(store.list().expect("list")))),
@@ -247,7 +261,7 @@ fn bench(c: &mut Criterion) {
         store_show.as_secs_f64() / details_bare.as_secs_f64()
     );
     println!(
-        "  awaited from another runtime (the window's path): cards {window_cards:?} ({:.1}x bare), \
+        "  as the window runs a command (a task of the host's one runtime): cards {window_cards:?} ({:.1}x bare), \
          details {window_details:?} ({:.1}x bare)",
         window_cards.as_secs_f64() / cards_bare.as_secs_f64(),
         window_details.as_secs_f64() / details_bare.as_secs_f64()

@@ -93,7 +93,7 @@ impl From<Found> for FoundAi {
 impl Host {
     /// The companion's AI.
     pub async fn ai(&self) -> ApiResult<AiSettings> {
-        self.quick(|s| Ok(settings(s.ai()?))).await
+        self.read(|s| Ok(settings(s.ai()?))).await
     }
 
     /// Sets the URL and/or the model (`None` keeps what is there). A URL

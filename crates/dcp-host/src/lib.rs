@@ -2,9 +2,12 @@
 //! `dcplugin` command line are a few lines each over a [`Host`].
 //!
 //! A `Host` is a cheap, `Clone + Send + Sync` handle on one profile. It
-//! owns the network client and a tokio runtime for the work it does (tool
-//! calls, the event door, background tasks), so a shell awaits its methods
-//! from any runtime, or from none with [`Host::block_on`].
+//! owns the network client and runs its work (tool calls, store work on
+//! blocking threads, the event door, background tasks) on one tokio
+//! runtime: the shell's own, given in [`HostOptions::runtime`] (the
+//! window gives Tauri's), or, for a shell with none (the command line,
+//! tests), one the host builds. A process has one runtime either way; a
+//! shell without one drives the host with [`Host::block_on`].
 //!
 //! *Concurrency.* The store's `Store` is one SQLite connection with
 //! per-connection caches, so it is `Send` but not `Sync`. The host keeps a
@@ -32,7 +35,6 @@ mod kept_offer;
 mod kept_on_pc;
 mod not_offered;
 mod plugin_test;
-mod to_end;
 
 pub use ai::{model_of, AiSettings, AiTest, FoundAi};
 use background::KnownDoor;
@@ -81,7 +83,6 @@ use events::{Change, HostEvent};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
-use to_end::ToEnd;
 use tokio::sync::broadcast;
 
 /// Connections kept idle in the pool; more are opened under load and closed after.
@@ -98,6 +99,9 @@ pub struct HostOptions {
     pub key_store: Option<Arc<dyn KeyStore>>,
     /// The event door's port (8440; another one for tests).
     pub door_port: Option<u16>,
+    /// The shell's runtime, which the host's work runs on (a window gives
+    /// Tauri's); else the host builds one, the process's only one.
+    pub runtime: Option<tokio::runtime::Handle>,
 }
 
 /// A handle on one profile. Clones share everything.
@@ -111,7 +115,9 @@ struct Inner {
     key_store: Arc<dyn KeyStore>,
     idle: Mutex<Vec<Store>>,
     client: dcp_net::Client,
-    runtime: Option<tokio::runtime::Runtime>,
+    runtime: tokio::runtime::Handle,
+    /// The runtime the host built, when the shell gave none.
+    own_runtime: Option<tokio::runtime::Runtime>,
     events: broadcast::Sender<HostEvent>,
     door_port: u16,
     door_state: Mutex<Option<KnownDoor>>,
@@ -119,10 +125,10 @@ struct Inner {
 }
 
 impl Drop for Inner {
-    /// The runtime may be dropped from inside another one (a window's
-    /// async command): shut it down without blocking.
+    /// The runtime the host built may be dropped from inside a future
+    /// (a test's): shut it down without blocking.
     fn drop(&mut self) {
-        if let Some(runtime) = self.runtime.take() {
+        if let Some(runtime) = self.own_runtime.take() {
             runtime.shutdown_background();
         }
     }
@@ -135,21 +141,21 @@ impl Host {
         let profile = Profile::locate(options.profile).map_err(|e| ApiError::from(StoreError::Io(e)))?;
         let key_store = options.key_store.unwrap_or_else(|| Arc::new(OsKeyStore::new()));
         let first = Store::open(profile.clone(), key_store.clone())?;
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .thread_name("dcp-host")
-            .enable_all()
-            .build()
-            .map_err(|e| {
-                ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's runtime cannot start: {e}"))
-            })?;
+        let (runtime, own_runtime) = match options.runtime {
+            Some(given) => (given, None),
+            None => {
+                let own = own_runtime()?;
+                (own.handle().clone(), Some(own))
+            }
+        };
         Ok(Host {
             inner: Arc::new(Inner {
                 profile,
                 key_store,
                 idle: Mutex::new(vec![first]),
                 client: dcp_net::Client::new(),
-                runtime: Some(runtime),
+                runtime,
+                own_runtime,
                 events: broadcast::channel(events::CAPACITY).0,
                 door_port: options.door_port.unwrap_or(DEFAULT_DOOR_PORT),
                 door_state: Mutex::new(None),
@@ -159,7 +165,8 @@ impl Host {
     }
 
     /// Runs a future to its end on the host's runtime, for a shell with no
-    /// runtime of its own (the command line). Not from inside a runtime.
+    /// runtime of its own (the command line). Not from inside a runtime:
+    /// the caller's thread waits.
     pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
         self.runtime().block_on(future)
     }
@@ -191,7 +198,7 @@ impl Host {
 
     /// The app switches.
     pub async fn switches(&self) -> ApiResult<AppSwitches> {
-        self.quick(|s| Ok(s.prefs()?)).await
+        self.read(|s| Ok(s.prefs()?)).await
     }
 
     /// Changes some app switches; every card may change with them.
@@ -212,13 +219,13 @@ impl Host {
 
     /// The cards of My plugins, by slug.
     pub async fn cards(&self) -> ApiResult<Vec<Card>> {
-        self.quick(|s| Ok(s.list()?)).await
+        self.read(|s| Ok(s.list()?)).await
     }
 
     /// One card.
     pub async fn card(&self, slug: &str) -> ApiResult<Card> {
         let slug = slug.to_owned();
-        self.quick(move |s| card_of(s, &slug)).await
+        self.read(move |s| card_of(s, &slug)).await
     }
 
     /// A plugin's icon.png when it is a real PNG; none means the letter tile (§4).
@@ -233,7 +240,7 @@ impl Host {
         // One store call, one snapshot: the plugin's kept context gives its
         // state, manifest, settings and switches (as its card and a call see
         // them), so an unchanged plugin costs a `stat` and a few small reads.
-        self.quick(move |s| {
+        self.read(move |s| {
             let page = s.details_page(&slug, LAST_FAILURES)?;
             Ok(PluginDetails::new(page.details, page.plugin.as_deref(), &page.prefs.language, page.last_failures))
         })
@@ -385,7 +392,7 @@ impl Host {
         // A short read, asked at every companion's turn; the
         // offer itself is made again only when the turn or a plugin changed.
         let inner = self.inner.clone();
-        self.quick(move |s| {
+        self.read(move |s| {
             if let (Some(id), None) = (&turn.id, turn.step) {
                 turn.step = Some(s.steps_used(id)? + 1);
             }
@@ -398,7 +405,7 @@ impl Host {
     /// the companion leaves out of its requests every earlier turn that
     /// touched one (issue 32).
     pub async fn kept_on_pc(&self) -> ApiResult<Vec<String>> {
-        self.quick(|s| Ok(kept_on_pc::slugs(s)?)).await
+        self.read(|s| Ok(kept_on_pc::slugs(s)?)).await
     }
 
     /// An event turn's `events` (said in the door's `message`) as an
@@ -426,50 +433,23 @@ impl Host {
     /// No one can be asked here: an R3 action is refused
     /// `needs_confirmation`, whatever the turn's `can_confirm` says.
     pub async fn call(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<CallOutcome> {
-        Ok(self.call_showing_request(turn, tool, args, None).await?.outcome)
+        Ok(self.call_asking(turn, tool, args, None).await?.outcome)
     }
 
-    /// [`Host::call`] where the player can be asked (§12): an R3 action of
-    /// a voice or keyboard turn whose `can_confirm` is true is built, then
-    /// `ask` shows the player exactly that request (secrets as `[secret]`)
-    /// and has [`Ask::within`] (at most 60 s) to answer. Only a yes sends
-    /// it, unchanged; a no or no answer is refused `declined` with nothing
-    /// sent. The outcome and the journal line say the decision.
-    pub async fn call_asking(&self, turn: Turn, tool: &str, args: Value, ask: Arc<dyn Ask>) -> ApiResult<TriedAction> {
-        self.call_showing_request(turn, tool, args, Some(ask)).await
-    }
-
-    /// The Developer section's Try an action (§19): the call as the AI
-    /// would make it, plus the request that was sent (secrets as `[secret]`).
-    /// Refused `dev_mode_required` while developer mode is off: the
-    /// Developer section is not there then, so neither is its button.
-    pub async fn try_action(&self, turn: Turn, tool: &str, args: Value) -> ApiResult<TriedAction> {
-        if !self.switches().await?.dev_mode {
-            return Err(dev_mode_required());
-        }
-        self.call_showing_request(turn, tool, args, None).await
-    }
-
-    /// Try an action of a shell that can ask the player: an R3 action asks
-    /// as in [`Host::call_asking`].
-    pub async fn try_action_asking(
-        &self,
-        turn: Turn,
-        tool: &str,
-        args: Value,
-        ask: Arc<dyn Ask>,
-    ) -> ApiResult<TriedAction> {
-        if !self.switches().await?.dev_mode {
-            return Err(dev_mode_required());
-        }
-        self.call_showing_request(turn, tool, args, Some(ask)).await
-    }
-
-    /// One call through the pipeline, with the request it sent (secrets as
-    /// `[secret]`); an R3 action asks `ask`, when there is someone to ask,
-    /// as in [`Host::call_asking`], and is refused `needs_confirmation`
-    /// when there is none, as in [`Host::call`].
-    pub async fn call_showing_request(
+    /// [`Host::call`] with the request it sent (secrets as `[secret]`)
+    /// and, where there is someone to ask, the player's decision (§12): an
+    /// R3 action of a voice or keyboard turn whose `can_confirm` is true is
+    /// built, then `ask` shows the player exactly that request and has
+    /// [`Ask::within`] (at most 60 s) to answer. Only a yes sends it,
+    /// unchanged; a no or no answer is refused `declined` with nothing
+    /// sent. With no `ask`, an R3 action is refused `needs_confirmation`,
+    /// as in [`Host::call`].
+    ///
+    /// A caller that stops waiting (a turn stopped, a window closed) does
+    /// not stop a call already sent: it runs as a task of the host's, so it
+    /// still gets its journal line, gives the plugin's lock back and is
+    /// reported on the stream.
+    pub async fn call_asking(
         &self,
         mut turn: Turn,
         tool: &str,
@@ -477,21 +457,29 @@ impl Host {
         ask: Option<Arc<dyn Ask>>,
     ) -> ApiResult<TriedAction> {
         turn.can_confirm &= ask.is_some();
-        // A caller that stops waiting does not stop a call already sent,
-        // which still gets its line, gives the plugin's lock back and is
-        // reported on the stream (`to_end`). Run in the caller's task where
-        // its thread may be lent to the store work (see `quick`), else as a
-        // task of the host's own.
         let host = self.clone();
         let tool = tool.to_owned();
-        let call = async move { host.run_call(turn, tool, args, ask).await };
-        if may_lend_thread() {
-            return ToEnd::new(call, self.runtime().handle().clone()).await;
-        }
         self.runtime()
-            .spawn(call)
+            .spawn(async move { host.run_call(turn, tool, args, ask).await })
             .await
             .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
+    }
+
+    /// The Developer section's Try an action (§19): [`Host::call_asking`],
+    /// the call as the AI would make it, with the request it sent. Refused
+    /// `dev_mode_required` while developer mode is off: the Developer
+    /// section is not there then, so neither is its button.
+    pub async fn try_action(
+        &self,
+        turn: Turn,
+        tool: &str,
+        args: Value,
+        ask: Option<Arc<dyn Ask>>,
+    ) -> ApiResult<TriedAction> {
+        if !self.switches().await?.dev_mode {
+            return Err(dev_mode_required());
+        }
+        self.call_asking(turn, tool, args, ask).await
     }
 
     /// The pipeline's three stages: prepare and finish each with a pooled
@@ -512,11 +500,8 @@ impl Host {
         // Before prepare: every change from the plugin's state that
         // prepare reads on reaches an R3 question waiting for its answer.
         let changes = self.subscribe();
-        // prepare and finish are short (no network): on the caller's thread
-        // where it can be lent, sparing a call the thread hops that cost it
-        // more than the pipeline's own work (benches/turn.rs).
         let prepared = self
-            .quick(move |s| {
+            .read(move |s| {
                 Ok(match pipeline::prepare(s, &turn, &name, &args) {
                     Prepared::Finish(ending) => Ok(pipeline::finish(s, ending)),
                     other => Err(other),
@@ -541,7 +526,7 @@ impl Host {
                     Ok(request) => pipeline::send(&self.inner.client, request).await,
                     Err(withheld) => withheld,
                 };
-                self.quick(move |s| Ok(pipeline::finish(s, ending))).await?
+                self.read(move |s| Ok(pipeline::finish(s, ending))).await?
             }
         };
         let outcome = &finished.outcome;
@@ -563,7 +548,7 @@ impl Host {
     /// wait (the asker's future is dropped: a window closes its dialog),
     /// with no answer, ended as judged. A yes judges it again too: only
     /// then is there a request to send. Without an asker the turn cannot
-    /// confirm (see `call_showing_request`): a no, should one get here.
+    /// confirm (see [`Host::call_asking`]): a no, should one get here.
     async fn ask_and_judge(
         &self,
         mut asking: pipeline::Asking,
@@ -587,26 +572,26 @@ impl Host {
                     if !may_concern(&change, &slug) {
                         continue;
                     }
-                    asking = match self.quick(move |s| Ok(asking.judge_again(s))).await? {
+                    asking = match self.read(move |s| Ok(asking.judge_again(s))).await? {
                         Ok(still) => still,
                         Err(withdrawn) => return Ok((None, Err(withdrawn))),
                     };
                 }
             }
         };
-        let next = self.quick(move |s| Ok(asking.answer(s, decision))).await?;
+        let next = self.read(move |s| Ok(asking.answer(s, decision))).await?;
         Ok((Some(decision), next))
     }
 
     /// Journal lines, newest first (Actions tab).
     pub async fn journal(&self, query: JournalQuery) -> ApiResult<Vec<JournalLine>> {
-        self.quick(move |s| Ok(s.journal_page(&query)?)).await
+        self.read(move |s| Ok(s.journal_page(&query)?)).await
     }
 
     // ------------------------------------------------------------ plumbing
 
-    fn runtime(&self) -> &tokio::runtime::Runtime {
-        self.inner.runtime()
+    fn runtime(&self) -> &tokio::runtime::Handle {
+        &self.inner.runtime
     }
 
     /// Runs `f` with a connection of the pool on a blocking thread of the host's runtime.
@@ -619,31 +604,6 @@ impl Host {
         let task = self.runtime().spawn_blocking(move || inner.with_store(f));
         task.await
             .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's task failed: {e}")))?
-    }
-
-    /// A short read (a screen's cards, details, switches, journal page), as
-    /// [`Host::read`], but run on the caller's own thread when it runs a
-    /// future of a multi-thread runtime (the command line in
-    /// [`Host::block_on`], a window's async command): `block_in_place`
-    /// hands that thread's other tasks to another worker meanwhile, and the
-    /// read spares the two thread switches of the hop (measured at 20 to
-    /// 50 µs on two cores, more than the details page's own reads cost). A
-    /// current-thread runtime cannot lend its thread, so its caller hops.
-    /// Only reads that take a millisecond or so: anything else awaited
-    /// beside them in a `block_on` waits meanwhile. A panic is still
-    /// reported as a failed task.
-    async fn quick<T, F>(&self, f: F) -> ApiResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Store) -> ApiResult<T> + Send + 'static,
-    {
-        if !may_lend_thread() {
-            return self.read(f).await;
-        }
-        // Outside the runtime's context while it runs, as on a blocking thread.
-        let run = std::panic::AssertUnwindSafe(|| tokio::task::block_in_place(|| self.inner.with_store(f)));
-        std::panic::catch_unwind(run)
-            .map_err(|_| ApiError::new(ErrorCode::Host(HostCode::Internal), "the host's task failed: it panicked"))?
     }
 
     /// A change to one plugin, reported with its new card.
@@ -676,10 +636,6 @@ impl Host {
 }
 
 impl Inner {
-    fn runtime(&self) -> &tokio::runtime::Runtime {
-        self.runtime.as_ref().expect("the runtime lives as long as the host")
-    }
-
     /// Runs `f` with a connection of the pool, given back after.
     fn with_store<T>(&self, f: impl FnOnce(&Store) -> ApiResult<T>) -> ApiResult<T> {
         let store = self.checkout()?;
@@ -723,19 +679,20 @@ fn may_concern(change: &Result<HostEvent, broadcast::error::RecvError>, slug: &s
     }
 }
 
+/// The runtime of a host whose shell has none: two workers (the host's
+/// work is mostly waiting on sockets and short store calls).
+fn own_runtime() -> ApiResult<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).thread_name("dcp-host").enable_all().build().map_err(
+        |e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("the host's runtime cannot start: {e}")),
+    )
+}
+
 /// Try an action while developer mode is off.
 fn dev_mode_required() -> ApiError {
     ApiError::new(
         ErrorCode::Import(dcp_format::Code::DevModeRequired),
         "Try an action is in the Developer section: turn on developer mode first",
     )
-}
-
-/// Whether the calling thread runs a future of a multi-thread runtime,
-/// where `block_in_place` may run blocking work on it.
-fn may_lend_thread() -> bool {
-    tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
 }
 
 fn card_of(s: &Store, slug: &str) -> ApiResult<Card> {

@@ -27,7 +27,7 @@ async fn echoed(spell: fn(&str) -> String) -> String {
     let secrets = vec![("token".to_owned(), Sensitive::new(SECRET.to_owned()))];
     install_pc_example(&f, "mypc", port, InstallOptions { secrets, ..Default::default() }).await;
     let turn = Turn::new(Source::Voice, Model::Local);
-    let tried = f.host.try_action(turn, "mypc__get_time", serde_json::json!({})).await.expect("try");
+    let tried = f.host.try_action(turn, "mypc__get_time", serde_json::json!({}), None).await.expect("try");
     assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
     tried.outcome.for_ai
 }

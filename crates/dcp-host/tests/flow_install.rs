@@ -75,7 +75,7 @@ async fn s3_import_consent_install_call_and_journal() {
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
 
     // Try an action (§19): the request as sent, its credential as [secret] (§11).
-    let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect("try");
+    let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({}), None).await.expect("try");
     assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
     let sent = tried.sent.expect("a request was sent");
     assert_eq!((sent.method, sent.url.as_str()), ("GET", format!("http://127.0.0.1:{port}/time").as_str()));
@@ -155,7 +155,8 @@ async fn s19_try_an_action_needs_developer_mode() {
     install_pc_example(&f, "mypc", port, with_token()).await;
     dev_mode(&f.host, false).await;
 
-    let refused = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect_err("dev mode off");
+    let refused =
+        f.host.try_action(voice(), "mypc__get_time", serde_json::json!({}), None).await.expect_err("dev mode off");
     assert_eq!(refused.code.as_str(), "dev_mode_required");
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 0);
     // The call itself is answered (the paused plugin refuses it, §15), not refused as a developer tool.
@@ -163,7 +164,7 @@ async fn s19_try_an_action_needs_developer_mode() {
     assert_eq!(call.outcome, JournalOutcome::Refused);
 
     dev_mode(&f.host, true).await;
-    let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({})).await.expect("dev mode on");
+    let tried = f.host.try_action(voice(), "mypc__get_time", serde_json::json!({}), None).await.expect("dev mode on");
     assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
     assert_eq!(server.requests.load(std::sync::atomic::Ordering::SeqCst), 1);
 }

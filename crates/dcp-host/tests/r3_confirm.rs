@@ -130,7 +130,9 @@ impl Ask for Player {
 }
 
 async fn send_note(host: &Host, player: Arc<impl Ask + 'static>) -> TriedAction {
-    host.call_asking(turn(Source::Voice, true), "mypc__send_note", json!({"text": NOTE}), player).await.expect("call")
+    host.call_asking(turn(Source::Voice, true), "mypc__send_note", json!({"text": NOTE}), Some(player))
+        .await
+        .expect("call")
 }
 
 /// The latest journal line.
@@ -277,6 +279,7 @@ async fn two_hosts() -> TwoHosts {
             profile: Some(dir.path().join("profile")),
             key_store: Some(keys.clone()),
             door_port: Some(free_port()),
+            ..Default::default()
         })
         .expect("host opens")
     };

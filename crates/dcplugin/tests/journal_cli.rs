@@ -114,6 +114,7 @@ fn profile_holding(p: &Profile, lines: &[Line]) -> Host {
         profile: Some(p.root()),
         key_store: Some(Arc::new(MemoryKeyStore::new())),
         door_port: None,
+        ..Default::default()
     })
     .expect("host opens");
     let mut db = rusqlite::Connection::open(p.root().join("host.sqlite")).expect("db");
@@ -288,6 +289,7 @@ fn s3_s22_a_call_of_an_event_or_auto_turn_is_journaled_as_a_refused_call_and_the
         profile: Some(p.root()),
         key_store: Some(Arc::new(MemoryKeyStore::new())),
         door_port: None,
+        ..Default::default()
     })
     .expect("host opens");
     let read: Vec<Expected> = through_host(&host, 50).iter().map(|l| read_back(l).1).collect();

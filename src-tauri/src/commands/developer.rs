@@ -30,7 +30,7 @@ pub async fn try_action_of(
     model: Model,
 ) -> Result<TriedAction, ApiError> {
     let turn = Turn { can_confirm: true, ..Turn::new(source, model) };
-    host.try_action_asking(turn, tool, args, ask).await
+    host.try_action(turn, tool, args, Some(ask)).await
 }
 
 /// Journal lines, newest first.

@@ -31,11 +31,22 @@ pub fn fixture() -> Fixture {
 
 /// A fixture whose event door, when started, listens on `door_port`.
 pub fn fixture_with_door(door_port: u16) -> Fixture {
+    open_fixture(door_port, None)
+}
+
+/// A fixture whose host runs on the calling test's runtime, as the
+/// window's runs on Tauri's: one runtime for the shell and the host.
+pub fn fixture_on_this_runtime() -> Fixture {
+    open_fixture(free_port(), Some(tokio::runtime::Handle::current()))
+}
+
+fn open_fixture(door_port: u16, runtime: Option<tokio::runtime::Handle>) -> Fixture {
     let dir = tempfile::tempdir().expect("temp dir");
     let host = Host::open(HostOptions {
         profile: Some(dir.path().join("profile")),
         key_store: Some(Arc::new(MemoryKeyStore::new())),
         door_port: Some(door_port),
+        runtime,
     })
     .expect("host opens");
     Fixture { dir, host, door_port }
