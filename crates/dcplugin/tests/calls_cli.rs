@@ -4,10 +4,10 @@
 mod support;
 
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use support::{binary, examples, free_port, json_of as json, run, text, unreserved_listener, Running};
 
 fn dcplugin(profile: &Path, args: &[&str], stdin: Option<&str>) -> Output {
@@ -28,27 +28,28 @@ fn example_on_port(name: &str, declared: u16, port: u16, into: &Path) -> PathBuf
     dir
 }
 
-/// Starts an example server and waits for its token file and its port.
+/// Starts an example server and waits for it to say it listens and print
+/// its token (both examples print the token, indented, on the line after
+/// the one naming token.txt, once their socket is bound).
 fn start(dir: &Path, port: u16, extra: &[&str]) -> (Running, String) {
-    let child = Command::new("python3")
+    let mut child = Command::new("python3")
         .arg(dir.join("server.py"))
         .args(["--port", &port.to_string()])
         .args(extra)
         .current_dir(dir)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("python3 runs");
+    let stdout = child.stdout.take().expect("stdout");
     let server = Running(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let token = std::fs::read_to_string(dir.join("token.txt")).unwrap_or_default();
-        if !token.trim().is_empty() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return (server, token.trim().to_owned());
-        }
-        assert!(Instant::now() < deadline, "the example server did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let mut lines = BufReader::new(stdout).lines().map(|line| line.expect("the server's output"));
+    let said = |line: &str| line.contains(&format!("listening on http://127.0.0.1:{port}"));
+    assert!(lines.by_ref().any(|line| said(&line)), "the example server did not start");
+    let token = lines.by_ref().skip_while(|line| !line.ends_with("token.txt:")).nth(1).expect("the token's line");
+    // Its log of each request goes on to the pipe, which must not fill.
+    std::thread::spawn(move || lines.for_each(drop));
+    (server, token.trim().to_owned())
 }
 
 #[test]
@@ -160,15 +161,19 @@ fn s14_a_second_call_of_the_same_plugin_is_busy_across_processes() {
     let profile = tmp.path().join("profile");
     let listener = unreserved_listener();
     let port = listener.local_addr().expect("addr").port();
+    // The program holds each request until the test releases it, and says
+    // when one arrived: the call that sent it holds the plugin meanwhile.
+    let (arrived_tx, arrived) = std::sync::mpsc::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
     std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || {
-                let mut stream = stream;
-                let mut buf = [0u8; 4096];
-                let _ = stream.read(&mut buf);
-                std::thread::sleep(Duration::from_secs(3));
-                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 4\r\nconnection: close\r\n\r\nslow");
-            });
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = arrived_tx.send(());
+            let _ = released.recv();
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 4\r\nconnection: close\r\n\r\nslow",
+            );
         }
     });
     let plugin = tmp.path().join("slow");
@@ -191,15 +196,11 @@ fn s14_a_second_call_of_the_same_plugin_is_busy_across_processes() {
             .expect("spawn")
     };
     let first = spawn();
-    std::thread::sleep(Duration::from_millis(800));
-    let second = spawn().wait_with_output().expect("second");
-    let first = first.wait_with_output().expect("first");
-    // On a busy machine the second process may take the lock first: what
-    // matters is that exactly one call ran and the other was BUSY.
-    let (a, b) = (json(&first), json(&second));
-    let busy = if a["code"] == "BUSY" { &a } else { &b };
-    let done = if a["code"] == "BUSY" { &b } else { &a };
-    assert_eq!(done["outcome"], "done", "{a} {b}");
-    assert_eq!(busy["code"], "BUSY", "{a} {b}");
-    assert_eq!(busy["retryable"], Value::Bool(true));
+    arrived.recv_timeout(Duration::from_secs(30)).expect("the first call's request arrived");
+    let second = json(&spawn().wait_with_output().expect("second"));
+    release.send(()).expect("release the first");
+    let first = json(&first.wait_with_output().expect("first"));
+    assert_eq!(first["outcome"], "done", "{first}");
+    assert_eq!(second["code"], "BUSY", "the plugin is held by the first call: {second}");
+    assert_eq!(second["retryable"], Value::Bool(true));
 }
