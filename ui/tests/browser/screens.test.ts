@@ -566,7 +566,7 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="reload-plugins"]').click();
     await expect.poll(() => text(page, '[data-testid="announce"]')).toBe('Plugins reloaded.');
     // Opening a dialog dismisses it.
-    await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: '(Not a message from the user. The Exchange rates plugin reports: Rates updated.)', events: ['fx/rates'], tools: [] } });
+    await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: '(Not a message from the user. The Exchange rates plugin reports: Rates updated.)', events: ['fx/rates'], tools: [], said: [{ plugin: 'fx', event: 'rates', title: 'Rates updated', text: null }] } });
     await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
     const dev = page.locator('[data-testid="dev-section"]');
     await dev.waitFor();
@@ -580,7 +580,9 @@ describe('Developer mode', () => {
     await page.locator('[data-testid="try-arg-from"]').fill('USD');
     await page.locator('[data-testid="try-arg-to"]').fill('EUR');
     await page.locator('[data-testid="try-arg-amount"]').fill('100');
-    expect(await page.locator('[data-testid="try-source"] option').allInnerTexts()).toEqual(['A test', 'Voice', 'Typed', 'Twitch chat', 'On its own', 'An event']);
+    // Every source the host knows, in its order (generated: an MCP client's calls too, issue 33).
+    expect(await page.locator('[data-testid="try-source"] option').allInnerTexts()).toEqual(['Voice', 'Typed', 'Twitch chat', 'On its own', 'An event', 'Another AI app', 'A test']);
+    expect(await page.locator('[data-testid="try-source"]').inputValue(), 'a test, until chosen otherwise').toBe('test');
     await page.locator('[data-testid="try-source"]').selectOption('voice');
     await page.locator('[data-testid="try-run"]').click();
     const result = page.locator('[data-testid="try-result"]');
@@ -817,7 +819,7 @@ describe('Plugins named like JavaScript built-ins (issue 20)', () => {
     expect(await calls(page, 'set_event_enabled')).toEqual([{ slug: NAMES[0], event: NAMES[2], on: true }]);
     for (const slug of NAMES) await page.locator(sel(`card-${slug}`)).waitFor();
     // A door turn and a finished call for each of them, keyed by slug in the window.
-    await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: 'A turn for all.', events: NAMES.map((n) => `${n}/${n}`), tools: [] } });
+    await emit(page, 'host-event', { kind: 'door', notice: { kind: 'turn', message: 'A turn for all.', events: NAMES.map((n) => `${n}/${n}`), tools: [], said: NAMES.map((n) => ({ plugin: n, event: n, title: n, text: null })) } });
     for (const n of NAMES) await emit(page, 'host-event', { kind: 'call_finished', tool: `${n}__${n}` });
 
     for (const [i, slug] of NAMES.entries()) {
