@@ -9,12 +9,12 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use dcp_ai::{judge_ai_url, AiError, ChatRequest, Connection, Message, StreamItem};
+use dcp_vault::mask::MASK;
 use dcp_vault::Sensitive;
 use scripted_ai::{openai, Chunk, ModelsReply, Script, ScriptedAi, Step, MODEL};
 use serde_json::json;
 
 const KEY: &str = "sk-or-v1-3f9c0a7d5e1b42c8a6d9";
-const MASK: &str = "[secret]";
 
 /// The spellings of the key a service commonly echoes.
 fn spellings() -> Vec<(&'static str, String)> {

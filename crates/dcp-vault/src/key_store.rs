@@ -101,7 +101,7 @@ impl VaultKey {
 
 impl fmt::Debug for VaultKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("VaultKey([secret])")
+        write!(f, "VaultKey({})", crate::mask::MASK)
     }
 }
 

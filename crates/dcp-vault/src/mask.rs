@@ -63,11 +63,13 @@ use memchr::memmem::Finder;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// The masked stand-in of a secret (§11): the same text a [`Sensitive`]
-/// prints.
+/// The stand-in of a secret (§11), the one spelling of the engine: what
+/// the masker puts in place of a secret's every spelling, what a
+/// [`Sensitive`] and a vault key print, what a request shown to the
+/// player has in place of a credential.
 ///
 /// [`Sensitive`]: crate::Sensitive
-pub const MASK: &str = crate::sensitive::REDACTED;
+pub const MASK: &str = "[secret]";
 
 /// The shortest value whose base64 and hex spellings are masked (see the
 /// module doc).

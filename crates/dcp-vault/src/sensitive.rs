@@ -19,11 +19,9 @@
 
 use std::fmt;
 
+use crate::mask::MASK;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use zeroize::Zeroize;
-
-/// The text shown in place of a secret wherever it would otherwise appear.
-pub const REDACTED: &str = "[secret]";
 
 /// A secret string: redacted when printed, refused when serialized, wiped
 /// on drop.
@@ -71,19 +69,19 @@ impl Drop for Sensitive {
 
 impl fmt::Debug for Sensitive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(REDACTED)
+        f.write_str(MASK)
     }
 }
 
 impl fmt::Display for Sensitive {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(REDACTED)
+        f.write_str(MASK)
     }
 }
 
 impl Serialize for Sensitive {
     fn serialize<S: Serializer>(&self, _serializer: S) -> Result<S::Ok, S::Error> {
-        Err(serde::ser::Error::custom("a secret cannot be serialized; it is shown as [secret]"))
+        Err(serde::ser::Error::custom(format_args!("a secret cannot be serialized; it is shown as {MASK}")))
     }
 }
 
