@@ -152,7 +152,7 @@ async fn a_read_then_act_chain_of_two_steps() {
 /// the window's way to open a call under the answer; a call refused
 /// before any request carries none, and the refusal the AI read.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_tool_line_carries_what_was_sent_and_what_the_ai_read() {
+async fn a_tool_line_carries_what_was_sent_what_the_ai_read_and_whose_action_it_is() {
     let mut w = world(vec![
         openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"tea"}"#)], 0),
         openai::tool_calls(&[("u1", "mypc__fly", "{}")], 0),
@@ -180,21 +180,10 @@ async fn a_tool_line_carries_what_was_sent_and_what_the_ai_read() {
     assert!(lines[1].1.contains("unknown_tool"), "{}", lines[1].1);
     let shown = format!("{events:?}");
     assert!(!shown.contains(TOKEN), "the token never reaches a turn line");
-}
-
-/// Issue 33: a `tool` line names the action as the player is shown it,
-/// its plugin's name and its hint, from the turn's offer (no shell asks
-/// for them again), and gives its code's family; a tool the AI made up has
-/// neither name nor hint.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_tool_line_names_the_plugin_and_the_hint() {
-    let mut w = world(vec![
-        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"tea"}"#)], 0),
-        openai::tool_calls(&[("u1", "mypc__fly", "{}")], 0),
-        openai::text(["Noted."]),
-    ])
-    .await;
-    let (_, events) = say(&mut w, Source::Keyboard, "note tea").await;
+    // Issue 33: the line names the action as the player is shown it, its
+    // plugin's name and its hint, from the turn's offer (no shell asks for
+    // them again), and gives its code's family; a tool the AI made up has
+    // neither name nor hint.
     let named: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
