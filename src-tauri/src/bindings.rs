@@ -424,7 +424,7 @@ fn every_field_a_lower_view_serialises_reaches_its_typescript() {
     })
     .expect("host");
     let tool = &pomodoro.actions[0].full_name;
-    let turn = dcp_host::Turn::new(dcp_host::Source::Keyboard, dcp_host::Model::Local);
+    let turn = dcp_host::Turn::new(dcp_host::Source::Keyboard, dcp_host::Place::Pc);
     host.block_on(host.call(turn, tool, serde_json::json!({}))).expect("refused");
     let lines =
         store.journal_page(&dcp_store::journal::JournalQuery { limit: 5, ..Default::default() }).expect("lines");

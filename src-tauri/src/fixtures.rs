@@ -11,7 +11,7 @@
 //! times are normalized so that the file is the same on every machine.
 
 use dcp_host::{
-    CloudChoice, Host, HostOptions, InstallOptions, JournalQuery, Model, Sensitive, Source, SwitchesPatch, Turn,
+    CloudChoice, Host, HostOptions, InstallOptions, JournalQuery, Place, Sensitive, Source, SwitchesPatch, Turn,
 };
 use dcp_vault::testing::MemoryKeyStore;
 use serde::Serialize;
@@ -106,7 +106,7 @@ async fn answered(host: &Host, temp: &Path) -> Vec<(&'static str, &'static str, 
     let slug = "fx";
     let tool = details[slug]["actions"][0]["full_name"].as_str().expect("an action").to_owned();
     host.set_enabled(slug, false).await.expect("off");
-    let turn = Turn::new(Source::Keyboard, Model::Local);
+    let turn = Turn::new(Source::Keyboard, Place::Pc);
     let _ = host.call(turn, &tool, json!({})).await;
     host.set_enabled(slug, true).await.expect("on");
     let (ai, ai_tests) = ai_answers(host, &mut errors).await;

@@ -37,7 +37,7 @@ mod fixtures;
 
 use dcp_host::{
     AiSettings, AiTest, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, FoundAi, InstallOptions, Installed,
-    JournalLine, JournalQuery, Model, NotOffered, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch,
+    JournalLine, JournalQuery, NotOffered, Place, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch,
     TriedAction,
 };
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};

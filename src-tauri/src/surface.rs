@@ -48,7 +48,7 @@ app_commands! {
     events::set_event_enabled(slug: String, event: String, on: bool) -> Card;
     events::copy_event_token(slug: String) -> ();
     events::new_event_token(slug: String) -> ();
-    developer::try_action(tool: String, args: Value as "Record<string, unknown>", source: Source, model: Model) -> TriedAction;
+    developer::try_action(tool: String, args: Value as "Record<string, unknown>", source: Source, model: Place) -> TriedAction;
     developer::journal(query: JournalQuery) -> Vec<JournalLine>;
     developer::open_plugins_folder() -> String;
     ai::ai() -> AiSettings;

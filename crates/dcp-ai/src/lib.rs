@@ -48,12 +48,6 @@ pub use known::{KnownServer, PcServer};
 pub use url::{judge_ai_url, AiUrl};
 pub use wire::{ChatRequest, Message, RawArgs, Reply, ToolCall, ToolSpec};
 
-dcp_format::spelled! {
-    /// Where the companion's AI runs, decided by its URL (§13).
-    pub enum Place {
-        /// A loopback host: the AI runs on this PC.
-        Pc => "pc",
-        /// Anything else: an online service.
-        Online => "online",
-    }
-}
+/// Where the companion's AI runs, decided by its URL (§13): a loopback
+/// host is this PC, anything else online.
+pub use dcp_format::place::Place;

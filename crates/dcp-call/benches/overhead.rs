@@ -20,7 +20,7 @@
 use bytes::Bytes;
 use criterion::{criterion_group, criterion_main, Criterion};
 use dcp_call::pipeline::{self, Prepared};
-use dcp_call::turn::{Model, Source, Turn};
+use dcp_call::turn::{Place, Source, Turn};
 use dcp_store::{InstallOptions, Profile, Store};
 use dcp_vault::testing::MemoryKeyStore;
 use dcp_vault::Sensitive;
@@ -150,7 +150,7 @@ fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("dir");
     let store = profile(dir.path(), port);
     let client = dcp_net::Client::new();
-    let turn = Turn::new(Source::Voice, Model::Local);
+    let turn = Turn::new(Source::Voice, Place::Pc);
     let url = format!("http://127.0.0.1:{port}/time");
     // reqwest is built without a default crypto provider (dcp-net passes its own).
     let _ = rustls::crypto::ring::default_provider().install_default();

@@ -11,7 +11,7 @@
 //! then stops before sending and asks. The chat's one call per turn
 //! (twitch_quota) needs the profile and is counted by the pipeline last.
 
-use crate::turn::{Model, Source, Turn};
+use crate::turn::{Place, Source, Turn};
 use dcp_format::limits::STEPS_PER_TURN;
 use dcp_format::model::Tool;
 use dcp_format::risk::Level;
@@ -49,7 +49,7 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
     if tool.level.needs_confirmation() && !may_ask(turn, tool.level) {
         return Err(Refusal::NeedsConfirmation);
     }
-    if turn.model == Model::Online && ctx.kept_on_pc && reads_private {
+    if turn.model == Place::Online && ctx.kept_on_pc && reads_private {
         return Err(Refusal::CloudBlocked);
     }
     if turn.source == Source::Twitch && tool.level != Level::R0 {

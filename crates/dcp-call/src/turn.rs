@@ -7,15 +7,9 @@ use serde::Serialize;
 /// Who started the turn: the journal's `who`, so it lives with the journal.
 pub use dcp_store::journal::Source;
 
-dcp_format::spelled! {
-    /// Where the AI runs (§13).
-    pub enum Model {
-        /// On this PC.
-        Local => "local",
-        /// An online model's service.
-        Online => "online",
-    }
-}
+/// Where the turn's AI runs (§13): what the courtier's "kept on this PC"
+/// rule looks at.
+pub use dcp_format::place::Place;
 
 /// One turn.
 #[derive(Debug, Clone, Serialize)]
@@ -23,7 +17,7 @@ pub struct Turn {
     /// Who asked.
     pub source: Source,
     /// Where the AI runs.
-    pub model: Model,
+    pub model: Place,
     /// The player's Twitch chat is connected (stream mode, §12).
     pub live: bool,
     /// Built-in tools already offered (they come first, §17).
@@ -49,7 +43,7 @@ impl Turn {
     /// A turn of `source` with the AI at `model`, as a single call makes it:
     /// not live, no built-in tool offered, no turn id nor step, and no one
     /// to ask (R3 is not offered). Change a field with `Turn { .., ..Turn::new(..) }`.
-    pub fn new(source: Source, model: Model) -> Turn {
+    pub fn new(source: Source, model: Place) -> Turn {
         Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false, client: None }
     }
 }

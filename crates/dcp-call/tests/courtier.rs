@@ -3,7 +3,7 @@
 
 use dcp_call::courtier::{may_run, Refusal};
 use dcp_call::offer::offer;
-use dcp_call::turn::{Model, Source, Turn};
+use dcp_call::turn::{Place, Source, Turn};
 use dcp_format::model::Plugin;
 use dcp_format::{validate_manifest, Options};
 use dcp_store::{CallContext, Prefs, Status};
@@ -44,7 +44,7 @@ fn prefs() -> Prefs {
 }
 
 fn turn(source: Source) -> Turn {
-    Turn::new(source, Model::Local)
+    Turn::new(source, Place::Pc)
 }
 
 fn check(turn: &Turn, ctx: &CallContext, tool: &str) -> Result<(), Refusal> {
@@ -92,7 +92,7 @@ fn s12_stream_mode_pauses_r1_only_unless_allowed() {
 
 #[test]
 fn s13_a_plugin_kept_on_this_pc_is_refused_with_an_online_model() {
-    let online = Turn { model: Model::Online, ..turn(Source::Voice) };
+    let online = Turn { model: Place::Online, ..turn(Source::Voice) };
     let mut c = ctx();
     c.kept_on_pc = true;
     assert_eq!(check(&online, &c, "r0"), Err(Refusal::CloudBlocked));

@@ -34,7 +34,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use dcp_ai::{judge_ai_url, Connection};
 use dcp_companion::{CancellationToken, Companion, Said, TurnError, TurnEvent};
-use dcp_host::{Host, HostOptions, InstallOptions, JournalOutcome, Model, Sensitive, Source, SwitchesPatch, Turn};
+use dcp_host::{Host, HostOptions, InstallOptions, JournalOutcome, Place, Sensitive, Source, SwitchesPatch, Turn};
 use dcp_vault::testing::MemoryKeyStore;
 use scripted_ai::{openai, Chunk, Options, Script, ScriptedAi, Step, MODEL};
 use std::io::{BufRead, BufReader, Write};
@@ -313,7 +313,7 @@ fn bench(c: &mut Criterion) {
 
         let turn = Turn {
             source: Source::Keyboard,
-            model: Model::Local,
+            model: Place::Pc,
             live: false,
             builtin: 0,
             id: Some(format!("bench-{n}")),

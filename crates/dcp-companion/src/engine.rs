@@ -32,8 +32,7 @@ use dcp_call::offer::Shown;
 use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
 use dcp_format::model::in_language;
 use dcp_host::{
-    model_of, Answer, ApiError, Ask, CompanionState, Decision, ErrorCode, EventReason, Host, Question, SaidEvent,
-    Source, Turn,
+    Answer, ApiError, Ask, CompanionState, Decision, ErrorCode, EventReason, Host, Question, SaidEvent, Source, Turn,
 };
 use futures_core::Stream;
 use std::collections::BTreeMap;
@@ -303,7 +302,7 @@ impl Companion {
     }
 
     fn turn(&self, source: Source, live: bool, can_confirm: bool) -> Turn {
-        let model = model_of(self.connection.place());
+        let model = self.connection.place();
         Turn { live, id: Some(new_turn_id()), can_confirm, ..Turn::new(source, model) }
     }
 

@@ -22,6 +22,7 @@ pub mod limits;
 pub mod model;
 pub mod names;
 pub mod package;
+pub mod place;
 pub mod problem;
 pub mod risk;
 pub mod setting_value;

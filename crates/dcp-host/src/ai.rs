@@ -9,19 +9,9 @@
 
 use crate::{ApiError, ApiResult, ErrorCode, Host};
 use dcp_ai::{judge_ai_url, AiCode, AiError, AiUrl, Connection, Found, KnownServer, PcServer, Place};
-use dcp_call::turn::Model;
 use dcp_store::KeyOrigin;
 use dcp_vault::Sensitive;
 use serde::Serialize;
-
-/// The model a turn is for, from where its AI runs (§13): what decides
-/// which plugins may be offered and where their results may go.
-pub fn model_of(place: Place) -> Model {
-    match place {
-        Place::Pc => Model::Local,
-        Place::Online => Model::Online,
-    }
-}
 
 /// The companion's AI as the profile keeps it: never the key itself.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

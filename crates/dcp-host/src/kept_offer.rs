@@ -16,7 +16,7 @@
 
 use dcp_call::courtier::within_steps;
 use dcp_call::offer::Offer;
-use dcp_call::turn::{Model, Source, Turn};
+use dcp_call::turn::{Place, Source, Turn};
 use dcp_store::CallContext;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -34,7 +34,7 @@ struct Made {
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Asked {
     source: Source,
-    model: Model,
+    model: Place,
     live: bool,
     builtin: usize,
     within_steps: bool,

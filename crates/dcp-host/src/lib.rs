@@ -36,13 +36,13 @@ mod kept_on_pc;
 mod not_offered;
 mod plugin_test;
 
-pub use ai::{model_of, AiSettings, AiTest, FoundAi};
+pub use ai::{AiSettings, AiTest, FoundAi};
 use background::KnownDoor;
 pub use background::{Background, BackgroundOptions};
 /// The companion's AI connection and where it runs (issue 22).
 pub use dcp_ai::{AiCode, Connection, KnownServer, PcServer, Place};
 pub use dcp_call::offer::Offer;
-pub use dcp_call::turn::{Model, Source, Turn};
+pub use dcp_call::turn::{Source, Turn};
 pub use dcp_door::held_by_a_door;
 pub use dcp_format::codes::Spelled;
 /// The §22 codes and a problem of a manifest, under their own names: plain

@@ -3,7 +3,7 @@
 //! out of the player's next typed turn, on the AI set now. The window
 //! words each reason from its code and offers what fixes it.
 
-use crate::{model_of, ApiResult, Host, Model, Refusal, Source, Turn};
+use crate::{ApiResult, Host, Place, Refusal, Source, Turn};
 use dcp_call::offer::LeftOut;
 use serde::Serialize;
 
@@ -35,7 +35,7 @@ impl Host {
     /// ask the player to confirm an R3 action (the window can); without it
     /// R3 actions are listed `needs_confirmation`.
     pub async fn not_offered(&self, live: bool, can_confirm: bool) -> ApiResult<Vec<NotOffered>> {
-        let model = self.ai().await?.place.map_or(Model::Local, model_of);
+        let model = self.ai().await?.place.unwrap_or(Place::Pc);
         let turn = Turn { live, can_confirm, ..Turn::new(Source::Keyboard, model) };
         Ok(self.offer(turn).await?.left_out.into_iter().map(Into::into).collect())
     }

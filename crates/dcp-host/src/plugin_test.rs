@@ -12,7 +12,7 @@
 
 use crate::dto::{CallOutcome, PluginTest};
 use crate::JournalOutcome;
-use crate::{ApiResult, Host, Model, Source, Turn};
+use crate::{ApiResult, Host, Place, Source, Turn};
 use dcp_format::codes::SpecCode;
 use dcp_format::model::{Plugin, Target, Tool};
 use dcp_format::risk::{compute, Level};
@@ -35,7 +35,7 @@ impl Host {
                 Ok(PluginTest { action: Some(action), ok: false, code: None, needs: Some(arguments) })
             }
             Plan::Call { action, args } => {
-                let turn = Turn::new(Source::Test, Model::Local);
+                let turn = Turn::new(Source::Test, Place::Pc);
                 let outcome = self.call(turn, &action, args).await?;
                 Ok(verdict(action, &outcome))
             }

@@ -1,7 +1,7 @@
 //! The JSON shapes a window sends and receives, as the app contract fixes
 //! them: what comes in deserializes, a secret never goes back out.
 
-use dcp_host::{ApiError, CloudChoice, ErrorCode, HostCode, InstallOptions, Model, Source};
+use dcp_host::{ApiError, CloudChoice, ErrorCode, HostCode, InstallOptions, Place, Source};
 use serde_json::json;
 
 /// The consent screen's Install: settings as [key, value], secrets as
@@ -21,8 +21,8 @@ fn an_install_request_comes_in_with_its_secrets_sealed_from_view() {
 
 #[test]
 fn try_an_actions_source_and_model_come_in_by_their_names() {
-    let (source, model): (Source, Model) = serde_json::from_value(json!(["keyboard", "online"])).expect("names");
-    assert_eq!((source, model), (Source::Keyboard, Model::Online));
+    let (source, model): (Source, Place) = serde_json::from_value(json!(["keyboard", "online"])).expect("names");
+    assert_eq!((source, model), (Source::Keyboard, Place::Online));
 }
 
 /// Every command rejects with `{code, message, problems, fields}`, the

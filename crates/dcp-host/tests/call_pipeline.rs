@@ -11,7 +11,7 @@ use common::*;
 use dcp_format::codes::{CallCode, Refusal, ToolCode};
 use dcp_format::names::ToolRef;
 use dcp_host::events::HostEvent;
-use dcp_host::{Host, JournalOutcome, JournalQuery, Model, Source, Turn};
+use dcp_host::{Host, JournalOutcome, JournalQuery, Place, Source, Turn};
 use serde_json::json;
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -21,7 +21,7 @@ const ANSWER: &str = r#"{"time":"12:34","date":"2026-11-30"}"#;
 const LIMIT: Duration = Duration::from_secs(30);
 
 fn turn(source: Source) -> Turn {
-    Turn::new(source, Model::Local)
+    Turn::new(source, Place::Pc)
 }
 
 /// A program on the PC that says when a request arrived and answers it

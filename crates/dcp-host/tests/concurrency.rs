@@ -12,7 +12,7 @@ mod common;
 use common::*;
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    BackgroundOptions, DoorState, Host, JournalQuery, Model, Notice, Sensitive, Source, Status, SwitchesPatch, Turn,
+    BackgroundOptions, DoorState, Host, JournalQuery, Notice, Place, Sensitive, Source, Status, SwitchesPatch, Turn,
 };
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -23,7 +23,7 @@ const RUN: Duration = Duration::from_secs(2);
 const DEADLOCK: Duration = Duration::from_secs(90);
 
 fn voice() -> Turn {
-    Turn::new(Source::Voice, Model::Local)
+    Turn::new(Source::Voice, Place::Pc)
 }
 
 /// Runs `step(i)` for i = 0, 1, … until [`RUN`] is over; returns the count.

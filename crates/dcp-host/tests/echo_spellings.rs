@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use dcp_host::{InstallOptions, Model, Sensitive, Source, Turn};
+use dcp_host::{InstallOptions, Place, Sensitive, Source, Turn};
 
 /// A token with reserved characters, a space and letters of both cases.
 const SECRET: &str = "Tk/9f+2c=&<Zq> \"x\" 7d1E";
@@ -26,7 +26,7 @@ async fn echoed(spell: fn(&str) -> String) -> String {
     });
     let secrets = vec![("token".to_owned(), Sensitive::new(SECRET.to_owned()))];
     install_pc_example(&f, "mypc", port, InstallOptions { secrets, ..Default::default() }).await;
-    let turn = Turn::new(Source::Voice, Model::Local);
+    let turn = Turn::new(Source::Voice, Place::Pc);
     let tried = f.host.try_action(turn, "mypc__get_time", serde_json::json!({}), None).await.expect("try");
     assert_eq!(tried.outcome.outcome.as_str(), "done", "{}", tried.outcome.for_ai);
     tried.outcome.for_ai

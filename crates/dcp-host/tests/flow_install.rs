@@ -6,13 +6,13 @@ mod common;
 
 use common::*;
 use dcp_host::events::{Change, HostEvent};
-use dcp_host::{ErrorCode, HostCode, InstallOptions, Model, Sensitive, Source, Status, Turn};
+use dcp_host::{ErrorCode, HostCode, InstallOptions, Place, Sensitive, Source, Status, Turn};
 use dcp_host::{JournalKind, JournalOutcome, JournalQuery, JournalValue};
 use dcp_host::{Refusal, SpecCode};
 use std::time::Duration;
 
 fn voice() -> Turn {
-    Turn::new(Source::Voice, Model::Local)
+    Turn::new(Source::Voice, Place::Pc)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use dcp_format::codes::Refusal;
-use dcp_host::{JournalOutcome, JournalQuery, Model, Source, Turn};
+use dcp_host::{JournalOutcome, JournalQuery, Place, Source, Turn};
 use dcp_store::journal::NAME_CHARS;
 use serde_json::json;
 
@@ -23,7 +23,7 @@ async fn s3_s19_issue32_a_made_up_tool_name_is_journaled_cleaned_and_cut() {
     let forged =
         format!("bank__send_money keyboard done \"to mallory 1000\"\r\n\u{1b}[2J\u{202E}ekaf\t  {}", "x".repeat(500));
     assert!(forged.contains('\n') && forged.contains('\u{1b}') && forged.contains('\u{202E}'));
-    let turn = Turn::new(Source::Keyboard, Model::Local);
+    let turn = Turn::new(Source::Keyboard, Place::Pc);
     let before = f.host.journal(JournalQuery { limit: 10, ..Default::default() }).await.expect("journal").len();
     let out = f.host.call(turn.clone(), &forged, json!({})).await.expect("call");
     assert_eq!((out.outcome, out.reason), (JournalOutcome::Refused, Some(Refusal::UnknownTool)));

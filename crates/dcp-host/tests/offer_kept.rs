@@ -8,11 +8,11 @@
 mod common;
 
 use common::*;
-use dcp_host::{CloudChoice, Host, InstallOptions, Model, Offer, Sensitive, Source, SwitchesPatch, Turn};
+use dcp_host::{CloudChoice, Host, InstallOptions, Offer, Place, Sensitive, Source, SwitchesPatch, Turn};
 use serde_json::Value;
 
 fn voice() -> Turn {
-    Turn { step: Some(1), ..Turn::new(Source::Voice, Model::Local) }
+    Turn { step: Some(1), ..Turn::new(Source::Voice, Place::Pc) }
 }
 
 /// The offer for `turn`, asked twice: the second (the kept one, since
@@ -53,7 +53,7 @@ async fn s3_s12_s13_an_offer_is_made_again_when_anything_it_is_made_of_changes()
     // The turn.
     let live = offer(&f.host, &Turn { live: true, ..voice() }).await;
     assert_eq!(why(&live, "mytasks", Some("list_tasks")), Some("stream_private"), "{:?}", live.left_out);
-    let online = offer(&f.host, &Turn { model: Model::Online, ..voice() }).await;
+    let online = offer(&f.host, &Turn { model: Place::Online, ..voice() }).await;
     assert_eq!(why(&online, "mytasks", Some("list_tasks")), Some("cloud_blocked"), "{:?}", online.left_out);
     let twitch = offer(&f.host, &Turn { source: Source::Twitch, ..voice() }).await;
     assert_eq!(why(&twitch, "mytasks", Some("add_task")), Some("twitch_level"), "{:?}", twitch.left_out);
@@ -70,7 +70,7 @@ async fn s3_s12_s13_an_offer_is_made_again_when_anything_it_is_made_of_changes()
     let live = offer(&f.host, &Turn { live: true, ..voice() }).await;
     assert_eq!(tools(&live), MINE, "allowed while live now: {:?}", live.left_out);
     f.host.set_cloud("mytasks", CloudChoice::Allow).await.expect("cloud");
-    let online = offer(&f.host, &Turn { model: Model::Online, ..voice() }).await;
+    let online = offer(&f.host, &Turn { model: Place::Online, ..voice() }).await;
     assert_eq!(tools(&online), MINE, "allowed online now: {:?}", online.left_out);
     f.host.set_action_enabled("mytasks", "list_tasks", false).await.expect("action off");
     let fewer = offer(&f.host, &voice()).await;

@@ -10,7 +10,7 @@ mod common;
 use common::*;
 use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
 use dcp_host::{
-    Answer, Ask, Decision, Host, JournalOutcome, JournalValue, Model, Question, Source, TriedAction, Turn,
+    Answer, Ask, Decision, Host, JournalOutcome, JournalValue, Place, Question, Source, TriedAction, Turn,
     ANSWER_WITHIN,
 };
 use serde_json::{json, Value};
@@ -22,7 +22,7 @@ use std::time::Duration;
 const NOTE: &str = "feed the cat";
 
 fn turn(source: Source, can_confirm: bool) -> Turn {
-    Turn { can_confirm, ..Turn::new(source, Model::Local) }
+    Turn { can_confirm, ..Turn::new(source, Place::Pc) }
 }
 
 /// Every request a program on the PC received, as its request line, its

@@ -1,8 +1,8 @@
 //! clap's choices for a spelled enum, built from the engine's one spelling
-//! table: `--source`, `--model`, `--cloud`, `cloud`, `--outcome` and
+//! table: `--source`, `--ai`, `--cloud`, `cloud`, `--outcome` and
 //! `--kind` offer, in its order, and parse exactly what the engine spells.
 //! The command line's own choices (`--confirm`, `twitch`, `dev-mode`,
-//! `events`, `init --kind` and `--auth`) are spelled enums declared here,
+//! `events`, `init --kind`, `--auth` and `--model`) are spelled enums declared here,
 //! the same way, so no choice list is written by hand.
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -63,6 +63,27 @@ dcp_host::spelled! {
         Off => "off",
         /// The event token.
         Token => "token",
+    }
+}
+
+dcp_host::spelled! {
+    /// `tools --model` and `call --model`: where the turn's AI runs, as
+    /// these flags spelled it before the AI's place had a type of its own
+    /// (`local` is this PC); a [`dcp_host::Place`] once parsed.
+    pub enum ModelFlag {
+        /// On this PC.
+        Local => "local",
+        /// Online.
+        Online => "online",
+    }
+}
+
+impl From<ModelFlag> for dcp_host::Place {
+    fn from(flag: ModelFlag) -> dcp_host::Place {
+        match flag {
+            ModelFlag::Local => dcp_host::Place::Pc,
+            ModelFlag::Online => dcp_host::Place::Online,
+        }
     }
 }
 

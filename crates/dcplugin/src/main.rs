@@ -42,8 +42,8 @@ struct TurnArgs {
     #[arg(long, default_value = "test", value_parser = choice::of::<dcp_host::Source>())]
     source: dcp_host::Source,
     /// Where the AI runs.
-    #[arg(long, default_value = "local", value_parser = choice::of::<dcp_host::Model>())]
-    model: dcp_host::Model,
+    #[arg(long, default_value = "local", value_parser = choice::of::<choice::ModelFlag>())]
+    model: choice::ModelFlag,
     /// The player's Twitch chat is connected (stream mode).
     #[arg(long)]
     live: bool,
@@ -380,9 +380,7 @@ fn main() -> ExitCode {
         Command::Chat(args) => {
             cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
         }
-        Command::Mcp { ai } => {
-            cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, dcp_host::model_of(ai)))
-        }
+        Command::Mcp { ai } => cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, ai)),
         Command::Ai { what, url, model } => {
             let command = match what {
                 None => cmd::ai::AiCommand::Set { url, model },

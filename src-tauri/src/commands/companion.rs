@@ -22,7 +22,7 @@ use crate::talk::{Lines, Talk, Words};
 use dcp_companion::{Said, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    ApiError, Ask, ErrorCode, Host, HostCode, Model, NotOffered, Notice, Refusal, SaidEvent, Source, Turn,
+    ApiError, Ask, ErrorCode, Host, HostCode, NotOffered, Notice, Place, Refusal, SaidEvent, Source, Turn,
     ANSWER_WITHIN,
 };
 use std::future::Future;
@@ -173,7 +173,7 @@ pub async fn paused_while_live(app: &AppHandle) -> Result<Vec<String>, ApiError>
 }
 
 async fn paused_of(host: &Host) -> Result<Vec<String>, ApiError> {
-    let offer = host.offer(Turn { live: true, ..Turn::new(Source::Keyboard, Model::Local) }).await?;
+    let offer = host.offer(Turn { live: true, ..Turn::new(Source::Keyboard, Place::Pc) }).await?;
     let mut paused: Vec<String> = offer
         .left_out
         .into_iter()
@@ -665,7 +665,7 @@ mod r3 {
                     "mypc__add_note",
                     args,
                     Source::Keyboard,
-                    dcp_host::Model::Local,
+                    dcp_host::Place::Pc,
                 ))
                 .expect("tried");
             assert_eq!(tried.confirmation, Some(decision));

@@ -2,7 +2,7 @@
 //! Open the plugins folder.
 
 use super::{host, open_in_file_manager};
-use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, JournalLine, JournalQuery, Model, Source, TriedAction, Turn};
+use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, JournalLine, JournalQuery, Place, Source, TriedAction, Turn};
 use serde_json::Value;
 use std::sync::Arc;
 use tauri::AppHandle;
@@ -15,7 +15,7 @@ pub async fn try_action(
     tool: String,
     args: Value,
     source: Source,
-    model: Model,
+    model: Place,
 ) -> Result<TriedAction, ApiError> {
     try_action_of(&host(app), super::companion::window_asker(app), &tool, args, source, model).await
 }
@@ -27,7 +27,7 @@ pub async fn try_action_of(
     tool: &str,
     args: Value,
     source: Source,
-    model: Model,
+    model: Place,
 ) -> Result<TriedAction, ApiError> {
     let turn = Turn { can_confirm: true, ..Turn::new(source, model) };
     host.try_action(turn, tool, args, Some(ask)).await

@@ -41,7 +41,6 @@ export type { JournalValue } from "./JournalValue";
 export type { KnownServer } from "./KnownServer";
 export type { Language } from "./Language";
 export type { Level } from "./Level";
-export type { Model } from "./Model";
 export type { NotOffered } from "./NotOffered";
 export type { Notice } from "./Notice";
 export type { Origin } from "./Origin";

@@ -305,7 +305,7 @@ export const en = {
   'who.mcp': 'Another AI app',
   'who.mcp_client': 'MCP client: {name}',
   'who.test': 'A test',
-  'model.local': 'AI on this PC',
+  'model.pc': 'AI on this PC',
   'model.online': 'online AI model',
   'outcome.done': 'done',
   'outcome.failed': 'failed',

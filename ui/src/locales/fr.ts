@@ -307,7 +307,7 @@ export const fr: Record<keyof typeof en, string> = {
   'who.mcp': 'Une autre app d\'IA',
   'who.mcp_client': 'Client MCP : {name}',
   'who.test': 'Un test',
-  'model.local': 'IA sur ce PC',
+  'model.pc': 'IA sur ce PC',
   'model.online': 'modèle d\'IA en ligne',
   'outcome.done': 'fait',
   'outcome.failed': 'échoué',

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
-import type { ActionView, EventsPage, Model, PluginDetails, Source, TriedAction } from '../types';
+import type { ActionView, EventsPage, Place, PluginDetails, Source, TriedAction } from '../types';
 import { errorWords, badgeText, cardLines, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
-import { ModelValues, SourceValues } from '../bindings/values';
+import { PlaceValues, SourceValues } from '../bindings/values';
 import { toolName } from '../toolref';
 import { CallView } from './call-view';
 import { CloseButton, Dialog, PluginIcon, Switch, useId } from './common';
@@ -242,7 +242,7 @@ function TryAction(props: { d: PluginDetails }) {
   const [args, setArgs] = useState<ReadonlyMap<string, string>>(new Map());
   // A test by default, journaled as one (issue 23); another source tries the courtier's rules for it.
   const [source, setSource] = useState<Source>('test');
-  const [model, setModel] = useState<Model>('local');
+  const [model, setModel] = useState<Place>('pc');
   const [result, setResult] = useState<TriedAction | null>(null);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
@@ -287,8 +287,8 @@ function TryAction(props: { d: PluginDetails }) {
           </div>
           <div class="field">
             <label for={modelId}>{t('dev.try_model')}</label>
-            <select id={modelId} data-testid="try-model" value={model} onChange={(e) => setModel((e.currentTarget as HTMLSelectElement).value as Model)}>
-              {ModelValues.map((m) => <option key={m} value={m}>{t(`model.${m}`)}</option>)}
+            <select id={modelId} data-testid="try-model" value={model} onChange={(e) => setModel((e.currentTarget as HTMLSelectElement).value as Place)}>
+              {PlaceValues.map((m) => <option key={m} value={m}>{t(`model.${m}`)}</option>)}
             </select>
           </div>
         </div>

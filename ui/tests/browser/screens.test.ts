@@ -589,7 +589,7 @@ describe('Developer mode', () => {
     await result.waitFor();
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
     // The fields' text as typed: the host converts "100" as it does the AI's arguments (§7).
-    expect(await calls(page, 'try_action')).toEqual([{ tool: 'fx__convert', args: { from: 'USD', to: 'EUR', amount: '100' }, source: 'voice', model: 'local' }]);
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'fx__convert', args: { from: 'USD', to: 'EUR', amount: '100' }, source: 'voice', model: 'pc' }]);
     expect(await result.innerText()).toContain('GET https://api.frankfurter.dev/v1/latest?base=USD&symbols=EUR&amount=100');
     expect(await result.innerText()).toContain('Authorization: Bearer [secret]');
     expect(await text(page, '[data-testid="try-outcome"]')).toBe('done');
@@ -609,7 +609,7 @@ describe('Developer mode', () => {
     expect(await page.locator('[data-testid^="try-arg-"]').count()).toBe(0);
     await page.locator('[data-testid="try-run"]').click();
     await page.locator('[data-testid="try-result"]').waitFor();
-    expect(await calls(page, 'try_action')).toEqual([{ tool: 'myboard__list_items', args: {}, source: 'test', model: 'local' }]);
+    expect(await calls(page, 'try_action')).toEqual([{ tool: 'myboard__list_items', args: {}, source: 'test', model: 'pc' }]);
     await expect.poll(() => onScreen(page, '[data-testid="try-result"] h5')).toBe(true);
     // With the action's input schema (fx), one field per argument.
     await page.locator('[data-testid="close"]').click();

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 pub fn turn(args: &TurnArgs) -> Turn {
     Turn {
         source: args.source,
-        model: args.model,
+        model: args.model.into(),
         live: args.live,
         builtin: args.builtin,
         id: args.turn.clone(),

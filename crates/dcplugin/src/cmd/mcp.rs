@@ -35,7 +35,7 @@
 //! ended, so none loses its journal line to the process's exit (a call the
 //! client cancelled, or one rmcp stops waiting for at the session's end).
 
-use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Model, Offer, Question, Source, Turn};
+use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Offer, Place, Question, Source, Turn};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientResult, ContentBlock,
     ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema, Implementation, ListToolsResult,
@@ -64,7 +64,7 @@ const LONGEST_MESSAGE: usize = 1024 * 1024;
 
 /// Serves until the client closes standard input. Exit 0 then, 1 when the
 /// client never completed `initialize`.
-pub fn run(host: &Host, model: Model) -> anyhow::Result<ExitCode> {
+pub fn run(host: &Host, model: Place) -> anyhow::Result<ExitCode> {
     let server = Server { host: host.clone(), model, under_way: UnderWay::default() };
     host.block_on(async {
         let transport = AsyncRwTransport::<RoleServer, _, _>::new(tokio::io::stdin(), tokio::io::stdout())
@@ -90,7 +90,7 @@ pub fn run(host: &Host, model: Model) -> anyhow::Result<ExitCode> {
 #[derive(Clone)]
 struct Server {
     host: Host,
-    model: Model,
+    model: Place,
     under_way: UnderWay,
 }
 
