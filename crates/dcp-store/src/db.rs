@@ -239,11 +239,6 @@ fn migrations() -> Migrations<'static> {
     Migrations::from_slice(MIGRATIONS)
 }
 
-/// Seconds since the Unix epoch.
-pub fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

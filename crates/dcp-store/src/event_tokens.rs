@@ -46,7 +46,7 @@ impl Store {
         self.conn.execute(
             "INSERT INTO event_tokens (slug, sealed, created_at) VALUES (?1, ?2, ?3)
              ON CONFLICT(slug) DO UPDATE SET sealed = ?2, created_at = ?3",
-            params![slug, sealed, crate::db::now()],
+            params![slug, sealed, self.now()],
         )?;
         Ok(token)
     }

@@ -250,9 +250,11 @@ pub(crate) fn age_seconds(path: &Path) -> u64 {
 pub(crate) fn random_id() -> String {
     let mut bytes = [0u8; 8];
     // The OS generator failing is not recoverable in any useful way here;
-    // fall back to the clock so ids stay distinct.
+    // fall back to the system's clock (entropy, not a time the profile
+    // keeps) so ids stay distinct.
     if getrandom::fill(&mut bytes).is_err() {
-        bytes = (crate::db::now() as u64 ^ u64::from(std::process::id())).to_le_bytes();
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        bytes = (now.as_nanos() as u64 ^ u64::from(std::process::id())).to_le_bytes();
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -236,7 +236,7 @@ impl Store {
         sealed: &BTreeMap<String, Vec<u8>>,
         secrets: &BTreeMap<String, SecretPlan>,
     ) -> Result<(), StoreError> {
-        let now = crate::clock::unix_seconds(&*self.clock);
+        let now = self.now();
         let permissions_json = serde_json::to_string(permissions).map_err(|e| StoreError::Internal(e.to_string()))?;
         tx.execute(
             "INSERT INTO plugins (slug, origin, dir, version, manifest_fingerprint, permissions_fingerprint, permissions, cloud_choice, installed_at, updated_at)

@@ -328,10 +328,6 @@ fn cleaned(raw: &str, max: usize) -> String {
     text.trim_end().to_owned()
 }
 
-fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
-}
-
 /// One line as [`Store::entries`] selects it. Its code is read in its
 /// kind's family (`plugin_off` is a refusal in a call's line, the door's
 /// reason in an event's); a line of a kind this version does not know
@@ -460,7 +456,7 @@ impl Store {
     /// A line that cannot be written is lost ([`StoreError::JournalLost`]);
     /// what it records stands.
     pub fn journal_write(&self, e: &NewEntry) -> Result<JournalLine, StoreError> {
-        insert(&self.conn, now_ms(), e).map_err(|e| StoreError::JournalLost(e.to_string()))
+        insert(&self.conn, self.now_ms(), e).map_err(|e| StoreError::JournalLost(e.to_string()))
     }
 
     /// The latest entries, newest first, of every plugin or of one.
@@ -536,7 +532,7 @@ impl Store {
     /// cost follows the recent failures, not the length of the journal.
     pub(crate) fn recent_errors(&self, only: Option<&str>) -> Result<HashMap<String, u32>, StoreError> {
         let mut stmt = self.conn.prepare_cached(RECENT_ERRORS_SQL)?;
-        let since = now_ms() - RECENT_ERRORS_MS;
+        let since = self.now_ms() - RECENT_ERRORS_MS;
         let counts = stmt.query_map(params![since, only], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(counts.collect::<Result<_, _>>()?)
     }
@@ -558,7 +554,7 @@ impl Store {
                AND j.at >= ?2 AND j.at >= p.installed_at * 1000
              ORDER BY j.id DESC LIMIT ?3",
         )?;
-        let since = now_ms() - RECENT_ERRORS_MS;
+        let since = self.now_ms() - RECENT_ERRORS_MS;
         let rows = stmt.query_map(params![slug, since, FAILING_LOOKED_AT], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
         })?;
@@ -611,7 +607,7 @@ impl Store {
         let write = || -> Result<JournalLine, StoreError> {
             let tx = self.begin_turn(turn)?;
             keep_step(&tx, turn, Some(step))?;
-            let line = insert(&tx, now_ms(), e)?;
+            let line = insert(&tx, self.now_ms(), e)?;
             tx.commit()?;
             Ok(line)
         };
@@ -635,7 +631,7 @@ impl Store {
     /// put out of order by a clock set back goes with the rows around it.
     fn begin_turn(&self, turn: &str) -> Result<rusqlite::Transaction<'_>, StoreError> {
         let tx = self.write_tx()?;
-        let now = crate::clock::unix_seconds(self.clock.as_ref());
+        let now = self.now();
         let started = tx
             .prepare_cached("INSERT OR IGNORE INTO turns (id, created_at) VALUES (?1, ?2)")?
             .execute(params![turn, now])?;

@@ -86,7 +86,7 @@ impl Store {
         };
         self.conn.execute(
             "INSERT INTO reviews (id, slug, origin, dir, created_at, manifest_fingerprint) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, plugin.slug, origin.as_str(), dir.to_string_lossy(), crate::db::now(), plugin.fingerprints.manifest],
+            params![id, plugin.slug, origin.as_str(), dir.to_string_lossy(), self.now(), plugin.fingerprints.manifest],
         )?;
         let mut review = self.review_of(&id, &plugin, origin)?;
         review.warnings = warnings;
@@ -183,7 +183,7 @@ impl Store {
     /// older than a day, then the copies no row names (see
     /// [`Store::remove_orphan_copies`]).
     pub(crate) fn clean_leftovers(&self) -> Result<(), StoreError> {
-        let stale = crate::db::now() - REVIEW_SECONDS;
+        let stale = self.now() - REVIEW_SECONDS;
         let mut old = self.conn.prepare("SELECT id FROM reviews WHERE created_at < ?1")?;
         let ids: Vec<String> = old.query_map([stale], |r| r.get(0))?.collect::<Result<_, _>>()?;
         for id in ids {

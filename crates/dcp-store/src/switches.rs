@@ -144,7 +144,7 @@ impl Store {
         let tx = self.write_tx()?;
         tx.execute(
             "UPDATE plugins SET version = ?2, manifest_fingerprint = ?3, permissions_fingerprint = ?4, permissions = ?5, updated_at = ?6 WHERE slug = ?1",
-            params![plugin.slug, plugin.version.to_string(), plugin.fingerprints.manifest, plugin.fingerprints.permissions, json, crate::db::now()],
+            params![plugin.slug, plugin.version.to_string(), plugin.fingerprints.manifest, plugin.fingerprints.permissions, json, self.now()],
         )?;
         let events: Vec<&str> = plugin.events.iter().map(|e| e.name.as_str()).collect();
         crate::install::retain(&tx, "events_on", "event", &plugin.slug, &events)?;

@@ -228,6 +228,35 @@ fn s19_recent_errors_count_failed_calls_of_the_last_day() {
     assert_eq!(recent(&f), 1);
 }
 
+/// A clock the test moves by hand.
+struct Moved(std::sync::Mutex<std::time::SystemTime>);
+
+impl dcp_store::Clock for Moved {
+    fn now(&self) -> std::time::SystemTime {
+        *self.0.lock().expect("clock")
+    }
+}
+
+/// Issue 33: a line is stamped by the store's clock, and a day later by
+/// that clock its failure is no longer a recent error: the test moves the
+/// clock, no row is written back in time.
+#[test]
+fn s19_a_line_is_stamped_and_aged_by_the_stores_clock() {
+    let start = std::time::UNIX_EPOCH + std::time::Duration::from_secs(2_000_000_000);
+    let clock = Arc::new(Moved(std::sync::Mutex::new(start)));
+    let f = crate::common::Fixture::with_clock(clock.clone());
+    crate::common::install_my_tasks(&f);
+    let failed = NewEntry { error: Some("HTTP_500"), ..entry("mytasks", Outcome::Failed, Some(HTTP_500), None) };
+    let line = f.store.journal_write(&failed).expect("write");
+    assert_eq!(line.at, 2_000_000_000_000, "the clock's time, in milliseconds");
+    let recent = |f: &crate::common::Fixture| f.store.show("mytasks").expect("show").card.recent_errors;
+    assert_eq!(recent(&f), 1);
+    *clock.0.lock().expect("clock") += std::time::Duration::from_millis(dcp_store::journal::RECENT_ERRORS_MS as u64);
+    assert_eq!(recent(&f), 1, "a day old to the millisecond: still recent");
+    *clock.0.lock().expect("clock") += std::time::Duration::from_millis(1);
+    assert_eq!(recent(&f), 0, "older than a day by the store's clock");
+}
+
 /// §3, §22: a line's code is read in the kind its writer stated, not
 /// guessed from who asked: a call of an event turn refused `not_requested`
 /// stays a call, `plugin_off` is the courtier's refusal in a call's line
