@@ -19,9 +19,9 @@
 //! sends (each answer also has its own limit, `dcp_ai::Limits::answer`),
 //! or at once when a shell stops it. Either drops the turn where it is:
 //! the answer being read is cut, no request or call follows, and a call
-//! already sent runs to its end in the host with its journal line
-//! (`to_end`). The turn's messages are then taken back out of the
-//! conversation, as on any error.
+//! already sent runs to its end in the host with its journal line (a task
+//! of the host's, `Host::call_asking`). The turn's messages are then taken
+//! back out of the conversation, as on any error.
 
 use crate::event::{EngineCode, Said, TurnCode, TurnEvent};
 use crate::kept::{heard, Ledger};
@@ -195,7 +195,7 @@ struct Running {
     /// Cancelled when the shell stops the turn (a child of its token), and
     /// also when the turn ends otherwise than by its answer (its deadline):
     /// an R3 question still open is then withdrawn, since the call,
-    /// finished by the host after the turn lets go of it (`to_end`), would
+    /// finished by the host after the turn lets go of it, would
     /// otherwise still send on a late yes (issue 32).
     over: CancellationToken,
 }
