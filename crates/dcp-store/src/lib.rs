@@ -33,6 +33,7 @@ mod spelling;
 mod stamp;
 pub mod status;
 mod switches;
+pub mod turns;
 pub mod watch;
 
 pub use ai::{AiStored, KeyOrigin};

@@ -328,38 +328,6 @@ fn s19_a_line_or_a_failed_call_this_version_cannot_read_is_listed_as_it_is() {
     assert_eq!(read, [failed(), chore, quota, failed()]);
 }
 
-/// A store whose clock runs `behind` the system's: what it stamps is that old.
-fn store_behind(dir: &std::path::Path, behind: std::time::Duration) -> Store {
-    struct Behind(std::time::Duration);
-    impl dcp_store::Clock for Behind {
-        fn now(&self) -> std::time::SystemTime {
-            std::time::SystemTime::now() - self.0
-        }
-    }
-    let profile = Profile::at(dir).expect("profile");
-    Store::open_with_clock(profile, Arc::new(MemoryKeyStore::new()), Arc::new(Behind(behind))).expect("store")
-}
-
-#[test]
-fn s3_s12_a_turn_counts_its_steps_and_the_chats_one_call() {
-    let dir = tempfile::tempdir().expect("dir");
-    let s = store(dir.path());
-    assert_eq!(s.steps_used("t").expect("read"), 0, "a turn not seen yet has used none");
-    assert_eq!(s.take_step("t", None).expect("step"), 1);
-    assert_eq!(s.take_step("t", None).expect("step"), 2);
-    // An online model's calls of one step share the number the caller gives.
-    assert_eq!(s.take_step("t", Some(3)).expect("step"), 3);
-    assert_eq!(s.take_step("t", Some(3)).expect("step"), 3);
-    // A number below the highest is given back as asked and lowers nothing.
-    assert_eq!(s.take_step("t", Some(1)).expect("step"), 1);
-    assert_eq!(s.steps_used("t").expect("read"), 3);
-    assert_eq!(s.take_step("t", None).expect("step"), 4);
-    assert_eq!(s.steps_used("other").expect("read"), 0, "turns do not share steps");
-    assert_eq!(s.take_chat_call("chat").expect("count"), 0, "the chat's first call");
-    assert_eq!(s.take_chat_call("chat").expect("count"), 1);
-    assert_eq!(s.take_chat_call("t").expect("count"), 0, "a turn's calls and steps are counted apart");
-}
-
 /// §3, §19: a call whose caller numbered its step keeps that step in its
 /// journal line's commit (one write a call): the line is listed, and the
 /// turn's steps count from it as if `take_step` had kept it; a lower
@@ -376,29 +344,6 @@ fn s3_s19_a_numbered_step_is_kept_with_the_calls_line() {
     assert_eq!(s.steps_used("t").expect("read"), 2, "a lower number lowers nothing");
     assert_eq!(s.take_step("t", None).expect("step"), 3, "an unnumbered call counts on from it");
     assert_eq!(s.journal(10, None).expect("list").len(), 2);
-}
-
-/// A turn's counts are forgotten after a day, when a turn starts, without
-/// touching the recent ones, however many old ones there are.
-#[test]
-fn s3_turns_older_than_a_day_are_forgotten_when_a_turn_starts() {
-    let dir = tempfile::tempdir().expect("dir");
-    let day = dcp_store::journal::TURN_KEPT_SECONDS as u64;
-    let old = store_behind(dir.path(), std::time::Duration::from_secs(day + 60));
-    for n in 0..50 {
-        old.take_step(&format!("old-{n}"), None).expect("step");
-    }
-    let young = store_behind(dir.path(), std::time::Duration::from_secs(day - 60));
-    young.take_step("young", None).expect("step");
-    let s = store(dir.path());
-    s.take_step("now", None).expect("step");
-    assert_eq!(s.take_step("now", None).expect("step"), 2);
-    assert_eq!(s.steps_used("old-0").expect("read"), 0, "forgotten");
-    assert_eq!(s.steps_used("old-49").expect("read"), 0, "forgotten");
-    assert_eq!(s.steps_used("young").expect("read"), 1, "not yet a day old: kept");
-    assert_eq!(s.steps_used("now").expect("read"), 2);
-    // The old turn ids are free again: a turn of that id starts anew.
-    assert_eq!(s.take_step("old-7", None).expect("step"), 1);
 }
 
 /// Issue 24, §3, §19: the AI app's name is the client's own text, so it

@@ -17,6 +17,7 @@ mod profile_modes;
 mod review_language;
 mod secrets;
 mod statuses;
+mod turns;
 mod update;
 mod upgrade;
 mod watch;
