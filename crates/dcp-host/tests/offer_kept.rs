@@ -36,7 +36,7 @@ fn tools(offer: &Offer) -> Vec<&str> {
 
 /// Why `tool` of `plugin` (none: the whole plugin) is left out, if it is.
 fn why<'a>(offer: &'a Offer, plugin: &str, tool: Option<&str>) -> Option<&'a str> {
-    offer.left_out.iter().find(|l| l.plugin == plugin && l.tool.as_deref() == tool).map(|l| l.reason)
+    offer.left_out.iter().find(|l| l.plugin == plugin && l.tool.as_deref() == tool).map(|l| l.reason.as_str())
 }
 
 const MINE: [&str; 3] = ["mytasks__add_task", "mytasks__complete_task", "mytasks__list_tasks"];

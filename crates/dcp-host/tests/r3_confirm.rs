@@ -148,7 +148,7 @@ async fn s12_r3_is_offered_only_where_the_player_can_be_asked_on_their_own_turn(
         async move {
             let offer = host.offer(t).await.expect("offer");
             let on = offer.tools.iter().any(|t| t.name == "mypc__send_note");
-            let why = offer.left_out.iter().find(|l| l.tool.as_deref() == Some("send_note")).map(|l| l.reason);
+            let why = offer.left_out.iter().find(|l| l.tool.as_deref() == Some("send_note")).map(|l| l.reason.as_str());
             (on, why)
         }
     };
