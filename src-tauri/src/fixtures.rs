@@ -11,7 +11,8 @@
 //! times are normalized so that the file is the same on every machine.
 
 use dcp_host::{
-    CloudChoice, Host, HostOptions, InstallOptions, JournalQuery, Place, Sensitive, Source, SwitchesPatch, Turn,
+    CloudChoice, Host, HostOptions, InstallOptions, JournalQuery, PcServer, Place, Sensitive, Source, SwitchesPatch,
+    Turn,
 };
 use dcp_vault::testing::MemoryKeyStore;
 use serde::Serialize;
@@ -243,20 +244,25 @@ async fn refusals(host: &Host, temp: &Path, errors: &mut Map<String, Value>) {
 }
 
 /// The AI settings (§13) as the host answers them without reaching any AI:
-/// none set, and an online service with its key; Test with nothing set; the
-/// refusals of an address. Into `errors` by code, the others by name.
+/// none set, each known server of this PC at its usual address (the mock
+/// host reads which server a PC address is from these), and an online
+/// service with its key; Test with nothing set; the refusals of an address.
+/// Into `errors` by code, the others by name.
 async fn ai_answers(host: &Host, errors: &mut Map<String, Value>) -> (Value, Value) {
-    let none = value(host.ai().await.expect("no AI yet"));
+    let mut ai = json!({ "none": value(host.ai().await.expect("no AI yet")) });
     let not_set = value(host.ai_test().await.expect("Test with nothing set"));
     for refused in ["http://192.168.1.20:11434/v1", "http://openrouter.ai/api/v1"] {
         let error = host.set_ai(Some(refused.to_owned()), None).await.expect_err("a refused address");
         errors.insert(error.code.as_str().to_owned(), value(error));
     }
+    for server in PcServer::ALL {
+        ai[server.as_str()] = value(host.set_ai(Some(server.base_url()), None).await.expect("a server of this PC"));
+    }
     host.set_ai(Some("https://openrouter.ai/api/v1".to_owned()), Some("openai/gpt-4o-mini".to_owned()))
         .await
         .expect("an online AI");
-    let online = value(host.set_ai_key(Sensitive::new("key-of-the-fixture".into())).await.expect("its key"));
-    (json!({ "none": none, "online": online }), json!({ "not_set": not_set }))
+    ai["online"] = value(host.set_ai_key(Sensitive::new("key-of-the-fixture".into())).await.expect("its key"));
+    (ai, json!({ "not_set": not_set }))
 }
 
 /// The same on every machine: the profile's and the temp folder's paths

@@ -2761,6 +2761,39 @@ export const ai: Record<string, AiSettings> = {
     "where": null,
     "key_set": false
   },
+  "ollama": {
+    "url": "http://127.0.0.1:11434/v1",
+    "model": null,
+    "where": "pc",
+    "key_set": false,
+    "server": {
+      "server": "ollama",
+      "name": "Ollama",
+      "port": 11434
+    }
+  },
+  "lm_studio": {
+    "url": "http://127.0.0.1:1234/v1",
+    "model": null,
+    "where": "pc",
+    "key_set": false,
+    "server": {
+      "server": "lm_studio",
+      "name": "LM Studio",
+      "port": 1234
+    }
+  },
+  "llama_cpp": {
+    "url": "http://127.0.0.1:8080/v1",
+    "model": null,
+    "where": "pc",
+    "key_set": false,
+    "server": {
+      "server": "llama_cpp",
+      "name": "llama.cpp",
+      "port": 8080
+    }
+  },
   "online": {
     "url": "https://openrouter.ai/api/v1",
     "model": "openai/gpt-4o-mini",

@@ -10,13 +10,13 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
-  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction, NotOffered,
+  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction, NotOffered, Language,
 } from '../../src/types';
 import type { TurnLine } from '../../src/ui/companion';
 import * as real from './fixtures';
 
 interface Scenario {
-  devMode?: boolean; language?: string; many?: number; opened?: string[]; toolsEnabled?: boolean;
+  devMode?: boolean; language?: Language; many?: number; opened?: string[]; toolsEnabled?: boolean;
   secretsWarning?: string | null; journalSize?: number; testFails?: boolean; testRejects?: boolean; missing?: boolean;
   /** Test's answers that are no failure (issue 23): the read action needs values, or nothing only reads. */
   testNeeds?: boolean; testNothing?: boolean;
@@ -232,9 +232,14 @@ function setAiUrl(url: string): void {
   if (ai.url && hostOf(ai.url) !== u.host) ai.key_set = false;
   ai.url = url;
   ai.where = pc ? 'pc' : 'online';
+  ai.server = serverAt(url);
+}
+/** The known server of this PC at `url`, as the host answered for each one's usual address (fixtures.rs). */
+function serverAt(url: string): AiSettings['server'] {
+  return Object.values(real.ai).find((a) => a.url === url)?.server;
 }
 if (sc.ai) { setAiUrl(sc.ai.url); ai.model = sc.ai.model; ai.key_set = sc.ai.key_set ?? false; }
-const pcAi: FoundAi[] = sc.pcAi ?? [];
+const pcAi: FoundAi[] = (sc.pcAi ?? []).map((f) => ({ ...f, server: serverAt(f.url) }));
 const ONLINE_MODELS = ['openai/gpt-4o-mini', 'meta-llama/llama-3.3-70b-instruct', 'qwen/qwen-2.5-72b-instruct'];
 
 function aiTest(): AiTest {
