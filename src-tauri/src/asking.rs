@@ -117,7 +117,7 @@ impl Ask for WindowAsk {
             plugin_name: question.plugin_name,
             tool: question.tool,
             hint: question.hint,
-            request: question.request.into(),
+            request: question.request,
             seconds: self.within().as_secs(),
         });
         let over = Over { asking: self.asking.clone(), tell: self.tell.clone(), id };
