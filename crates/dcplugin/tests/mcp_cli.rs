@@ -517,6 +517,19 @@ impl Raw {
         }
     }
 
+    /// A `tools/list` (id 3) and its answer, after the call `cancelled`
+    /// was cancelled: no line before that answer is the call's result.
+    fn list_after_cancelled(&mut self, cancelled: u64) -> Value {
+        self.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
+        loop {
+            let line = self.read().expect("the list");
+            if line["id"] == 3 {
+                return line;
+            }
+            assert_ne!(line["id"], cancelled, "no result for a cancelled call: {line}");
+        }
+    }
+
     /// The server's next line on standard error.
     fn error_line(&mut self) -> String {
         self.errors.recv_timeout(WAIT).unwrap_or_else(|e| panic!("no line on standard error within {WAIT:?}: {e}"))
@@ -765,14 +778,7 @@ fn issue33_a_call_cancelled_as_it_comes_in_gets_no_result_and_is_never_sent_unjo
     let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": { "requestId": 2, "reason": "the player stopped the AI app" } });
     raw.line(&format!("{price}\n{cancel}"));
-    raw.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
-    let listed = loop {
-        let line = raw.read().expect("the list");
-        if line["id"] == 3 {
-            break line;
-        }
-        assert_ne!(line["id"], 2, "no result for a cancelled call: {line}");
-    };
+    let listed = raw.list_after_cancelled(2);
     assert!(listed["result"]["tools"].is_array(), "still serving: {listed}");
     let rest = raw.close();
     assert!(rest.iter().all(|line| line["id"] != 2), "no result for a cancelled call: {rest:?}");
@@ -848,14 +854,7 @@ fn issue33_a_call_cancelled_under_way_gets_no_result_and_keeps_its_journal_line(
     held.arrived.recv_timeout(WAIT).expect("the request reached the program");
     raw.send(&json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": { "requestId": 2, "reason": "the player stopped the AI app" } }));
-    raw.send(&json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }));
-    let listed = loop {
-        let line = raw.read().expect("the list");
-        if line["id"] == 3 {
-            break line;
-        }
-        assert_ne!(line["id"], 2, "no result for a cancelled call: {line}");
-    };
+    let listed = raw.list_after_cancelled(2);
     assert!(listed["result"]["tools"].is_array(), "still serving while the call is held: {listed}");
     raw.end_session();
     let said = raw.error_line();
