@@ -193,6 +193,20 @@ fn s3_the_terminal_chat_names_the_plugin_the_hint_and_the_outcome() {
     assert_eq!(text(&out.stdout), "  [My PC (local server) (tell the time on your PC)] done\nIt is noon.\n");
 }
 
+/// Issue 33: a failed call reads in words from its code's family (the
+/// engine's fact, not the code parsed back), the code beside them.
+#[test]
+fn issue_33_the_terminal_chat_words_a_failure_by_its_family() {
+    let ai = ai(vec![openai::tool_calls(&[("c1", "mypc__get_time", "{}")], 0), openai::text(["Sorry."])]);
+    let p = profile_with_ai(&ai);
+    // Loaded, then stopped: nothing answers on its port.
+    drop(PcServer::start(&p, |_| {}));
+    let out = p.run_with(&["chat", "--door-port", &free_port().to_string()], Some("what time is it\n"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = "  [My PC (local server) (tell the time on your PC)] failed: the service could not be reached (NETWORK)";
+    assert_eq!(text(&out.stdout), format!("{said}\nSorry.\n"));
+}
+
 #[test]
 fn s12_a_twitch_turn_is_offered_r0_tools_only() {
     let ai = ai(vec![openai::text(["hi chat"]), openai::text(["hello"])]);
