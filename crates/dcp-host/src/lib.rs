@@ -594,7 +594,11 @@ impl Host {
         &self.inner.runtime
     }
 
-    /// Runs `f` with a connection of the pool on a blocking thread of the host's runtime.
+    /// Runs `f` with a connection of the pool on a blocking thread of the
+    /// host's runtime: every store call, short reads included. Running
+    /// short ones on the caller's thread instead (`block_in_place`) saved
+    /// 2–50 µs a read (docs/benchmarks.md, `cards`), which no player sees,
+    /// at the price of a second path.
     async fn read<T, F>(&self, f: F) -> ApiResult<T>
     where
         T: Send + 'static,
