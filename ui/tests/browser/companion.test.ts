@@ -73,8 +73,11 @@ describe('issue 23 the Companion tab', () => {
         if (now !== null && seen[seen.length - 1] !== now) seen.push(now);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    await expect.poll(async () => (await calls(page, 'ai')).length).toBe(1);
     await say(page, 'How much is 100 dollars?');
     await expect.poll(() => page.locator('[data-testid="answer"]').getAttribute('aria-busy')).toBe('false');
+    // Issue 33: a message reads no AI settings again (read once, when the tab opened).
+    expect(await calls(page, 'ai')).toHaveLength(1);
     const answers: string[] = await page.evaluate(() => (window as any).__answers);
     expect(answers).toContain('Companion: One');
     expect(answers).toContain('Companion: One hundred');
