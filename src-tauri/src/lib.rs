@@ -37,8 +37,8 @@ mod fixtures;
 
 use dcp_host::{
     AiSettings, AiTest, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, FoundAi, InstallOptions, Installed,
-    JournalLine, JournalQuery, NotOffered, Place, PluginDetails, PluginTest, Review, Sensitive, Source, SwitchesPatch,
-    TriedAction,
+    JournalLine, JournalQuery, KnownServer, NotOffered, Place, PluginDetails, PluginTest, Review, Sensitive, Source,
+    SwitchesPatch, TriedAction,
 };
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use serde_json::Value;

@@ -57,6 +57,7 @@ app_commands! {
     ai::clear_ai_key() -> AiSettings;
     ai::ai_test() -> AiTest;
     ai::find_pc_ai() -> Vec<FoundAi>;
+    ai::pc_servers() -> Vec<KnownServer>;
     companion::companion_say(text: String, live: bool) -> ();
     companion::companion_stop() -> ();
     companion::companion_new_conversation() -> ();

@@ -179,6 +179,12 @@ impl Host {
         Ok(AiTest { ok: true, place, models, code: None, message: None })
     }
 
+    /// The AI servers of this PC the app knows and looks for, with their
+    /// names and usual ports, for a shell's words ([`Host::find_pc_ai`]).
+    pub async fn pc_servers(&self) -> Vec<KnownServer> {
+        PcServer::ALL.map(PcServer::known).to_vec()
+    }
+
     /// Looks for an AI on the usual ports of the known servers of this PC
     /// ([`PcServer`]), each within 2 s: what answers, with its models.
     pub async fn find_pc_ai(&self) -> Vec<FoundAi> {

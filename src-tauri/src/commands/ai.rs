@@ -3,7 +3,7 @@
 //! Test, and the search for an AI server on this PC.
 
 use super::host;
-use dcp_host::{AiSettings, AiTest, ApiError, FoundAi, Sensitive};
+use dcp_host::{AiSettings, AiTest, ApiError, FoundAi, KnownServer, Sensitive};
 use tauri::AppHandle;
 
 /// The companion's AI as the profile keeps it, without the key.
@@ -31,7 +31,12 @@ pub async fn ai_test(app: &AppHandle) -> Result<AiTest, ApiError> {
     host(app).ai_test().await
 }
 
-/// "AI on this PC": what answers on Ollama's, LM Studio's and llama.cpp's ports.
+/// "AI on this PC": what answers on the known servers' usual ports.
 pub async fn find_pc_ai(app: &AppHandle) -> Result<Vec<FoundAi>, ApiError> {
     Ok(host(app).find_pc_ai().await)
+}
+
+/// "AI on this PC": the servers the app looks for, by name and port.
+pub async fn pc_servers(app: &AppHandle) -> Result<Vec<KnownServer>, ApiError> {
+    Ok(host(app).pc_servers().await)
 }

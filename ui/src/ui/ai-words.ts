@@ -3,7 +3,7 @@
 // and what that does to the plugins. The host sends codes and facts; the
 // sentences are made here, in the player's language.
 import type { Key, Translate } from '../i18n';
-import type { AiSettings, AiTest, Card, Place } from '../types';
+import type { AiSettings, AiTest, Card, KnownServer, Place } from '../types';
 
 /** The settings a failure is worded with: the address, the model, where it runs, the known server there. */
 export type Tried = Pick<AiSettings, 'url' | 'model' | 'where' | 'server'>;
@@ -28,6 +28,21 @@ export function problemWords(t: Translate, code: string | null | undefined, ai: 
       return t(`ai.problem.${code.slice(3)}` as Key);
     default: return t('ai.problem.other');
   }
+}
+
+/** Items as a list in `language` ("a, b and c" or "a, b or c"), in English where Intl cannot read the tag. */
+function listOf(language: string, type: 'conjunction' | 'disjunction', items: string[]): string {
+  try { return new Intl.ListFormat(language, { type }).format(items); } catch { return new Intl.ListFormat('en', { type }).format(items); }
+}
+
+/** The servers the app looks for on this PC (the host's list), each with its usual port. */
+export function lookedForWords(t: Translate, language: string, servers: KnownServer[]): string {
+  return t('ai.pc.explain', { servers: listOf(language, 'conjunction', servers.map((s) => t('ai.pc.server_port', { name: s.name, port: s.port }))) });
+}
+
+/** None of them answers: start one of them. */
+export function noneWords(t: Translate, language: string, servers: KnownServer[]): string {
+  return t('ai.pc.none', { servers: listOf(language, 'disjunction', servers.map((s) => s.name)) });
 }
 
 /** Whether a host error is one of the AI's own (its words come from problemWords). */

@@ -5,9 +5,9 @@
 // comes back: the page knows only whether one is set.
 import { useEffect, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
-import type { AiSettings, AiTest, ApiError, FoundAi } from '../types';
+import type { AiSettings, AiTest, ApiError, FoundAi, KnownServer } from '../types';
 import { errorWords } from '../words';
-import { isAiCode, keptOnPc, placeWords, problemWords, testWords } from './ai-words';
+import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords } from './ai-words';
 import { useId } from './common';
 import { useApp } from './context';
 
@@ -15,8 +15,9 @@ const EXAMPLE_URL = 'https://openrouter.ai/api/v1';
 
 export function AiSection() {
   const app = useApp();
-  const { t } = app;
+  const { t, language } = app;
   const [settings, setSettings] = useState<AiSettings | null>(null);
+  const [servers, setServers] = useState<KnownServer[]>([]);
   const [found, setFound] = useState<FoundAi[] | null>(null);
   const [url, setUrl] = useState('');
   const [model, setModel] = useState('');
@@ -38,6 +39,7 @@ export function AiSection() {
   };
   useEffect(() => {
     api.ai().then(show, (e) => setLoadError(words(asApiError(e), null)));
+    api.pcServers().then(setServers, () => undefined);
     look();
   }, []);
 
@@ -100,9 +102,9 @@ export function AiSection() {
 
       <section class="section" aria-labelledby={`${ids}-pc`} data-testid="ai-pc">
         <h3 id={`${ids}-pc`}>{t('ai.pc.heading')}</h3>
-        <p class="help">{t('ai.pc.explain')}</p>
+        {servers.length > 0 && <p class="help" data-testid="ai-pc-explain">{lookedForWords(t, language, servers)}</p>}
         {found === null ? <p role="status">{t('ai.pc.looking')}</p> : found.length === 0 ? (
-          <p role="status" data-testid="ai-pc-none">{t('ai.pc.none')}</p>
+          <p role="status" data-testid="ai-pc-none">{noneWords(t, language, servers)}</p>
         ) : (
           <ul data-testid="ai-pc-found">
             {found.map((f) => (

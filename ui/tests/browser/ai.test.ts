@@ -23,7 +23,9 @@ describe('§13 AI settings', () => {
   test('no AI set and none on this PC: what to do, and Test says it with its code', async () => {
     const page = await tools();
     expect(await text(page, 'ai-where')).toBe('No AI is set yet: choose one on this PC, or type the address of an online service below.');
-    expect(await text(page, 'ai-pc-none')).toBe('None of them answers. Start Ollama, LM Studio\'s server or llama.cpp\'s server, then look again.');
+    // The servers looked for are the host's list (pc_servers), which may answer after the search.
+    await expect.poll(() => text(page, 'ai-pc-explain')).toBe('The app looks for Ollama (port 11434), LM Studio (port 1234), and llama.cpp (port 8080).');
+    expect(await text(page, 'ai-pc-none')).toBe('None of them answers. Start Ollama, LM Studio, or llama.cpp, then look again.');
     expect(await page.locator('[data-testid="ai-key"]').count()).toBe(0);
     expect(await page.getByLabel('Address', { exact: true }).getAttribute('placeholder')).toBe(OPENROUTER);
     await page.locator('[data-testid="ai-test"]').click();

@@ -431,6 +431,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       };
     }
     case 'journal': return journal(a.query);
+    case 'pc_servers': return real.pcServers;
     case 'ai': return { ...ai };
     case 'set_ai':
       if (a.url !== null) setAiUrl(a.url);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
 import type { AiCode, AiSettings, AiTest } from '../../src/types';
-import { isAiCode, keptOnPc, placeWords, problemWords, testWords } from '../../src/ui/ai-words';
+import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords } from '../../src/ui/ai-words';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -16,6 +16,20 @@ const OLLAMA = { server: 'ollama', name: 'Ollama', port: 11434 } as const;
 const LM_STUDIO = { server: 'lm_studio', name: 'LM Studio', port: 1234 } as const;
 const LLAMA_CPP = { server: 'llama_cpp', name: 'llama.cpp', port: 8080 } as const;
 const failed = (code: AiCode): AiTest => ({ ok: false, where: 'pc', models: [], code, message: 'the host says' });
+
+describe('§13 the servers the app looks for on this PC, from the host\'s list', () => {
+  const servers = [OLLAMA, LM_STUDIO, LLAMA_CPP];
+  test('each with its port, then the ones to start, in English and French', () => {
+    expect(lookedForWords(t, 'en', servers)).toBe('The app looks for Ollama (port 11434), LM Studio (port 1234), and llama.cpp (port 8080).');
+    expect(noneWords(t, 'en', servers)).toBe('None of them answers. Start Ollama, LM Studio, or llama.cpp, then look again.');
+    expect(lookedForWords(tf, 'fr', servers)).toBe('L\'application cherche Ollama (port 11434), LM Studio (port 1234) et llama.cpp (port 8080).');
+    expect(noneWords(tf, 'fr', servers)).toBe('Aucun ne répond. Démarrez Ollama, LM Studio ou llama.cpp, puis cherchez à nouveau.');
+  });
+  test('a server the host adds is named with no change here', () => {
+    const more = [...servers, { server: 'jan', name: 'Jan', port: 1337 }] as unknown as typeof servers;
+    expect(lookedForWords(t, 'en', more)).toContain('Jan (port 1337)');
+  });
+});
 
 describe('§13 what went wrong, in words', () => {
   test('each code has its own sentence, in English and French, never the generic one', () => {
