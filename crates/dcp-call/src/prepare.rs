@@ -223,7 +223,7 @@ impl Built {
             plugin: context.slug.clone(),
             plugin_name: plugin.display_name.clone(),
             tool: tool.name.clone(),
-            hint: in_language(&tool.hint, &context.prefs.language).unwrap_or_default().to_owned(),
+            hint: in_language(&tool.hint, context.prefs.language).unwrap_or_default().to_owned(),
             request: shown.clone(),
         });
         let policy = Policy {

@@ -40,7 +40,7 @@ fn ctx() -> CallContext {
 }
 
 fn prefs() -> Prefs {
-    Prefs { plugins_enabled: true, tools_enabled: true, dev_mode: false, language: "en".into() }
+    Prefs { plugins_enabled: true, tools_enabled: true, dev_mode: false, language: dcp_format::language::Language::En }
 }
 
 fn turn(source: Source) -> Turn {

@@ -29,6 +29,7 @@ use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_call::offer::Shown;
+use dcp_format::language::Language;
 use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
 use dcp_format::model::in_language;
 use dcp_host::{
@@ -356,7 +357,7 @@ impl Companion {
         first.step = Some(steps.used() + 1);
         let mut offer = self.host.offer(first).await?;
         let language = self.host.switches().await?.language;
-        let names = Names { shown: std::mem::take(&mut offer.shown), language: language.clone() };
+        let names = Names { shown: std::mem::take(&mut offer.shown), language };
         let offered: Vec<ToolSpec> = offer
             .tools
             .iter()
@@ -371,7 +372,7 @@ impl Companion {
             let mut turn = running.turn.clone();
             turn.step = Some(steps.used() + 1);
             let tools = if offering { offered.clone() } else { Vec::new() };
-            let mut messages = vec![Message::System { content: system_message(&offer, &language, offering) }];
+            let mut messages = vec![Message::System { content: system_message(&offer, language, offering) }];
             messages.extend(self.carried(out).await?);
             let request = ChatRequest { messages, tools, one_tool_per_step: one_per_step(&self.connection) };
             let reply = self.stream(&request, out).await?;
@@ -496,14 +497,14 @@ impl Ask for Recorder {
 /// and its hint in the player's language, from the turn's offer.
 struct Names {
     shown: BTreeMap<String, Shown>,
-    language: String,
+    language: Language,
 }
 
 impl Names {
     /// The plugin's name and the hint of `tool`; none for a tool the AI made up.
     fn of(&self, tool: &str) -> (Option<String>, Option<String>) {
         match self.shown.get(tool) {
-            Some(shown) => (Some(shown.plugin.clone()), in_language(&shown.hint, &self.language).map(str::to_owned)),
+            Some(shown) => (Some(shown.plugin.clone()), in_language(&shown.hint, self.language).map(str::to_owned)),
             None => (None, None),
         }
     }

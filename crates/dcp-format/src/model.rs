@@ -2,6 +2,7 @@
 //! and the request builder. Every value here has passed its rule, so code
 //! downstream does not check again (preconditions in types).
 
+use crate::language::Language;
 use crate::names::ToolRef;
 use crate::risk::{Level, SideEffects};
 use crate::template::{Template, ValueTemplate};
@@ -15,8 +16,8 @@ pub type Texts = BTreeMap<String, String>;
 
 /// A text in the player's language, else in English (§6 hints, §10
 /// settings, §16 event titles): the one place that fallback is written.
-pub fn in_language<'a>(texts: &'a Texts, language: &str) -> Option<&'a str> {
-    texts.get(language).or_else(|| texts.get("en")).map(String::as_str)
+pub fn in_language(texts: &Texts, language: Language) -> Option<&str> {
+    texts.get(language.as_str()).or_else(|| texts.get(Language::En.as_str())).map(String::as_str)
 }
 
 /// A plugin that passed every check.

@@ -88,7 +88,7 @@ fn message_for(
         .zip(&names)
         .map(|(e, name)| Report { display_name: name, title: &e.title, text: e.text.as_deref() })
         .collect();
-    Ok(reports_message(&language, &reports))
+    Ok(reports_message(language, &reports))
 }
 
 /// Journals a held event `dropped`, as the door journals one that waited

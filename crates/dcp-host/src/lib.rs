@@ -242,7 +242,7 @@ impl Host {
         // them), so an unchanged plugin costs a `stat` and a few small reads.
         self.read(move |s| {
             let page = s.details_page(&slug, LAST_FAILURES)?;
-            Ok(PluginDetails::new(page.details, page.plugin.as_deref(), &page.prefs.language, page.last_failures))
+            Ok(PluginDetails::new(page.details, page.plugin.as_deref(), page.prefs.language, page.last_failures))
         })
         .await
     }
@@ -710,7 +710,7 @@ fn events_page(s: &Store, slug: &str, port: u16, known: Option<KnownDoor>) -> Ap
     let events = context
         .plugin
         .as_ref()
-        .map(|p| p.events.iter().map(|e| EventView::new(e, &language, on.contains(&e.name))).collect())
+        .map(|p| p.events.iter().map(|e| EventView::new(e, language, on.contains(&e.name))).collect())
         .unwrap_or_default();
     Ok(EventsPage {
         slug: slug.to_owned(),

@@ -180,9 +180,9 @@ async fn run() {
                 async move {
                     let language = if i % 2 == 0 { "fr" } else { "en" };
                     let patch = SwitchesPatch { language: Some(language.into()), ..Default::default() };
-                    assert_eq!(h.set_switches(patch).await.expect("switches").language, language);
+                    assert_eq!(h.set_switches(patch).await.expect("switches").language.as_str(), language);
                     let switches = h.switches().await.expect("switches");
-                    assert_eq!(switches.language, language);
+                    assert_eq!(switches.language.as_str(), language);
                     assert!(switches.dev_mode && switches.plugins_enabled && switches.tools_enabled);
                     let on = i % 2 == 1;
                     let card = h.set_enabled("fx", on).await.expect("plugin switch");

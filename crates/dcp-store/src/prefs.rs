@@ -18,10 +18,8 @@ pub struct Prefs {
     pub tools_enabled: bool,
     /// Developer mode (§19).
     pub dev_mode: bool,
-    /// The player's language, one of the languages of §10 (checked when
-    /// written): in TypeScript, the union of their codes.
-    #[cfg_attr(feature = "ts", ts(as = "dcp_format::language::Language"))]
-    pub language: String,
+    /// The player's language, one of the languages of §10.
+    pub language: Language,
 }
 
 /// The names `dcplugin prefs KEY=VALUE` accepts.
@@ -38,7 +36,9 @@ pub(crate) fn read(conn: &Connection) -> Result<Prefs, StoreError> {
         plugins_enabled: flag("plugins_enabled", true),
         tools_enabled: flag("tools_enabled", true),
         dev_mode: flag("dev_mode", false),
-        language: get("language").unwrap_or("en").to_owned(),
+        // Only a language of §10 is written (`write`); English, the
+        // fallback of every text, for a row none wrote.
+        language: get("language").and_then(Language::parse).unwrap_or_default(),
     })
 }
 

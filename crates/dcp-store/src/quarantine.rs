@@ -132,7 +132,7 @@ impl Store {
             events_on: &events_on,
             manifest_fingerprint: &row.manifest_fingerprint,
         });
-        Ok(review::build(id, plugin, origin, &language, old))
+        Ok(review::build(id, plugin, origin, language, old))
     }
 
     /// Shows a pending review again.

@@ -6,6 +6,7 @@ pub use crate::cloud::CloudQuestion;
 use crate::cloud::{cloud_question, kept_cloud_choice, CloudChoice};
 use dcp_format::changes::PermissionChange;
 use dcp_format::fingerprint::Permissions;
+use dcp_format::language::Language;
 use dcp_format::model::{Event, Plugin, Setting, Texts};
 use dcp_format::risk::Level;
 use dcp_format::Problem;
@@ -144,14 +145,14 @@ pub struct SettingView {
 
 impl SettingView {
     /// `setting` in `language`, with whether a value is `set` and the `value` shown.
-    pub fn new(setting: &Setting, language: &str, set: bool, value: Option<serde_json::Value>) -> SettingView {
+    pub fn new(setting: &Setting, language: Language, set: bool, value: Option<serde_json::Value>) -> SettingView {
         SettingView {
             key: setting.key.clone(),
             kind: setting.kind.type_name(),
             min: setting.kind.bounds().0,
             max: setting.kind.bounds().1,
-            label: setting.labels.get(language).cloned().unwrap_or_else(|| setting.title.clone()),
-            description: setting.descriptions.get(language).cloned().or_else(|| setting.description.clone()),
+            label: setting.labels.get(language.as_str()).cloned().unwrap_or_else(|| setting.title.clone()),
+            description: setting.descriptions.get(language.as_str()).cloned().or_else(|| setting.description.clone()),
             help_url: setting.help_url.clone(),
             help_domain: setting.help_url.as_deref().and_then(dcp_format::url_parts::help_domain),
             required: setting.required,
@@ -177,7 +178,7 @@ pub struct EventView {
 
 impl EventView {
     /// `event` in `language`, switched `on` or not.
-    pub fn new(event: &Event, language: &str, on: bool) -> EventView {
+    pub fn new(event: &Event, language: Language, on: bool) -> EventView {
         let title = dcp_format::model::in_language(&event.title, language).unwrap_or_default().to_owned();
         EventView { name: event.name.clone(), title, on }
     }
@@ -193,7 +194,7 @@ pub(crate) struct Previous<'a> {
     pub manifest_fingerprint: &'a str,
 }
 
-pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: &str, old: Option<Previous>) -> Review {
+pub(crate) fn build(id: &str, plugin: &Plugin, origin: Origin, language: Language, old: Option<Previous>) -> Review {
     let in_language = |texts: &Texts| dcp_format::model::in_language(texts, language).unwrap_or_default().to_owned();
     let actions = plugin
         .tools

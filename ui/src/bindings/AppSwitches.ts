@@ -18,7 +18,6 @@ tools_enabled: boolean,
  */
 dev_mode: boolean, 
 /**
- * The player's language, one of the languages of §10 (checked when
- * written): in TypeScript, the union of their codes.
+ * The player's language, one of the languages of §10.
  */
 language: Language, };

@@ -124,7 +124,7 @@ pub(super) fn tick_queue(shared: &Arc<Shared>) {
     if lines.is_empty() {
         return;
     }
-    let language = &prefs.language;
+    let language = prefs.language;
     let _ = shared.notices.send(Notice::Turn {
         message: turn_message(language, &lines.iter().map(|(_, line)| line.clone()).collect::<Vec<_>>()),
         events: said.iter().map(|w| format!("{}/{}", w.plugin, w.event)).collect(),

@@ -3,6 +3,7 @@
 //! texts in the player's language, with the facts a shell would otherwise
 //! work out again (an action's name, whether it asks the player, its form).
 
+use dcp_format::language::Language;
 use dcp_format::model::{in_language, Plugin};
 use dcp_store::{ActionState, Card, CloudChoice, Details, EventState, EventView, SettingState, SettingView};
 use serde::Serialize;
@@ -97,7 +98,7 @@ impl PluginDetails {
     pub(crate) fn new(
         details: Details,
         plugin: Option<&Plugin>,
-        language: &str,
+        language: Language,
         last_failures: Vec<dcp_store::journal::FailedCall>,
     ) -> PluginDetails {
         // Taken apart whole: a field added to the store's details does not

@@ -100,7 +100,7 @@ fn check_kept(store: &Store, version: u32) {
     assert_eq!(max, Some(serde_json::json!(25)), "v{version}: setting kept");
     let off: Vec<&str> = details.actions.iter().filter(|a| !a.enabled).map(|a| a.full_name.as_str()).collect();
     assert_eq!(off, ["mytasks__complete_task"], "v{version}: switch kept");
-    assert_eq!(store.prefs().expect("prefs").language, "fr", "v{version}: prefs kept");
+    assert_eq!(store.prefs().expect("prefs").language.as_str(), "fr", "v{version}: prefs kept");
     let context = store.call_context("mytasks").expect("context").expect("installed");
     let secrets = store.open_secrets(&context);
     let opened: Vec<(&str, &str)> = secrets.iter().map(|(k, s)| (k.as_str(), s.expose())).collect();
