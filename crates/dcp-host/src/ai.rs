@@ -225,7 +225,9 @@ fn not_set(what: &str) -> ApiError {
     ApiError::new(
         ErrorCode::Ai(AiCode::NotSet),
         format!(
-            "{what}: set the companion's AI with its URL and model, e.g. http://127.0.0.1:11434/v1 for Ollama on this PC"
+            "{what}: set the companion's AI with its URL and model, e.g. {} for {} on this PC",
+            PcServer::Ollama.base_url(),
+            PcServer::Ollama.name()
         ),
     )
 }
