@@ -5,7 +5,7 @@ import type { Key, Translate } from './i18n';
 import { en } from './locales/en';
 import { own } from './own';
 import { isOneOf, LevelValues } from './bindings/values';
-import type { ApiError, Card, DataReach, DoorState, DoorView, Failing, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Refusal, Status, ToolFamily } from './types';
+import type { ApiError, Card, DataReach, DoorState, DoorView, Failing, FieldProblem, JournalLine, Origin, PermissionChange, Problem, Status, ToolFamily } from './types';
 
 /** An error as it arrives: a mocked or older host may leave `problems` and `fields` out. */
 export type WireError = Omit<ApiError, 'problems' | 'fields'> & { problems?: Problem[]; fields?: FieldProblem[] };
@@ -35,7 +35,7 @@ export function cardLines(t: Translate, card: Pick<Card, 'kept_on_pc' | 'local_p
 /** A card whose calls keep failing (§18: Active alone would mislead): how many, why in words
  *  with what to do (the newest failure's code), and that code as the detail. */
 export function failingWords(t: Translate, failing: Failing): { words: string; code: string } {
-  return { words: t('card.failing', { count: failing.calls, words: runWords(t, failing.code) }), code: failing.code };
+  return { words: t('card.failing', { count: failing.calls, words: familyWords(t, failing.family, null, failing.code) }), code: failing.code };
 }
 
 /** An official plugin's description in the player's language. The bundled manifests carry no
@@ -208,30 +208,12 @@ export function reasonWords(t: Translate, reason: string | null | undefined): st
   return known === key ? t('reason.other', { code: reason }) : known;
 }
 
-/** A failed call in words, by what its code says happened: the family the engine gives with the
- * code (issue 33), a refusal's from its reason. */
-export function familyWords(t: Translate, family: ToolFamily, reason: Refusal | null): string {
+/** A failed call in words, by what its code says happened: the family the host gives with the
+ * code (issue 33: no shell classifies a code by its text), a refusal's from its reason; a code
+ * this version does not know (no family) as it is. */
+export function familyWords(t: Translate, family: ToolFamily | null | undefined, reason: string | null, code: string | null = null): string {
+  if (!family) return t('run.other', { code: code ?? '?' });
   return family === 'refused' ? t('run.POLICY_DENIED', { reason: reasonWords(t, reason) }) : t(`family.${family}`);
-}
-
-/** A tool-result code (§22) in words, for the Test button. */
-export function runWords(t: Translate, code: string | null, reason?: string | null): string {
-  if (!code) return t('run.other', { code: '?' });
-  if (code === 'POLICY_DENIED') return t('run.POLICY_DENIED', { reason: reasonWords(t, reason) });
-  if (/^[a-z_]+$/.test(code)) return t('run.POLICY_DENIED', { reason: reasonWords(t, code) });
-  const http = /^HTTP_(\d{3})$/.exec(code);
-  if (http) {
-    const status = Number(http[1]);
-    if ([401, 403, 404, 429].includes(status)) return t(`run.HTTP_${status}` as Key);
-    if (status >= 500) return t('run.HTTP_5xx');
-    return t('run.HTTP', { status });
-  }
-  if (['NOT_HTTPS', 'BAD_PORT', 'BAD_URL', 'HOST_NOT_ALLOWED', 'LOCAL_PORT_NOT_ALLOWED', 'PRIVATE_ADDRESS', 'TOO_MANY_REDIRECTS'].includes(code)) {
-    return t('run.network_rule');
-  }
-  const key = `run.${code}` as Key;
-  const known = t(key);
-  return known === key ? t('run.other', { code }) : known;
 }
 
 // ---------------------------------------------------------------- journal

@@ -23,7 +23,7 @@ use crate::mask::Masker;
 use crate::prepare;
 use crate::turn::Turn;
 use crate::verdict::{Call, Verdict};
-use dcp_format::codes::{CallCode, Refusal, ToolCode};
+use dcp_format::codes::{CallCode, Refusal, ToolCode, ToolFamily};
 use dcp_format::model::{Method, Response};
 use dcp_net::{Client, Incoming, NetError, Outgoing, Policy};
 use dcp_store::journal::{JournalLine, Outcome as Logged};
@@ -48,6 +48,23 @@ pub struct CallOutcome {
     pub retryable: bool,
     /// Exactly what the AI reads.
     pub for_ai: String,
+    /// What `code` says happened ([`ToolCode::family`]), for a shell to
+    /// word it; none without a code (issue 33: no shell classifies a code
+    /// by its text).
+    pub family: Option<ToolFamily>,
+}
+
+impl CallOutcome {
+    /// A call ended so; its family is its code's.
+    pub fn new(
+        outcome: Logged,
+        code: Option<ToolCode>,
+        reason: Option<Refusal>,
+        retryable: bool,
+        for_ai: String,
+    ) -> CallOutcome {
+        CallOutcome { outcome, code, reason, retryable, for_ai, family: code.map(ToolCode::family) }
+    }
 }
 
 /// What the app sent for a call, as the Developer section's Try an action
@@ -202,13 +219,8 @@ impl Ending {
     }
 
     pub(crate) fn unlogged(code: CallCode, message: &str) -> Ending {
-        Ending(Box::new(End::Unlogged(CallOutcome {
-            outcome: Logged::Failed,
-            code: Some(code.into()),
-            reason: None,
-            retryable: false,
-            for_ai: format!("{code}: {message}"),
-        })))
+        let for_ai = format!("{code}: {message}");
+        Ending(Box::new(End::Unlogged(CallOutcome::new(Logged::Failed, Some(code.into()), None, false, for_ai))))
     }
 }
 

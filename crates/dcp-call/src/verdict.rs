@@ -52,13 +52,8 @@ impl Verdict {
     /// Refused by the courtier (or the chat's quota).
     pub fn refused(reason: Refusal) -> Verdict {
         let code = ToolCode::Call(CallCode::PolicyDenied);
-        let outcome = CallOutcome {
-            outcome: Logged::Refused,
-            code: Some(code),
-            reason: Some(reason),
-            retryable: false,
-            for_ai: format!("{code} ({reason}): {}", reason.for_ai()),
-        };
+        let for_ai = format!("{code} ({reason}): {}", reason.for_ai());
+        let outcome = CallOutcome::new(Logged::Refused, Some(code), Some(reason), false, for_ai);
         Verdict { outcome, code: Some(SpecCode::Refusal(reason)), error: None, ended_at: None }
     }
 
@@ -97,7 +92,7 @@ impl Verdict {
             for_ai.push('\n');
             for_ai.push_str(&frame(&call.slug, &call.tool, text));
         }
-        let outcome = CallOutcome { outcome: Logged::Failed, code: Some(code), reason: None, retryable, for_ai };
+        let outcome = CallOutcome::new(Logged::Failed, Some(code), None, retryable, for_ai);
         // The journal gets the code; the error goes to the plugin's last
         // failed calls (§3, §19).
         Verdict { code: Some(SpecCode::Tool(code)), error: Some(outcome.for_ai.clone()), outcome, ended_at: None }
@@ -133,7 +128,7 @@ impl Verdict {
     }
 
     fn done(for_ai: String) -> Verdict {
-        let outcome = CallOutcome { outcome: Logged::Done, code: None, reason: None, retryable: false, for_ai };
+        let outcome = CallOutcome::new(Logged::Done, None, None, false, for_ai);
         Verdict { outcome, code: None, error: None, ended_at: None }
     }
 

@@ -429,6 +429,18 @@ impl SpecCode {
         }
     }
 
+    /// What a call's code says happened, for a shell to word it: a
+    /// tool-result code's [`ToolCode::family`], a refusal's reason
+    /// [`ToolFamily::Refused`] (the reason says why); none for the codes
+    /// of an import, of settings or of an event, which are no call's.
+    pub fn tool_family(self) -> Option<ToolFamily> {
+        match self {
+            SpecCode::Tool(code) => Some(code.family()),
+            SpecCode::Refusal(_) => Some(ToolFamily::Refused),
+            SpecCode::Import(_) | SpecCode::Settings(_) | SpecCode::Event(_) => None,
+        }
+    }
+
     /// A journal line's code, read in its family.
     pub fn parse(text: &str, family: Family) -> Option<SpecCode> {
         match family {
@@ -524,6 +536,16 @@ mod tests {
         assert_eq!(family("BAD_REQUEST"), family("INVALID_ARGUMENTS"));
         assert_eq!(family("POLICY_DENIED"), Some(ToolFamily::Refused));
         assert_eq!(family("EXECUTION_ERROR"), Some(ToolFamily::Failed));
+    }
+
+    /// Issue 33: a call's line gives its family whether its code is a
+    /// tool result's or a refusal's reason; an event's has none.
+    #[test]
+    fn a_calls_code_has_its_family_an_events_none() {
+        let family = |text: &str, read: Family| SpecCode::parse(text, read).and_then(SpecCode::tool_family);
+        assert_eq!(family("HTTP_503", Family::Call), Some(ToolFamily::ServiceDown));
+        assert_eq!(family("plugin_off", Family::Call), Some(ToolFamily::Refused));
+        assert_eq!(family("plugin_off", Family::Event), None);
     }
 
     /// Issue 33: the engine's own reasons are spelled codes, read in a

@@ -147,6 +147,11 @@ pub struct PluginTest {
     /// The §22 code of a failure, or the courtier's reason of a refusal
     /// (none when the test passed or nothing was called).
     pub code: Option<dcp_format::codes::SpecCode>,
+    /// What `code` says happened ([`SpecCode::tool_family`]), for the
+    /// window to word it (issue 33: no shell classifies a code by its text).
+    ///
+    /// [`SpecCode::tool_family`]: dcp_format::codes::SpecCode::tool_family
+    pub family: Option<dcp_format::codes::ToolFamily>,
     /// Nothing was called: `action` needs these arguments, and its schema
     /// gives none of them a value (issue 23: Test does not make one up).
     /// Absent when it was called, or when there is no action to test.

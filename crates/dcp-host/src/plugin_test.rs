@@ -30,9 +30,9 @@ impl Host {
             })
             .await?;
         match plan {
-            Plan::Nothing => Ok(PluginTest { action: None, ok: false, code: None, needs: None }),
+            Plan::Nothing => Ok(PluginTest { action: None, ok: false, code: None, family: None, needs: None }),
             Plan::Needs { action, arguments } => {
-                Ok(PluginTest { action: Some(action), ok: false, code: None, needs: Some(arguments) })
+                Ok(PluginTest { action: Some(action), ok: false, code: None, family: None, needs: Some(arguments) })
             }
             Plan::Call { action, args } => {
                 let turn = Turn::new(Source::Test, Place::Pc);
@@ -111,11 +111,11 @@ fn arguments_of(tool: &Tool) -> Result<Value, Vec<String>> {
 /// What a test call found: connected, or the code a player acts on.
 fn verdict(action: String, outcome: &CallOutcome) -> PluginTest {
     if outcome.outcome == JournalOutcome::Done {
-        return PluginTest { action: Some(action), ok: true, code: None, needs: None };
+        return PluginTest { action: Some(action), ok: true, code: None, family: None, needs: None };
     }
     // A refusal's reason says more than POLICY_DENIED.
     let code = outcome.reason.map(SpecCode::Refusal).or(outcome.code.map(SpecCode::Tool));
-    PluginTest { action: Some(action), ok: false, code, needs: None }
+    PluginTest { action: Some(action), ok: false, code, family: code.and_then(SpecCode::tool_family), needs: None }
 }
 
 #[cfg(test)]
@@ -123,10 +123,10 @@ mod tests {
     use super::verdict;
     use crate::dto::CallOutcome;
     use crate::JournalOutcome;
-    use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
+    use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode, ToolFamily};
 
     fn ended(outcome: JournalOutcome, code: Option<ToolCode>, reason: Option<Refusal>) -> CallOutcome {
-        CallOutcome { outcome, code, reason, retryable: false, for_ai: String::new() }
+        CallOutcome::new(outcome, code, reason, false, String::new())
     }
 
     #[test]
@@ -143,6 +143,7 @@ mod tests {
             let code = ToolCode::Http(status);
             let test = verdict("p__list".into(), &ended(JournalOutcome::Failed, Some(code), None));
             assert_eq!((test.ok, test.code), (false, Some(SpecCode::Tool(code))));
+            assert_eq!(test.family, Some(code.family()), "the window words it by its family (issue 33)");
         }
     }
 
@@ -151,6 +152,7 @@ mod tests {
         let denied = Some(ToolCode::Call(CallCode::PolicyDenied));
         let test = verdict("p__list".into(), &ended(JournalOutcome::Refused, denied, Some(Refusal::NeedsSetup)));
         assert_eq!((test.ok, test.code), (false, Some(SpecCode::Refusal(Refusal::NeedsSetup))));
+        assert_eq!(test.family, Some(ToolFamily::Refused), "worded with its reason (issue 33)");
     }
 
     #[test]

@@ -237,7 +237,11 @@ async fn s18_a_card_says_its_calls_keep_failing() {
     for _ in 0..3 {
         assert_eq!(call().await, JournalOutcome::Failed, "the program refuses the wrong token");
     }
-    let three = Some(dcp_host::Failing { calls: 3, code: JournalValue::Known(dcp_host::ToolCode::Http(401)) });
+    let three = Some(dcp_host::Failing {
+        calls: 3,
+        code: JournalValue::Known(dcp_host::ToolCode::Http(401)),
+        family: Some(dcp_format::codes::ToolFamily::KeyRefused),
+    });
     assert_eq!(failing(f.host.cards().await.expect("cards")), three);
     assert_eq!(f.host.card("mypc").await.expect("card").failing, three, "one card alone says the same");
     let details = f.host.details("mypc").await.expect("details");

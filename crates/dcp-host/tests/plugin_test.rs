@@ -80,6 +80,7 @@ async fn s18_test_calls_the_first_harmless_action_and_says_why_it_was_refused() 
             action: Some("boards__list".into()),
             ok: false,
             code: Some(dcp_host::SpecCode::Refusal(dcp_host::Refusal::ToolsOff)),
+            family: Some(dcp_format::codes::ToolFamily::Refused),
             needs: None,
         }
     );
@@ -100,12 +101,16 @@ async fn s18_test_says_what_a_read_action_needs_and_when_there_is_nothing_to_tes
     install_manifest(&f.host, f.dir.path(), "boards", &manifest(tools), Default::default()).await;
     let test = f.host.test_plugin("boards").await.expect("tested");
     let needs = Some(vec!["word".to_owned(), "lang".to_owned()]);
-    assert_eq!(test, PluginTest { action: Some("boards__find".into()), ok: false, code: None, needs });
+    assert_eq!(test, PluginTest { action: Some("boards__find".into()), ok: false, code: None, family: None, needs });
 
     let tools: &[(&str, &[&str], &str)] = &[("archive", &[], "R2")];
     install_manifest(&f.host, f.dir.path(), "archiver", &manifest_as("archiver", tools), Default::default()).await;
     let test = f.host.test_plugin("archiver").await.expect("tested");
-    assert_eq!(test, PluginTest { action: None, ok: false, code: None, needs: None }, "the window says so");
+    assert_eq!(
+        test,
+        PluginTest { action: None, ok: false, code: None, family: None, needs: None },
+        "the window says so"
+    );
     assert!(f.host.journal(JournalQuery { limit: 5, ..Default::default() }).await.expect("journal").is_empty());
 }
 
@@ -118,7 +123,7 @@ async fn s18_s20_test_of_the_exchange_rates_example_says_what_convert_needs() {
     install_manifest(&f.host, f.dir.path(), "fx", &example("exchange-rates"), Default::default()).await;
     let test = f.host.test_plugin("fx").await.expect("tested");
     let needs = Some(["amount", "from", "to"].map(str::to_owned).to_vec());
-    assert_eq!(test, PluginTest { action: Some("fx__convert".into()), ok: false, code: None, needs });
+    assert_eq!(test, PluginTest { action: Some("fx__convert".into()), ok: false, code: None, family: None, needs });
     assert!(f.host.journal(JournalQuery { limit: 5, ..Default::default() }).await.expect("journal").is_empty());
 }
 
@@ -153,7 +158,10 @@ async fn s15_s18_test_calls_the_read_action_of_a_plugin_on_this_pc_and_journals_
     install_pc_example(&f, "mypc", port, with_token()).await;
 
     let test = f.host.test_plugin("mypc").await.expect("tested");
-    assert_eq!(test, PluginTest { action: Some("mypc__get_time".into()), ok: true, code: None, needs: None });
+    assert_eq!(
+        test,
+        PluginTest { action: Some("mypc__get_time".into()), ok: true, code: None, family: None, needs: None }
+    );
     assert_eq!(requests.recv_timeout(Duration::from_secs(5)).expect("a request"), "GET /time HTTP/1.1");
     assert!(requests.try_recv().is_err(), "add_note (reversible) is never called");
     let journal = f.host.journal(JournalQuery { limit: 5, ..Default::default() }).await.expect("journal");
@@ -199,7 +207,10 @@ async fn s18_test_sends_the_schemas_defaults_and_first_allowed_values() {
     });
     install_manifest(&f.host, f.dir.path(), "wpc", &manifest, Default::default()).await;
     let test = f.host.test_plugin("wpc").await.expect("tested");
-    assert_eq!(test, PluginTest { action: Some("wpc__forecast".into()), ok: true, code: None, needs: None });
+    assert_eq!(
+        test,
+        PluginTest { action: Some("wpc__forecast".into()), ok: true, code: None, family: None, needs: None }
+    );
     let line = requests.recv_timeout(Duration::from_secs(5)).expect("a request");
     assert_eq!(line, "GET /forecast?days=3&units=metric HTTP/1.1");
 }

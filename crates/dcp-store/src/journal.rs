@@ -28,7 +28,7 @@
 
 use crate::error::StoreError;
 use crate::Store;
-use dcp_format::codes::{EventReason, Family, SpecCode, Spelled, ToolCode};
+use dcp_format::codes::{EventReason, Family, SpecCode, Spelled, ToolCode, ToolFamily};
 /// Who asked and an R3 answer are §12's, spelled in `dcp_format`.
 pub use dcp_format::risk::{Decision, Source};
 use rusqlite::{params, Connection};
@@ -123,6 +123,23 @@ impl<T> Stored<T> {
     }
 }
 
+impl<T: Copy> Stored<T> {
+    /// The value, when this version knows it.
+    fn known(&self) -> Option<T> {
+        match self {
+            Stored::Known(known) => Some(*known),
+            Stored::Unknown(_) => None,
+        }
+    }
+}
+
+/// What a line's code says happened ([`SpecCode::tool_family`]), derived
+/// when the line is read, never stored beside the code; none for a code
+/// this version does not know (the window shows it as it is).
+fn family_of(code: Option<&Stored<SpecCode>>) -> Option<ToolFamily> {
+    code.and_then(Stored::known).and_then(SpecCode::tool_family)
+}
+
 impl<T: Spelled> Stored<T> {
     /// The value as it is spelled, known or not.
     pub fn as_str(&self) -> &str {
@@ -178,6 +195,13 @@ pub struct JournalLine {
     pub outcome: Stored<Outcome>,
     /// The error code or refusal reason, read in the line's kind.
     pub code: Option<Stored<SpecCode>>,
+    /// What a call's `code` says happened, for a shell to word it (issue
+    /// 33: no shell classifies a code by its text). Absent from the JSON
+    /// of a line without one (no code, an event's, or a code this version
+    /// does not know), so their shape does not change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub family: Option<ToolFamily>,
     /// One short subject, never a secret.
     pub subject: Option<String>,
     /// Always `None`: the journal keeps no content (§3). Kept so the shape
@@ -229,6 +253,11 @@ pub struct Failing {
     pub calls: u32,
     /// The §22 code of the newest.
     pub code: Stored<ToolCode>,
+    /// What `code` says happened (issue 33), for a shell to word it;
+    /// absent for a code this version does not know.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub family: Option<ToolFamily>,
 }
 
 /// How many of a plugin's latest calls [`Store::failing`] reads: "its last
@@ -332,11 +361,11 @@ fn cleaned(raw: &str, max: usize) -> String {
 /// keeps its code as stored.
 fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
     let kind = Stored::read(r.get(5)?, Kind::parse);
-    let family = match kind {
+    let read_in = match kind {
         Stored::Known(kind) => Some(kind.family()),
         Stored::Unknown(_) => None,
     };
-    let code: Option<String> = r.get(7)?;
+    let code = r.get::<_, Option<String>>(7)?.map(|code| Stored::read(code, |text| SpecCode::parse(text, read_in?)));
     let confirmation: Option<String> = r.get(9)?;
     Ok(JournalLine {
         id: r.get(0)?,
@@ -346,7 +375,8 @@ fn entry(r: &rusqlite::Row) -> rusqlite::Result<JournalLine> {
         who: Stored::read(r.get(4)?, Source::parse),
         kind,
         outcome: Stored::read(r.get(6)?, Outcome::parse),
-        code: code.map(|code| Stored::read(code, |text| SpecCode::parse(text, family?))),
+        family: family_of(code.as_ref()),
+        code,
         subject: r.get(8)?,
         detail: None,
         confirmation: confirmation.map(|text| Stored::read(text, Decision::parse)),
@@ -395,6 +425,7 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         ended_at
     ])?;
     let id = conn.last_insert_rowid();
+    let code = e.code.map(Stored::Known);
     let inserted = JournalLine {
         id,
         at,
@@ -403,7 +434,8 @@ fn insert(conn: &Connection, at: i64, e: &NewEntry<'_>) -> Result<JournalLine, r
         who: Stored::Known(e.who),
         kind: Stored::Known(e.kind),
         outcome: Stored::Known(e.outcome),
-        code: e.code.map(Stored::Known),
+        family: family_of(code.as_ref()),
+        code,
         subject: e.subject.map(str::to_owned),
         detail: None,
         confirmation: e.confirmation.map(Stored::Known),
@@ -558,7 +590,7 @@ impl Store {
                 Some(f) => f.calls += 1,
                 None => {
                     let code = Stored::read(code.unwrap_or_default(), ToolCode::parse);
-                    failing = Some(Failing { calls: 1, code });
+                    failing = Some(Failing { calls: 1, family: code.known().map(ToolCode::family), code });
                 }
             }
         }

@@ -92,6 +92,8 @@ fn s20f_local_server_end_to_end() {
     assert_eq!(wrong.status.code(), Some(1));
     let wrong = json(&wrong);
     assert_eq!(wrong["code"], "HTTP_401", "{wrong}");
+    // Issue 33: what the code says happened, a field added so no shell reads it from the code's text.
+    assert_eq!(wrong["family"], "key_refused", "{wrong}");
     assert!(wrong["for_ai"].as_str().expect("text").contains("wrong or revoked"));
     assert!(!wrong["for_ai"].as_str().expect("text").contains("wrong-token"), "the secret is masked");
 
@@ -119,12 +121,16 @@ fn s20f_local_server_end_to_end() {
         ]
     );
     assert_eq!(journal[3]["subject"], "buy batteries");
+    // Issue 33: a line with a code says what it says happened; a line without one keeps its shape.
+    assert_eq!((journal[0]["family"].as_str(), journal[2]["family"].as_str()), (Some("network"), Some("refused")));
+    assert!(journal[3].get("family").is_none(), "{}", journal[3]);
     // §18: Active, yet its last two calls failed; `list --json` says so in a
     // field of its own (the newest failure's code), beside those it had.
     let list = json(&dcplugin(&profile, &["list", "--json"], None));
     let card = &list[0];
     assert_eq!((card["status"].as_str(), card["recent_errors"].as_u64()), (Some("active"), Some(2)), "{card}");
-    assert_eq!(card["failing"], serde_json::json!({ "calls": 2, "code": "NETWORK" }), "{card}");
+    // Issue 33: and what the code says happened, a field added beside them.
+    assert_eq!(card["failing"], serde_json::json!({ "calls": 2, "code": "NETWORK", "family": "network" }), "{card}");
     let human = text(&dcplugin(&profile, &["list"], None).stdout);
     assert!(human.contains("its last 2 calls failed: the service could not be reached (NETWORK)"), "{human}");
     let text = serde_json::to_string(&journal).expect("json");

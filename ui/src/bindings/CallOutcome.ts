@@ -2,6 +2,7 @@
 import type { JournalOutcome } from "./JournalOutcome";
 import type { Refusal } from "./Refusal";
 import type { ToolCode } from "./ToolCode";
+import type { ToolFamily } from "./ToolFamily";
 
 /**
  * What the AI reads, and how the call ended: the `dcplugin call --json`
@@ -27,4 +28,10 @@ retryable: boolean,
 /**
  * Exactly what the AI reads.
  */
-for_ai: string, };
+for_ai: string, 
+/**
+ * What `code` says happened ([`ToolCode::family`]), for a shell to
+ * word it; none without a code (issue 33: no shell classifies a code
+ * by its text).
+ */
+family: ToolFamily | null, };

@@ -5,6 +5,7 @@ import type { JournalOutcome } from "./JournalOutcome";
 import type { JournalValue } from "./JournalValue";
 import type { Source } from "./Source";
 import type { SpecCode } from "./SpecCode";
+import type { ToolFamily } from "./ToolFamily";
 
 /**
  * One line of the journal.
@@ -42,6 +43,13 @@ outcome: JournalValue<JournalOutcome>,
  * The error code or refusal reason, read in the line's kind.
  */
 code: JournalValue<SpecCode> | null, 
+/**
+ * What a call's `code` says happened, for a shell to word it (issue
+ * 33: no shell classifies a code by its text). Absent from the JSON
+ * of a line without one (no code, an event's, or a code this version
+ * does not know), so their shape does not change.
+ */
+family?: ToolFamily, 
 /**
  * One short subject, never a secret.
  */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { ActionView, EventsPage, Place, PluginDetails, Source, TriedAction } from '../types';
-import { errorWords, badgeText, cardLines, doorWords, formatTime, timeLocale, levelText, outcomeText, runWords, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
+import { errorWords, badgeText, cardLines, doorWords, formatTime, timeLocale, levelText, familyWords, outcomeText, officialDescription, statusHelp, statusText, typeText, whoText } from '../words';
 import { PlaceValues, SourceValues } from '../bindings/values';
 import { toolName } from '../toolref';
 import { CallView } from './call-view';
@@ -307,7 +307,7 @@ function TryAction(props: { d: PluginDetails }) {
               )}
               <p data-testid="try-outcome">
                 {outcomeText(t, { outcome: result.outcome.outcome, code: result.outcome.outcome === 'refused' ? result.outcome.reason : result.outcome.code })}
-                {result.outcome.outcome === 'failed' && <> · {runWords(t, result.outcome.code, result.outcome.reason)}</>}
+                {result.outcome.outcome === 'failed' && <> · {familyWords(t, result.outcome.family, result.outcome.reason, result.outcome.code)}</>}
               </p>
             </>
           )} />

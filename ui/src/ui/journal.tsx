@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { Key, Translate } from '../i18n';
 import type { JournalLine, JournalOutcome, JournalQuery } from '../types';
-import { formatTime, timeLocale, journalAction, outcomeText, reasonWords, runWords, whoText } from '../words';
+import { formatTime, timeLocale, journalAction, outcomeText, reasonWords, familyWords, whoText } from '../words';
 import { JournalOutcomeValues } from '../bindings/values';
 import { useId } from './common';
 import { journalBus } from './bus';
@@ -16,11 +16,11 @@ import { useApp } from './context';
 export const PAGE = 100;
 
 /** How a line ended, in words, and the code beside them (none when the words say it all). */
-export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'code' | 'confirmation' | 'ended_at'>): { words: string; code: string | null } {
+export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'code' | 'family' | 'confirmation' | 'ended_at'>): { words: string; code: string | null } {
   const known = (key: string) => t(key as Key) !== key;
   const code = line.code;
   let out: { words: string; code: string | null };
-  if (line.outcome === 'failed' && code) out = { words: t('journal.failed', { words: runWords(t, code) }), code };
+  if (line.outcome === 'failed' && code) out = { words: t('journal.failed', { words: familyWords(t, line.family, code, code) }), code };
   else if ((line.outcome === 'refused' || line.outcome === 'dropped') && code && !known(`reason.${code}`)) {
     // A reason this version has no words for: the outcome alone, the code as the detail.
     out = { words: t(`outcome.${line.outcome}`), code };

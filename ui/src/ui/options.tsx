@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { Translate } from '../i18n';
 import type { ApiError, PluginTest, SettingView } from '../types';
-import { errorWords, fieldProblems, runWords } from '../words';
+import { errorWords, familyWords, fieldProblems } from '../words';
 import { CloseButton, Dialog, useId } from './common';
 import { useApp } from './context';
 import { useDetails } from './details';
@@ -25,7 +25,7 @@ export function testResult(t: Translate, language: string, test: PluginTest): { 
     return { words: t('options.test_needs', { action: test.action, args }), failed: false };
   }
   if (!test.action && !test.code) return { words: t('options.test_nothing'), failed: false };
-  return { words: t('options.test_failed', { words: runWords(t, test.code, test.code) }), failed: true };
+  return { words: t('options.test_failed', { words: familyWords(t, test.family, test.code, test.code) }), failed: true };
 }
 
 function testClass(found: { failed: boolean; ok: boolean } | null, error: string | null): string {

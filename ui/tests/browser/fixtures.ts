@@ -2592,6 +2592,7 @@ export const journal: JournalLine[] = [
     "kind": "call",
     "outcome": "refused",
     "code": "plugin_off",
+    "family": "refused",
     "subject": null,
     "detail": null
   }

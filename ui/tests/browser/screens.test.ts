@@ -601,6 +601,19 @@ describe('Developer mode', () => {
     await shot(page, 'developer');
   });
 
+  test('Try an action: a failed call is worded by the family the host gives with its code (issue 33)', async () => {
+    const page = await app({ devMode: true, tryFails: true });
+    await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
+    await page.locator('[data-testid="dev-section"]').waitFor();
+    await page.locator('[data-testid="try-arg-from"]').fill('USD');
+    await page.locator('[data-testid="try-arg-to"]').fill('EUR');
+    await page.locator('[data-testid="try-arg-amount"]').fill('100');
+    await page.locator('[data-testid="try-run"]').click();
+    // BAD_REQUEST reads as arguments that do not fit, as INVALID_ARGUMENTS does: the window's own list of codes had missed it.
+    await expect.poll(() => text(page, '[data-testid="try-outcome"]'))
+      .toBe('failed (BAD_REQUEST) · the arguments don\'t match what the action expects.');
+  });
+
   test('Try an action: an action without arguments has no field and runs with none; the result scrolls into view', async () => {
     const page = await app({ devMode: true, myBoard: true });
     await page.locator('[data-testid="card-myboard"] [data-testid="card-details"]').click();

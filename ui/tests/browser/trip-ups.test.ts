@@ -30,13 +30,13 @@ describe('§18: a card Active while its calls fail says so', () => {
     const page = await app();
     const fx = '[data-testid="card-fx"]';
     expect(await page.locator(`${fx} [data-testid="card-failing"]`).count()).toBe(0);
-    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 3, code: 'HTTP_401' } } });
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 3, code: 'HTTP_401', family: 'key_refused' } } });
     await expect.poll(() => text(page, `${fx} [data-testid="card-failing"]`))
       .toBe('Its last 3 calls failed: the service refused the key. Check it in Options. (code HTTP_401)');
     expect(await text(page, `${fx} [data-testid="card-status"]`)).toBe('Active');
     expect(await axe(page)).toEqual([]);
     await shot(page, 'card-failing');
-    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 1, code: 'DNS_FAILED' } } });
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 1, code: 'DNS_FAILED', family: 'dns_failed' } } });
     await expect.poll(() => text(page, `${fx} [data-testid="card-failing"]`))
       .toBe('Its last call failed: the site\'s address could not be found. (code DNS_FAILED)');
     await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: null } });
@@ -48,7 +48,7 @@ describe('§18: a card Active while its calls fail says so', () => {
       ['en', 'Its last 3 calls failed: the service refused the key. Check it in Options. (code HTTP_401)'],
       ['fr', null],
     ] as const) {
-      const page = await app({ language, fxFailing: { calls: 3, code: 'HTTP_401' } });
+      const page = await app({ language, fxFailing: { calls: 3, code: 'HTTP_401', family: 'key_refused' } });
       await page.locator('[data-testid="card-fx"] [data-testid="card-details"]').click();
       const said = await text(page, '[data-testid="details-failing"]');
       if (words) expect(said).toBe(words);
@@ -60,9 +60,9 @@ describe('§18: a card Active while its calls fail says so', () => {
 
   test('in French', async () => {
     const page = await app({ language: 'fr' });
-    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 3, code: 'HTTP_401' } } });
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 3, code: 'HTTP_401', family: 'key_refused' } } });
     await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-failing"]')).toMatch(/^Ses 3 derniers appels ont échoué : .+ \(code HTTP_401\)$/);
-    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 1, code: 'HTTP_401' } } });
+    await emit(page, 'host-event', { kind: 'plugin_changed', slug: 'fx', change: 'status', card: { ...fxCard(), failing: { calls: 1, code: 'HTTP_401', family: 'key_refused' } } });
     await expect.poll(() => text(page, '[data-testid="card-fx"] [data-testid="card-failing"]')).toMatch(/^Son dernier appel a échoué : /);
   });
 });

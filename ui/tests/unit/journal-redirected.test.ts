@@ -5,7 +5,6 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
 import { lineOutcome } from '../../src/ui/journal';
-import { runWords } from '../../src/words';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -15,9 +14,9 @@ describe('Actions: where a confirmed call was redirected', () => {
     const read = { outcome: 'done', code: null, confirmation: 'confirmed', ended_at: 'http://127.0.0.1:5001/sent/1' } as const;
     expect(lineOutcome(t, read).words).toBe('done · you confirmed it · redirected to http://127.0.0.1:5001/sent/1');
     expect(lineOutcome(tf, read).words).toContain('redirigée vers http://127.0.0.1:5001/sent/1');
-    const refused = { outcome: 'failed', code: 'BAD_URL', confirmation: 'confirmed', ended_at: 'http://127.0.0.1:5001/send_all/[secret]' } as const;
+    const refused = { outcome: 'failed', code: 'BAD_URL', family: 'network_rule', confirmation: 'confirmed', ended_at: 'http://127.0.0.1:5001/send_all/[secret]' } as const;
     expect(lineOutcome(t, refused)).toEqual({
-      words: `failed: ${runWords(t, 'BAD_URL')} · you confirmed it · redirected to http://127.0.0.1:5001/send_all/[secret]`,
+      words: `failed: ${t('family.network_rule')} · you confirmed it · redirected to http://127.0.0.1:5001/send_all/[secret]`,
       code: 'BAD_URL',
     });
     expect(lineOutcome(t, { outcome: 'done', code: null, confirmation: 'confirmed' }).words).toBe('done · you confirmed it');

@@ -10,11 +10,22 @@ const tf = translator('fr');
 
 describe('Actions: how a line ended, in words first', () => {
   test('a failure says what happened, its code beside', () => {
-    expect(lineOutcome(t, { outcome: 'failed', code: 'DNS_FAILED' }).code).toBe('DNS_FAILED');
-    const words = lineOutcome(t, { outcome: 'failed', code: 'HTTP_404' });
-    expect(words).toEqual({ words: `failed: ${t('run.HTTP_404')}`, code: 'HTTP_404' });
+    expect(lineOutcome(t, { outcome: 'failed', code: 'DNS_FAILED', family: 'dns_failed' }).code).toBe('DNS_FAILED');
+    const words = lineOutcome(t, { outcome: 'failed', code: 'HTTP_404', family: 'not_found' });
+    expect(words).toEqual({ words: `failed: ${t('family.not_found')}`, code: 'HTTP_404' });
     expect(words.words).not.toContain('HTTP_404');
-    expect(lineOutcome(tf, { outcome: 'failed', code: 'HTTP_404' }).words).toMatch(/^échoué : /);
+    expect(lineOutcome(tf, { outcome: 'failed', code: 'HTTP_404', family: 'not_found' }).words).toMatch(/^échoué : /);
+  });
+  test('issue 33: a failure is worded by the family the host read its code in, not by the code\'s text', () => {
+    expect(lineOutcome(t, { outcome: 'failed', code: 'HTTP_503', family: 'service_down' }).words)
+      .toBe('failed: the service has a problem right now. Try again later.');
+    // UNKNOWN_TOOL and BAD_REQUEST had no words of their own in the window's list of codes.
+    expect(lineOutcome(t, { outcome: 'failed', code: 'UNKNOWN_TOOL', family: 'unknown_tool' }).words)
+      .toBe('failed: there is no installed action with this name.');
+    expect(lineOutcome(t, { outcome: 'failed', code: 'BAD_REQUEST', family: 'bad_arguments' }).words)
+      .toBe('failed: the arguments don\'t match what the action expects.');
+    // A code another version wrote, which this one reads no family for: shown as it is.
+    expect(lineOutcome(t, { outcome: 'failed', code: 'SOMETHING_NEW' })).toEqual({ words: 'failed: it failed (SOMETHING_NEW).', code: 'SOMETHING_NEW' });
   });
   test('a refusal with words has no code to show; one this version cannot word shows its code as the detail', () => {
     expect(lineOutcome(t, { outcome: 'refused', code: 'tools_off' })).toEqual({ words: 'refused: Enable tools is off', code: null });

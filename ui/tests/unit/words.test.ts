@@ -3,7 +3,7 @@ import { translator } from '../../src/i18n';
 import type { Card, ErrorCode, FieldCode, PermissionChange, Problem } from '../../src/types';
 import {
   IMPORT_CODES, cardLines, categoryOf, changeWords, doorWords, errorWords, fieldProblems, filterCards, formatTime,
-  isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, runWords,
+  isImportRefusal, journalAction, levelText, outcomeText, reasonWords, refusalCategories, refusalNextStep, familyWords,
   statusText, tileClass, timeLocale, whoText, badgeText, failingWords, officialDescription, typeText,
 } from '../../src/words';
 import { LevelValues, StatusValues } from '../../src/bindings/values';
@@ -13,15 +13,23 @@ const tf = translator('fr');
 
 describe('§18: a card whose calls keep failing', () => {
   test('the count with its plural, the newest code in words with what to do, the code as the detail', () => {
-    expect(failingWords(t, { calls: 3, code: 'HTTP_401' })).toEqual({
+    expect(failingWords(t, { calls: 3, code: 'HTTP_401', family: 'key_refused' })).toEqual({
       words: 'Its last 3 calls failed: the service refused the key. Check it in Options.', code: 'HTTP_401',
     });
-    expect(failingWords(t, { calls: 1, code: 'NETWORK' }).words).toBe(
+    expect(failingWords(t, { calls: 1, code: 'NETWORK', family: 'network' }).words).toBe(
       'Its last call failed: the service could not be reached. Check your connection, or start the program on this PC.');
-    expect(failingWords(tf, { calls: 2, code: 'TIMEOUT' }).words).toMatch(/^Ses 2 derniers appels ont échoué : /);
-    expect(failingWords(tf, { calls: 1, code: 'TIMEOUT' }).words).toMatch(/^Son dernier appel a échoué : /);
+    expect(failingWords(tf, { calls: 2, code: 'TIMEOUT', family: 'timeout' }).words).toMatch(/^Ses 2 derniers appels ont échoué : /);
+    expect(failingWords(tf, { calls: 1, code: 'TIMEOUT', family: 'timeout' }).words).toMatch(/^Son dernier appel a échoué : /);
     // A code this version does not know is still said, as the detail too.
     expect(failingWords(t, { calls: 2, code: 'SOMETHING_NEW' })).toEqual({ words: 'Its last 2 calls failed: it failed (SOMETHING_NEW).', code: 'SOMETHING_NEW' });
+  });
+  test('issue 33: worded by the family the host gives, never by the code\'s text', () => {
+    // BAD_REQUEST reads as INVALID_ARGUMENTS does: a list of codes in the window had missed it.
+    expect(failingWords(t, { calls: 1, code: 'BAD_REQUEST', family: 'bad_arguments' }).words)
+      .toBe('Its last call failed: the arguments don\'t match what the action expects.');
+    // The words follow the family, whatever the code looks like.
+    expect(failingWords(t, { calls: 1, code: 'HTTP_503', family: 'service_down' }).words)
+      .toBe('Its last call failed: the service has a problem right now. Try again later.');
   });
 });
 
@@ -219,14 +227,16 @@ describe('an update\'s permission changes in the player\'s language', () => {
 });
 
 describe('call outcomes and the journal', () => {
-  test('the Test button words', () => {
-    expect(runWords(t, 'HTTP_401')).toBe('the service refused the key. Check it in Options.');
-    expect(runWords(t, 'HTTP_503')).toBe('the service has a problem right now. Try again later.');
-    expect(runWords(t, 'HTTP_418')).toBe('the service answered with an error (418).');
-    expect(runWords(t, 'NETWORK')).toBe('the service could not be reached. Check your connection, or start the program on this PC.');
-    expect(runWords(t, 'POLICY_DENIED', 'needs_setup')).toBe('it was refused: settings are missing.');
-    expect(runWords(t, 'needs_setup')).toBe('it was refused: settings are missing.');
-    expect(runWords(t, 'HOST_NOT_ALLOWED')).toBe('the request broke a network rule.');
+  test('a failed call in words, by its family (issue 33)', () => {
+    expect(familyWords(t, 'key_refused', null)).toBe('the service refused the key. Check it in Options.');
+    expect(familyWords(t, 'service_down', null)).toBe('the service has a problem right now. Try again later.');
+    expect(familyWords(t, 'service_error', null)).toBe('the service answered with an error.');
+    expect(familyWords(t, 'network', null)).toBe('the service could not be reached. Check your connection, or start the program on this PC.');
+    expect(familyWords(t, 'refused', 'needs_setup')).toBe('it was refused: settings are missing.');
+    expect(familyWords(t, 'network_rule', null)).toBe('the request broke a network rule.');
+    // A code this version has no family for is shown as it is.
+    expect(familyWords(t, null, null, 'SOMETHING_NEW')).toBe('it failed (SOMETHING_NEW).');
+    expect(familyWords(t, undefined, null)).toBe('it failed (?).');
   });
   test('journal outcomes: done; failed with its code; refused with its reason; received; dropped', () => {
     expect(outcomeText(t, { outcome: 'done', code: null })).toBe('done');

@@ -1,7 +1,7 @@
 //! The action journal (§3, §19): newest first, per plugin, short subjects,
 //! bounded retention, and the last failures for the Developer section.
 
-use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
+use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode, ToolFamily};
 use dcp_store::journal::{
     Decision, JournalQuery, Kind, NewEntry, Outcome, Source, Stored, CLIENT_CHARS, ENDED_AT_CHARS, KEPT_ENTRIES,
     SUBJECT_CHARS,
@@ -293,6 +293,11 @@ fn s3_s22_issue32_a_line_reads_in_the_kind_its_writer_stated() {
     assert_eq!(read(Some(Kind::Call)), [kept_call.clone(), courtier.clone(), event_turn.clone()]);
     assert_eq!(read(Some(Kind::Event)), [kept_event.clone(), door.clone()]);
     assert_eq!(read(None), [kept_event, kept_call, courtier, door, event_turn]);
+    // Issue 33: the same spelling says a refusal in a call's line, no
+    // family in an event's.
+    let lines = s.journal_page(&JournalQuery { limit: 10, ..JournalQuery::default() }).expect("the journal reads");
+    let refused = Some(ToolFamily::Refused);
+    assert_eq!(lines.iter().map(|e| e.family).collect::<Vec<_>>(), [None, refused, refused, None, refused]);
 }
 
 /// §19: a journal line or a last failed call whose code, outcome or kind
@@ -320,6 +325,10 @@ fn s19_a_line_or_a_failed_call_this_version_cannot_read_is_listed_as_it_is() {
     let who: Vec<_> = lines.iter().map(|e| e.who.clone()).collect();
     let voice = || Stored::Known(Source::Voice);
     assert_eq!(who, [voice(), Stored::Unknown("robot".into()), voice(), voice()], "who asked, typed, or as stored");
+    // Issue 33: what each code says happened, derived as the line is read;
+    // none for a code this version does not know, nor for a line without one.
+    let families: Vec<_> = lines.iter().map(|e| e.family).collect();
+    assert_eq!(families, [Some(ToolFamily::ServiceDown), None, None, Some(ToolFamily::ServiceDown)]);
     let read: Vec<_> = lines.into_iter().map(|e| (e.kind, e.outcome, e.code)).collect();
     let call = Stored::Known(Kind::Call);
     let failed = || (call.clone(), Stored::Known(Outcome::Failed), Some(Stored::Known(HTTP_500)));
