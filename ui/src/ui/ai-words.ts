@@ -3,7 +3,8 @@
 // and what that does to the plugins. The host sends codes and facts; the
 // sentences are made here, in the player's language.
 import type { Key, Translate } from '../i18n';
-import type { AiSettings, AiTest, Card, KnownServer, Place } from '../types';
+import { AiCodeValues, isOneOf } from '../bindings/values';
+import type { AiCode, AiSettings, AiTest, Card, KnownServer, Place } from '../types';
 
 /** The settings a failure is worded with: the address, the model, where it runs, the known server there. */
 export type Tried = Pick<AiSettings, 'url' | 'model' | 'where' | 'server'>;
@@ -45,9 +46,10 @@ export function noneWords(t: Translate, language: string, servers: KnownServer[]
   return t('ai.pc.none', { servers: listOf(language, 'disjunction', servers.map((s) => s.name)) });
 }
 
-/** Whether a host error is one of the AI's own (its words come from problemWords). */
-export function isAiCode(code: string): boolean {
-  return code.startsWith('ai_');
+/** Whether a host error is one of the AI's own (its words come from problemWords): one of the
+ *  generated AiCode values, never guessed from its spelling (issue 33). */
+export function isAiCode(code: string): code is AiCode {
+  return isOneOf(AiCodeValues, code);
 }
 
 /** Test's answer: Connected with the model count, or what went wrong. */

@@ -51,7 +51,7 @@ export function AiSection() {
       setTest({ result: await api.aiTest(), with: s });
     } catch (e) {
       const a = asApiError(e);
-      setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code as AiTest['code'] : null, message: a.message }, with: settings ?? { url: null, model: null, where: null, key_set: false } });
+      setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code : null, message: a.message }, with: settings ?? { url: null, model: null, where: null, key_set: false } });
     }
     setTesting(false);
   };

@@ -13,8 +13,8 @@
 // plugin installed: each says what to do, with a button to the tab that
 // does it; what the companion is not offered is listed with why (§24).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { listen } from '@tauri-apps/api/event';
 import { api, asApiError } from '../api';
+import { EVENTS, listenTo } from '../bindings/events';
 import type { Translate } from '../i18n';
 import type { AiSettings, ApiError, Card, TurnEvent } from '../types';
 import { errorWords, familyWords, outcomeText } from '../words';
@@ -25,9 +25,6 @@ import { PluginIcon, Switch, useId } from './common';
 import { stampOf } from './stale';
 import { useApp } from './context';
 import { NotOfferedList } from './not-offered';
-
-/** The event that carries one turn line. */
-export const COMPANION_EVENT = 'companion-turn';
 
 /** One line of a turn, as `dcplugin chat --json` prints it (the engine's `TurnEvent`, generated). */
 export type TurnLine = TurnEvent;
@@ -126,7 +123,7 @@ function update(change: (all: readonly Exchange[]) => Exchange[]): void {
 
 /** Listens to the companion's turn lines for the rest of the app's life (called once at start). */
 export function keepConversation(): void {
-  listening ??= listen<TurnLine>(COMPANION_EVENT, (e) => update((all) => conversationWith(all, e.payload)))
+  listening ??= listenTo(EVENTS.COMPANION_EVENT, (line) => update((all) => conversationWith(all, line)))
     .catch(() => { listening = null; });
 }
 

@@ -60,6 +60,8 @@ describe('§13 what went wrong, in words', () => {
   test('only the AI\'s own codes are worded here', () => {
     expect(EVERY_CODE.every(isAiCode)).toBe(true);
     expect(isAiCode('storage')).toBe(false);
+    // One of the generated AiCode values, never guessed from its spelling (issue 33).
+    expect(isAiCode('ai_from_a_newer_host')).toBe(false);
   });
 });
 
