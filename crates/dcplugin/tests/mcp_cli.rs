@@ -766,9 +766,8 @@ fn the_config_snippets_of_the_docs_start_dcplugin_mcp() {
 /// journal line) or, when the server began it first, run to its end with
 /// its journal line; never sent without one. The cancel is written with
 /// the call, in one write: rmcp most often reads both before the call's
-/// task first runs (without the check, the call was sent in 30 runs of
-/// 30), but which comes first is rmcp's and the scheduler's, so the test
-/// holds either way. The session goes on.
+/// task first runs, but which comes first is rmcp's and the scheduler's,
+/// so the test holds either way. The session goes on.
 #[test]
 fn issue33_a_call_cancelled_as_it_comes_in_gets_no_result_and_is_never_sent_unjournaled() {
     let w = World::new();
