@@ -413,7 +413,8 @@ fn every_field_a_lower_view_serialises_reaches_its_typescript() {
     same_fields(&files, "Review", &json(&weather));
     let pomodoro = store.import(&examples.join("plugins-examples/pomodoro/manifest.json")).expect("pomodoro");
     same_fields(&files, "Review", &json(&pomodoro));
-    let installed = store.install(&pomodoro.review, crate::fixtures::install_options(&json(&pomodoro))).expect("installs");
+    let installed =
+        store.install(&pomodoro.review, crate::fixtures::install_options(&json(&pomodoro))).expect("installs");
     same_fields(&files, "Installed", &json(&installed));
     // A call to a plugin that is off: refused, journaled, no network.
     store.set_enabled(&installed.slug, false).expect("off");

@@ -127,7 +127,8 @@ fn s17_offer_respects_the_30_tool_limit_with_builtin_tools_first() {
     let o = offer(&t, &[Arc::new(ctx())]);
     let names: Vec<&str> = o.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, vec!["levels__r0", "levels__r1"]);
-    let reasons: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason.as_str())).collect();
+    let reasons: Vec<(Option<&str>, &str)> =
+        o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason.as_str())).collect();
     assert_eq!(reasons, vec![(Some("r2"), "tool_limit"), (Some("r3"), "needs_confirmation")]);
     assert_eq!(o.abilities, vec!["levels: use the user's list".to_owned(), "levels: use the user's list".to_owned()]);
     assert_eq!(o.tools[0].parameters, json!({ "type": "object", "properties": {}, "required": [] }));
@@ -167,7 +168,8 @@ fn s12_an_action_switched_off_leaves_only_that_action_out() {
         let on: Vec<String> =
             ["r0", "r1", "r2"].iter().filter(|t| **t != off).map(|t| format!("levels__{t}")).collect();
         assert_eq!(names, on, "{off} off");
-        let left: Vec<(Option<&str>, &str)> = o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason.as_str())).collect();
+        let left: Vec<(Option<&str>, &str)> =
+            o.left_out.iter().map(|l| (l.tool.as_deref(), l.reason.as_str())).collect();
         assert_eq!(left, vec![(Some(off), "plugin_off"), (Some("r3"), "needs_confirmation")], "{off} off");
     }
 }

@@ -7,7 +7,7 @@ mod support;
 
 use dcp_vault::{KeyStore, OsKeyStore};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -212,17 +212,14 @@ fn init_pc_server_checks_its_token_and_the_whole_loop_calls_it() {
     validates(&dir);
     let mut server =
         Command::new("python3").arg(dir.join("server.py")).stdout(Stdio::piped()).spawn().expect("python3 server.py");
-    let mut stdout = server.stdout.take().expect("stdout");
+    let mut stdout = BufReader::new(server.stdout.take().expect("stdout"));
     let _server = Running(server);
-    let token_file = dir.join("token.txt");
-    let mut token = String::new();
-    for _ in 0..100 {
-        token = std::fs::read_to_string(&token_file).unwrap_or_default().trim().to_owned();
-        if !token.is_empty() && TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    // The server prints its address once it listens, its token file written before.
+    let mut printed = String::new();
+    while !printed.contains(&format!("Listening on http://127.0.0.1:{port}")) {
+        assert!(stdout.read_line(&mut printed).expect("the server's output") > 0, "the server ended: {printed}");
     }
+    let token = std::fs::read_to_string(dir.join("token.txt")).expect("token.txt").trim().to_owned();
     assert_eq!(token.len(), 64, "token.txt made on the first start");
     assert!(get(port, "/get_status", None).starts_with("HTTP/1.0 401"), "no token, no answer");
     assert!(get(port, "/get_status", Some(&"0".repeat(64))).contains(" 401 "));
@@ -249,7 +246,6 @@ fn init_pc_server_checks_its_token_and_the_whole_loop_calls_it() {
     assert!(v["for_ai"].as_str().expect("for_ai").contains("\"status\":\"ok\""), "{v}");
     // The server printed its token at start, for the player to copy.
     drop(_server);
-    let mut printed = String::new();
     let _ = stdout.read_to_string(&mut printed);
     assert!(printed.contains(&token), "{printed}");
     if let Ok(conn) = rusqlite::Connection::open(profile.join("host.sqlite")) {
