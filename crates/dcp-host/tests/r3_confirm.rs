@@ -323,7 +323,7 @@ impl Flip {
             Flip::PluginOff => drop(host.set_enabled("mypc", false).await.expect("off")),
             Flip::ActionOff => drop(host.set_action_enabled("mypc", "send_note", false).await.expect("off")),
             Flip::ToolsOff => {
-                drop(patch(dcp_host::SwitchesPatch { tools_enabled: Some(false), ..Default::default() }).await)
+                let _ = patch(dcp_host::SwitchesPatch { tools_enabled: Some(false), ..Default::default() }).await;
             }
             Flip::DevModeOff => dev_mode(host, false).await,
             Flip::Uninstall => host.uninstall("mypc").await.expect("uninstalled"),
