@@ -67,7 +67,8 @@ fn a_failed_call_in_the_terminal_chat_says_what_happened_then_its_code() {
          Your PC's program is not running.\n"
     );
     // --json's tool line keeps its fields, the code and no words; issue 23 added what was sent and
-    // what the AI read after them (a contract is extended, never changed).
+    // what the AI read after them, issue 33 the code's family, the plugin's name and the action's hint
+    // (a contract is extended, never changed).
     let json = p.run_with(&["chat", "--json", "--door-port", &free_port().to_string()], Some("again\n"), &[]);
     let tool = text(&json.stdout)
         .lines()
@@ -75,7 +76,16 @@ fn a_failed_call_in_the_terminal_chat_says_what_happened_then_its_code() {
         .find(|l| l["type"] == "tool")
         .unwrap_or_else(|| panic!("a tool line: {}", text(&json.stdout)));
     let keys: Vec<&str> = tool.as_object().expect("an object").keys().map(String::as_str).collect();
-    assert_eq!(keys, ["type", "step", "tool", "args", "outcome", "code", "reason", "sent", "for_ai"], "{tool}");
+    assert_eq!(
+        keys,
+        ["type", "step", "tool", "args", "outcome", "code", "reason", "sent", "for_ai", "family", "plugin", "hint"],
+        "{tool}"
+    );
+    assert_eq!(
+        (tool["family"].as_str(), tool["plugin"].as_str(), tool["hint"].as_str()),
+        (Some("network"), Some("My PC (local server)"), Some("tell the time on your PC")),
+        "{tool}"
+    );
     assert_eq!(tool["sent"]["headers"][0][1], "[secret]", "the token never shown: {tool}");
     assert_eq!((tool["outcome"].as_str(), tool["code"].as_str()), (Some("failed"), Some("NETWORK")), "{tool}");
 }
