@@ -123,13 +123,13 @@ async fn s19_reading_the_folder_is_not_a_save() {
     let mut events = f.host.subscribe();
     let background = f.host.start_background(BackgroundOptions::default()).expect("background");
 
-    // First prove that this stream, this folder and this background report a save.
+    // First prove that this stream, this folder and this background report a save. Saved by
+    // rename, the save is one event of the folder (a rewrite in place is a burst, which a loaded
+    // machine can split into two reloads), so no reload of it can come after this one (issue 33:
+    // no pause to let a burst settle).
     manifest["version"] = "1.0.1".into();
-    save(&dir, &manifest);
+    save_by_rename(&dir, &manifest);
     saved_card(&mut events, "fx", |c| c.version == "1.0.1").await;
-    // Let that save's own burst of events settle before watching for silence.
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    while events.try_recv().is_ok() {}
 
     // Reading the folder opens manifest.json (and looks for icon.png), again and again.
     for _ in 0..5 {
