@@ -112,12 +112,14 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
 }
 
 fn leave(out: &mut Offer, plugin: &str, tool: Option<&str>, reason: Refusal) {
-    out.left_out.push(LeftOut {
-        plugin: plugin.to_owned(),
-        tool: tool.map(str::to_owned),
-        reason,
-        message: reason.for_player(),
-    });
+    // §22 has one code for a plugin, an action or all plugins off; an
+    // action left out as `plugin_off` while its plugin is offered is that
+    // action switched off (issue 34: "off" alone read as the whole plugin).
+    let message = match (reason, tool) {
+        (Refusal::PluginOff, Some(_)) => "action switched off".to_owned(),
+        _ => reason.for_player(),
+    };
+    out.left_out.push(LeftOut { plugin: plugin.to_owned(), tool: tool.map(str::to_owned), reason, message });
 }
 
 /// "your" becomes "the user's" for the AI (§6 "About hints").
