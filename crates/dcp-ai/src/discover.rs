@@ -1,6 +1,6 @@
 //! Finding an AI on this PC when none is set (§13): the known servers'
-//! usual ports ([`PcServer`]) are asked for their model list at once, with
-//! a short limit.
+//! usual ports ([`PcServer`], every one of a server that has two) are
+//! asked for their model list at once, with a short limit.
 
 use std::time::Duration;
 
@@ -19,11 +19,11 @@ pub struct Found {
     pub models: Vec<String>,
 }
 
-/// Asks every [`PcServer`]'s usual base URL in parallel; what answers, in
-/// the table's order.
+/// Asks every [`PcServer`]'s base URLs in parallel; what answers, in the
+/// table's order.
 pub async fn discover() -> Vec<Found> {
-    let bases = PcServer::ALL.map(PcServer::base_url);
-    discover_at(&bases.each_ref().map(String::as_str), DISCOVER_LIMIT).await
+    let bases: Vec<String> = PcServer::ALL.into_iter().flat_map(PcServer::base_urls).collect();
+    discover_at(&bases.iter().map(String::as_str).collect::<Vec<_>>(), DISCOVER_LIMIT).await
 }
 
 /// Asks each base URL of `bases` for its models in parallel, each within

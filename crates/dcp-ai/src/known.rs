@@ -23,9 +23,12 @@ dcp_format::spelled! {
 struct Row {
     /// Its name, as players know it.
     name: &'static str,
-    /// The port it listens on unless told otherwise.
-    port: u16,
-    /// What to do when nothing answers on that port.
+    /// The ports it listens on unless told otherwise, the usual one first:
+    /// a server whose default port moves keeps its old one here as long as
+    /// its players run releases listening there (llama.cpp: 8080, and 9931
+    /// announced, issue 34).
+    ports: &'static [u16],
+    /// What to do when nothing answers on those ports.
     start: &'static str,
 }
 
@@ -33,13 +36,17 @@ impl PcServer {
     /// The table.
     fn row(self) -> Row {
         match self {
-            PcServer::Ollama => Row { name: "Ollama", port: 11434, start: "start Ollama (it listens on port 11434)" },
+            PcServer::Ollama => {
+                Row { name: "Ollama", ports: &[11434], start: "start Ollama (it listens on port 11434)" }
+            }
             PcServer::LmStudio => {
-                Row { name: "LM Studio", port: 1234, start: "start LM Studio's local server (port 1234)" }
+                Row { name: "LM Studio", ports: &[1234], start: "start LM Studio's local server (port 1234)" }
             }
-            PcServer::LlamaCpp => {
-                Row { name: "llama.cpp", port: 8080, start: "start llama.cpp's server, llama-server (port 8080)" }
-            }
+            PcServer::LlamaCpp => Row {
+                name: "llama.cpp",
+                ports: &[8080, 9931],
+                start: "start llama.cpp's server, llama-server (port 8080, or 9931 in the releases that moved it)",
+            },
         }
     }
 
@@ -48,9 +55,14 @@ impl PcServer {
         self.row().name
     }
 
-    /// The port it listens on unless told otherwise.
+    /// The port it usually listens on unless told otherwise.
     pub fn port(self) -> u16 {
-        self.row().port
+        self.row().ports[0]
+    }
+
+    /// Every port it listens on unless told otherwise, the usual one first.
+    pub fn ports(self) -> &'static [u16] {
+        self.row().ports
     }
 
     /// What to do when nothing answers on its port, for an error's advice.
@@ -60,12 +72,17 @@ impl PcServer {
 
     /// Its usual base URL (`http://127.0.0.1:11434/v1`).
     pub fn base_url(self) -> String {
-        format!("http://127.0.0.1:{}/v1", self.port())
+        base_url(self.port())
     }
 
-    /// The server usually listening on `port`.
+    /// Its base URL on each of its [`PcServer::ports`], the usual one first.
+    pub fn base_urls(self) -> Vec<String> {
+        self.ports().iter().copied().map(base_url).collect()
+    }
+
+    /// The server listening on `port` unless told otherwise.
     pub fn on_port(port: u16) -> Option<PcServer> {
-        PcServer::ALL.into_iter().find(|s| s.port() == port)
+        PcServer::ALL.into_iter().find(|s| s.ports().contains(&port))
     }
 
     /// The server usually behind `url`: an AI on this PC, on its port.
@@ -87,6 +104,11 @@ impl PcServer {
     pub fn known(self) -> KnownServer {
         KnownServer { server: self, name: self.name(), port: self.port() }
     }
+}
+
+/// The base URL of a server of this PC on `port`.
+fn base_url(port: u16) -> String {
+    format!("http://127.0.0.1:{port}/v1")
 }
 
 /// A known server as it crosses to a shell: which, its name and its usual port.
@@ -113,6 +135,13 @@ mod tests {
         assert_eq!(at("http://127.0.0.1:11434/v1"), Some(PcServer::Ollama));
         assert_eq!(at("http://localhost:1234/v1"), Some(PcServer::LmStudio));
         assert_eq!(at("http://[::1]:8080/v1"), Some(PcServer::LlamaCpp));
+        assert_eq!(at("http://127.0.0.1:9931/v1"), Some(PcServer::LlamaCpp), "llama.cpp's new default port");
+        assert_eq!(
+            PcServer::LlamaCpp.base_urls(),
+            ["http://127.0.0.1:8080/v1", "http://127.0.0.1:9931/v1"],
+            "discovery asks both"
+        );
+        assert!(PcServer::LlamaCpp.start().contains("9931"), "{}", PcServer::LlamaCpp.start());
         assert_eq!(at("http://127.0.0.1:9999/v1"), None);
         assert_eq!(at("https://api.example.com:11434/v1"), None, "online: no server of this PC");
         assert_eq!(PcServer::names_or(), "Ollama, LM Studio or llama.cpp");

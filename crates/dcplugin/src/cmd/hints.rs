@@ -68,10 +68,10 @@ pub fn ai_fix(code: AiCode) -> Option<String> {
             "{me} ai --url http://127.0.0.1:11434/v1 (Ollama on this PC), or the https URL of an online service"
         ),
         AiCode::NotSet => format!("{me} ai --url URL --model NAME ({me} ai shows what answers on this PC)"),
-        AiCode::NotListening => {
-            "start the AI server (Ollama: ollama serve; LM Studio: its Developer tab, Start server), or check the URL"
-                .to_owned()
-        }
+        // Every known server: the message names the one usual on the URL's port.
+        AiCode::NotListening => "start the AI server (Ollama: ollama serve; LM Studio: its Developer tab, Start \
+                                 server; llama.cpp: llama-server -m MODEL.gguf), or check the URL"
+            .to_owned(),
         AiCode::KeyRefused => format!("give the service's key again: {me} ai key < key.txt"),
         AiCode::ModelUnknown => format!("{me} ai --model NAME, with a model that {me} ai test lists"),
         AiCode::NoTools => format!("choose a model that supports tool calling: {me} ai --model NAME"),
