@@ -43,6 +43,13 @@ const USER_AGENT: &str = "DesktopCompanion/1";
 const ANSWER_BYTES: usize = 16 * 1024 * 1024;
 /// The part of an error body read for its message.
 const ERROR_BYTES: usize = 64 * 1024;
+/// The largest answer of a server's own API read ([`Connection::native_json`]):
+/// llama.cpp's `/props` carries the whole chat template, Ollama's
+/// `/api/show` the model's licence.
+const NATIVE_BYTES: usize = 2 * 1024 * 1024;
+/// How long a question to a server's own API may take, at most: a server
+/// of this PC answers it at once, without loading the model.
+const NATIVE_LIMIT: Duration = Duration::from_secs(5);
 /// A service's message is cut to this many characters.
 const MESSAGE_CHARS: usize = 300;
 
@@ -165,7 +172,7 @@ impl Connection {
     /// The models the service offers: `GET {base}/models`, in the OpenAI
     /// shape (`{"data":[{"id"}]}`) or Ollama's (`{"models":[{"name"}]}`).
     pub async fn models(&self) -> Result<Vec<String>, AiError> {
-        let response = self.start(reqwest::Method::GET, "models", None, Purpose::Models).await?;
+        let response = self.start(reqwest::Method::GET, self.url.join("models"), None, Purpose::Models).await?;
         let body = self.read_all(response, ERROR_BYTES * 16).await?;
         let bad = |detail: &str| AiError::BadAnswer { url: self.url.join("models"), detail: detail.to_owned() };
         let json: Value = serde_json::from_slice(&body).map_err(|_| bad("the model list is not JSON"))?;
@@ -184,7 +191,8 @@ impl Connection {
     pub async fn chat(&self, req: &ChatRequest) -> Result<ChatStream, AiError> {
         let body = req.body(&self.model);
         let deadline = Instant::now() + self.limits.answer;
-        let response = self.start(reqwest::Method::POST, "chat/completions", Some(body), Purpose::Chat).await?;
+        let response =
+            self.start(reqwest::Method::POST, self.url.join("chat/completions"), Some(body), Purpose::Chat).await?;
         let whole_json = response
             .headers()
             .get(CONTENT_TYPE)
@@ -216,19 +224,43 @@ impl Connection {
         }
     }
 
-    /// Sends one request and judges its status; the body is left unread.
+    /// `method {root}/{path}` (the server's own API, outside its
+    /// OpenAI-compatible base: see [`AiUrl::root_join`]) with `body`, within
+    /// [`NATIVE_LIMIT`] at most; its answer if it is JSON of at most
+    /// [`NATIVE_BYTES`], `None` for anything else (an error, a timeout, a
+    /// status, a longer or broken body): a question that may go unanswered.
+    pub(crate) async fn native_json(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Option<Value> {
+        let short = |limit: Duration| limit.min(NATIVE_LIMIT);
+        let asking = self.clone().with_limits(Limits {
+            first_byte: short(self.limits.first_byte),
+            between_chunks: short(self.limits.between_chunks),
+            answer: short(self.limits.answer),
+        });
+        let body = body.map(|b| b.to_string().into_bytes());
+        let response = asking.start(method, self.url.root_join(path), body, Purpose::Native).await.ok()?;
+        let bytes = asking.read_all(response, NATIVE_BYTES + 1).await.ok()?;
+        if bytes.len() > NATIVE_BYTES {
+            return None;
+        }
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Sends one request to `target` and judges its status; the body is left unread.
     async fn start(
         &self,
         method: reqwest::Method,
-        path: &str,
+        target: String,
         body: Option<Vec<u8>>,
         purpose: Purpose,
     ) -> Result<reqwest::Response, AiError> {
         let ctx = self.context();
         let send = async {
             let http = self.http.get_or_try_init(|| self.build_http()).await?;
-            let accept = if body.is_some() { "text/event-stream, application/json" } else { "application/json" };
-            let mut request = http.request(method, self.url.join(path)).header(ACCEPT, accept);
+            let accept = match purpose {
+                Purpose::Chat => "text/event-stream, application/json",
+                Purpose::Models | Purpose::Native => "application/json",
+            };
+            let mut request = http.request(method, target).header(ACCEPT, accept);
             if let Some(key) = &self.key {
                 // A key that cannot be a header value (a line break) is
                 // refused here rather than sent mangled.
@@ -331,6 +363,9 @@ impl Connection {
 enum Purpose {
     Models,
     Chat,
+    /// A question to the server's own API ([`Connection::native_json`]),
+    /// whose refusal is only "no answer".
+    Native,
 }
 
 /// What errors need to be written (owned, so a stream outlives the borrow).

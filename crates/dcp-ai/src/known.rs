@@ -30,22 +30,32 @@ struct Row {
     ports: &'static [u16],
     /// What to do when nothing answers on those ports.
     start: &'static str,
+    /// A model it serves that can use tools, to name when the one set cannot
+    /// (issue 34): as the player would type or look for it there.
+    tool_model: &'static str,
 }
 
 impl PcServer {
     /// The table.
     fn row(self) -> Row {
         match self {
-            PcServer::Ollama => {
-                Row { name: "Ollama", ports: &[11434], start: "start Ollama (it listens on port 11434)" }
-            }
-            PcServer::LmStudio => {
-                Row { name: "LM Studio", ports: &[1234], start: "start LM Studio's local server (port 1234)" }
-            }
+            PcServer::Ollama => Row {
+                name: "Ollama",
+                ports: &[11434],
+                start: "start Ollama (it listens on port 11434)",
+                tool_model: "qwen2.5",
+            },
+            PcServer::LmStudio => Row {
+                name: "LM Studio",
+                ports: &[1234],
+                start: "start LM Studio's local server (port 1234)",
+                tool_model: "qwen2.5-7b-instruct",
+            },
             PcServer::LlamaCpp => Row {
                 name: "llama.cpp",
                 ports: &[8080, 9931],
                 start: "start llama.cpp's server, llama-server (port 8080, or 9931 in the releases that moved it)",
+                tool_model: "Qwen2.5-7B-Instruct-GGUF",
             },
         }
     }
@@ -68,6 +78,12 @@ impl PcServer {
     /// What to do when nothing answers on its port, for an error's advice.
     pub fn start(self) -> &'static str {
         self.row().start
+    }
+
+    /// A model it serves that can use tools, for advice when the one set
+    /// cannot (`qwen2.5` for Ollama).
+    pub fn tool_model(self) -> &'static str {
+        self.row().tool_model
     }
 
     /// Its usual base URL (`http://127.0.0.1:11434/v1`).

@@ -22,6 +22,9 @@
 //!    ([`assemble`]) into text pieces and whole tool calls, tolerating what
 //!    small models and their servers do (§17).
 //!
+//! Whether the model can use tools is asked of the server of this PC in
+//! its own API ([`Connection::tool_support`]; issue 34).
+//!
 //! Time limits ([`Limits`]): 120 s to the first byte (a model loaded cold
 //! on a modest PC), then 30 s between two events of the answer (keep-alive
 //! comments are no progress), and 180 s for a whole answer.
@@ -33,6 +36,7 @@
 #![deny(missing_docs)]
 
 pub mod assemble;
+mod capabilities;
 mod connection;
 mod discover;
 mod error;
@@ -41,6 +45,7 @@ pub mod sse;
 mod url;
 mod wire;
 
+pub use capabilities::ToolSupport;
 pub use connection::{ChatStream, Connection, Limits, StreamItem};
 pub use discover::{discover, discover_at, Found};
 pub use error::{AiCode, AiError};

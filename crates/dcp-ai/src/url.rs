@@ -51,6 +51,14 @@ impl AiUrl {
         format!("{}/{path}", self.base)
     }
 
+    /// `{root}/{path}`, where the root is the base URL without its final
+    /// `/v1`: where a server's own API lives beside its OpenAI-compatible
+    /// one (llama.cpp's `/props`, Ollama's `/api/show`).
+    pub(crate) fn root_join(&self, path: &str) -> String {
+        let root = self.base.strip_suffix("/v1").unwrap_or(&self.base);
+        format!("{root}/{path}")
+    }
+
     pub(crate) fn host_kind(&self) -> Option<Host<&str>> {
         self.url.host()
     }
@@ -212,5 +220,8 @@ mod tests {
         let url = judge_ai_url("http://localhost:1234/v1").expect("ok");
         assert_eq!((url.host(), url.port()), ("localhost", 1234));
         assert_eq!(url.join("models"), "http://localhost:1234/v1/models");
+        assert_eq!(url.root_join("api/v0/models"), "http://localhost:1234/api/v0/models");
+        let url = judge_ai_url("http://127.0.0.1:8080").expect("ok");
+        assert_eq!(url.root_join("props"), "http://127.0.0.1:8080/props");
     }
 }

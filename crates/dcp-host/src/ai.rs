@@ -57,6 +57,20 @@ pub struct AiTest {
     /// What to do, when not ok.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Whether the model can use tools (the player's plugins), as the server
+    /// of this PC serving it says; `null` when unknown: not ok, an online
+    /// AI (not asked), or a server that does not say (issue 34).
+    pub tools: Option<bool>,
+    /// The server of this PC that said so, else the one usually at the
+    /// URL's port; absent when neither.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub server: Option<KnownServer>,
+    /// A model of that server that can use tools, to name when this one
+    /// cannot (`tools: false`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
+    pub tool_model: Option<&'static str>,
 }
 
 /// An AI server found on this PC's usual ports.
@@ -143,9 +157,12 @@ impl Host {
     }
 
     /// Reaches the AI and lists its models; a set model that it does not
-    /// list is `ai_model_unknown`. Whether the model can use tools shows
-    /// at the first turn (`ai_no_tools`): asking would load the model, or
-    /// cost the player a paid request, for a check.
+    /// list is `ai_model_unknown`. Then, on this PC, asks the server whether
+    /// the model can use tools ([`dcp_ai::Connection::tool_support`]), a
+    /// fact, not a failure: the test stays ok either way. No chat request is
+    /// sent for it: that would load the model, or cost the player a paid
+    /// request, for a check; an online AI's answer shows at the first turn
+    /// (`ai_no_tools`).
     pub async fn ai_test(&self) -> ApiResult<AiTest> {
         let stored = self.ai().await?;
         let failed = |place, e: ApiError| AiTest {
@@ -157,6 +174,9 @@ impl Host {
                 _ => None,
             },
             message: Some(e.message),
+            tools: None,
+            server: None,
+            tool_model: None,
         };
         let connection = match self.ai_connection().await {
             Ok(connection) => connection,
@@ -176,7 +196,20 @@ impl Host {
             };
             return Ok(AiTest { models, ..failed(place, error.into()) });
         }
-        Ok(AiTest { ok: true, place, models, code: None, message: None })
+        let support = connection.tool_support().await;
+        let server = support.map(|s| s.server).or_else(|| PcServer::at(connection.url()));
+        let tools = support.map(|s| s.tools);
+        let tool_model = server.filter(|_| tools == Some(false)).map(PcServer::tool_model);
+        Ok(AiTest {
+            ok: true,
+            place,
+            models,
+            code: None,
+            message: None,
+            tools,
+            server: server.map(PcServer::known),
+            tool_model,
+        })
     }
 
     /// The AI servers of this PC the app knows and looks for, with their

@@ -7,7 +7,8 @@
 
 use dcp_companion::ToolFamily;
 use dcp_host::{
-    Card, CloudChoice, DoorState, EventView, EventsPage, Origin, PluginDetails, Review, SettingView, Status, Wanted,
+    AiTest, Card, CloudChoice, DoorState, EventView, EventsPage, Origin, PcServer, Place, PluginDetails, Review,
+    SettingView, Status, Wanted,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -32,6 +33,32 @@ pub fn origin_badge(origin: Origin) -> &'static str {
         Origin::Import => "Not signed",
         Origin::Folder => "Folder (dev)",
         Origin::Official => "Official",
+    }
+}
+
+/// What `ai test` says of the model and tools (issue 34), from the facts
+/// of an [`AiTest`] that reached the AI: one line, and for llama.cpp a
+/// second (a model is not the only fix there: its chat template is).
+pub fn tools_lines(tested: &AiTest) -> Vec<String> {
+    let server = tested.server.map(|s| s.server);
+    match tested.tools {
+        Some(true) => vec!["tools: this model can use your plugins".to_owned()],
+        Some(false) => {
+            let example = tested.tool_model.map_or_else(String::new, |m| format!(", e.g. {m}"));
+            let mut lines = vec![format!(
+                "tools: this model cannot use tools: your plugins will not be used; choose another model{example}"
+            )];
+            if server == Some(PcServer::LlamaCpp) {
+                lines.push(
+                    "  llama.cpp uses tools only when the model's chat template supports them: choose such a \
+                     model, or start llama-server with --chat-template-file FILE (a template with tools)"
+                        .to_owned(),
+                );
+            }
+            lines
+        }
+        None if tested.place == Some(Place::Online) => vec!["tools: unknown (an online AI is not asked)".to_owned()],
+        None => vec!["tools: unknown (the server does not say whether this model can use tools)".to_owned()],
     }
 }
 

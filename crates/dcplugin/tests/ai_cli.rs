@@ -8,7 +8,7 @@
 
 mod support;
 
-use scripted_ai::{pki::TestPki, ModelsReply, Options, Script, ScriptedAi, MODEL};
+use scripted_ai::{llamacpp, ollama, pki::TestPki, ModelsReply, Options, Route, Script, ScriptedAi, MODEL};
 use serde_json::Value;
 use std::process::Output;
 use support::{contains, json_of, text, Profile};
@@ -72,11 +72,15 @@ fn s11_the_ai_key_is_never_printed_and_sent_only_as_a_bearer_header() {
 
     let tested = p.run(&["ai", "test", "--json"]);
     assert!(tested.status.success(), "{}", text(&tested.stderr));
-    assert_eq!(json(&tested), serde_json::json!({"ok": true, "where": "pc", "models": [MODEL]}));
+    assert_eq!(json(&tested), serde_json::json!({"ok": true, "where": "pc", "models": [MODEL], "tools": null}));
     let received = ai.received();
-    assert_eq!(received.len(), 1);
     assert_eq!(received[0].path, "/v1/models");
-    assert_eq!(received[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    // Then whether the model can use tools, asked of the same origin (issue 34).
+    let asked: Vec<&str> = received[1..].iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(asked, ["/api/show", "/api/v0/models", "/props"]);
+    for request in &received {
+        assert_eq!(request.header("authorization"), Some(format!("Bearer {KEY}").as_str()), "{}", request.path);
+    }
 
     for out in [&set, &keyed, &tested, &p.run(&["ai"]), &p.run(&["ai", "--json"])] {
         assert!(!contains(&out.stdout, KEY) && !contains(&out.stderr, KEY), "the key printed");
@@ -151,6 +155,45 @@ fn issue22_ai_test_names_each_failure() {
     assert_eq!(silent.status.code(), Some(1));
     let said = text(&silent.stderr);
     assert!(said.starts_with("ai_not_listening") && said.contains(&format!("port {port}")), "{said}");
+}
+
+/// Issue 34: `ai test` says whether the model can use tools, as the server
+/// of this PC says: `"tools": false` for a llama.cpp template without tools
+/// (with a model to choose instead), `true` with, `null` for a server with
+/// neither endpoint; the test is ok and exits 0 in every case.
+#[test]
+fn issue34_ai_test_says_whether_the_model_can_use_tools() {
+    let p = Profile::new();
+    let serving = |routes: Vec<Route>| {
+        ScriptedAi::launch(Script::with_turns(vec![]), Options { routes, ..Options::default() }).expect("scripted-ai")
+    };
+    let test = |ai: &ScriptedAi| {
+        p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
+        let (json_out, human) = (p.run(&["ai", "test", "--json"]), p.run(&["ai", "test"]));
+        assert!(json_out.status.success() && human.status.success(), "{}", text(&human.stderr));
+        (json(&json_out), text(&human.stdout))
+    };
+
+    let (without, said) = test(&serving(vec![llamacpp::props(false)]));
+    assert_eq!((without["ok"].as_bool(), without["tools"].as_bool()), (Some(true), Some(false)), "{without}");
+    assert_eq!(without["server"]["server"], "llama_cpp", "{without}");
+    assert_eq!(without["tool_model"], "Qwen2.5-7B-Instruct-GGUF", "{without}");
+    assert!(said.contains("this model cannot use tools: your plugins will not be used"), "{said}");
+    assert!(said.contains("e.g. Qwen2.5-7B-Instruct-GGUF") && said.contains("--chat-template-file"), "{said}");
+
+    let (with, said) = test(&serving(vec![llamacpp::props(true)]));
+    assert_eq!(with["tools"], true, "{with}");
+    assert!(with.get("tool_model").is_none(), "no other model to name: {with}");
+    assert!(said.contains("tools: this model can use your plugins"), "{said}");
+
+    let (ollama_no, said) = test(&serving(vec![ollama::show(&["completion"])]));
+    assert_eq!((ollama_no["tools"].as_bool(), ollama_no["tool_model"].as_str()), (Some(false), Some("qwen2.5")));
+    assert!(!said.contains("--chat-template-file"), "llama.cpp's advice only for llama.cpp: {said}");
+
+    let (neither, said) = test(&serving(vec![]));
+    assert!(neither["tools"].is_null() && neither.get("tools").is_some(), "null, not absent: {neither}");
+    assert!(neither.get("server").is_none(), "no server said, none on this port: {neither}");
+    assert!(said.contains("tools: unknown"), "{said}");
 }
 
 /// An online AI over TLS, reached through the network filter's test hooks

@@ -6,8 +6,10 @@
 //! [`ScriptedAi::received`] (the tools offered, the tool messages, the
 //! headers). The builders speak the three wire shapes small-model servers
 //! use: [`openai`], [`ollama`] and [`llamacpp`]; [`Chunk::Raw`] covers any
-//! odd case. The `scripted-ai` binary serves a script read from JSON for
-//! tests that drive another process.
+//! odd case. What those servers answer outside `/v1` (what a model can do,
+//! issue 34) is an [`Options::routes`] entry: [`llamacpp::props`],
+//! [`ollama::show`], [`lmstudio::models`]. The `scripted-ai` binary serves
+//! a script read from JSON for tests that drive another process.
 //!
 //! ```no_run
 //! # async fn example() {
@@ -24,6 +26,7 @@
 //! ```
 
 pub mod llamacpp;
+pub mod lmstudio;
 pub mod ollama;
 pub mod openai;
 pub mod pki;
@@ -31,4 +34,4 @@ mod script;
 mod server;
 
 pub use script::{Chunk, ModelsReply, Script, Step, MODEL};
-pub use server::{Options, Received, ScriptedAi, Tls};
+pub use server::{Options, Received, Route, ScriptedAi, Tls};

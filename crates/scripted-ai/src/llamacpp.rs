@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::openai::{self, fragments};
 use crate::script::{Chunk, Step, MODEL};
+use crate::server::Route;
 
 /// The closing chunk with no choice, only counts and timings.
 fn timings() -> Chunk {
@@ -54,4 +55,31 @@ pub fn tool_calls(calls: &[(&str, &str, &str)], fragment_size: usize) -> Step {
     chunks.push(openai::finish("tool_calls"));
     chunks.push(timings());
     Step::Stream(chunks)
+}
+
+/// `GET /props` as llama.cpp's server answers it, in part: the model's
+/// chat template and what it can do (`chat_template_caps`). With
+/// `supports_tools: false` the server drops the `tools` of a request
+/// without a word (issue 34).
+pub fn props(supports_tools: bool) -> Route {
+    Route {
+        method: "GET",
+        path: "/props",
+        body: json!({
+            "default_generation_settings": {"n_ctx": 4096},
+            "total_slots": 1,
+            "model_path": "models/scripted.gguf",
+            "chat_template": "{% for message in messages %}{{ message.content }}{% endfor %}",
+            "chat_template_caps": {
+                "supports_parallel_tool_calls": supports_tools,
+                "supports_preserve_reasoning": false,
+                "supports_string_content": true,
+                "supports_system_role": true,
+                "supports_tool_calls": supports_tools,
+                "supports_tools": supports_tools,
+                "supports_typed_content": false,
+            },
+            "build_info": "b0-scripted",
+        }),
+    }
 }

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use crate::openai;
 use crate::script::{Chunk, Step};
+use crate::server::Route;
 
 fn delta(mut delta: Value, finish: Option<&str>) -> Chunk {
     delta["role"] = json!("assistant");
@@ -64,4 +65,21 @@ pub fn model_not_found(model: &str) -> Step {
 
 fn api_error(status: u16, message: &str) -> Step {
     Step::Status(status, json!({"error": {"message": message, "type": "api_error", "param": null, "code": null}}))
+}
+
+/// `POST /api/show` as Ollama answers it, in part: the model's details and
+/// its `capabilities` (`"tools"` among them for a model that can use tools).
+/// Ollama answers for the model named in the request; this one for any.
+pub fn show(capabilities: &[&str]) -> Route {
+    Route {
+        method: "POST",
+        path: "/api/show",
+        body: json!({
+            "modelfile": "FROM scripted",
+            "template": "{{ .Prompt }}",
+            "details": {"format": "gguf", "family": "llama", "parameter_size": "1B", "quantization_level": "Q4_K_M"},
+            "model_info": {"general.architecture": "llama"},
+            "capabilities": capabilities,
+        }),
+    }
 }

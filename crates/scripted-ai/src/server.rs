@@ -7,7 +7,10 @@
 //! `POST /v1/chat/completions` takes the next [`Step`]; once the script is
 //! used up, a 500 whose message says so (a test sees it, the client's error
 //! path names it) — or, with [`Options::repeat`], the script again from its
-//! first step (a benchmark replays one turn many times); anything else, a 404.
+//! first step (a benchmark replays one turn many times); a [`Route`] of
+//! [`Options::routes`] (a server's own API beside the OpenAI-compatible one:
+//! llama.cpp's `/props`, Ollama's `/api/show`…) answers its JSON; anything
+//! else, a 404.
 
 use std::convert::Infallible;
 use std::io;
@@ -96,6 +99,22 @@ pub struct Options {
     /// Once the script is used up, start it again from its first step
     /// instead of answering 500: the n-th chat request gets `turns[n % len]`.
     pub repeat: bool,
+    /// Besides `/v1`, these answers at the server's root: the API of the
+    /// server it stands in for ([`crate::llamacpp::props`],
+    /// [`crate::ollama::show`], [`crate::lmstudio::models`]; issue 34).
+    pub routes: Vec<Route>,
+}
+
+/// One more route: `method path` (the path without its query) answers 200
+/// with this JSON, each time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Route {
+    /// `GET`, `POST`, …
+    pub method: &'static str,
+    /// The path, e.g. `/props`.
+    pub path: &'static str,
+    /// The answer's body.
+    pub body: Value,
 }
 
 /// A running scripted server. Dropping it stops it (a hung request included).
@@ -127,7 +146,7 @@ impl ScriptedAi {
         let addr = listener.local_addr()?;
         listener.set_nonblocking(true)?;
         let acceptor = options.tls.as_ref().map(Tls::acceptor).transpose()?;
-        let shared = Arc::new(Shared::new(script, options.received_file.clone(), options.repeat));
+        let shared = Arc::new(Shared::new(script, options.received_file.clone(), options.repeat, options.routes));
         let (stop, stopped) = oneshot::channel();
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let serving = shared.clone();
@@ -203,10 +222,11 @@ struct Shared {
     gate: Semaphore,
     received_file: Option<PathBuf>,
     repeat: bool,
+    routes: Vec<Route>,
 }
 
 impl Shared {
-    fn new(script: Script, received_file: Option<PathBuf>, repeat: bool) -> Shared {
+    fn new(script: Script, received_file: Option<PathBuf>, repeat: bool, routes: Vec<Route>) -> Shared {
         Shared {
             script,
             chats: AtomicUsize::new(0),
@@ -215,6 +235,7 @@ impl Shared {
             gate: Semaphore::new(0),
             received_file,
             repeat,
+            routes,
         }
     }
 
@@ -306,6 +327,9 @@ async fn answer(shared: Arc<Shared>, request: Request<Incoming>) -> Result<Respo
         .collect();
     let method = parts.method.as_str().to_owned();
     shared.record(Received { method: method.clone(), path: path.clone(), headers, body });
+    if let Some(route) = shared.routes.iter().find(|r| r.method == method && r.path == parts.uri.path()) {
+        return Ok(full(200, &route.body));
+    }
     match (method.as_str(), parts.uri.path()) {
         ("GET", "/v1/models") => Ok(models(&shared.script.models).await),
         ("POST", "/v1/chat/completions") => {

@@ -1,7 +1,7 @@
 //! `ai` (the companion's AI: show it, set its URL and model), `ai key`
-//! (its API key from standard input, never printed) and `ai test` (reach it
-//! and list its models), issue 22. Where the AI runs is the URL's: the
-//! host judges it; this module prints.
+//! (its API key from standard input, never printed) and `ai test` (reach it,
+//! list its models, and say whether the model can use tools: issues 22, 34).
+//! Where the AI runs is the URL's: the host judges it; this module prints.
 
 use super::host::{fail, run as act};
 use super::plugins::read_secret;
@@ -150,6 +150,9 @@ fn test(host: &Host, json: bool) -> ExitCode {
             // Ollama with nothing pulled yet answers with an empty list.
             0 => outln!("Connected ({place}), but it lists no model yet: get one (Ollama: ollama pull NAME)"),
             n => outln!("Connected ({place}): {n} model(s): {}", names(&tested.models)),
+        }
+        for words in crate::words::tools_lines(&tested) {
+            outln!("{words}");
         }
     } else {
         let code = tested.code.map_or("error", |c| c.as_str());
