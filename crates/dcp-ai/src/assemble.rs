@@ -13,7 +13,9 @@
 //!   last call;
 //! * the whole answer as one `message` instead of `delta` (a server that
 //!   ignores `"stream": true`);
-//! * `{"error": …}` inside the stream is an error, not an answer.
+//! * `{"error": …}` inside the stream is an error, not an answer;
+//! * a `finish_reason` of `length` (in any chunk of choice 0) marks the
+//!   answer cut ([`Reply::cut`], issue 34).
 //!
 //! Which tool names were offered, and whether the arguments are valid JSON,
 //! is judged later (the courtier, [`crate::RawArgs::parse`]).
@@ -79,6 +81,8 @@ struct Choice<'a> {
     index: Option<u64>,
     #[serde(borrow)]
     delta: Delta<'a>,
+    #[serde(borrow)]
+    finish_reason: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +108,7 @@ pub struct Assembler {
     /// The latest call opened: where a fragment without `index` goes.
     last: Option<Slot>,
     dropped: usize,
+    cut: bool,
 }
 
 impl Assembler {
@@ -127,6 +132,7 @@ impl Assembler {
                 let Some(choice) = chunk.choices.into_iter().find(|c| c.index.unwrap_or(0) == 0) else {
                     return Ok(Piece::Text(Vec::new()));
                 };
+                self.finished(choice.finish_reason.as_deref());
                 let calls = choice.delta.tool_calls.unwrap_or_default();
                 return Ok(self.delta(choice.delta.content.as_deref(), &calls));
             }
@@ -143,11 +149,18 @@ impl Assembler {
         let choices = chunk.get("choices").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         // One answer is asked for: choice 0 (or the first there is).
         let choice = choices.iter().find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0);
+        self.finished(choice.and_then(|c| c.get("finish_reason")).and_then(Value::as_str));
         let Some(delta) = choice.and_then(|c| c.get("delta").or_else(|| c.get("message"))) else {
             return Ok(Piece::Text(Vec::new()));
         };
         let calls = delta.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         Ok(self.delta(delta.get("content").and_then(Value::as_str), calls))
+    }
+
+    /// Notes an answer ended at its length limit: the one reason that
+    /// changes what the answer means (`stop`, `tool_calls` and others do not).
+    fn finished(&mut self, reason: Option<&str>) {
+        self.cut |= reason == Some("length");
     }
 
     /// One delta's text and tool-call fragments.
@@ -237,7 +250,7 @@ impl Assembler {
                 },
             })
             .collect();
-        Reply { text: self.text, tool_calls, dropped_calls: self.dropped }
+        Reply { text: self.text, tool_calls, dropped_calls: self.dropped, cut: self.cut }
     }
 }
 
@@ -475,6 +488,33 @@ mod tests {
                 assert_eq!(call.arguments.parse(), Ok(json!({"n": n})), "{shape}: nothing of a dropped call");
             }
         }
+    }
+
+    /// Issue 34: `finish_reason: "length"` marks the answer cut, in the
+    /// streamed shape and the whole-message one; `stop` and `tool_calls` do
+    /// not; a call cut mid-arguments is kept as sent (not JSON), for the
+    /// turn to refuse rather than run.
+    #[test]
+    fn issue_34_a_length_finish_marks_the_answer_cut() {
+        let finish = |reason: &str| json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": reason}]});
+        let text = [delta(json!({"content": "Once upon"}))];
+        for (reason, cut) in [("length", true), ("stop", false), ("tool_calls", false)] {
+            let stream = sse(&[text[0].clone(), finish(reason)]);
+            assert_eq!(every_chunking(&stream).1.cut, cut, "{reason}");
+        }
+        let half = sse(&[
+            delta(
+                json!({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "fx__convert", "arguments": ""}}]}),
+            ),
+            delta(json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"amount\":1"}}]})),
+            finish("length"),
+        ]);
+        let reply = every_chunking(&half).1;
+        assert!(reply.cut && reply.tool_calls[0].arguments.parse().is_err(), "{reply:?}");
+        let mut asm = Assembler::new();
+        let whole = json!({"choices": [{"index": 0, "message": {"content": "Once"}, "finish_reason": "length"}]});
+        asm.feed_value(&whole).expect("a whole message");
+        assert!(asm.finish().cut);
     }
 
     #[test]

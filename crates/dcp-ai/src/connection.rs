@@ -95,6 +95,8 @@ pub struct Connection {
     /// Masks the key in whatever the service sends back.
     masker: Arc<Masker>,
     limits: Limits,
+    /// The most tokens one answer may have (the request's `max_tokens`).
+    max_tokens: u32,
     net: dcp_net::Client,
     http: Arc<OnceCell<reqwest::Client>>,
 }
@@ -120,6 +122,14 @@ pub enum StreamItem {
 }
 
 impl Connection {
+    /// The most tokens one answer may have, unless the player sets another
+    /// (issue 34): far more than any answer a companion should give (about
+    /// 1,500 words) or a tool call takes, with room for a reasoning model's
+    /// thinking, which servers count in it; a model that loops stops there,
+    /// its answer said to be cut, instead of streaming until its context is
+    /// full (minutes on a PC).
+    pub const MAX_TOKENS: u32 = 2048;
+
     /// A connection to `url` for `model`. Nothing is sent yet. With the
     /// `test-net` feature, dcp-net's `DCPLUGIN_TEST_*` hooks are read here.
     pub fn new(url: AiUrl, model: String, key: Option<Sensitive>) -> Connection {
@@ -129,6 +139,7 @@ impl Connection {
             masker: Arc::new(Masker::new(key.as_ref().map(Sensitive::expose))),
             key: key.filter(|k| !k.is_empty()).map(Arc::new),
             limits: Limits::DEFAULT,
+            max_tokens: Connection::MAX_TOKENS,
             net: dcp_net::Client::new(),
             http: Arc::new(OnceCell::new()),
         }
@@ -137,6 +148,13 @@ impl Connection {
     /// The same connection with other time limits.
     pub fn with_limits(mut self, limits: Limits) -> Connection {
         self.limits = limits;
+        self
+    }
+
+    /// The same connection answering in `max_tokens` tokens at most (the
+    /// player's setting; [`Connection::MAX_TOKENS`] otherwise).
+    pub fn with_max_tokens(mut self, max_tokens: u32) -> Connection {
+        self.max_tokens = max_tokens;
         self
     }
 
@@ -189,7 +207,7 @@ impl Connection {
     /// the answer as it comes. Errors before the first byte come here; later
     /// ones from [`ChatStream::next`].
     pub async fn chat(&self, req: &ChatRequest) -> Result<ChatStream, AiError> {
-        let body = req.body(&self.model);
+        let body = req.body(&self.model, self.max_tokens);
         let deadline = Instant::now() + self.limits.answer;
         let response =
             self.start(reqwest::Method::POST, self.url.join("chat/completions"), Some(body), Purpose::Chat).await?;

@@ -90,13 +90,15 @@ struct Body<'a> {
     tools: Option<&'a [ToolSpec]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     parallel_tool_calls: Option<bool>,
+    max_tokens: u32,
 }
 
 impl ChatRequest {
     /// The JSON body of `POST /chat/completions` for `model`, streamed,
-    /// written straight from the request: a `Value` in between copied every
-    /// message and schema of every request (benches/turn.rs in dcp-companion).
-    pub(crate) fn body(&self, model: &str) -> Vec<u8> {
+    /// answering in `max_tokens` tokens at most (issue 34), written straight
+    /// from the request: a `Value` in between copied every message and
+    /// schema of every request (benches/turn.rs in dcp-companion).
+    pub(crate) fn body(&self, model: &str, max_tokens: u32) -> Vec<u8> {
         let tools = (!self.tools.is_empty()).then_some(self.tools.as_slice());
         let body = Body {
             model,
@@ -104,6 +106,7 @@ impl ChatRequest {
             messages: &self.messages,
             parallel_tool_calls: (tools.is_some() && self.one_tool_per_step).then_some(false),
             tools,
+            max_tokens,
         };
         // Cannot fail: every map written has string keys.
         serde_json::to_vec(&body).unwrap_or_default()
@@ -131,6 +134,16 @@ impl RawArgs {
             RawArgs::Value(value) => Ok(value.clone()),
             RawArgs::Text(text) => parse_text(text),
         }
+    }
+
+    /// The text the AI sent, when it is not JSON (issue 34: what the
+    /// player is shown of a call that could not run); `None` for JSON.
+    pub fn not_json(&self) -> Option<&str> {
+        let text = match self {
+            RawArgs::Text(text) | RawArgs::Value(Value::String(text)) => text,
+            RawArgs::Value(_) => return None,
+        };
+        parse_text(text).is_err().then_some(text.as_str())
     }
 
     /// The arguments as the wire's string for the conversation sent back:
@@ -194,6 +207,11 @@ pub struct Reply {
     /// How many calls the answer asked for past [`CALLS_PER_ANSWER`](dcp_format::limits::CALLS_PER_ANSWER):
     /// dropped, so never run, answered nor sent back to the AI (issue 32).
     pub dropped_calls: usize,
+    /// The server ended the answer at its length limit (`finish_reason`
+    /// `length`: the request's `max_tokens`, or the model's context full):
+    /// its text stops mid-way and its last tool call may be half sent
+    /// (issue 34).
+    pub cut: bool,
 }
 
 #[cfg(test)]
@@ -221,6 +239,11 @@ mod tests {
         }
         let err = RawArgs::Text("{oops".into()).parse().expect_err("not JSON");
         assert!(err.contains("not JSON"), "{err}");
+        for (raw, _) in table {
+            assert_eq!(raw.not_json().is_some(), raw.parse().is_err(), "{raw:?}");
+        }
+        assert_eq!(RawArgs::Text("amount=100".into()).not_json(), Some("amount=100"));
+        assert_eq!(RawArgs::Value(json!("{oops")).not_json(), Some("{oops"));
     }
 
     #[test]
@@ -243,7 +266,7 @@ mod tests {
             one_tool_per_step: true,
         };
         assert_eq!(
-            serde_json::from_slice::<Value>(&req.body("llama3.1")).expect("JSON"),
+            serde_json::from_slice::<Value>(&req.body("llama3.1", 64)).expect("JSON"),
             json!({
                 "model": "llama3.1",
                 "stream": true,
@@ -258,6 +281,7 @@ mod tests {
                 ],
                 "tools": [{"type": "function", "function": {"name": "fx__convert", "description": "d", "parameters": {"type": "object"}}}],
                 "parallel_tool_calls": false,
+                "max_tokens": 64,
             })
         );
     }
@@ -269,14 +293,14 @@ mod tests {
             tools: vec![],
             one_tool_per_step: true,
         };
-        let body: Value = serde_json::from_slice(&req.body("m")).expect("JSON");
+        let body: Value = serde_json::from_slice(&req.body("m", 64)).expect("JSON");
         assert!(body.get("tools").is_none() && body.get("parallel_tool_calls").is_none(), "{body}");
         let online = ChatRequest {
             tools: vec![ToolSpec { name: "a__b".into(), description: "d".into(), parameters: json!({}) }],
             one_tool_per_step: false,
             ..req
         };
-        let online: Value = serde_json::from_slice(&online.body("m")).expect("JSON");
+        let online: Value = serde_json::from_slice(&online.body("m", 64)).expect("JSON");
         assert!(online.get("parallel_tool_calls").is_none() && online.get("tools").is_some(), "{online}");
     }
 

@@ -23,7 +23,7 @@
 //! of the host's, `Host::call_asking`). The turn's messages are then taken
 //! back out of the conversation, as on any error.
 
-use crate::event::{EngineCode, Said, TurnCode, TurnEvent};
+use crate::event::{args_text, EngineCode, Said, TurnCode, TurnEvent};
 use crate::kept::{heard, Ledger};
 use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
@@ -327,8 +327,12 @@ impl Companion {
             () = sleep_until(deadline) => Err(too_long.into()),
             result = self.steps(&running, &mut steps, out) => result,
         };
+        let result = result.map(|(text, cut)| {
+            out(TurnEvent::Reply { text: text.clone(), cut });
+            text
+        });
         match &result {
-            Ok(text) => out(TurnEvent::Reply { text: text.clone() }),
+            Ok(_) => {}
             Err(e) => {
                 running.over.cancel();
                 self.conversation.truncate(start);
@@ -346,8 +350,11 @@ impl Companion {
     /// only. Calls asked for when no tools were offered still go to the
     /// host, which refuses them (not_requested, step_limit) so the AI is
     /// told why and can say it; past [`STEPS_PER_TURN`] + 1 requests the
-    /// turn ends with what the AI said last.
-    async fn steps(&mut self, running: &Running, steps: &mut Steps, out: Out<'_>) -> Result<String, TurnError> {
+    /// turn ends with what the AI said last. An answer cut at its length
+    /// limit ends the turn, cut (issue 34): its calls are not run, as its
+    /// last one may be half sent (arguments that happen to parse, or none
+    /// yet), and the conversation keeps only its text.
+    async fn steps(&mut self, running: &Running, steps: &mut Steps, out: Out<'_>) -> Result<(String, bool), TurnError> {
         let mut last = String::new();
         // The offer and the language are read once, for the turn's first
         // step: a turn lasts seconds, and each call is judged by the
@@ -376,30 +383,34 @@ impl Companion {
             messages.extend(self.carried(out).await?);
             let request = ChatRequest { messages, tools, one_tool_per_step: one_per_step(&self.connection) };
             let reply = self.stream(&request, out).await?;
+            let calls = if reply.cut { Vec::new() } else { reply.tool_calls };
             self.conversation.push(Message::Assistant {
                 content: (!reply.text.is_empty()).then(|| reply.text.clone()),
-                tool_calls: reply.tool_calls.clone(),
+                tool_calls: calls.clone(),
             });
-            if reply.tool_calls.is_empty() {
-                return Ok(reply.text);
+            if calls.is_empty() {
+                return Ok((reply.text, reply.cut));
             }
             let step = steps.used() + 1;
-            for action in steps.plan(reply.tool_calls.iter().map(asked).collect()) {
-                self.act(running, &turn, (step, &names), action, out).await?;
+            // The plan has one action per call, in order.
+            for (action, call) in steps.plan(calls.iter().map(asked).collect()).into_iter().zip(&calls) {
+                let shown = call.arguments.not_json().map(args_text);
+                self.act(running, &turn, (step, &names), (action, shown), out).await?;
             }
             last = reply.text;
         }
-        Ok(last)
+        Ok((last, false))
     }
 
     /// One call of a step: run through the host, or answered by the engine.
-    /// Its line names the action as the player is shown it (`names`).
+    /// Its line names the action as the player is shown it (`names`), and
+    /// shows its arguments as sent when they were not JSON (`args_text`).
     async fn act(
         &mut self,
         running: &Running,
         turn: &Turn,
         (step, names): (u32, &Names),
-        action: Action,
+        (action, args_text): (Action, Option<String>),
         out: Out<'_>,
     ) -> Result<(), TurnError> {
         let (id, tool, args, outcome, code, reason, sent, for_ai) = match action {
@@ -425,7 +436,7 @@ impl Companion {
         let (plugin, hint) = names.of(&tool);
         let family = code.map(|code| code.family());
         let content = for_ai.clone();
-        out(TurnEvent::Tool { step, tool, args, outcome, code, reason, sent, for_ai, family, plugin, hint });
+        out(TurnEvent::Tool { step, tool, args, outcome, code, reason, sent, for_ai, family, plugin, hint, args_text });
         self.conversation.push(Message::Tool { tool_call_id: id, content });
         Ok(())
     }

@@ -19,6 +19,19 @@ pub struct Said {
     pub text: String,
 }
 
+/// The most characters of arguments that are not JSON a tool line shows
+/// (`args_text`): enough to see what went wrong, and a line stays a line.
+pub const ARGS_TEXT_CHARS: usize = 1_000;
+
+/// What a tool line shows of arguments that are not JSON: `raw` cut at
+/// [`ARGS_TEXT_CHARS`] characters, `…` marking a cut.
+pub fn args_text(raw: &str) -> String {
+    match raw.char_indices().nth(ARGS_TEXT_CHARS) {
+        Some((at, _)) => format!("{}…", &raw[..at]),
+        None => raw.to_owned(),
+    }
+}
+
 /// How a tool call of the turn ended: done, failed or refused.
 pub type ToolOutcome = JournalOutcome;
 
@@ -72,6 +85,12 @@ pub enum TurnEvent {
         /// The action's hint in the player's language (else English); none
         /// for a tool the AI made up (issue 33).
         hint: Option<String>,
+        /// What the AI sent as arguments when it was not JSON, cut at
+        /// [`ARGS_TEXT_CHARS`] characters (issue 34). Absent when the
+        /// arguments were JSON (the line as before issue 34).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        args_text: Option<String>,
     },
     /// The player was asked to confirm an R3 action (§12).
     Confirm {
@@ -92,6 +111,13 @@ pub enum TurnEvent {
     Reply {
         /// The answer.
         text: String,
+        /// The AI's server ended the answer at its length limit (the
+        /// request's `max_tokens`, or its context full; issue 34): the text
+        /// stops mid-way and the answer's tool calls were not run. Absent
+        /// when not cut (the line as before issue 34).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+        cut: bool,
     },
     /// An event of an event turn (§16): what the player is shown of it
     /// (its title, the program's words) and the message the AI read.
@@ -223,6 +249,18 @@ mod tests {
     use dcp_host::CallCode;
     use serde_json::json;
 
+    /// Issue 34: arguments that are not JSON are shown whole up to
+    /// [`ARGS_TEXT_CHARS`] characters, never cut inside a character.
+    #[test]
+    fn args_text_is_cut_at_its_limit() {
+        assert_eq!(args_text("amount=100"), "amount=100");
+        let long = "é".repeat(ARGS_TEXT_CHARS + 5);
+        let shown = args_text(&long);
+        assert_eq!(shown.chars().count(), ARGS_TEXT_CHARS + 1);
+        assert!(shown.ends_with("é…"), "{shown}");
+        assert_eq!(args_text(&long[..2 * ARGS_TEXT_CHARS]), long[..2 * ARGS_TEXT_CHARS]);
+    }
+
     #[test]
     fn lines_have_the_chat_json_shape() {
         let turn = TurnEvent::Turn { id: "t1".into(), source: Source::Keyboard, text: "hi".into() };
@@ -242,6 +280,7 @@ mod tests {
             family: Some(ToolFamily::Refused),
             plugin: Some("Exchange rates".into()),
             hint: Some("Convert an amount".into()),
+            args_text: None,
         };
         // The keys before issue 33 in their order and spelling, then the plugin, its hint and the code's family.
         assert_eq!(
@@ -266,6 +305,7 @@ mod tests {
             family: Some(ToolFamily::ServiceDown),
             plugin: None,
             hint: None,
+            args_text: None,
         };
         let json = serde_json::to_value(not_run).unwrap_or_default();
         assert_eq!(
@@ -304,6 +344,15 @@ mod tests {
         assert_eq!(
             serde_json::to_value(TurnEvent::End { steps: 1, stopped: true }).ok(),
             Some(json!({"type":"end","steps":1,"stopped":true}))
+        );
+        // Issue 34: a cut answer says so; any other reply is as before.
+        assert_eq!(
+            serde_json::to_value(TurnEvent::Reply { text: "a".into(), cut: false }).ok(),
+            Some(json!({"type":"reply","text":"a"}))
+        );
+        assert_eq!(
+            serde_json::to_value(TurnEvent::Reply { text: "a".into(), cut: true }).ok(),
+            Some(json!({"type":"reply","text":"a","cut":true}))
         );
         // Issue 32: the turns an online AI's request leaves out, and an event it was not told.
         let left = TurnEvent::LeftOut { turns: 2, plugins: vec!["notes".into()] };

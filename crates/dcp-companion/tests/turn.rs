@@ -120,7 +120,7 @@ async fn a_read_then_act_chain_of_two_steps() {
     assert!(matches!(events.first(), Some(TurnEvent::Turn { source: Source::Keyboard, .. })), "{events:?}");
     assert_eq!(events.last(), Some(&TurnEvent::End { steps: 2, stopped: false }));
     assert!(events.contains(&TurnEvent::Delta { text: "Done: ".into() }), "{events:?}");
-    assert!(events.contains(&TurnEvent::Reply { text: "Done: noted.".into() }), "{events:?}");
+    assert!(events.contains(&TurnEvent::Reply { text: "Done: noted.".into(), cut: false }), "{events:?}");
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 2, "the program received both calls");
 
     let sent = chats(&w.ai);
@@ -283,7 +283,7 @@ async fn what_small_models_get_wrong_is_answered_not_crashed_on() {
     assert_eq!(results[1], ("r1".to_owned(), Refusal::RepeatedCall.for_ai()));
     assert!(results[2].1.contains("unknown_tool"), "{results:?}");
     assert!(results[3].1.starts_with("INVALID_ARGUMENTS: the arguments are not JSON"), "{results:?}");
-    assert!(events.contains(&TurnEvent::Reply { text: String::new() }));
+    assert!(events.contains(&TurnEvent::Reply { text: String::new(), cut: false }));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -435,4 +435,70 @@ async fn r3_is_not_offered_where_no_one_can_be_asked() {
     w.companion = Companion::new(f.host.clone(), Connection::new(url, MODEL.into(), None));
     say(&mut w, Source::Keyboard, "note it").await.0.expect("answer");
     assert_eq!(offered(&chats(&w.ai)[0]), ["mypc__get_time"]);
+}
+
+/// The turn's `reply` line: (text, cut).
+fn reply(events: &[TurnEvent]) -> Option<(String, bool)> {
+    events.iter().find_map(|e| match e {
+        TurnEvent::Reply { text, cut } => Some((text.clone(), *cut)),
+        _ => None,
+    })
+}
+
+/// Issue 34: an answer the server cut at its length limit ends the turn
+/// with a `reply` line saying `cut`; a whole answer's line does not.
+#[tokio::test(flavor = "multi_thread")]
+async fn issue_34_a_cut_answer_says_cut() {
+    let mut w = world(vec![openai::cut_text(["Once upon a ti"]), openai::text(["Done."])]).await;
+    let (result, events) = say(&mut w, Source::Keyboard, "tell me a story").await;
+    assert_eq!(result.expect("a cut answer is an answer"), "Once upon a ti");
+    assert_eq!(reply(&events), Some(("Once upon a ti".into(), true)));
+    let line = serde_json::to_value(events.iter().find(|e| matches!(e, TurnEvent::Reply { .. }))).expect("JSON");
+    assert_eq!(line, json!({"type": "reply", "text": "Once upon a ti", "cut": true}));
+    let (_, events) = say(&mut w, Source::Keyboard, "and?").await;
+    assert_eq!(reply(&events), Some(("Done.".into(), false)));
+}
+
+/// Issue 34: a tool step cut at the length limit runs nothing, even a call
+/// whose arguments never came (`""` reads as no arguments): the turn ends
+/// cut, with one request, and the next turn's conversation carries no
+/// unanswered call.
+#[tokio::test(flavor = "multi_thread")]
+async fn issue_34_a_cut_tool_step_runs_no_half_call() {
+    let mut half = openai::tool_call_chunks(&[("c1", "mypc__get_time", "")], 0);
+    half.push(openai::finish("length"));
+    let mut w = world(vec![Step::Stream(half), openai::text(["ok"])]).await;
+    let (result, events) = say(&mut w, Source::Keyboard, "time?").await;
+    result.expect("a cut answer is an answer");
+    assert!(tools(&events).is_empty(), "{events:?}");
+    assert_eq!(reply(&events), Some((String::new(), true)));
+    assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reached the program");
+    say(&mut w, Source::Keyboard, "again").await.0.expect("answer");
+    let sent = chats(&w.ai);
+    assert_eq!(sent.len(), 2, "one request per turn");
+    let carried_calls =
+        sent[1].body["messages"].as_array().into_iter().flatten().any(|m| m.get("tool_calls").is_some());
+    assert!(!carried_calls, "{}", sent[1].body);
+}
+
+/// Issue 34: arguments that are not JSON: the tool line keeps `args: null`
+/// and shows what the model sent in `args_text`; JSON arguments have no
+/// `args_text`.
+#[tokio::test(flavor = "multi_thread")]
+async fn issue_34_the_tool_line_shows_arguments_that_are_not_json() {
+    let mut w = world(vec![
+        openai::tool_calls(&[("c1", "mypc__add_note", "text=tea")], 0),
+        openai::tool_calls(&[("c2", "mypc__get_time", "{}")], 0),
+        openai::text(["ok"]),
+    ])
+    .await;
+    let (_, events) = say(&mut w, Source::Keyboard, "note tea").await;
+    let lines: Vec<serde_json::Value> = events
+        .iter()
+        .filter(|e| matches!(e, TurnEvent::Tool { .. }))
+        .map(|e| serde_json::to_value(e).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!((&lines[0]["args"], &lines[0]["args_text"]), (&json!(null), &json!("text=tea")));
+    assert_eq!((&lines[1]["args"], lines[1].get("args_text")), (&json!({}), None));
 }

@@ -606,3 +606,39 @@ fn s13_each_error_of_the_ai_ends_a_once_turn_with_its_code() {
         no_secret(&out, &ai, &[AI_KEY]);
     }
 }
+
+/// Issue 34: an answer the AI's server cut at its length limit is said to
+/// be cut: a line after it on the terminal, `"cut": true` on the `reply`
+/// line of `--json` (absent from a whole answer's line).
+#[test]
+fn issue_34_a_cut_answer_is_said_on_the_terminal_and_in_json() {
+    let ai = ai(vec![openai::cut_text(["Once upon ", "a ti"]), openai::text(["Done."])]);
+    let p = profile_with_ai(&ai);
+    let out = p.run_with(&["chat", "--door-port", &free_port().to_string()], Some("tell me a story\n"), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "Once upon a ti\n(the answer was cut: it reached the length limit)\n");
+    let (out, lines) = chat(&p, &["--once", "and then?"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(of_type(&lines, "reply"), [&json!({"type": "reply", "text": "Done."})]);
+    let ai = self::ai(vec![openai::cut_text(["Once"])]);
+    let p = profile_with_ai(&ai);
+    let (_, lines) = chat(&p, &["--once", "a story"], "");
+    assert_eq!(of_type(&lines, "reply"), [&json!({"type": "reply", "text": "Once", "cut": true})]);
+    assert_eq!(chats(&ai)[0].body["max_tokens"], json!(2048), "the default limit is asked for");
+}
+
+/// Issue 34: a tool line whose arguments were not JSON shows what the
+/// model sent (`args_text`), `args` staying `null`.
+#[test]
+fn issue_34_the_tool_line_shows_arguments_that_are_not_json() {
+    let ai = ai(vec![openai::tool_calls(&[("c1", "mypc__add_note", "text=tea")], 0), openai::text(["ok"])]);
+    let p = profile_with_ai(&ai);
+    let _pc = PcServer::start(&p, |_| {});
+    let (out, lines) = chat(&p, &["--once", "note tea"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tool = of_type(&lines, "tool")[0];
+    assert_eq!(
+        (&tool["args"], &tool["args_text"], &tool["code"]),
+        (&json!(null), &json!("text=tea"), &json!("INVALID_ARGUMENTS"))
+    );
+}

@@ -40,6 +40,14 @@ pub fn text<S: AsRef<str>>(pieces: impl IntoIterator<Item = S>) -> Step {
     Step::Stream(chunks)
 }
 
+/// A text reply the server ended at its length limit (`max_tokens`, or
+/// the context full): finished with `length` (issue 34).
+pub fn cut_text<S: AsRef<str>>(pieces: impl IntoIterator<Item = S>) -> Step {
+    let mut chunks = text_chunks(pieces);
+    chunks.push(finish("length"));
+    Step::Stream(chunks)
+}
+
 /// Tool calls `(id, name, arguments)` as OpenAI streams them (no finish):
 /// the role chunk, then for each call at `index` i a chunk naming it with
 /// `"arguments": ""`, then its arguments in pieces of `fragment_size`

@@ -286,7 +286,7 @@ pub(super) mod tests {
         let (result, lines) = say(&talk, &host, "hi");
         result.expect("a turn");
         assert!(lines.contains(&TurnEvent::Delta { text: "Hel".into() }), "{lines:?}");
-        assert!(lines.contains(&TurnEvent::Reply { text: "Hello!".into() }), "{lines:?}");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Hello!".into(), cut: false }), "{lines:?}");
         assert!(matches!(lines.last(), Some(TurnEvent::End { .. })), "{lines:?}");
 
         use_ai(&host, &second);
@@ -375,7 +375,7 @@ pub(super) mod tests {
         assert_eq!(said.as_deref(), Some("Stretch a bit!"));
         assert!(lines.contains(&from), "{lines:?}");
         assert!(matches!(lines.first(), Some(TurnEvent::Turn { source: Source::Event, .. })), "{lines:?}");
-        assert!(lines.contains(&TurnEvent::Reply { text: "Stretch a bit!".into() }), "{lines:?}");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Stretch a bit!".into(), cut: false }), "{lines:?}");
         assert_eq!(ai.received()[0].body.get("tools").and_then(|t| t.as_array()).map_or(0, Vec::len), 0, "no tools");
     }
 
@@ -437,7 +437,7 @@ pub(super) mod tests {
 
         let (result, lines) = say(&talk, &host, "and then?");
         result.expect("the next message");
-        assert!(lines.contains(&TurnEvent::Reply { text: "Fine.".into() }), "{lines:?}");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Fine.".into(), cut: false }), "{lines:?}");
     }
 
     /// Issue 33: a message sent while a turn runs is never refused: it
@@ -448,9 +448,9 @@ pub(super) mod tests {
         let first = openai::text(["First", " answer."]).pause_after(2);
         let (_dir, host, ai, talk) = talking(vec![first, openai::text(["Second."])]);
         let (one, two) = behind_a_stream(&talk, &host, ["one", "two"], || async { ai.release() });
-        assert!(one.contains(&TurnEvent::Reply { text: "First answer.".into() }), "{one:?}");
+        assert!(one.contains(&TurnEvent::Reply { text: "First answer.".into(), cut: false }), "{one:?}");
         assert!(matches!(two.first(), Some(TurnEvent::Turn { text, .. }) if text == "two"), "{two:?}");
-        assert!(two.contains(&TurnEvent::Reply { text: "Second.".into() }), "{two:?}");
+        assert!(two.contains(&TurnEvent::Reply { text: "Second.".into(), cut: false }), "{two:?}");
         assert_eq!(chats(&ai).len(), 2);
         let second = asked(&ai, 1);
         assert!(second.contains("First answer.") && second.contains("two"), "{second}");
@@ -475,7 +475,7 @@ pub(super) mod tests {
 
         let (result, lines) = say(&talk, &host, "who are you?");
         result.expect("a turn");
-        assert!(lines.contains(&TurnEvent::Reply { text: "Fresh.".into() }), "{lines:?}");
+        assert!(lines.contains(&TurnEvent::Reply { text: "Fresh.".into(), cut: false }), "{lines:?}");
         assert_eq!(chats(&ai).len(), 3, "the dropped message was not sent");
         let fresh = asked(&ai, 2);
         assert!(fresh.contains("who are you?"), "{fresh}");

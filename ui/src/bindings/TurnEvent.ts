@@ -78,7 +78,13 @@ plugin: string | null,
  * The action's hint in the player's language (else English); none
  * for a tool the AI made up (issue 33).
  */
-hint: string | null, } | { "type": "confirm", 
+hint: string | null, 
+/**
+ * What the AI sent as arguments when it was not JSON, cut at
+ * [`ARGS_TEXT_CHARS`] characters (issue 34). Absent when the
+ * arguments were JSON (the line as before issue 34).
+ */
+args_text?: string, } | { "type": "confirm", 
 /**
  * The full tool name.
  */
@@ -106,7 +112,14 @@ hint: string | null, } | { "type": "reply",
 /**
  * The answer.
  */
-text: string, } | { "type": "event", 
+text: string, 
+/**
+ * The AI's server ended the answer at its length limit (the
+ * request's `max_tokens`, or its context full; issue 34): the text
+ * stops mid-way and the answer's tool calls were not run. Absent
+ * when not cut (the line as before issue 34).
+ */
+cut?: boolean, } | { "type": "event", 
 /**
  * The plugin that posted it.
  */

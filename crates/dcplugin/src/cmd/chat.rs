@@ -340,12 +340,16 @@ impl Printer {
                 self.end_line();
                 outln!("  serious action {decision}: {} {}", line(method), line(url));
             }
-            TurnEvent::Reply { text } => {
+            TurnEvent::Reply { text, cut } => {
                 let streamed = std::mem::take(&mut self.streamed);
                 let mut screen = self.screen();
                 let mut safe = if streamed { String::new() } else { screen.piece(text) };
                 safe.push_str(&screen.finish());
                 write_made_safe(To::Stdout, &safe);
+                // Issue 34: a cut answer is not taken for a whole one.
+                if *cut {
+                    outln!("(the answer was cut: it reached the length limit)");
+                }
             }
             // The program's words, not the AI's framing of them.
             TurnEvent::Event { plugin, event, title, details, held, .. } => {
