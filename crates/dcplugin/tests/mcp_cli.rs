@@ -562,31 +562,58 @@ fn lines_of(output: impl Read + Send + 'static) -> mpsc::Receiver<String> {
     out
 }
 
+/// Issue 34: JSON-RPC 2.0's codes for what a client sends wrong. A line
+/// that is not JSON: a parse error (-32700) with `"id": null` (rmcp alone
+/// dropped it unanswered). A `tools/call` whose params are not its own
+/// (none, no `name`, `arguments` not an object): invalid params (-32602),
+/// not method not found (-32601), which only a method the server lacks
+/// gets. Params that are not an object or an array at all break the
+/// request's own shape: rmcp answers invalid request (-32600), without
+/// the id it could not read. A huge line
+/// is dropped unread. The server goes on serving.
 #[test]
 fn malformed_and_huge_messages_are_dropped_or_answered_and_the_server_keeps_serving() {
     // A raw client: the SDK never sends such lines.
     let w = World::new();
     let mut raw = Raw::start(&w, json!({}));
-    // Not JSON: nothing to answer (no id), dropped.
     raw.line("{this is not json");
-    // JSON, but not a request the server knows: answered with an error
-    // (Invalid Request, or Method Not Found for a method it does not have).
     raw.line(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"shop__get_price"}"#);
-    raw.line(r#"{"jsonrpc":"2.0","id":3,"method":"no/such/method"}"#);
-    for _ in 0..2 {
-        let error = raw.read().unwrap();
-        let code = error["error"]["code"].as_i64();
-        assert!(matches!(code, Some(-32602..=-32600)), "an error answer: {error}");
-    }
+    raw.line(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"id":"lamp"}}}"#);
+    raw.line(
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"shop__get_price","arguments":"lamp"}}"#,
+    );
+    raw.line(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call"}"#);
+    raw.line(r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method"}"#);
+    // Answered as each is read: in any order.
+    let mut codes: Vec<(Value, Value)> = (0..6)
+        .map(|_| {
+            let answer = raw.read().unwrap();
+            assert!(answer.get("result").is_none(), "an error answer: {answer}");
+            (answer["id"].clone(), answer["error"]["code"].clone())
+        })
+        .collect();
+    codes.sort_by_key(|(id, code)| (id.as_i64().unwrap_or(0), code.as_i64()));
+    let invalid_params = json!(-32602);
+    assert_eq!(
+        codes,
+        [
+            (Value::Null, json!(-32700)),
+            (Value::Null, json!(-32600)),
+            (json!(3), invalid_params.clone()),
+            (json!(4), invalid_params.clone()),
+            (json!(5), invalid_params),
+            (json!(7), json!(-32601)),
+        ]
+    );
     // Two megabytes on one line: dropped unread.
     let huge = format!(
         r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"shop__get_price","arguments":{{"id":"{}"}}}}}}"#,
         "x".repeat(2 * 1024 * 1024)
     );
     raw.line(&huge);
-    raw.line(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+    raw.line(r#"{"jsonrpc":"2.0","id":8,"method":"tools/list"}"#);
     let listed = raw.read().unwrap();
-    assert_eq!(listed["id"], 5, "the huge line got no answer: {listed}");
+    assert_eq!(listed["id"], 8, "the huge line got no answer: {listed}");
     assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 4, "{listed}");
     assert_eq!(raw.close(), Vec::<Value>::new());
     assert!(w.server.seen().is_empty(), "nothing sent");

@@ -34,11 +34,19 @@
 //! client closes the session, the server ends once every call begun has
 //! ended, so none loses its journal line to the process's exit (a call the
 //! client cancelled, or one rmcp stops waiting for at the session's end).
+//!
+//! What the client sends wrong is answered as JSON-RPC 2.0 says (issue
+//! 34): a line that is not JSON with a parse error (-32700, `"id": null`),
+//! which rmcp would drop unanswered ([`Wire`] reads standard input before
+//! rmcp does); a `tools/call` or `tools/list` whose params are not theirs
+//! with invalid params (-32602), which rmcp would answer as a method not
+//! found ([`ServerHandler::on_custom_request`]).
 
 use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Offer, Place, Question, Source, Turn};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam, ClientResult, ContentBlock,
-    ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema, Implementation, ListToolsResult,
+    CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+    ClientResult, ConstString, ContentBlock, CustomRequest, CustomResult, ElicitRequest, ElicitRequestParams,
+    ElicitationAction, ElicitationSchema, ErrorCode, Implementation, ListToolsRequestMethod, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, RequestId, ServerCapabilities, ServerConfig, ServerRequest, Tool,
     ToolAnnotations,
 };
@@ -50,6 +58,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
 /// How often the tool list is worked out again to see whether it changed:
 /// as often as a running app looks at the statuses (`background.rs`). An
@@ -62,17 +71,25 @@ const FOLLOW_EVERY: Duration = Duration::from_secs(1);
 /// server goes on serving.
 const LONGEST_MESSAGE: usize = 1024 * 1024;
 
+/// JSON-RPC 2.0's answer to a line that is not JSON: there is no request
+/// to name, so its id is null.
+const PARSE_ERROR: &[u8] =
+    b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error: the line is not JSON\"}}\n";
+
+/// What each pipe between [`Wire`] and rmcp holds before its writer waits.
+const PIPE_BYTES: usize = 64 * 1024;
+
 /// Serves until the client closes standard input. Exit 0 then, 1 when the
 /// client never completed `initialize`.
 pub fn run(host: &Host, model: Place) -> anyhow::Result<ExitCode> {
     let server = Server { host: host.clone(), model, under_way: UnderWay::default() };
     host.block_on(async {
-        let transport = AsyncRwTransport::<RoleServer, _, _>::new(tokio::io::stdin(), tokio::io::stdout())
-            .with_max_line_length(LONGEST_MESSAGE);
+        let (transport, wire) = Wire::start();
         let running = match server.clone().serve(transport).await {
             Ok(running) => running,
             Err(e) => {
                 eprintln!("dcplugin mcp: the client did not start a session: {e}");
+                wire.ended().await;
                 return Ok(ExitCode::from(super::REFUSED));
             }
         };
@@ -82,8 +99,119 @@ pub fn run(host: &Host, model: Place) -> anyhow::Result<ExitCode> {
             () = server.follow(peer) => {}
         }
         server.under_way.ended().await;
+        wire.ended().await;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Standard input and output around rmcp's transport, which talks to two
+/// pipes: every line of standard input that is JSON goes on to rmcp as it
+/// is, and one that is not is answered [`PARSE_ERROR`]; rmcp's lines and
+/// those answers go out whole, one at a time, on standard output.
+struct Wire {
+    /// Writes standard output until rmcp's side closes.
+    mouth: tokio::task::JoinHandle<()>,
+}
+
+impl Wire {
+    /// The transport rmcp serves on, with the tasks that feed it and say
+    /// what it writes.
+    fn start() -> (AsyncRwTransport<RoleServer, DuplexStream, DuplexStream>, Wire) {
+        let (to_rmcp, rmcp_reads) = tokio::io::duplex(PIPE_BYTES);
+        let (rmcp_writes, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
+        let (answers, answered) = tokio::sync::mpsc::channel(16);
+        // Ends with standard input, which closes rmcp's: the session ends.
+        drop(tokio::spawn(ear(BufReader::new(tokio::io::stdin()), to_rmcp, answers)));
+        let mouth = tokio::spawn(mouth(BufReader::new(from_rmcp), answered));
+        (AsyncRwTransport::new(rmcp_reads, rmcp_writes), Wire { mouth })
+    }
+
+    /// Waits for every line said to be out (rmcp's side is closed once its
+    /// session ended).
+    async fn ended(self) {
+        let _ = self.mouth.await;
+    }
+}
+
+/// Reads the client's lines: each that is JSON on to rmcp, each that is
+/// not answered with a parse error. A line longer than [`LONGEST_MESSAGE`]
+/// is dropped unread, as before rmcp's own reading.
+async fn ear(
+    mut input: impl AsyncBufRead + Unpin,
+    mut to_rmcp: DuplexStream,
+    answers: tokio::sync::mpsc::Sender<&'static [u8]>,
+) {
+    let mut line = Vec::new();
+    while let Ok(true) = next_line(&mut input, &mut line).await {
+        if is_json(&line) {
+            if to_rmcp.write_all(&line).await.is_err() {
+                return;
+            }
+        } else if answers.send(PARSE_ERROR).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Whether a line is JSON, or no message at all (blank: rmcp passes over
+/// it). A UTF-8 byte order mark before it is rmcp's to drop.
+fn is_json(line: &[u8]) -> bool {
+    let text = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    text.trim_ascii().is_empty() || serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// The next line of `input` in `line`, its newline kept; false at the end
+/// of the input. One longer than [`LONGEST_MESSAGE`] is read through and
+/// left out: `line` is empty then.
+async fn next_line(input: &mut (impl AsyncBufRead + Unpin), line: &mut Vec<u8>) -> std::io::Result<bool> {
+    line.clear();
+    let longest = LONGEST_MESSAGE as u64;
+    if (&mut *input).take(longest + 1).read_until(b'\n', line).await? == 0 {
+        return Ok(false);
+    }
+    if line.len() > LONGEST_MESSAGE {
+        while !line.ends_with(b"\n") {
+            line.clear();
+            if (&mut *input).take(longest).read_until(b'\n', line).await? == 0 {
+                break;
+            }
+        }
+        line.clear();
+    }
+    Ok(true)
+}
+
+/// Writes rmcp's lines and the parse errors' on standard output, each
+/// whole, until rmcp's side closes; the answers still waiting then last.
+async fn mouth(mut from_rmcp: BufReader<DuplexStream>, mut answered: tokio::sync::mpsc::Receiver<&'static [u8]>) {
+    let mut out = tokio::io::stdout();
+    let mut line = Vec::new();
+    loop {
+        // Cancel-safe: a line half read stays in `line` for the next turn.
+        let said = tokio::select! {
+            read = from_rmcp.read_until(b'\n', &mut line) => match read {
+                Ok(0) | Err(_) => break,
+                Ok(_) => write_line(&mut out, &line).await,
+            },
+            Some(answer) = answered.recv() => write_line(&mut out, answer).await,
+        };
+        if line.ends_with(b"\n") {
+            line.clear();
+        }
+        if said.is_err() {
+            return;
+        }
+    }
+    while let Ok(answer) = answered.try_recv() {
+        if write_line(&mut out, answer).await.is_err() {
+            return;
+        }
+    }
+}
+
+async fn write_line(out: &mut tokio::io::Stdout, line: &[u8]) -> std::io::Result<()> {
+    out.write_all(line).await?;
+    out.flush().await
 }
 
 /// The server: the host, where the client's model runs, and its calls.
@@ -179,6 +307,25 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(self.tools(&context.peer).await?))
+    }
+
+    /// A request rmcp could not read as one it knows: a method this server
+    /// serves with params that are not its own is invalid params (-32602),
+    /// said with what is wrong; any other is a method not found (-32601).
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let wrong = if request.method == CallToolRequestMethod::VALUE {
+            request.params_as::<CallToolRequestParams>().err()
+        } else if request.method == ListToolsRequestMethod::VALUE {
+            request.params_as::<PaginatedRequestParams>().err()
+        } else {
+            return Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None));
+        };
+        let why = wrong.map_or_else(|| "its params are missing".to_owned(), |e| format!("its params are wrong: {e}"));
+        Err(ErrorData::invalid_params(format!("{}: {why}", request.method), None))
     }
 
     async fn call_tool(
