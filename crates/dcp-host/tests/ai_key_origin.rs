@@ -36,7 +36,9 @@ async fn s13_issue32_a_key_set_for_one_port_never_reaches_another() {
     assert!(keyed.key_set && !keyed.key_forgotten);
     let reached = f.host.ai_test().await.expect("test A");
     assert!(reached.ok, "{reached:?}");
-    assert_eq!(seen_a.lock().expect("seen").as_slice(), [Some(format!("Bearer {KEY}"))], "A gets its key");
+    // The model list, then whether the model can use tools (issue 34): all of A's origin, all with its key.
+    let seen = seen_a.lock().expect("seen").clone();
+    assert!(!seen.is_empty() && seen.iter().all(|k| k.as_deref() == Some(&format!("Bearer {KEY}"))), "A gets its key");
 
     // Another path of the same origin keeps it.
     let same = f.host.set_ai(Some(format!("http://127.0.0.1:{a}/api/v1")), None).await.expect("same origin");
@@ -48,7 +50,8 @@ async fn s13_issue32_a_key_set_for_one_port_never_reaches_another() {
     assert_eq!(serde_json::to_value(&moved).expect("JSON")["key_forgotten"], true);
     let reached = f.host.ai_test().await.expect("test B");
     assert!(reached.ok, "{reached:?}");
-    assert_eq!(seen_b.lock().expect("seen").as_slice(), [None], "B gets a request, with no key");
+    let seen = seen_b.lock().expect("seen").clone();
+    assert!(!seen.is_empty() && seen.iter().all(Option::is_none), "B gets requests, with no key: {seen:?}");
     assert!(!f.host.ai_connection().await.expect("connection").has_key(), "no key for B");
 
     let back = f.host.set_ai(url(a), None).await.expect("back to A");
