@@ -440,6 +440,7 @@ export const en = {
   'ai.problem.bad_answer': 'The answer is not that of an AI service: check the address (it usually ends in /v1).',
   'ai.problem.other': 'The AI could not be reached: the technical details say why.',
   'ai.problem.turn_too_long': 'The AI took too long to answer, so the turn was ended. Try again, or choose a faster model.',
+  'companion.cut': 'The answer was cut (it reached the length limit).',
   'companion.stopped': 'Stopped.',
   'companion.heading': 'Talk with your companion',
   'companion.you': 'You:',

@@ -442,6 +442,7 @@ export const fr: Record<keyof typeof en, string> = {
   'ai.problem.bad_answer': 'La réponse n\'est pas celle d\'un service d\'IA : vérifiez l\'adresse (elle finit d\'habitude par /v1).',
   'ai.problem.other': 'L\'IA n\'a pas pu être jointe : les détails techniques disent pourquoi.',
   'ai.problem.turn_too_long': 'L\'IA a mis trop de temps à répondre : le tour a été arrêté. Réessayez, ou choisissez un modèle plus rapide.',
+  'companion.cut': 'La réponse a été coupée (elle a atteint la longueur maximale).',
   'companion.stopped': 'Arrêté.',
   'companion.heading': 'Parler avec votre compagnon',
   'companion.you': 'Vous :',

@@ -46,6 +46,8 @@ export interface Exchange {
   over: boolean;
   /** Its turn was stopped (its `end` line says so): the words so far stay, marked stopped. */
   stopped?: boolean;
+  /** The AI's server cut its answer at the length limit (its `reply` line says so, issue 34). */
+  cut?: boolean;
   /** Earlier turns its requests left out (§13, issue 32): they touched a plugin kept on this PC and the AI is online. */
   leftOut?: LeftOutLine;
   /** The plugins whose events the online AI was not told (§13, issue 32), by slug. */
@@ -59,7 +61,7 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
   switch (line.type) {
     case 'delta': return { ...x, answer: x.answer + line.text };
     // The whole answer replaces the pieces: what the AI finally said is what counts.
-    case 'reply': return { ...x, answer: line.text };
+    case 'reply': return line.cut ? { ...x, answer: line.text, cut: true } : { ...x, answer: line.text };
     case 'tool':
     case 'confirm': return { ...x, tools: [...x.tools, line] };
     case 'error': return { ...x, error: { code: line.code, message: line.message } };
@@ -312,6 +314,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
                 ))}
               </ul>
             )}
+            {x.cut && <p class="banner" data-testid="answer-cut">{t('companion.cut')}</p>}
             {/* Said with the turn's end, which tells a stop from a failure. */}
             {x.stopped
               ? <p class="banner" data-testid="turn-stopped">{t('companion.stopped')}</p>

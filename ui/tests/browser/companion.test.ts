@@ -612,3 +612,19 @@ describe('issue 33 Stop, and typing while the companion answers', () => {
     expect(await page.locator('[data-testid="said"]').allInnerTexts()).toEqual(['Vous : fresh']);
   });
 });
+
+describe('issue 34 bounded answers', () => {
+  test('an answer cut at the length limit says so under it, in English and French; a whole one does not', async () => {
+    const page = await companion({ ai: OLLAMA, turn: [{ type: 'delta', text: 'Once upon' }, { type: 'reply', text: 'Once upon', cut: true }, { type: 'end', steps: 0 }] });
+    await say(page, 'tell me a story');
+    await expect.poll(() => text(page, 'answer-cut')).toBe('The answer was cut (it reached the length limit).');
+    expect(await page.locator('[data-testid="answer"]').allInnerTexts()).toEqual(['Companion: Once upon']);
+    expect(await axe(page)).toEqual([]);
+    await page.locator('[data-testid="language"]').selectOption('fr');
+    await expect.poll(() => text(page, 'answer-cut')).toBe('La réponse a été coupée (elle a atteint la longueur maximale).');
+    const whole = await companion({ ai: OLLAMA, turn: [{ type: 'reply', text: 'Hi.' }, { type: 'end', steps: 0 }] });
+    await say(whole, 'hello');
+    await expect.poll(() => whole.locator('[data-testid="answer"]').getAttribute('aria-busy')).toBe('false');
+    expect(await whole.locator('[data-testid="answer-cut"]').count()).toBe(0);
+  });
+});

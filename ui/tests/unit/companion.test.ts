@@ -93,6 +93,11 @@ describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
     const failed = [{ type: 'error', code: 'ai_timeout', message: 'slow' } as TurnLine, { type: 'end', steps: 0 } as TurnLine].reduce(withLine, start);
     expect(failed.stopped).toBeUndefined();
   });
+  test('issue 34: an answer is cut when its reply line says so, and only then', () => {
+    const cut = [{ type: 'delta', text: 'Once' } as TurnLine, { type: 'reply', text: 'Once', cut: true } as TurnLine].reduce(withLine, start);
+    expect([cut.answer, cut.cut]).toEqual(['Once', true]);
+    expect(withLine(start, { type: 'reply', text: 'Done.' }).cut).toBeUndefined();
+  });
   test('issue 32: a call past the five of a step reads as not run, not as an unknown refusal', () => {
     const line = tool({ outcome: 'refused', code: 'POLICY_DENIED', reason: 'call_limit' });
     expect(toolWords(t, cards, line)).toBe('Exchange rates · convert: refused: not run: too many actions in one step');
