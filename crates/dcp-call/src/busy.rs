@@ -9,6 +9,12 @@
 //! file do not exclude each other, so the process also keeps the set of
 //! plugins it is calling. Nothing ever deletes a lock file, so every
 //! process locks the same file.
+//!
+//! The lock file also says why it is held (issue 34): empty while its call
+//! runs, one byte long while its call waits for the player's answer to an
+//! R3 question, so a call refused BUSY meanwhile, from any process, says
+//! that nothing runs. Taking the lock empties it: a process that died
+//! asking leaves nothing behind.
 
 use dcp_store::private;
 use std::collections::{HashMap, HashSet};
@@ -35,6 +41,33 @@ pub struct PluginLock {
     file: Arc<File>,
 }
 
+/// Why another call holds a plugin's lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// It runs.
+    Running,
+    /// It waits for the player's answer to its R3 question.
+    Asking,
+}
+
+impl PluginLock {
+    /// Says to every process whether the call holding the lock waits for
+    /// the player's answer. Only words depend on it: a failure to say it
+    /// leaves the plain BUSY.
+    pub(crate) fn asking(&self, asking: bool) {
+        let _ = self.file.set_len(u64::from(asking));
+    }
+}
+
+/// Why the lock of `file`, held by another call, is held.
+fn held(file: &File) -> Held {
+    if file.metadata().is_ok_and(|m| m.len() > 0) {
+        Held::Asking
+    } else {
+        Held::Running
+    }
+}
+
 impl Drop for PluginLock {
     fn drop(&mut self) {
         // Released in the file first: until it is out of `held`, no call of
@@ -44,13 +77,10 @@ impl Drop for PluginLock {
     }
 }
 
-/// Takes the plugin's lock, or `None` when another call holds it (BUSY).
-pub fn try_lock(profile: &Path, slug: &str) -> std::io::Result<Option<PluginLock>> {
+/// Takes the plugin's lock, or says why another call holds it (BUSY).
+pub fn try_lock(profile: &Path, slug: &str) -> std::io::Result<Result<PluginLock, Held>> {
     let path = profile.join(dcp_store::profile::LOCKS_DIR).join(format!("{slug}.lock"));
     with_locks(|locks| {
-        if locks.held.contains(&path) {
-            return Ok(None);
-        }
         let file = match locks.files.get(&path) {
             Some(file) => file.clone(),
             None => {
@@ -59,12 +89,17 @@ pub fn try_lock(profile: &Path, slug: &str) -> std::io::Result<Option<PluginLock
                 file
             }
         };
+        if locks.held.contains(&path) {
+            return Ok(Err(held(&file)));
+        }
         match file.try_lock() {
             Ok(()) => {
                 locks.held.insert(path.clone());
-                Ok(Some(PluginLock { path, file }))
+                let lock = PluginLock { path, file };
+                lock.asking(false);
+                Ok(Ok(lock))
             }
-            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::WouldBlock) => Ok(Err(held(&file))),
             Err(TryLockError::Error(e)) => Err(e),
         }
     })
@@ -91,11 +126,16 @@ mod tests {
     fn s14_one_call_at_a_time_per_plugin_inside_one_process() {
         let profile = tempfile::tempdir().expect("profile");
         let first = try_lock(profile.path(), "fx").expect("lock").expect("free");
-        assert!(try_lock(profile.path(), "fx").expect("lock").is_none(), "BUSY through the same open file");
+        let busy = || try_lock(profile.path(), "fx").expect("lock").err();
+        assert_eq!(busy(), Some(Held::Running), "BUSY through the same open file");
+        first.asking(true);
+        assert_eq!(busy(), Some(Held::Asking), "BUSY, its call waiting for the player");
+        first.asking(false);
+        assert_eq!(busy(), Some(Held::Running));
         let other = try_lock(profile.path(), "todo").expect("lock");
-        assert!(other.is_some(), "another plugin is not held up");
+        assert!(other.is_ok(), "another plugin is not held up");
         drop(first);
-        assert!(try_lock(profile.path(), "fx").expect("lock").is_some(), "free again once the call ended");
+        assert!(try_lock(profile.path(), "fx").expect("lock").is_ok(), "free again once the call ended");
     }
 
     /// The profile is private: a lock file is created 0600 in a 0700 folder.
@@ -118,8 +158,14 @@ mod tests {
         drop(try_lock(profile.path(), "fx").expect("lock").expect("free"));
         let outside = open(&profile.path().join(dcp_store::profile::LOCKS_DIR).join("fx.lock")).expect("open");
         outside.try_lock().expect("free outside");
-        assert!(try_lock(profile.path(), "fx").expect("lock").is_none(), "BUSY while another holds it");
+        let busy = || try_lock(profile.path(), "fx").expect("lock").err();
+        assert_eq!(busy(), Some(Held::Running), "BUSY while another holds it");
+        outside.set_len(1).expect("asking");
+        assert_eq!(busy(), Some(Held::Asking), "BUSY while another's call waits for the player");
+        // It dies asking: the next call to take the lock says it runs.
         outside.unlock().expect("unlock");
-        assert!(try_lock(profile.path(), "fx").expect("lock").is_some());
+        let taken = try_lock(profile.path(), "fx").expect("lock").expect("free");
+        assert_eq!(outside.metadata().expect("metadata").len(), 0, "taking the lock clears the mark");
+        drop(taken);
     }
 }

@@ -171,6 +171,7 @@ impl Asking {
     /// nothing sent (for [`finish`]). Its journal line says the answer,
     /// and why nothing was sent when the answer was a yes.
     pub fn answer(mut self, store: &Store, decision: Decision) -> Result<Box<Request>, Ending> {
+        self.request.reading.lock.asking(false);
         self.request.call.confirmation = Some(decision);
         if decision == Decision::Confirmed {
             return self.judge_again(store).map(|asking| asking.request);
@@ -215,6 +216,8 @@ impl Ending {
     }
 
     fn withheld(call: Call, verdict: Verdict, lock: PluginLock) -> Ending {
+        // Its question, if it had one, is over.
+        lock.asking(false);
         Ending(Box::new(End::Withheld { call, verdict, lock }))
     }
 

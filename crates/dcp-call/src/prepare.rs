@@ -9,7 +9,7 @@
 use crate::arguments::{self, Arguments};
 use crate::ask::Question;
 use crate::build::{self, Inputs};
-use crate::busy::{self, PluginLock};
+use crate::busy::{self, Held, PluginLock};
 use crate::courtier;
 use crate::mask::Masker;
 use crate::pipeline::{Again, Asking, Ending, Prepared, Reading, Request, SentRequest};
@@ -33,6 +33,8 @@ pub fn prepare(store: &Store, turn: &Turn, full_name: &str, args: &Value) -> Pre
     match plan(store, turn, full_name, args) {
         Ok((request, None, _)) => Prepared::Send(request),
         Ok((request, Some(question), turn)) => {
+            // Until the answer, a call of the plugin refused BUSY says so.
+            request.reading.lock.asking(true);
             let again = Again { turn, args: args.clone() };
             Prepared::Ask(Box::new(Asking { request, question, again }))
         }
@@ -107,9 +109,16 @@ fn plan(
         Err(verdict) => return Err(Ending::decided(call, verdict)),
     };
     let lock = match busy_lock(store, slug) {
-        Ok(Some(lock)) => lock,
-        Ok(None) => {
-            let message = "another call of this plugin is still running; try again when it ends";
+        Ok(Ok(lock)) => lock,
+        Ok(Err(held)) => {
+            let message = match held {
+                Held::Running => "another call of this plugin is still running; try again when it ends",
+                // Issue 34: nothing runs, and nothing will until the player answers.
+                Held::Asking => {
+                    "another call of this plugin is waiting for the player to confirm it; nothing of this \
+                     plugin runs until they answer: try again after that"
+                }
+            };
             return Err(Ending::decided(call, Verdict::failed(CallCode::Busy, message, true, early())));
         }
         Err(_) => {
@@ -257,7 +266,7 @@ fn in_step(store: &Store, turn: &Turn) -> Result<(Turn, Option<(String, u32)>), 
     Ok((Turn { step: Some(step), ..turn.clone() }, numbered))
 }
 
-fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Option<PluginLock>> {
+fn busy_lock(store: &Store, slug: &str) -> std::io::Result<Result<PluginLock, Held>> {
     busy::try_lock(store.profile().root(), slug)
 }
 

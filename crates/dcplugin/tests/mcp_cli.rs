@@ -731,6 +731,42 @@ fn a_cancelled_call_withdraws_its_question_and_an_accept_after_it_sends_nothing(
     );
 }
 
+/// Issue 34: while an R3 call waits for the player's answer, a call of the
+/// same plugin from another process is BUSY (§14), and says that nothing
+/// runs: the plugin waits for the player. Once answered, the plugin is
+/// free again.
+#[test]
+fn a_call_refused_busy_while_a_question_waits_says_it_waits_for_the_player() {
+    let w = World::new();
+    let mut raw = Raw::start(&w, json!({ "elicitation": { "form": {} } }));
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "shop__remove_item", "arguments": { "id": "lamp" } } }));
+    let asked = raw.until("elicitation/create");
+
+    let price = ["call", "shop__get_price", "--args", r#"{"id":"lamp"}"#, "--json"];
+    let busy = json_of(&w.run(&price, None));
+    assert_eq!((&busy["outcome"], &busy["code"]), (&json!("failed"), &json!("BUSY")), "{busy}");
+    let for_ai = busy["for_ai"].as_str().unwrap();
+    assert!(
+        for_ai.starts_with("BUSY: another call of this plugin is waiting for the player to confirm it"),
+        "{for_ai}"
+    );
+    assert!(!for_ai.contains("still running"), "{for_ai}");
+
+    raw.send(&json!({ "jsonrpc": "2.0", "id": asked["id"], "result": { "action": "decline" } }));
+    let declined = loop {
+        let line = raw.read().expect("the call's result");
+        if line["id"] == 2 {
+            break line;
+        }
+    };
+    assert_eq!(declined["result"]["isError"], true, "{declined}");
+    let free = json_of(&w.run(&price, None));
+    assert_eq!(free["outcome"], "done", "the question answered, the plugin is free: {free}");
+    raw.close();
+    assert!(w.server.seen().iter().all(|s| s.method == "GET"), "nothing deleted");
+}
+
 /// §12, issue 32, as an AI app on the official SDK does it: the player
 /// gives up a call while its question is open (the SDK sends
 /// `notifications/cancelled` for it), then answers the question yes.
