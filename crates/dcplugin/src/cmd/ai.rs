@@ -89,7 +89,12 @@ fn print(settings: &AiSettings, json: bool, found: Option<&[FoundAi]>) -> ExitCo
     }
     if let Some(found) = found {
         if found.is_empty() {
-            let ports: Vec<String> = PcServer::ALL.iter().map(|s| format!("{} {}", s.name(), s.port())).collect();
+            let ports: Vec<String> = PcServer::ALL
+                .iter()
+                .map(|s| {
+                    format!("{} {}", s.name(), s.ports().iter().map(u16::to_string).collect::<Vec<_>>().join(" or "))
+                })
+                .collect();
             outln!(
                 "no AI answers on this PC's usual ports ({}): start one, or set an online AI: {me} ai --url https://… --model NAME",
                 ports.join(", ")
