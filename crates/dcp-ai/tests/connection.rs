@@ -103,7 +103,10 @@ async fn s3_text_is_streamed_and_the_request_is_the_wire_shape() {
     assert_eq!(reply, Reply { text: "Hello!".into(), ..Reply::default() });
     let sent = &ai.received()[0];
     assert_eq!((sent.method.as_str(), sent.path.as_str()), ("POST", "/v1/chat/completions"));
-    assert_eq!(sent.body, json!({"model": MODEL, "stream": true, "messages": [{"role": "user", "content": "hi"}]}));
+    let messages = json!([{"role": "user", "content": "hi"}]);
+    // Issue 34: every request bounds its answer.
+    let max_tokens = Connection::MAX_TOKENS;
+    assert_eq!(sent.body, json!({"model": MODEL, "stream": true, "messages": messages, "max_tokens": max_tokens}));
     assert_eq!(sent.header("content-type"), Some("application/json"));
     assert!(sent.header("authorization").is_none(), "no key, no Authorization");
 }
