@@ -86,8 +86,9 @@ pub enum TurnEvent {
         /// for a tool the AI made up (issue 33).
         hint: Option<String>,
         /// What the AI sent as arguments when it was not JSON, cut at
-        /// [`ARGS_TEXT_CHARS`] characters (issue 34). Absent when the
-        /// arguments were JSON (the line as before issue 34).
+        /// 1,000 characters ([`ARGS_TEXT_CHARS`]; `…` marks a cut; issue
+        /// 34). Absent when the arguments were JSON (the line as before
+        /// issue 34).
         #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         args_text: Option<String>,

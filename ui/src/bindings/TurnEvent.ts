@@ -81,8 +81,9 @@ plugin: string | null,
 hint: string | null, 
 /**
  * What the AI sent as arguments when it was not JSON, cut at
- * [`ARGS_TEXT_CHARS`] characters (issue 34). Absent when the
- * arguments were JSON (the line as before issue 34).
+ * 1,000 characters ([`ARGS_TEXT_CHARS`]; `…` marks a cut; issue
+ * 34). Absent when the arguments were JSON (the line as before
+ * issue 34).
  */
 args_text?: string, } | { "type": "confirm", 
 /**
