@@ -52,6 +52,17 @@ export function isAiCode(code: string): code is AiCode {
   return isOneOf(AiCodeValues, code);
 }
 
+/** Whether the model can use tools, when the server of this PC said it (issue 34): yes, or no with
+ *  a model to choose instead (the host's example for that server) and, for llama.cpp, that its
+ *  chat template decides. Nothing when unknown (an online AI is not asked; a server may not say). */
+export function toolsWords(t: Translate, test: AiTest): string[] {
+  if (!test.ok || test.tools === null) return [];
+  if (test.tools) return [t('ai.tools.yes')];
+  // The host names a model whenever it says no: the server that said it has one in its table.
+  const no = t('ai.tools.no', { model: test.tool_model ?? '' });
+  return test.server?.server === 'llama_cpp' ? [no, t('ai.tools.llama_cpp')] : [no];
+}
+
 /** Test's answer: Connected with the model count, or what went wrong. */
 export function testWords(t: Translate, test: AiTest, settings: AiSettings): string {
   if (test.ok) return t(test.models.length === 1 ? 'ai.connected_one' : 'ai.connected', { count: test.models.length });

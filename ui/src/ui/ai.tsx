@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { AiSettings, AiTest, ApiError, FoundAi, KnownServer } from '../types';
 import { errorWords } from '../words';
-import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords } from './ai-words';
+import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords, toolsWords } from './ai-words';
 import { useId } from './common';
 import { useApp } from './context';
 
@@ -51,7 +51,7 @@ export function AiSection() {
       setTest({ result: await api.aiTest(), with: s });
     } catch (e) {
       const a = asApiError(e);
-      setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code : null, message: a.message }, with: settings ?? { url: null, model: null, where: null, key_set: false } });
+      setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code : null, message: a.message, tools: null }, with: settings ?? { url: null, model: null, where: null, key_set: false } });
     }
     setTesting(false);
   };
@@ -167,6 +167,11 @@ export function AiSection() {
             {test && testWords(t, test.result, test.with)}
           </p>
         </div>
+        {test && test.result.tools !== null && (
+          <div class={test.result.tools ? 'banner' : 'banner warn'} data-testid="ai-test-tools">
+            {toolsWords(t, test.result).map((words) => <p key={words}>{words}</p>)}
+          </div>
+        )}
         {test && !test.result.ok && (test.result.code || test.result.message) && (
           <details data-testid="ai-test-details">
             <summary>{t('import.technical')}</summary>

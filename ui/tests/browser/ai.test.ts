@@ -120,6 +120,21 @@ describe('§13 AI settings', () => {
     expect(await page.locator('[data-testid="ai-settings"]').innerText()).toContain('Choose among the service\'s 3 models, or type one.');
   });
 
+  test('issue 34: Test says whether the model can use tools, and names a model that can', async () => {
+    const cannot = await tools({ pcAi: [OLLAMA], aiTools: { tools: false, tool_model: 'qwen2.5' } });
+    await cannot.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).click();
+    await expect.poll(() => text(cannot, 'ai-test-result')).toBe('Connected: 2 models');
+    expect(await text(cannot, 'ai-test-tools')).toBe('This model cannot use tools: your plugins will not be used. Choose another model, e.g. qwen2.5.');
+    expect(await axe(cannot)).toEqual([]);
+    const can = await tools({ pcAi: [OLLAMA], aiTools: { tools: true } });
+    await can.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).click();
+    await expect.poll(() => text(can, 'ai-test-tools')).toBe('This model can use your plugins.');
+    const unknown = await tools({ pcAi: [OLLAMA] });
+    await unknown.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).click();
+    await expect.poll(() => text(unknown, 'ai-test-result')).toBe('Connected: 2 models');
+    expect(await unknown.locator('[data-testid="ai-test-tools"]').count()).toBe(0);
+  });
+
   test('Test with an address and a model typed but not saved keeps them first, then tests them', async () => {
     const page = await tools({ pcAi: [OLLAMA] });
     await page.getByLabel('Address', { exact: true }).fill(OLLAMA.url);

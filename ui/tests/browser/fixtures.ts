@@ -2809,7 +2809,8 @@ export const aiTests: Record<string, AiTest> = {
     "where": null,
     "models": [],
     "code": "ai_not_set",
-    "message": "no AI is set: set the companion's AI with its URL and model, e.g. http://127.0.0.1:11434/v1 for Ollama on this PC"
+    "message": "no AI is set: set the companion's AI with its URL and model, e.g. http://127.0.0.1:11434/v1 for Ollama on this PC",
+    "tools": null
   }
 };
 

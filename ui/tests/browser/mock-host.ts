@@ -31,6 +31,8 @@ interface Scenario {
   pcAi?: FoundAi[];
   /** What Test finds: the code of its failure, or (absent) connected with the set server's models. */
   aiTestFails?: AiCode;
+  /** What the server of this PC says of the set model and tools when Test connects (issue 34); unknown when absent. */
+  aiTools?: { tools: boolean; tool_model?: string };
   /** What a companion turn streams after its `turn` line (the mock adds `end` when the lines have none). */
   turn?: TurnLine[];
   /** Each turn holds after this many of its lines (its `turn` line counted), as an AI still streaming,
@@ -252,7 +254,7 @@ function aiTest(): AiTest {
   if (!ai.url || !ai.model) return failed;
   if (sc.aiTestFails) return { ...failed, code: sc.aiTestFails, message: `the AI at ${ai.url} failed (${sc.aiTestFails})` };
   if (!models.includes(ai.model)) return { ...failed, models, code: 'ai_model_unknown', message: `it lists ${models.join(', ')}` };
-  return { ok: true, where: ai.where, models, code: null, message: null };
+  return { ok: true, where: ai.where, models, code: null, message: null, tools: sc.aiTools?.tools ?? null, server: ai.server, tool_model: sc.aiTools?.tool_model };
 }
 
 /** The turns sent, each run after the one before (src-tauri's talk.rs, issue 33). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
 import type { AiCode, AiSettings, AiTest } from '../../src/types';
-import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords } from '../../src/ui/ai-words';
+import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords, toolsWords } from '../../src/ui/ai-words';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -15,7 +15,7 @@ const settings = (url: string | null, model: string | null, server?: AiSettings[
 const OLLAMA = { server: 'ollama', name: 'Ollama', port: 11434 } as const;
 const LM_STUDIO = { server: 'lm_studio', name: 'LM Studio', port: 1234 } as const;
 const LLAMA_CPP = { server: 'llama_cpp', name: 'llama.cpp', port: 8080 } as const;
-const failed = (code: AiCode): AiTest => ({ ok: false, where: 'pc', models: [], code, message: 'the host says' });
+const failed = (code: AiCode): AiTest => ({ ok: false, where: 'pc', models: [], code, message: 'the host says', tools: null });
 
 describe('§13 the servers the app looks for on this PC, from the host\'s list', () => {
   const servers = [OLLAMA, LM_STUDIO, LLAMA_CPP];
@@ -67,7 +67,7 @@ describe('§13 what went wrong, in words', () => {
 
 describe('§13 Test', () => {
   test('Connected with the model count', () => {
-    const ok = (n: number): AiTest => ({ ok: true, where: 'online', models: Array.from({ length: n }, (_, i) => `m${i}`), code: null, message: null });
+    const ok = (n: number): AiTest => ({ ok: true, where: 'online', models: Array.from({ length: n }, (_, i) => `m${i}`), code: null, message: null, tools: null });
     expect(testWords(t, ok(342), settings('https://openrouter.ai/api/v1', 'm0'))).toBe('Connected: 342 models');
     expect(testWords(t, ok(1), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connected: 1 model');
     expect(testWords(tf, ok(2), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connecté : 2 modèles');
@@ -75,6 +75,24 @@ describe('§13 Test', () => {
   test('a failure is worded with the settings it was tried with', () => {
     expect(testWords(t, failed('ai_not_listening'), settings('http://127.0.0.1:1234/v1', 'qwen', LM_STUDIO))).toContain('Start LM Studio');
     expect(testWords(t, failed('ai_model_unknown'), settings('http://127.0.0.1:1234/v1', 'qwen'))).toContain('the model qwen');
+  });
+});
+
+describe('issue 34: whether the model can use tools, as the server said', () => {
+  const tested = (tools: boolean | null, server?: AiTest['server'], tool_model?: string): AiTest =>
+    ({ ok: true, where: 'pc', models: ['m0'], code: null, message: null, tools, server, tool_model });
+  test('yes, no with a model to choose, and for llama.cpp its chat template', () => {
+    expect(toolsWords(t, tested(true, LLAMA_CPP))).toEqual(['This model can use your plugins.']);
+    expect(toolsWords(t, tested(false, OLLAMA, 'qwen2.5'))).toEqual(
+      ['This model cannot use tools: your plugins will not be used. Choose another model, e.g. qwen2.5.']);
+    const llama = toolsWords(t, tested(false, LLAMA_CPP, 'Qwen2.5-7B-Instruct-GGUF'));
+    expect(llama[0]).toContain('e.g. Qwen2.5-7B-Instruct-GGUF');
+    expect(llama[1]).toContain('--chat-template-file');
+    expect(toolsWords(tf, tested(false, OLLAMA, 'qwen2.5'))[0]).toContain('par exemple qwen2.5');
+  });
+  test('nothing when unknown or not reached', () => {
+    expect(toolsWords(t, tested(null))).toEqual([]);
+    expect(toolsWords(t, failed('ai_not_listening'))).toEqual([]);
   });
 });
 
