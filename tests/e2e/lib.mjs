@@ -408,12 +408,20 @@ export async function until(what, fn, ms = 10_000) {
 /** Clicks like a person; falls back to a DOM click for styled inputs
  * (a visually hidden checkbox under a drawn switch). */
 export async function click(elOrCss, root = null) {
-  const el = typeof elOrCss === 'string' ? await waitFor(elOrCss, 10_000, root) : elOrCss;
-  try {
-    await el.click();
-  } catch (e) {
-    if (!/not interactable|obscured|intercept/i.test(`${e.name} ${e.message}`)) throw e;
-    await driver().executeScript('arguments[0].click()', el);
+  // An element found by its selector is found again when the page re-drew it
+  // between the finding and the click (a card refreshed by a host event).
+  for (let attempt = 0; ; attempt++) {
+    const el = typeof elOrCss === 'string' ? await waitFor(elOrCss, 10_000, root) : elOrCss;
+    try {
+      await el.click();
+      return;
+    } catch (e) {
+      const why = `${e.name} ${e.message}`;
+      if (/stale/i.test(why) && typeof elOrCss === 'string' && root === null && attempt < 3) continue;
+      if (!/not interactable|obscured|intercept/i.test(why)) throw e;
+      await driver().executeScript('arguments[0].click()', el);
+      return;
+    }
   }
 }
 
@@ -500,6 +508,10 @@ export async function consentInstall(settings = {}) {
   await click(install);
   await waitGone(tid('consent'), 15_000);
 }
+
+/** The selector of `id` inside the card of `slug`: one selector, so that a click
+ * finds it again when a host event re-draws the card before the click. */
+export const inCard = (slug, id) => `${tid(`card-${slug}`)} ${tid(id)}`;
 
 /** The card of `slug` (waits for it). */
 export async function card(slug, ms = 10_000) {

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { By, Key } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
-  tab, shot, tid, consentInstall, card, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
+  tab, shot, tid, consentInstall, card, inCard, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
   appWindowRect, appWindows, dragFile, pickInFileChooser, readClipboard, startApp, stopApp, busNames, busSquatter,
 } from './lib.mjs';
 import { MODEL, offered, startScriptedAi, text, toolCalls } from './scripted-ai.mjs';
@@ -163,7 +163,7 @@ test('switch the plugin off and on', async () => {
 }, { needs: [T.I] });
 
 test('Details opens and closes', async () => {
-  await click(tid('card-details'), await card('fx'));
+  await click(inCard('fx', 'card-details'));
   const d = await waitFor(tid('details'));
   const t = await d.getText();
   if (!/api\.frankfurter\.dev/.test(t)) console.log('     note: details do not name the site api.frankfurter.dev');
@@ -173,7 +173,7 @@ test('Details opens and closes', async () => {
 }, { needs: [T.I] });
 
 test('Options opens and closes', async () => {
-  await click(tid('card-options'), await card('fx'));
+  await click(inCard('fx', 'card-options'));
   const o = await waitFor(tid('options'));
   // fx has no settings: no Save; its Test button is always there (not
   // pressed: it would call the real site).
@@ -309,7 +309,7 @@ test('saving the folder manifest reloads the card live', async () => {
   await shot('developer-reloaded');
   console.log(`     card after reload: ${after.replace(/\s+/g, ' ').slice(0, 160)}`);
   // The new version is read too (the card does not show it; Details does).
-  await click(tid('card-details'), await card('pomodoro'));
+  await click(inCard('pomodoro', 'card-details'));
   const d = await waitFor(tid('details'));
   await until('Details showing version 1.0.1', async () => (await d.getText()).includes('1.0.1'), 5_000);
   await click(tid('close'), d);
@@ -318,7 +318,7 @@ test('saving the folder manifest reloads the card live', async () => {
 
 test(T.E, async () => {
   await goPlugins('My plugins');
-  await click(tid('card-details'), await card('pomodoro'));
+  await click(inCard('pomodoro', 'card-details'));
   const d = await waitFor(tid('details'));
   const events = await waitFor(tid('events-section'), 5_000, d);
   const door = () => doorState(events);
@@ -375,7 +375,7 @@ test('load the local-server folder, give its token, install', async () => {
 }, { needs: [T.D] });
 
 test('Try an action: get_time answers from the local server', async () => {
-  await click(tid('card-details'), await card('mypc'));
+  await click(inCard('mypc', 'card-details'));
   const d = await waitFor(tid('details'));
   const dev = await waitFor(tid('dev-section'), 10_000, d);
   const select = await waitFor(tid('try-tool'), 5_000, dev);
@@ -394,7 +394,7 @@ test('Try an action: get_time answers from the local server', async () => {
 }, { needs: [T.L] });
 
 test('Try an action: add_note writes a note through the local server', async () => {
-  await click(tid('card-details'), await card('mypc'));
+  await click(inCard('mypc', 'card-details'));
   const d = await waitFor(tid('details'));
   const dev = await waitFor(tid('dev-section'), 10_000, d);
   await selectOption(await waitFor(tid('try-tool'), 5_000, dev), /add_note/);
@@ -672,7 +672,7 @@ test('Events (§16): an event posted while the companion is idle is said in the 
   if (!pomodoroToken) throw new Error('no event token (the Events step did not copy it)');
   const ai = await aiAnswers([text(['Well done: ', 'that focus session is over. ', 'Time for a break.'], 200)]);
   await goPlugins('My plugins');
-  await click(tid('card-details'), await card('pomodoro'));
+  await click(inCard('pomodoro', 'card-details'));
   const d = await waitFor(tid('details'));
   const events = await waitFor(tid('events-section'), 5_000, d);
   await setSwitch(tid('event-switch-focus_done'), true, events);
@@ -726,7 +726,7 @@ test('Live on Twitch (§12): the switch removes an R1 tool (My tasks\' list_task
 
 test('Uninstall asks to confirm, then the card is gone', async () => {
   await goPlugins('My plugins');
-  await click(tid('card-uninstall'), await card('fx'));
+  await click(inCard('fx', 'card-uninstall'));
   await click(await waitFor(tid('confirm-yes')));
   await waitGone(tid('card-fx'), 10_000);
   const left = await cardSlugs();
