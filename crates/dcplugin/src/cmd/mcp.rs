@@ -88,7 +88,8 @@ pub fn run(host: &Host, model: Place) -> anyhow::Result<ExitCode> {
         let running = match server.clone().serve(transport).await {
             Ok(running) => running,
             Err(e) => {
-                eprintln!("dcplugin mcp: the client did not start a session: {e}");
+                // rmcp's error may quote what the client sent: cleaned like any outside text.
+                eprintln!("dcplugin mcp: the client did not start a session: {}", crate::shown::line(&e.to_string()));
                 wire.ended().await;
                 return Ok(ExitCode::from(super::REFUSED));
             }
