@@ -408,8 +408,11 @@ export async function until(what, fn, ms = 10_000) {
 /** Clicks like a person; falls back to a DOM click for styled inputs
  * (a visually hidden checkbox under a drawn switch). */
 export async function click(elOrCss, root = null) {
-  // An element found by its selector is found again when the page re-drew it
-  // between the finding and the click (a card refreshed by a host event).
+  // Given by its selector, an element that went stale is looked for again:
+  // still there, the page re-drew it before the click (a card refreshed by a
+  // host event), so it is clicked again; gone, the click itself removed it
+  // (a dialog's button closing the dialog), which WebKit's driver can report
+  // as stale after clicking. What follows the click checks its effect.
   for (let attempt = 0; ; attempt++) {
     const el = typeof elOrCss === 'string' ? await waitFor(elOrCss, 10_000, root) : elOrCss;
     try {
@@ -417,7 +420,11 @@ export async function click(elOrCss, root = null) {
       return;
     } catch (e) {
       const why = `${e.name} ${e.message}`;
-      if (/stale/i.test(why) && typeof elOrCss === 'string' && root === null && attempt < 3) continue;
+      if (/stale/i.test(why) && typeof elOrCss === 'string' && root === null && attempt < 3) {
+        const again = await driver().findElements(By.css(elOrCss));
+        if (again.length === 0) return;
+        continue;
+      }
       if (!/not interactable|obscured|intercept/i.test(why)) throw e;
       await driver().executeScript('arguments[0].click()', el);
       return;

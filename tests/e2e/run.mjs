@@ -727,7 +727,7 @@ test('Live on Twitch (§12): the switch removes an R1 tool (My tasks\' list_task
 test('Uninstall asks to confirm, then the card is gone', async () => {
   await goPlugins('My plugins');
   await click(inCard('fx', 'card-uninstall'));
-  await click(await waitFor(tid('confirm-yes')));
+  await click(tid('confirm-yes'));
   await waitGone(tid('card-fx'), 10_000);
   const left = await cardSlugs();
   if (left.includes('fx')) throw new Error(`fx still listed: ${left}`);
