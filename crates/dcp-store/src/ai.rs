@@ -1,11 +1,12 @@
 //! The companion's AI as the profile keeps it (issue 22): a base URL, a
-//! model name and an API key. The key is sealed by the vault like a
-//! plugin's secret and bound to the origin it was given for (scheme, host
-//! and port, issue 32: two ports of one host are two programs): a URL of
-//! another origin forgets it, so a key typed for one service is never sent
-//! to another. The URL is stored as given; judging it, and its origin, is
-//! the caller's (the host judges it with `dcp_ai::judge_ai_url` before it
-//! gets here).
+//! model name, an API key, and the most tokens one answer may have (issue
+//! 34). The key is sealed by the vault like a plugin's secret and bound to
+//! the origin it was given for (scheme, host and port, issue 32: two
+//! ports of one host are two programs): a URL of another origin forgets
+//! it, so a key typed for one service is never sent to another. The URL
+//! is stored as given; judging it, and its origin, is the caller's (the
+//! host judges it with `dcp_ai::judge_ai_url` before it gets here), and so
+//! is judging the answer length.
 //!
 //! A key kept before issue 32 is bound to a host only (its `key_host` has
 //! no `://`; the vault sealed it for that host). It stays valid for that
@@ -33,6 +34,9 @@ pub struct AiStored {
     /// What the kept API key (never read back here) is bound to: an origin,
     /// or a host for a key kept before issue 32. `None`: no key.
     pub key_bound: Option<String>,
+    /// The most tokens one answer may have, as the player set it (issue
+    /// 34); `None`: the app's default. Judged by the caller before it is kept.
+    pub max_tokens: Option<u32>,
 }
 
 impl AiStored {
@@ -69,9 +73,10 @@ impl Store {
         let row = self
             .conn
             .query_row(
-                "SELECT url, model, CASE WHEN sealed_key IS NOT NULL THEN key_host END FROM ai_connection WHERE id = 1",
+                "SELECT url, model, CASE WHEN sealed_key IS NOT NULL THEN key_host END, max_tokens
+                 FROM ai_connection WHERE id = 1",
                 [],
-                |r| Ok(AiStored { url: r.get(0)?, model: r.get(1)?, key_bound: r.get(2)? }),
+                |r| Ok(AiStored { url: r.get(0)?, model: r.get(1)?, key_bound: r.get(2)?, max_tokens: r.get(3)? }),
             )
             .optional()?;
         Ok(row.unwrap_or_default())
@@ -96,6 +101,17 @@ impl Store {
         }
         tx.commit()?;
         Ok(forgotten)
+    }
+
+    /// Sets the most tokens one answer may have; `None` goes back to the
+    /// app's default.
+    pub fn set_ai_max_tokens(&self, max_tokens: Option<u32>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO ai_connection (id, max_tokens) VALUES (1, ?1)
+             ON CONFLICT(id) DO UPDATE SET max_tokens = ?1",
+            params![max_tokens],
+        )?;
+        Ok(())
     }
 
     /// Keeps `key` for `to` (the current URL's origin), sealed by the vault

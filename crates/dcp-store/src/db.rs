@@ -195,6 +195,10 @@ const MIGRATIONS: &[M<'static>] = &[
     // origin and path only, masked. Every line before, and every other
     // line, has none.
     M::up("ALTER TABLE journal ADD COLUMN ended_at TEXT;"),
+    // Migration 14: the most tokens one answer of the companion's AI may
+    // have, as the player set it (issue 34). None: the app's default, which
+    // every profile before had.
+    M::up("ALTER TABLE ai_connection ADD COLUMN max_tokens INTEGER;"),
 ];
 
 /// Opens (creating if needed) the database and brings its schema up to date.

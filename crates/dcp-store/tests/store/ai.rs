@@ -100,3 +100,21 @@ fn issue22_nothing_set_reads_empty_and_clear_forgets_the_key() {
     assert_eq!(f.store.ai().expect("ai").key_bound, None);
     assert!(f.store.ai_key(&OPENROUTER).expect("read").is_none());
 }
+
+/// Issue 34: the answer length the player set is kept beside the AI, kept
+/// when the URL, the model or the key change, and forgotten for the
+/// default; set before any URL, it is kept too.
+#[test]
+fn issue34_the_answer_length_is_kept_until_set_back_to_the_default() {
+    let f = Fixture::new();
+    f.store.set_ai_max_tokens(Some(512)).expect("before any URL");
+    assert_eq!(f.store.ai().expect("ai").max_tokens, Some(512));
+    online(&f);
+    f.store.set_ai_key(&OPENROUTER, &Sensitive::new(KEY.to_owned())).expect("key");
+    f.store.set_ai_max_tokens(Some(4096)).expect("set");
+    f.store.set_ai(Some(("http://127.0.0.1:11434/v1", origin("http://127.0.0.1:11434"))), Some("m")).expect("set");
+    let kept = f.store.ai().expect("ai");
+    assert_eq!((kept.max_tokens, kept.model.as_deref()), (Some(4096), Some("m")));
+    f.store.set_ai_max_tokens(None).expect("back to the default");
+    assert_eq!(f.store.ai().expect("ai").max_tokens, None);
+}

@@ -492,10 +492,10 @@ fn s3_a_profile_from_before_review_fingerprints_upgrades_and_its_pending_review_
     f.reopen();
     let version: i64 = f.sql().query_row("PRAGMA user_version", [], |r| r.get(0)).expect("version");
     assert_eq!(
-        version, 13,
+        version, 14,
         "every later migration applied again (4: event tokens, 5: turn steps, 6: generation, 7: failed calls, \
          8: the recent errors' index, 9: the journal's kind, 10: an R3 call's confirmation, 11: the companion's AI, 12: the AI app that asked, \
-         13: where a confirmed call ended)"
+         13: where a confirmed call ended, 14: the AI's answer length)"
     );
     assert_eq!(f.count("SELECT COUNT(*) FROM reviews WHERE manifest_fingerprint IS NULL"), 1);
     f.store

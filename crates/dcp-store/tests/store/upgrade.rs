@@ -43,8 +43,10 @@
 //! migration 12 applied (the journal's `client`, none on either line),
 //! checked against a dump of that database. Version 13 is version 12 with
 //! migration 13 applied (the journal's `ended_at`, none on either line),
-//! checked the same way. Never edit a
-//! fixture: a profile saved by a released version does not change.
+//! checked the same way. Version 14 is version 13 with migration 14 applied
+//! (the AI's `max_tokens`, an empty table still), checked the same way.
+//! Never edit a fixture: a profile saved by a released version does not
+//! change.
 
 use crate::common::{Status, SECRET};
 use dcp_format::codes::{CallCode, EventReason, Refusal, SpecCode, ToolCode};
@@ -56,7 +58,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every version a fixture was saved at: all of them, the latest included.
-const VERSIONS: [u32; 13] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+const VERSIONS: [u32; 14] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 /// The profile id of every fixture (it names the vault key).
 const PROFILE_ID: &str = "fixture-profile";
 /// The vault key the fixtures' secret was sealed with.
@@ -304,4 +306,27 @@ fn s12_issue32_migration_13_adds_where_a_confirmed_call_ended_to_a_journal_saved
     let read: Vec<_> =
         store.journal(10, Some("mytasks")).expect("journal").into_iter().map(|e| (e.id, e.ended_at)).collect();
     assert_eq!(read, [(written.id, Some("http://127.0.0.1:5001/sent/1".to_owned())), (2, None), (1, None)]);
+}
+
+/// Migration 14 (issue 34): a profile saved at version 13 with an AI set
+/// keeps it, and its answers get the app's default length until the player
+/// sets one.
+#[test]
+fn issue34_migration_14_gives_an_ai_saved_at_version_13_the_default_answer_length() {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join("profile");
+    saved_profile(13, &root);
+    let conn = rusqlite::Connection::open(root.join("host.sqlite")).expect("db");
+    // What the store of version 13 wrote for an AI on this PC.
+    conn.execute("INSERT INTO ai_connection (id, url, model) VALUES (1, 'http://127.0.0.1:8080/v1', 'qwen')", [])
+        .expect("an AI set at version 13");
+    drop(conn);
+    let store = Store::open(Profile::at(&root).expect("profile"), keys()).expect("upgraded");
+    let kept = store.ai().expect("ai");
+    assert_eq!(
+        (kept.url.as_deref(), kept.model.as_deref(), kept.max_tokens),
+        (Some("http://127.0.0.1:8080/v1"), Some("qwen"), None)
+    );
+    store.set_ai_max_tokens(Some(300)).expect("set after the upgrade");
+    assert_eq!(store.ai().expect("ai").max_tokens, Some(300));
 }
