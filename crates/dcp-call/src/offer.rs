@@ -4,7 +4,7 @@
 //! the companion can tell the player.
 
 use crate::courtier::{may_run, Refusal};
-use crate::turn::Turn;
+use crate::turn::{Place, Turn};
 use dcp_format::limits::TOOLS_OFFERED;
 use dcp_format::model::{ArgKind, Target, Texts, Tool};
 use dcp_format::risk::Level;
@@ -21,7 +21,7 @@ pub struct OfferedTool {
     pub name: String,
     /// The tool description.
     pub description: String,
-    /// The arguments as JSON Schema.
+    /// The arguments as JSON Schema, in the turn's [`Schema`] form.
     pub parameters: Value,
     /// Its level (§12), for a client that shows what an action may change
     /// (`dcplugin mcp`'s annotations).
@@ -98,7 +98,7 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
                 Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
                 Ok(()) if out.tools.len() >= room => leave(&mut out, &ctx.slug, Some(&tool.name), Refusal::ToolLimit),
                 Ok(()) => {
-                    out.tools.push(offered(tool));
+                    out.tools.push(offered(tool, turn.schema()));
                     out.abilities.push(format!(
                         "{}: {}",
                         plugin.display_name,
@@ -134,30 +134,64 @@ fn users(hint: &str) -> String {
         .join(" ")
 }
 
-/// A tool's arguments as the JSON Schema the AI reads.
-pub fn parameters(tool: &Tool) -> Value {
+/// How much of a tool's arguments the AI reads when it picks tools (§17).
+///
+/// `Short` is §17's form for an AI on the player's PC: "the tool
+/// description and the argument names, types and enum values, but not the
+/// argument descriptions", and `required`. It also leaves out `minimum`,
+/// `maximum`, `maxLength` and `default`, which that sentence does not keep:
+/// the host checks every argument against the whole schema anyway
+/// (`INVALID_ARGUMENTS`, which the AI may retry, §9) and fills in a missing
+/// argument's default itself (§8), so they cost a small model prompt time
+/// and add nothing it must know to pick. `Full` is the manifest's schema
+/// as written (descriptions, bounds, defaults): online AIs, and the AI
+/// apps of `dcplugin mcp`, whose model is not known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schema {
+    /// Names, types, enum values and `required` (§17, an AI on this PC).
+    Short,
+    /// Everything the manifest declares.
+    Full,
+}
+
+impl Schema {
+    /// The form for an AI that runs at `place`.
+    pub fn for_ai(place: Place) -> Schema {
+        match place {
+            Place::Pc => Schema::Short,
+            Place::Online => Schema::Full,
+        }
+    }
+}
+
+/// A tool's arguments as the JSON Schema the AI reads, in `schema`'s form.
+pub fn parameters(tool: &Tool, schema: Schema) -> Value {
+    let full = schema == Schema::Full;
     let mut properties = Map::new();
     for arg in &tool.arguments {
         let mut p = Map::new();
         p.insert("type".into(), json!(arg.kind.as_str()));
-        if let Some(d) = &arg.description {
+        if let Some(d) = arg.description.as_ref().filter(|_| full) {
             p.insert("description".into(), json!(d));
         }
         if let Some(e) = &arg.enum_values {
             p.insert("enum".into(), json!(e));
         }
-        let number = |n: f64| if arg.kind == ArgKind::Integer { json!(n as i64) } else { json!(n) };
-        if let Some(n) = arg.minimum {
-            p.insert("minimum".into(), number(n));
-        }
-        if let Some(n) = arg.maximum {
-            p.insert("maximum".into(), number(n));
-        }
-        if let Some(n) = arg.max_length {
-            p.insert("maxLength".into(), json!(n));
-        }
-        if let Some(d) = &arg.default {
-            p.insert("default".into(), d.clone());
+        if full {
+            let number = |n: f64| if arg.kind == ArgKind::Integer { json!(n as i64) } else { json!(n) };
+            if let Some(n) = arg.minimum {
+                p.insert("minimum".into(), number(n));
+            }
+            if let Some(n) = arg.maximum {
+                p.insert("maximum".into(), number(n));
+            }
+            if let Some(n) = arg.max_length {
+                p.insert("maxLength".into(), json!(n));
+            }
+            if let Some(d) = &arg.default {
+                p.insert("default".into(), d.clone());
+            }
         }
         properties.insert(arg.name.clone(), Value::Object(p));
     }
@@ -165,11 +199,11 @@ pub fn parameters(tool: &Tool) -> Value {
     json!({ "type": "object", "properties": properties, "required": required })
 }
 
-fn offered(tool: &Tool) -> OfferedTool {
+fn offered(tool: &Tool, schema: Schema) -> OfferedTool {
     OfferedTool {
         name: tool.full_name.to_string(),
         description: tool.description.clone(),
-        parameters: parameters(tool),
+        parameters: parameters(tool, schema),
         level: tool.level,
         web: matches!(tool.request.target, Target::Web { .. }),
     }

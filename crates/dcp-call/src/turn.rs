@@ -1,7 +1,9 @@
 //! A turn: who asked, which AI answers, whether the player is live on
-//! Twitch, whether the player can be asked to confirm, and how many
-//! built-in tools are already offered (§3, §12, §13).
+//! Twitch, whether the player can be asked to confirm, how many
+//! built-in tools are already offered, and the form of the tools' arguments
+//! its AI reads (§3, §12, §13, §17).
 
+use crate::offer::Schema;
 use serde::Serialize;
 
 /// Who started the turn: the journal's `who`, so it lives with the journal.
@@ -37,13 +39,33 @@ pub struct Turn {
     /// client's own text, cleaned by the journal; it decides nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// The form of the offered tools' arguments; `None`: the one for the
+    /// turn's AI ([`Schema::for_ai`]). `dcplugin mcp` sets `Full`: its
+    /// client's model is not known.
+    pub schema: Option<Schema>,
 }
 
 impl Turn {
     /// A turn of `source` with the AI at `model`, as a single call makes it:
-    /// not live, no built-in tool offered, no turn id nor step, and no one
-    /// to ask (R3 is not offered). Change a field with `Turn { .., ..Turn::new(..) }`.
+    /// not live, no built-in tool offered, no turn id nor step, no one
+    /// to ask (R3 is not offered), and the arguments' form for its AI. Change a field with `Turn { .., ..Turn::new(..) }`.
     pub fn new(source: Source, model: Place) -> Turn {
-        Turn { source, model, live: false, builtin: 0, id: None, step: None, can_confirm: false, client: None }
+        Turn {
+            source,
+            model,
+            live: false,
+            builtin: 0,
+            id: None,
+            step: None,
+            can_confirm: false,
+            client: None,
+            schema: None,
+        }
+    }
+
+    /// The form of the offered tools' arguments: the one asked for, or
+    /// else the one for the turn's AI.
+    pub fn schema(&self) -> Schema {
+        self.schema.unwrap_or(Schema::for_ai(self.model))
     }
 }

@@ -311,16 +311,7 @@ fn bench(c: &mut Criterion) {
         first_words[1].push(host.block_on(direct.turn()));
         totals[1].push(start.elapsed());
 
-        let turn = Turn {
-            source: Source::Keyboard,
-            model: Place::Pc,
-            live: false,
-            builtin: 0,
-            id: Some(format!("bench-{n}")),
-            step: Some(1),
-            can_confirm: false,
-            client: None,
-        };
+        let turn = Turn { id: Some(format!("bench-{n}")), step: Some(1), ..Turn::new(Source::Keyboard, Place::Pc) };
         parts[0].push(timed(|| drop(host.block_on(host.offer(turn.clone())).expect("offer"))));
         parts[1].push(timed(|| {
             let _ = host.block_on(host.switches()).expect("switches");

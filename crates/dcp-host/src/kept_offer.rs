@@ -10,12 +10,13 @@
 //! so the same contexts — the very same `Arc`s, held here so that none can
 //! be freed and its address reused — mean the same plugins as they were.
 //! The turn's fields are compared whole (who asked, where the AI runs, live
-//! on Twitch, built-in tools, whether the player can be asked), but for its
+//! on Twitch, built-in tools, whether the player can be asked, the
+//! arguments' form), but for its
 //! id and its step, of which the courtier reads only whether it is past the
 //! last ([`within_steps`]): a turn's second request gets its first offer.
 
 use dcp_call::courtier::within_steps;
-use dcp_call::offer::Offer;
+use dcp_call::offer::{Offer, Schema};
 use dcp_call::turn::{Place, Source, Turn};
 use dcp_store::CallContext;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -39,6 +40,7 @@ struct Asked {
     builtin: usize,
     within_steps: bool,
     can_confirm: bool,
+    schema: Schema,
 }
 
 impl Asked {
@@ -46,9 +48,11 @@ impl Asked {
         // Named field by field: a field added to `Turn` must be placed here
         // (in the key, or ignored as the id is) before this compiles. The
         // AI app's name only names the journal's lines: it changes no offer.
-        let Turn { source, model, live, builtin, id: _, step: _, can_confirm, client: _ } = turn;
+        let Turn { source, model, live, builtin, id: _, step: _, can_confirm, client: _, schema: _ } = turn;
         let (source, model, live, builtin, can_confirm) = (*source, *model, *live, *builtin, *can_confirm);
-        Asked { source, model, live, builtin, within_steps: within_steps(turn), can_confirm }
+        // The form asked for, or the one for the turn's AI, as the offer reads it.
+        let schema = turn.schema();
+        Asked { source, model, live, builtin, within_steps: within_steps(turn), can_confirm, schema }
     }
 }
 

@@ -41,7 +41,7 @@ use background::KnownDoor;
 pub use background::{Background, BackgroundOptions};
 /// The companion's AI connection and where it runs (issue 22).
 pub use dcp_ai::{AiCode, Connection, KnownServer, PcServer, Place};
-pub use dcp_call::offer::Offer;
+pub use dcp_call::offer::{Offer, Schema};
 pub use dcp_call::turn::{Source, Turn};
 pub use dcp_door::held_by_a_door;
 pub use dcp_format::codes::Spelled;

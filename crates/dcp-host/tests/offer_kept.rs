@@ -1,14 +1,14 @@
 //! The offer a turn asks for before each of its requests (§3 "What the AI
 //! knows") is kept between two asks with nothing changed, and made again
 //! when anything it is made of changes: the turn (who asked, where the AI
-//! runs, live on Twitch, the step, whether the player can be asked), an app
-//! switch, a plugin's or an action's switch, a plugin's choices (online AI,
-//! Twitch), an install and an uninstall.
+//! runs, live on Twitch, the step, whether the player can be asked, the
+//! arguments' form), an app switch, a plugin's or an action's switch, a
+//! plugin's choices (online AI, Twitch), an install and an uninstall.
 
 mod common;
 
 use common::*;
-use dcp_host::{CloudChoice, Host, InstallOptions, Offer, Place, Sensitive, Source, SwitchesPatch, Turn};
+use dcp_host::{CloudChoice, Host, InstallOptions, Offer, Place, Schema, Sensitive, Source, SwitchesPatch, Turn};
 use serde_json::Value;
 
 fn voice() -> Turn {
@@ -63,6 +63,11 @@ async fn s3_s12_s13_an_offer_is_made_again_when_anything_it_is_made_of_changes()
     assert_eq!((tools(&event).len(), why(&event, "mytasks", None)), (0, Some("not_requested")));
     let more = offer(&f.host, &Turn { builtin: 29, ..voice() }).await;
     assert_eq!(tools(&more).len(), 1, "one place left beside 29 built-in tools");
+    // §17: the AI on this PC reads no argument description; a turn asking
+    // for the whole schema (`dcplugin mcp`) does.
+    let whole = offer(&f.host, &Turn { schema: Some(Schema::Full), ..voice() }).await;
+    let described = |o: &Offer| json(o)["tools"].to_string().contains("Title of the task");
+    assert_eq!((described(&all), described(&whole)), (false, true));
     assert_eq!(json(&offer(&f.host, &voice()).await), json(&all), "the first turn again: the same offer");
 
     // What the player switches.

@@ -10,16 +10,14 @@ use std::process::ExitCode;
 
 /// The turn described on the command line.
 pub fn turn(args: &TurnArgs) -> Turn {
+    // `call` asks no one: an R3 action is refused as before. `tools`
+    // shows the arguments in the form the turn's AI reads (§17).
     Turn {
-        source: args.source,
-        model: args.model.into(),
         live: args.live,
         builtin: args.builtin,
         id: args.turn.clone(),
         step: args.step,
-        // `call` asks no one: an R3 action is refused as before.
-        can_confirm: false,
-        client: None,
+        ..Turn::new(args.source, args.model.into())
     }
 }
 

@@ -42,7 +42,9 @@
 //! with invalid params (-32602), which rmcp would answer as a method not
 //! found ([`ServerHandler::on_custom_request`]).
 
-use dcp_host::{Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Offer, Place, Question, Source, Turn};
+use dcp_host::{
+    Answer, Ask, CallOutcome, Decision, Host, JournalOutcome, Level, Offer, Place, Question, Schema, Source, Turn,
+};
 use rmcp::model::{
     CallToolRequestMethod, CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
     ClientResult, ConstString, ContentBlock, CustomRequest, CustomResult, ElicitRequest, ElicitRequestParams,
@@ -251,18 +253,12 @@ impl Server {
     /// The turn of one client request: no turn id, so each call is a turn
     /// of its own (the client's model runs its own loop). R3 actions are
     /// offered, and asked about, only when the client can put the question
-    /// to the player.
+    /// to the player. The tools' arguments are sent whole (§17's short form
+    /// is for the companion's AI on this PC): `--ai` says where the
+    /// client's model runs, not what it is, and the client shows and
+    /// checks them with its own code.
     fn turn(&self, peer: &Peer<RoleServer>) -> Turn {
-        Turn {
-            source: Source::Mcp,
-            model: self.model,
-            live: false,
-            builtin: 0,
-            id: None,
-            step: None,
-            can_confirm: can_ask(peer),
-            client: None,
-        }
+        Turn { can_confirm: can_ask(peer), schema: Some(Schema::Full), ..Turn::new(Source::Mcp, self.model) }
     }
 
     /// The tools as the client lists them.
