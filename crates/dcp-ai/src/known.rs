@@ -118,7 +118,7 @@ impl PcServer {
 
     /// Its fact, for a shell's words.
     pub fn known(self) -> KnownServer {
-        KnownServer { server: self, name: self.name(), port: self.port() }
+        KnownServer { server: self, name: self.name(), port: self.port(), ports: self.ports() }
     }
 }
 
@@ -138,6 +138,10 @@ pub struct KnownServer {
     pub name: &'static str,
     /// The port it listens on unless told otherwise.
     pub port: u16,
+    /// Every port it listens on unless told otherwise, the usual one first
+    /// ([`PcServer::ports`]): what the shells say discovery asks (issue 34).
+    #[cfg_attr(feature = "ts", ts(type = "number[]"))]
+    pub ports: &'static [u16],
 }
 
 #[cfg(test)]
@@ -163,6 +167,8 @@ mod tests {
         assert_eq!(PcServer::names_or(), "Ollama, LM Studio or llama.cpp");
         assert_eq!(PcServer::LmStudio.base_url(), "http://127.0.0.1:1234/v1");
         let known = serde_json::to_value(PcServer::Ollama.known()).expect("json");
-        assert_eq!(known, serde_json::json!({"server": "ollama", "name": "Ollama", "port": 11434}));
+        assert_eq!(known, serde_json::json!({"server": "ollama", "name": "Ollama", "port": 11434, "ports": [11434]}));
+        let known = serde_json::to_value(PcServer::LlamaCpp.known()).expect("json");
+        assert_eq!(known["ports"], serde_json::json!([8080, 9931]), "both ports it may listen on");
     }
 }

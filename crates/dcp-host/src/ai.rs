@@ -6,8 +6,13 @@
 //! for: scheme, host and port (issue 32: two ports of this PC are two
 //! programs). A URL of another origin forgets it, and the answer says so
 //! ([`AiSettings::key_forgotten`]): the player types it again.
+//!
+//! The most tokens one answer may have is the player's too (issue 34),
+//! within [`AnswerLength`]'s bounds, judged here once for every shell: a
+//! looping model is cut there instead of streaming until its context is
+//! full, and every turn's connection carries it.
 
-use crate::{ApiError, ApiResult, ErrorCode, Host};
+use crate::{ApiError, ApiResult, ErrorCode, Host, HostCode};
 use dcp_ai::{judge_ai_url, AiCode, AiError, AiUrl, Connection, Found, KnownServer, PcServer, Place};
 use dcp_store::KeyOrigin;
 use dcp_vault::Sensitive;
@@ -38,6 +43,57 @@ pub struct AiSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub server: Option<KnownServer>,
+    /// The most tokens one answer may have: the player's setting, else
+    /// the default (issue 34).
+    pub max_tokens: u32,
+    /// What the player may set it to.
+    pub max_tokens_bounds: AnswerLength,
+}
+
+/// The bounds of the answer length a player may set (issue 34), and its
+/// default: a fact for the shells' words, the rule itself
+/// [`AnswerLength::judge`].
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AnswerLength {
+    /// The fewest: enough for a short answer or one tool call, and small
+    /// enough to show the cut on purpose.
+    pub min: u32,
+    /// The most: the largest context a model on a PC usually has; an answer
+    /// cannot be longer than its model's context anyway.
+    pub max: u32,
+    /// Unless the player sets another ([`Connection::MAX_TOKENS`]).
+    pub default: u32,
+}
+
+impl AnswerLength {
+    /// The only bounds.
+    pub const BOUNDS: AnswerLength = AnswerLength { min: 16, max: 32_768, default: Connection::MAX_TOKENS };
+
+    /// The answer length of a kept setting: the player's, else the default;
+    /// within today's bounds whatever an older version kept.
+    fn of(self, kept: Option<u32>) -> u32 {
+        kept.map_or(self.default, |n| n.clamp(self.min, self.max))
+    }
+
+    /// A number of tokens as the player typed it: a whole number within the
+    /// bounds, or `bad_input` saying which.
+    fn judge(self, typed: &str) -> ApiResult<u32> {
+        let bad = || {
+            ApiError::new(
+                ErrorCode::Host(HostCode::BadInput),
+                format!(
+                    "the answer length must be a whole number of tokens from {} to {} ({} unless set), not {:?}",
+                    self.min,
+                    self.max,
+                    self.default,
+                    typed.chars().take(40).collect::<String>()
+                ),
+            )
+        };
+        let n: u32 = typed.trim().parse().map_err(|_| bad())?;
+        (self.min..=self.max).contains(&n).then_some(n).ok_or_else(bad)
+    }
 }
 
 /// What reaching the AI found: its models, or why it could not be reached.
@@ -121,6 +177,19 @@ impl Host {
         .await
     }
 
+    /// Sets the most tokens one answer may have, as the player typed it (a
+    /// whole number within [`AnswerLength::BOUNDS`], else `bad_input` and
+    /// nothing changes); `None` goes back to the default. Kept whether or
+    /// not an AI is set.
+    pub async fn set_ai_max_tokens(&self, typed: Option<String>) -> ApiResult<AiSettings> {
+        let max_tokens = typed.as_deref().map(|t| AnswerLength::BOUNDS.judge(t)).transpose()?;
+        self.read(move |s| {
+            s.set_ai_max_tokens(max_tokens)?;
+            Ok(settings(s.ai()?))
+        })
+        .await
+    }
+
     /// Keeps the service's API key, sealed by the vault, for the current
     /// URL's origin. Refused while no URL is set (`ai_not_set`).
     pub async fn set_ai_key(&self, key: Sensitive) -> ApiResult<AiSettings> {
@@ -142,7 +211,8 @@ impl Host {
     }
 
     /// The connection to the companion's AI, its key opened from the
-    /// vault. `ai_not_set` while the URL or the model is missing.
+    /// vault, its answers as long as the player set. `ai_not_set` while the
+    /// URL or the model is missing.
     pub async fn ai_connection(&self) -> ApiResult<Connection> {
         self.read(|s| {
             let stored = s.ai()?;
@@ -151,7 +221,7 @@ impl Host {
                 return Err(not_set("no model is set"));
             };
             let key = for_origin(&url, |to| s.ai_key(&to))?;
-            Ok(Connection::new(url, model, key))
+            Ok(Connection::new(url, model, key).with_max_tokens(AnswerLength::BOUNDS.of(stored.max_tokens)))
         })
         .await
     }
@@ -234,7 +304,16 @@ fn settings(stored: dcp_store::AiStored) -> AiSettings {
     };
     let place = url.as_ref().map(AiUrl::place);
     let server = url.as_ref().and_then(PcServer::at).map(PcServer::known);
-    AiSettings { url: stored.url, model: stored.model, place, key_set, key_forgotten: kept && !key_set, server }
+    AiSettings {
+        url: stored.url,
+        model: stored.model,
+        place,
+        key_set,
+        key_forgotten: kept && !key_set,
+        server,
+        max_tokens: AnswerLength::BOUNDS.of(stored.max_tokens),
+        max_tokens_bounds: AnswerLength::BOUNDS,
+    }
 }
 
 /// Runs `f` with the origin `url` sends a key to: `scheme://host:port`,
