@@ -1,7 +1,7 @@
 //! Developer mode (§19) and the Actions tab: Try an action, the journal,
 //! Open the plugins folder.
 
-use super::{host, open_in_file_manager};
+use super::{host, open_with_os};
 use dcp_host::{ApiError, Ask, ErrorCode, Host, HostCode, JournalLine, JournalQuery, Place, Source, TriedAction, Turn};
 use serde_json::Value;
 use std::sync::Arc;
@@ -45,6 +45,6 @@ pub async fn open_plugins_folder(app: &AppHandle) -> Result<String, ApiError> {
     std::fs::create_dir_all(&folder).map_err(|e| {
         ApiError::new(ErrorCode::Host(HostCode::Storage), format!("{} cannot be made: {e}", folder.display()))
     })?;
-    open_in_file_manager(&folder)?;
+    open_with_os(&folder)?;
     Ok(folder.display().to_string())
 }

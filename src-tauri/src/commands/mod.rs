@@ -13,7 +13,7 @@ pub mod options;
 pub mod plugins;
 
 use dcp_host::{ApiError, ErrorCode, Host, HostCode};
-use std::path::Path;
+use std::ffi::OsStr;
 use tauri::{AppHandle, Manager, State};
 
 /// The host the app opened at start.
@@ -21,9 +21,14 @@ fn host(app: &AppHandle) -> State<'_, Host> {
     app.state()
 }
 
-/// Opens a folder in the OS file manager.
-fn open_in_file_manager(folder: &Path) -> Result<(), ApiError> {
-    open::that_detached(folder).map_err(|e| {
-        ApiError::new(ErrorCode::Host(HostCode::Internal), format!("{} could not be opened: {e}", folder.display()))
+/// Hands `what` to the OS, which opens it with the player's program for
+/// it: a folder in the file manager, a web address in the system browser.
+fn open_with_os(what: impl AsRef<OsStr>) -> Result<(), ApiError> {
+    let what = what.as_ref();
+    open::that_detached(what).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Host(HostCode::Internal),
+            format!("{} could not be opened: {e}", what.to_string_lossy()),
+        )
     })
 }

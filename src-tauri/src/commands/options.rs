@@ -1,9 +1,9 @@
 //! Options (§10, §11, §13, §12 Twitch): settings, secrets, the online-AI
 //! choice, the Test button, and the settings' help links.
 
-use super::host;
+use super::{host, open_with_os};
 use crate::help;
-use dcp_host::{ApiError, Card, CloudChoice, ErrorCode, HostCode, PluginTest, Sensitive};
+use dcp_host::{ApiError, Card, CloudChoice, PluginTest, Sensitive};
 use serde_json::Value;
 use tauri::{AppHandle, Manager};
 
@@ -39,7 +39,5 @@ pub async fn test_plugin(app: &AppHandle, slug: String) -> Result<PluginTest, Ap
 
 /// Opens in the browser a help link of a setting the window shows (§10).
 pub async fn open_help(app: &AppHandle, url: String) -> Result<(), ApiError> {
-    let url = help::link_to_open(&app.state(), &url)?;
-    open::that_detached(url.as_str())
-        .map_err(|e| ApiError::new(ErrorCode::Host(HostCode::Internal), format!("{url} could not be opened: {e}")))
+    open_with_os(help::link_to_open(&app.state(), &url)?.as_str())
 }

@@ -1,6 +1,6 @@
 //! My plugins (§18): cards, icons, details, the switches, Keep, Uninstall.
 
-use super::{host, open_in_file_manager};
+use super::{host, open_with_os};
 use crate::handed::Handed;
 use crate::icon;
 use dcp_host::{ApiError, Card, PluginDetails};
@@ -53,5 +53,5 @@ pub async fn keep(app: &AppHandle, slug: String) -> Result<Card, ApiError> {
 
 /// The Developer section's folder Open (§19).
 pub async fn open_plugin_folder(app: &AppHandle, slug: String) -> Result<(), ApiError> {
-    open_in_file_manager(&host(app).details(&slug).await?.folder)
+    open_with_os(&host(app).details(&slug).await?.folder)
 }
