@@ -9,7 +9,7 @@
 //! its line say where ([`ended_elsewhere`], issue 32, §12, §14).
 
 use crate::answer::{self, frame};
-use crate::ask::{Decision, ANSWER_WITHIN};
+use crate::ask::Decision;
 use crate::mask::Masker;
 use crate::pipeline::CallOutcome;
 use dcp_format::codes::{CallCode, Refusal, SpecCode, ToolCode};
@@ -57,18 +57,10 @@ impl Verdict {
         Verdict { outcome, code: Some(SpecCode::Refusal(reason)), error: None, ended_at: None }
     }
 
-    /// Refused `declined`: the player said no, or nothing in time (a no).
+    /// Refused as the player's answer was a no: `declined` when they said
+    /// no, `expired` when nothing came in time (issue 34: nobody declined).
     pub fn declined(decision: Decision) -> Verdict {
-        let mut verdict = Verdict::refused(Refusal::Declined);
-        if decision == Decision::Expired {
-            let code = ToolCode::Call(CallCode::PolicyDenied);
-            verdict.outcome.for_ai = format!(
-                "{code} ({}): No answer from the player within {} s: nothing was sent. Ask them if they still want it.",
-                Refusal::Declined,
-                ANSWER_WITHIN.as_secs()
-            );
-        }
-        verdict
+        Verdict::refused(if decision == Decision::Expired { Refusal::Expired } else { Refusal::Declined })
     }
 
     /// Failed with the app's own words (masked: they may quote an argument).

@@ -23,7 +23,7 @@
 //! of the host's, `Host::call_asking`). The turn's messages are then taken
 //! back out of the conversation, as on any error.
 
-use crate::event::{args_text, EngineCode, Said, TurnCode, TurnEvent};
+use crate::event::{args_text, EngineCode, NoToolsNote, Said, TurnCode, TurnEvent};
 use crate::kept::{heard, Ledger};
 use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
@@ -183,6 +183,8 @@ pub struct Companion {
     kept: Ledger,
     presence: Option<Presence>,
     turn_limit: Duration,
+    /// Whether this conversation was told its model cannot use tools (issue 34).
+    no_tools: NoToolsNote,
 }
 
 /// A turn as the engine runs it: what the host is told of it, and who may
@@ -211,6 +213,7 @@ impl Companion {
             kept: Ledger::default(),
             presence: None,
             turn_limit: Duration::from_secs(TURN_SECONDS),
+            no_tools: NoToolsNote::default(),
         }
     }
 
@@ -225,12 +228,14 @@ impl Companion {
     /// the conversation (the player changed the AI settings).
     pub fn set_connection(&mut self, connection: Connection) {
         self.connection = connection;
+        self.no_tools.forget();
     }
 
     /// Forgets the conversation.
     pub fn new_conversation(&mut self) {
         self.conversation.clear();
         self.kept.clear();
+        self.no_tools.forget();
     }
 
     /// The conversation so far (no system message: it is made anew for each
@@ -374,6 +379,9 @@ impl Companion {
                 parameters: t.parameters.clone(),
             })
             .collect();
+        if let Some(line) = self.no_tools.line(&self.connection, running.tools && !offered.is_empty()).await {
+            out(line);
+        }
         for _ in 0..=STEPS_PER_TURN {
             let offering = running.tools && steps.tools_allowed();
             let mut turn = running.turn.clone();

@@ -2,7 +2,11 @@
 //! 22), one [`TurnEvent`] per line, and what a turn is asked ([`Said`]).
 //! Every code in a line is its spelled type (issue 33), serialized as the
 //! spelling the lines always had, so a shell matches facts, never text.
+//!
+//! [`NoToolsNote`]: whether the conversation was told that its model cannot
+//! use tools (issue 34), asked of the AI's server once per conversation.
 
+use dcp_ai::{Connection, PcServer, ToolSupport};
 use dcp_format::codes::ToolFamily;
 use dcp_host::{Decision, ErrorCode, EventReason, JournalOutcome, Refusal, SaidEvent, SentRequest, Source, ToolCode};
 use serde::{Serialize, Serializer};
@@ -149,6 +153,14 @@ pub enum TurnEvent {
         /// The plugins kept on this PC they touched, by slug.
         plugins: Vec<String>,
     },
+    /// The model cannot use tools, as the AI's server on this PC says
+    /// (issue 34): the plugins offered will not be used. Said once in a
+    /// conversation, at its first turn offering plugins (again after a new
+    /// conversation or another AI), before the answer.
+    NoTools {
+        /// The server that said so (`llama_cpp`, `ollama`, `lm_studio`).
+        server: PcServer,
+    },
     /// The turn could not be completed.
     Error {
         /// The error's code (`ai_not_listening`, …, or `stopped`).
@@ -193,6 +205,42 @@ impl TurnEvent {
             text: message.to_owned(),
             held,
         }
+    }
+}
+
+/// Whether the conversation was told its model cannot use tools (issue
+/// 34). The AI's server is asked once ([`Connection::tool_support`]: on
+/// this PC only, each server's question bounded by its own 5 s), at the
+/// first turn offering plugins; the answer is kept, so later turns cost
+/// nothing. Forgotten with the conversation and when the AI changes.
+#[derive(Debug, Default)]
+pub(crate) struct NoToolsNote {
+    /// What the server said, once asked (none: it does not say).
+    asked: Option<Option<ToolSupport>>,
+    /// The `no_tools` line was said in this conversation.
+    said: bool,
+}
+
+impl NoToolsNote {
+    /// Asks again, and says again, from the next turn on.
+    pub(crate) fn forget(&mut self) {
+        *self = NoToolsNote::default();
+    }
+
+    /// The `no_tools` line for a turn that offers plugins' actions
+    /// (`offering`) through `connection`: only when its server says the
+    /// model cannot use them, and only once in the conversation.
+    pub(crate) async fn line(&mut self, connection: &Connection, offering: bool) -> Option<TurnEvent> {
+        if self.said || !offering {
+            return None;
+        }
+        let support = match self.asked {
+            Some(support) => support,
+            None => *self.asked.insert(connection.tool_support().await),
+        };
+        let support = support.filter(|s| !s.tools)?;
+        self.said = true;
+        Some(TurnEvent::NoTools { server: support.server })
     }
 }
 
@@ -354,6 +402,11 @@ mod tests {
         assert_eq!(
             serde_json::to_value(TurnEvent::Reply { text: "a".into(), cut: true }).ok(),
             Some(json!({"type":"reply","text":"a","cut":true}))
+        );
+        // Issue 34: a model that cannot use tools, said with the server that says so.
+        assert_eq!(
+            serde_json::to_value(TurnEvent::NoTools { server: PcServer::LlamaCpp }).ok(),
+            Some(json!({"type":"no_tools","server":"llama_cpp"}))
         );
         // Issue 32: the turns an online AI's request leaves out, and an event it was not told.
         let left = TurnEvent::LeftOut { turns: 2, plugins: vec!["notes".into()] };

@@ -278,7 +278,9 @@ crate::spelled! {
     /// §22 "Refusals": why the courtier said no (the AI receives
     /// POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
     /// steps are used (§3, §21). Nor is `declined`: the player said no to
-    /// an R3 action, or did not answer in time (§12, issue 22). Nor is
+    /// an R3 action (§12, issue 22); nor `expired`: they did not answer it
+    /// in time, a no too (issue 34: said as it happened, since nobody
+    /// declined). Nor is
     /// `changed`: while the player was asked about an R3 action, the
     /// question it would ask now became another (the plugin updated, a
     /// setting changed the URL…): what they saw is not what would be sent
@@ -302,6 +304,7 @@ crate::spelled! {
         StreamPrivate => "stream_private",
         StepLimit => "step_limit",
         Declined => "declined",
+        Expired => "expired",
         Changed => "changed",
         ToolLimit => "tool_limit",
         OneActionPerStep => "one_action_per_step",
@@ -327,6 +330,7 @@ impl Refusal {
             Refusal::StreamPrivate => "The player is live on Twitch: actions that read their data are paused. They can allow this plugin during streams in its details.".into(),
             Refusal::StepLimit => format!("This turn already used its {STEPS_PER_TURN} tool steps: answer the user with what you have."),
             Refusal::Declined => "The player declined this action: nothing was sent. Do not ask for it again unless they do.".into(),
+            Refusal::Expired => "The player did not answer in time: nothing was sent. Ask them if they still want it.".into(),
             Refusal::Changed => "The action changed while the player was asked (the plugin or its settings): nothing was sent. Ask them if they still want it.".into(),
             Refusal::ToolLimit => format!("This action is beyond the {TOOLS_OFFERED} tools offered."),
             Refusal::OneActionPerStep => "not run: one action per step. Ask for it again in the next step if it is still needed.".into(),
@@ -349,6 +353,7 @@ impl Refusal {
             Refusal::NotRequested => "no actions on a turn the player did not ask for".into(),
             Refusal::StepLimit => format!("this turn already used its {STEPS_PER_TURN} tool steps"),
             Refusal::Declined => "you declined it".into(),
+            Refusal::Expired => "no answer in time: nothing was sent".into(),
             Refusal::Changed => "it changed while you were asked: nothing was sent".into(),
             Refusal::ToolLimit => {
                 format!("over the {TOOLS_OFFERED}-tool limit: the player can turn off actions they do not need")

@@ -44,21 +44,38 @@ pub fn tools_lines(tested: &AiTest) -> Vec<String> {
     match tested.tools {
         Some(true) => vec!["tools: this model can use your plugins".to_owned()],
         Some(false) => {
-            let example = tested.tool_model.map_or_else(String::new, |m| format!(", e.g. {m}"));
-            let mut lines = vec![format!(
-                "tools: this model cannot use tools: your plugins will not be used; choose another model{example}"
-            )];
-            if server == Some(PcServer::LlamaCpp) {
-                lines.push(
-                    "  llama.cpp uses tools only when the model's chat template supports them: choose such a \
-                     model, or start llama-server with --chat-template-file FILE (a template with tools)"
-                        .to_owned(),
-                );
-            }
+            let mut lines = no_tools_lines(server, tested.tool_model);
+            lines[0] = format!("tools: {}", lines[0]);
             lines
         }
         None if tested.place == Some(Place::Online) => vec!["tools: unknown (an online AI is not asked)".to_owned()],
         None => vec!["tools: unknown (the server does not say whether this model can use tools)".to_owned()],
+    }
+}
+
+/// A model that cannot use tools, as `ai test` and `chat` say it (issue
+/// 34): the first line what it means, with a model that can (`example`);
+/// for llama.cpp a second, indented (a model is not the only fix there: its
+/// chat template is).
+pub fn no_tools_lines(server: Option<PcServer>, example: Option<&str>) -> Vec<String> {
+    let example = example.map_or_else(String::new, |m| format!(", e.g. {m}"));
+    let mut lines =
+        vec![format!("this model cannot use tools: your plugins will not be used; choose another model{example}")];
+    if server == Some(PcServer::LlamaCpp) {
+        lines.push(
+            "  llama.cpp uses tools only when the model's chat template supports them: choose such a model, or \
+             start llama-server with --chat-template-file FILE (a template with tools)"
+                .to_owned(),
+        );
+    }
+    lines
+}
+
+/// Where the companion's AI runs, as `ai` and `chat` say it.
+pub fn place_words(place: Place) -> &'static str {
+    match place {
+        Place::Pc => "on this PC",
+        Place::Online => "online: what your plugins return is sent to this service",
     }
 }
 

@@ -6,7 +6,7 @@
 
 mod support;
 
-use scripted_ai::{openai, pki::TestPki, Options, Received, Script, ScriptedAi, Step, MODEL};
+use scripted_ai::{llamacpp, openai, pki::TestPki, Options, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Output, Stdio};
@@ -472,6 +472,26 @@ fn s13_an_ai_not_listening_is_an_error_line_and_exit_1_with_once() {
     assert!(text(&human.stderr).contains("ai_not_listening"), "{}", text(&human.stderr));
 }
 
+/// Issue 34: a turn's failure is printed as `ai test` prints it, its code
+/// then what fixes it on a `hint:` line; `--json`'s `error` line gains
+/// `hint`, its other keys as before.
+#[test]
+fn issue34_a_turns_failure_says_its_code_and_its_hint_as_ai_test_does() {
+    let p = Profile::new();
+    let url = format!("http://127.0.0.1:{}/v1", free_port());
+    assert!(p.run(&["ai", "--url", &url, "--model", MODEL]).status.success());
+    let tested = text(&p.run(&["ai", "test"]).stderr);
+    let human = p.run_with(&["chat", "--once", "hello"], None, &[]);
+    assert_eq!(human.status.code(), Some(1));
+    let said = text(&human.stderr);
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(lines[0].starts_with(&format!("ai_not_listening: nothing answers at {url}")), "{said}");
+    assert!(lines[1].starts_with("hint: start the AI server"), "{said}");
+    assert_eq!(said, tested, "the same lines as ai test");
+    let (_, json) = chat(&p, &["--once", "hello"], "");
+    assert_eq!(lines_json_hint(&json).as_deref(), lines[1].strip_prefix("hint: "), "{json:?}");
+}
+
 #[test]
 fn s13_no_ai_set_is_refused_with_what_to_run() {
     let p = Profile::new();
@@ -483,7 +503,22 @@ fn s13_no_ai_set_is_refused_with_what_to_run() {
     assert!(lines[0]["message"].as_str().is_some_and(|m| m.contains("ai --url")), "{}", lines[0]);
     let human = p.run_with(&["chat"], Some("hello\n"), &[]);
     assert_eq!(human.status.code(), Some(1));
-    assert!(text(&human.stderr).contains("ai --url"), "{}", text(&human.stderr));
+    // Issue 34: the code, then the hint on its own line, as `ai test` prints them.
+    let said = text(&human.stderr);
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(lines[0].starts_with("ai_not_set: no AI is set"), "{said}");
+    assert!(lines[1].starts_with("hint: ") && lines[1].contains(" ai --url URL --model NAME"), "{said}");
+    assert_eq!(lines[0], text(&p.run(&["ai", "test"]).stderr).lines().next().unwrap_or_default(), "as ai test says it");
+    assert_eq!(
+        lines[1].strip_prefix("hint: "),
+        lines_json_hint(&lines_of(&out)).as_deref(),
+        "--json says the same hint"
+    );
+}
+
+/// The `hint` of `--json`'s first `error` line.
+fn lines_json_hint(lines: &[Value]) -> Option<String> {
+    of_type(lines, "error").first().and_then(|e| e["hint"].as_str()).map(str::to_owned)
 }
 
 /// An online AI (§13): the scripted server over TLS, reached as
@@ -641,4 +676,133 @@ fn issue_34_the_tool_line_shows_arguments_that_are_not_json() {
         (&tool["args"], &tool["args_text"], &tool["code"]),
         (&json!(null), &json!("text=tea"), &json!("INVALID_ARGUMENTS"))
     );
+}
+
+/// Issue 34: an R3 question nobody answered in time is said `expired`, in
+/// the `confirm` line and as the tool line's reason (nobody declined), and
+/// the AI is told so; nothing is sent. The `y` typed after it is answered
+/// by chat and is no turn (the AI never gets it); the next line is a turn
+/// again. The host's 60 s are shortened by a test build's hook
+/// (`DCPLUGIN_TEST_ANSWER_MS`).
+#[cfg(feature = "test-net")]
+#[test]
+fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_ai() {
+    let ai = ai(vec![
+        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
+        openai::text(["You did not answer."]),
+        openai::text(["Hello."]),
+    ]);
+    let p = profile_with_ai(&ai);
+    let pc = PcServer::start_with_r3_note(&p);
+    let port = free_port().to_string();
+    let mut child = p
+        .command(&["chat", "--json", "--confirm", "ask", "--door-port", &port])
+        .env("DCPLUGIN_TEST_ANSWER_MS", "300")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chat runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut child = Running(child);
+    let (send, printed) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = send.send(line);
+        }
+    });
+    let mut lines: Vec<Value> = Vec::new();
+    let until_end = |lines: &mut Vec<Value>| loop {
+        let line = printed.recv_timeout(Duration::from_secs(30)).expect("the turn's lines");
+        let line: Value = serde_json::from_str(&line).expect("JSON line");
+        let end = line["type"] == "end";
+        lines.push(line);
+        if end {
+            return;
+        }
+    };
+    input.write_all(b"note that I pay rent\n").expect("write");
+    until_end(&mut lines);
+    // Typed once the turn is over: a late answer, then a line for the AI.
+    input.write_all(b"y\nhello\n").expect("write");
+    until_end(&mut lines);
+    drop(input);
+    let status = child.0.wait().expect("chat ends");
+    assert_eq!(status.code(), Some(0));
+    let mut stderr = String::new();
+    let _ = child.0.stderr.take().map(|mut e| e.read_to_string(&mut stderr));
+
+    assert_eq!(confirm_line(&lines)["decision"], "expired");
+    let tool = of_type(&lines, "tool")[0];
+    assert_eq!(
+        (tool["outcome"].as_str(), tool["code"].as_str(), tool["reason"].as_str()),
+        (Some("refused"), Some("POLICY_DENIED"), Some("expired")),
+        "{tool}"
+    );
+    assert_eq!(tool_messages(&chats(&ai)[1])[0].1, tool["for_ai"].as_str().unwrap_or_default());
+    assert!(tool["for_ai"].as_str().is_some_and(|t| t.starts_with("POLICY_DENIED (expired): ")), "{tool}");
+    assert_eq!(pc.received(), Vec::<String>::new(), "nothing reached the plugin's server");
+    let turns: Vec<&str> = of_type(&lines, "turn").iter().filter_map(|t| t["text"].as_str()).collect();
+    assert_eq!(turns, ["note that I pay rent", "hello"], "the late y is no turn");
+    let sent = chats(&ai);
+    assert_eq!(sent.len(), 3);
+    assert!(!sent[2].body.to_string().contains(r#""content":"y""#), "the AI never got the y: {}", sent[2].body);
+    assert!(stderr.contains("[dcplugin] No answer in time: the question expired, nothing was sent."), "{stderr}");
+    assert!(stderr.contains("[dcplugin] That question had expired: nothing was sent"), "{stderr}");
+    let journal = text(&p.run(&["journal"]).stdout);
+    assert!(journal.contains("mypc__add_note  keyboard  refused expired (expired)"), "{journal}");
+}
+
+/// The scripted AI on this PC, answering `turns`, whose `/props` says
+/// whether its model can use tools, as llama.cpp's does.
+fn llama_cpp(turns: Vec<Step>, supports_tools: bool) -> ScriptedAi {
+    let options = Options { routes: vec![llamacpp::props(supports_tools)], ..Options::default() };
+    ScriptedAi::launch(Script::with_turns(turns), options).expect("scripted-ai starts")
+}
+
+/// Issue 34: a model its server says cannot use tools is said so once in
+/// the conversation, at its first turn offering plugins, before the
+/// answer: `{"type":"no_tools","server":"llama_cpp"}`, and in words on the
+/// terminal. A model that can says nothing; nor does an online AI, which
+/// is not asked.
+#[test]
+fn issue34_a_model_that_cannot_use_tools_is_said_once_in_the_conversation() {
+    let ai = llama_cpp(vec![openai::text(["Hi."]), openai::text(["Hi again."])], false);
+    let p = profile_with_ai(&ai);
+    let _pc = PcServer::start(&p, |_| {});
+    let (out, lines) = chat(&p, &[], "hello\nagain\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let types: Vec<&str> = lines.iter().filter_map(|l| l["type"].as_str()).filter(|t| *t != "delta").collect();
+    assert_eq!(types, ["turn", "no_tools", "reply", "end", "turn", "reply", "end"], "{lines:?}");
+    assert_eq!(of_type(&lines, "no_tools"), [&json!({"type": "no_tools", "server": "llama_cpp"})]);
+    let asked = ai.received().iter().filter(|r| r.path == "/props").count();
+    assert_eq!(asked, 1, "the server is asked once in the conversation");
+
+    let out = p.run_with(&["chat", "--door-port", &free_port().to_string()], Some("hello\n"), &[]);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains(
+            "  (llama.cpp says this model cannot use tools: your plugins will not be used; choose another model, e.g. "
+        ),
+        "{said}"
+    );
+
+    let ai = llama_cpp(vec![openai::text(["Hi."])], true);
+    let p = profile_with_ai(&ai);
+    let _pc = PcServer::start(&p, |_| {});
+    let (_, lines) = chat(&p, &["--once", "hello"], "");
+    assert!(of_type(&lines, "no_tools").is_empty(), "{lines:?}");
+    assert!(ai.received().iter().any(|r| r.path == "/props"), "asked");
+
+    let p = Profile::new();
+    assert!(p.run(&["dev-mode", "on"]).status.success());
+    let _pc = PcServer::start(&p, |_| {});
+    let (ai, env) = online_ai(&p, vec![openai::text(["Hi."])]);
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    assert!(p.run(&["cloud", "mypc", "allow"]).status.success());
+    let (_, lines) = chat_with(&p, &["--once", "hello"], "", &env);
+    assert!(of_type(&lines, "no_tools").is_empty(), "{lines:?}");
+    assert!(offered(&chats(&ai)[0]).contains(&"mypc__get_time".to_owned()), "plugins offered: {lines:?}");
+    assert!(ai.received().iter().all(|r| r.path != "/props"), "an online AI is not asked");
 }

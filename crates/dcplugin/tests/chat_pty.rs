@@ -46,7 +46,10 @@ fn r3_on_a_terminal(model_text: &str, typed_ahead: Option<&str>, answer: &str) -
     chat.wait_for("[y/N]");
     if let Some(line) = typed_ahead {
         chat.type_in(line);
-        // The program holds the line now: what it makes of it is what is tested.
+        // The terminal took the line (its echo is printed: FIONREAD alone
+        // may look before the line reached the terminal's queue, issue 34),
+        // then the program holds it: what it makes of it is what is tested.
+        chat.wait_for(&format!("[y/N] {}", line.replace('\n', "\r\n")));
         chat.wait_read();
     }
     ai.release();
@@ -134,4 +137,64 @@ fn s19_issue32_the_models_escapes_never_reach_the_terminal() {
 /// How many times `needle` occurs in `hay`.
 fn count(hay: &[u8], needle: &[u8]) -> usize {
     hay.windows(needle.len()).filter(|w| *w == needle).count()
+}
+
+/// The ready line chat starts with on a terminal (issue 34).
+fn ready_line(url: &str, model: &str) -> String {
+    format!(
+        "ready: talking to {model} at {url} (on this PC). Type a message and press Enter; Ctrl-C stops an answer, \
+         Ctrl-D quits.\r\n"
+    )
+}
+
+/// Issue 34: chat on a terminal starts by saying it is ready, the AI it
+/// talks to and how to stop, then whether programs' events reach it: the
+/// door listening on its port, or the port taken (here by another chat's
+/// door, so that events go there, not here). Ctrl-D quits.
+#[test]
+fn issue34_chat_says_it_is_ready_and_whether_the_event_door_listens() {
+    let ai = ai(vec![]);
+    let p = profile_with_ai(&ai);
+    let manifest = support::examples().join("pomodoro/manifest.json");
+    let out = p.run_with(
+        &["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin"],
+        Some("token=pomodoro-server-token\n"),
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(p.run(&["events", "pomodoro", "on", "focus_done"]).status.success());
+    let door = free_port().to_string();
+    let mut first = Pty::spawn(p.command(&["chat", "--door-port", &door]));
+    first.wait_for(&ready_line(&ai.url(), scripted_ai::MODEL));
+    first.wait_for(&format!(
+        "event door: listening on 127.0.0.1:{door}: programs on this PC can send their events to this chat\r\n"
+    ));
+    let mut second = Pty::spawn(p.command(&["chat", "--door-port", &door]));
+    second.wait_for(&ready_line(&ai.url(), scripted_ai::MODEL));
+    second.wait_for(&format!("event door: port {door} is used by another event door"));
+    second.wait_for("; events from programs on this PC will not reach this chat\r\n");
+    for chat in [&mut second, &mut first] {
+        chat.type_in("\u{4}");
+        let status = chat.wait_exit();
+        assert!(status.success(), "{status}: {}", chat.text());
+    }
+}
+
+/// Issue 34: the ready line prints the model's name as any outside text:
+/// an escape in it is shown, never sent to the terminal; developer mode
+/// off, the door is said closed.
+#[test]
+fn issue34_the_ready_line_prints_the_model_name_cleaned() {
+    let ai = ai(vec![]);
+    let p = support::Profile::new();
+    let set = p.run(&["ai", "--url", &ai.url(), "--model", "evil\u{1b}]0;pwned\u{7}"]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    let mut chat = Pty::spawn(p.command(&["chat", "--door-port", &free_port().to_string()]));
+    chat.wait_for(&ready_line(&ai.url(), "evil\\u{1b}]0;pwned\\u{7}"));
+    chat.wait_for(
+        "event door: closed: developer mode is off, so programs on this PC cannot send events to this chat\r\n",
+    );
+    chat.type_in("\u{4}");
+    assert!(chat.wait_exit().success(), "{}", chat.text());
+    assert_eq!(count(&chat.printed(), b"\x1b"), 0, "{}", chat.text());
 }

@@ -4,7 +4,9 @@
  * §22 "Refusals": why the courtier said no (the AI receives
  * POLICY_DENIED with it). `step_limit` is not in §22: a turn's 5 tool
  * steps are used (§3, §21). Nor is `declined`: the player said no to
- * an R3 action, or did not answer in time (§12, issue 22). Nor is
+ * an R3 action (§12, issue 22); nor `expired`: they did not answer it
+ * in time, a no too (issue 34: said as it happened, since nobody
+ * declined). Nor is
  * `changed`: while the player was asked about an R3 action, the
  * question it would ask now became another (the plugin updated, a
  * setting changed the URL…): what they saw is not what would be sent
@@ -15,4 +17,4 @@
  * turn's steps did not run (the AI is told "not run", not
  * POLICY_DENIED).
  */
-export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit" | "declined" | "changed" | "tool_limit" | "one_action_per_step" | "call_limit" | "repeated_call";
+export type Refusal = "tools_off" | "plugin_off" | "needs_setup" | "cloud_blocked" | "needs_confirmation" | "twitch_level" | "twitch_quota" | "not_requested" | "unknown_tool" | "dev_mode_off" | "stream_private" | "step_limit" | "declined" | "expired" | "changed" | "tool_limit" | "one_action_per_step" | "call_limit" | "repeated_call";

@@ -2,6 +2,7 @@
 import type { Decision } from "./Decision";
 import type { EventReason } from "./EventReason";
 import type { JournalOutcome } from "./JournalOutcome";
+import type { PcServer } from "./PcServer";
 import type { Refusal } from "./Refusal";
 import type { SentRequest } from "./SentRequest";
 import type { Source } from "./Source";
@@ -154,7 +155,11 @@ turns: number,
 /**
  * The plugins kept on this PC they touched, by slug.
  */
-plugins: Array<string>, } | { "type": "error", 
+plugins: Array<string>, } | { "type": "no_tools", 
+/**
+ * The server that said so (`llama_cpp`, `ollama`, `lm_studio`).
+ */
+server: PcServer, } | { "type": "error", 
 /**
  * The error's code (`ai_not_listening`, …, or `stopped`).
  */

@@ -12,6 +12,20 @@
 //! never overlap: player lines and event turns are taken one at a time by
 //! one loop, and the door hears "answering" while one runs.
 //!
+//! In the readable chat on a terminal, chat starts by saying it is ready:
+//! the AI it talks to (the model, where it runs), how to stop, and, once the
+//! door says it, whether events reach it (listening on 127.0.0.1:PORT, the
+//! port taken, or closed; issue 34). A failure is printed `CODE: message` with a `hint:`
+//! line, as `ai test` prints it.
+//!
+//! An R3 question whose time ran out is said to have expired, and the next
+//! line typed, if it is a yes or a no (`y`, `yes`, `n`, `no`), is taken for
+//! a late answer to it: the terminal answers it and the AI never gets it
+//! (issue 34). Only that next line: anything else typed first ends the
+//! guard, and is a turn as any line is. A question withdrawn otherwise (the
+//! player stopped the turn, its plugin changed) is said withdrawn, and
+//! arms no guard: the player saw it go.
+//!
 //! Each turn is the engine's stream of its events, printed as they come.
 //! Ctrl-C (issue 33) stops the running turn by cancelling its token: its
 //! words so far stay, marked `(stopped)` (`--json`: its `end` line says
@@ -19,17 +33,22 @@
 //! Ctrl-C during the same turn, or one while no turn runs, quits as the end
 //! of standard input does (exit 0).
 
-use super::host::fail;
+use super::hints::fix_for_code;
+use super::host::say_failure;
 use crate::choice::Confirm;
 use crate::output::print_json;
-use crate::shown::{self, errln, line, outln, write_made_safe, Stream, To};
+use crate::shown::{self, line, outln, write_made_safe, Stream, To};
 use dcp_companion::{CancellationToken, Companion, Said, ToolOutcome, TurnCode, TurnEvent, TurnStream};
 use dcp_host::events::HostEvent;
-use dcp_host::{Answer, Ask, BackgroundOptions, Decision, Host, Notice, Question, SaidEvent, Source};
+use dcp_host::{
+    Answer, Ask, BackgroundOptions, Connection, Decision, DoorState, Host, Notice, Question, SaidEvent, Source,
+};
 use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{mpsc, Mutex};
 
@@ -71,20 +90,25 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
     let source = args.source;
     let connection = match host.block_on(host.ai_connection()) {
         Ok(connection) => connection,
-        Err(e) if json => {
-            // The line has no hint field: what fixes it ends the message.
-            let message = match super::hints::fix_for(&e) {
-                Some(hint) => format!("{}; run: {hint}", e.message),
-                None => e.message.clone(),
-            };
-            print_json(&TurnEvent::Error { code: e.code.into(), message });
+        Err(e) => {
+            let hint = fix_for_code(e.code);
+            if json {
+                // What fixes it ends the message, as it always did; `hint` (issue 34) says it alone.
+                let message = match &hint {
+                    Some(hint) => format!("{}; run: {hint}", e.message),
+                    None => e.message.clone(),
+                };
+                print_error_line(&TurnEvent::Error { code: e.code.into(), message }, hint);
+            } else {
+                say_failure(e.code.as_str(), &e.message, hint.as_deref());
+            }
             return Ok(ExitCode::from(super::REFUSED));
         }
-        Err(e) => return Ok(fail(&e, false)),
     };
     let lines = read_lines();
     let screen = Screen::default();
-    let terminal = || Arc::new(Terminal { lines: lines.clone(), json, screen: screen.clone() });
+    let late = Late::default();
+    let terminal = || Arc::new(Terminal { lines: lines.clone(), json, screen: screen.clone(), late: late.clone() });
     let ask: Arc<dyn Ask> = match args.confirm {
         Some(Confirm::Yes) => Arc::new(InAdvance(Decision::Confirmed)),
         Some(Confirm::No) => Arc::new(InAdvance(Decision::Declined)),
@@ -92,6 +116,9 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         None if std::io::stdin().is_terminal() => terminal(),
         None => Arc::new(InAdvance(Decision::Declined)),
     };
+    // A person at a terminal is greeted, and told of the door; a script's output stays its turns'.
+    let greet = !json && args.once.is_none() && std::io::stdin().is_terminal();
+    let ready = greet.then(|| ready_line(&connection));
     let companion = Companion::new(host.clone(), connection);
     let mut chat = Chat { companion, ask, json, source, live: args.live, screen };
     // Heard from here on: Ctrl-C no longer ends chat at once.
@@ -101,6 +128,12 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         return Ok(if ok == Some(true) { ExitCode::SUCCESS } else { ExitCode::from(super::REFUSED) });
     }
     let dev_mode = host.block_on(host.switches()).map(|s| s.dev_mode).unwrap_or(false);
+    if let Some(ready) = ready {
+        outln!("{ready}");
+        if !dev_mode {
+            outln!("event door: closed: developer mode is off, so programs on this PC cannot send events to this chat");
+        }
+    }
     let mut host_events = host.subscribe();
     let background = if dev_mode {
         let background = Arc::new(host.start_background(BackgroundOptions { listening: true })?);
@@ -121,6 +154,7 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                         Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
                             Next::EventTurn(message, said)
                         }
+                        Ok(HostEvent::Door { notice: Notice::Door { state } }) => Next::Door(state),
                         Err(RecvError::Closed) => Next::Line(None),
                         _ => Next::Other,
                     },
@@ -129,6 +163,11 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
             match next {
                 Next::Line(None) => break,
                 Next::Line(Some(line)) if line.trim().is_empty() => {}
+                // Only the line right after a question expired.
+                Next::Line(Some(line)) if late.take() && is_yes_or_no(&line) => {
+                    let to = if json { To::Stderr } else { To::Stdout };
+                    write_made_safe(to, &format!("{}\n", shown::question(&[LATE_ANSWER.to_owned()], false)));
+                }
                 Next::Line(Some(line)) => {
                     if chat.say(line, &mut interrupts).await.is_none() {
                         break;
@@ -139,7 +178,9 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                         break;
                     }
                 }
-                Next::Other => {}
+                // The readable chat on a terminal says whether events reach it.
+                Next::Door(state) if greet => outln!("event door: {}", door_line(&state).await),
+                Next::Door(_) | Next::Other => {}
             }
         }
     });
@@ -150,6 +191,50 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         host.block_on(background.stop());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The readable chat's first line (issue 34): ready, the AI it talks to
+/// (the model, where it runs, its URL: the profile's, printed cleaned), how
+/// to stop an answer and how to quit.
+fn ready_line(connection: &Connection) -> String {
+    format!(
+        "ready: talking to {} at {} ({}). Type a message and press Enter; Ctrl-C stops an answer, Ctrl-D quits.",
+        line(connection.model()),
+        line(connection.url().as_str()),
+        crate::words::place_words(connection.place())
+    )
+}
+
+/// What the door's state means for this chat (issue 34): whether the
+/// events of programs on this PC reach it.
+async fn door_line(state: &DoorState) -> String {
+    let words = super::events::door_words(state).await;
+    match state {
+        DoorState::Listening { .. } => format!("{words}: programs on this PC can send their events to this chat"),
+        DoorState::PortTaken { .. } | DoorState::Closed { .. } => {
+            format!("{words}; events from programs on this PC will not reach this chat")
+        }
+    }
+}
+
+/// A turn's `error` line with `--json`: the line as it always was, and
+/// `hint`, the command that fixes it, when there is one (issue 34).
+fn print_error_line(error: &TurnEvent, hint: Option<String>) {
+    match (serde_json::to_value(error), hint) {
+        (Ok(mut line), Some(hint)) => {
+            line["hint"] = hint.into();
+            print_json(&line);
+        }
+        _ => print_json(error),
+    }
+}
+
+/// The fix for a turn's error, as `ai test` gives it; none for a stop.
+fn turn_hint(code: TurnCode) -> Option<String> {
+    match code {
+        TurnCode::Host(code) => fix_for_code(code),
+        TurnCode::Engine(_) => None,
+    }
 }
 
 /// Prints a turn's events as they come, Ctrl-C cancelling `stop`: whether
@@ -219,6 +304,8 @@ enum Next {
     Line(Option<String>),
     /// The door handed over an event turn: its message and its events.
     EventTurn(String, Vec<SaidEvent>),
+    /// The door's state changed (it opened, its port is taken, it closed).
+    Door(DoorState),
     /// A host event chat does not say.
     Other,
 }
@@ -296,7 +383,10 @@ impl Printer {
 
     fn print(&mut self, event: &TurnEvent) {
         if self.json {
-            print_json(event);
+            match event {
+                TurnEvent::Error { code, .. } => print_error_line(event, turn_hint(*code)),
+                _ => print_json(event),
+            }
             return;
         }
         match event {
@@ -305,7 +395,7 @@ impl Printer {
             TurnEvent::End { stopped: false, .. } => {
                 if let Some((code, message)) = self.error.take() {
                     self.end_line();
-                    errln!("error {code}: {message}");
+                    say_failure(code.as_str(), &message, turn_hint(code).as_deref());
                 }
             }
             TurnEvent::Delta { text } => {
@@ -358,6 +448,14 @@ impl Printer {
                 // The only reason an event is held from the AI (§13, issue 32).
                 let held = if held.is_some() { " (not said to the online AI: kept on this PC)" } else { "" };
                 outln!("event {}/{}: {}{details}{held}", line(plugin), line(event), line(title));
+            }
+            TurnEvent::NoTools { server } => {
+                self.end_line();
+                let lines = crate::words::no_tools_lines(Some(*server), Some(server.tool_model()));
+                for (i, words) in lines.iter().enumerate() {
+                    let said = if i == 0 { format!("{} says {words}", server.name()) } else { words.clone() };
+                    outln!("  ({said})");
+                }
             }
             TurnEvent::LeftOut { turns, plugins } => {
                 self.end_line();
@@ -425,6 +523,8 @@ struct Terminal {
     lines: Lines,
     json: bool,
     screen: Screen,
+    /// Armed when a question is dropped unanswered.
+    late: Late,
 }
 
 impl Terminal {
@@ -445,6 +545,9 @@ impl Terminal {
 
 impl Ask for Terminal {
     fn confirm(&self, question: Question) -> Answer<'_> {
+        // Before the host starts its wait: a question dropped this long
+        // after is one whose time ran out.
+        let asked = Instant::now();
         Box::pin(async move {
             // A script reading --json lines gets only the contract's lines on stdout.
             let (to, terminal) = if self.json {
@@ -473,32 +576,86 @@ impl Ask for Terminal {
                 };
                 write_made_safe(to, &format!("\n{}", shown::question(&[said, PROMPT.to_owned()], false)));
             }
-            let mut open = Unanswered(Some(to));
+            let mut open = Unanswered { to: Some(to), asked, within: self.within(), late: self.late.clone() };
             let decision = match lines.recv().await {
                 Some(answer) if answer.trim().eq_ignore_ascii_case(YES) => Decision::Confirmed,
                 _ => Decision::Declined,
             };
-            open.0 = None;
+            open.to = None;
             decision
         })
     }
+
+    fn within(&self) -> Duration {
+        answer_within()
+    }
+}
+
+/// How long an R3 question waits for its answer: the host's
+/// [`dcp_host::ANSWER_WITHIN`]. A test build (the `test-net` feature) may
+/// shorten it with `DCPLUGIN_TEST_ANSWER_MS`, so that a test sees a
+/// question expire without waiting a minute.
+pub(super) fn answer_within() -> Duration {
+    #[cfg(feature = "test-net")]
+    if let Some(ms) = std::env::var("DCPLUGIN_TEST_ANSWER_MS").ok().and_then(|ms| ms.parse().ok()) {
+        return Duration::from_millis(ms);
+    }
+    dcp_host::ANSWER_WITHIN
 }
 
 /// Said when a question is withdrawn before its answer: the turn was
 /// stopped or out of time, or the call was judged again (issue 33).
 const WITHDRAWN: &str = "Question withdrawn: nothing was sent.";
 
+/// Said when a question's time ran out (issue 34): nobody declined it.
+const EXPIRED: &str = "No answer in time: the question expired, nothing was sent.";
+
+/// Said instead of sending the AI a yes or a no typed right after a
+/// question expired (issue 34).
+const LATE_ANSWER: &str = "That question had expired: nothing was sent, and this answer was not passed to the AI. \
+                           Ask again if you still want it.";
+
 /// A question waiting for its answer: dropped while it waits (the engine
-/// or the host stopped waiting), it says [`WITHDRAWN`], with the mark of
-/// the question's lines, on a line of its own where the question went.
-struct Unanswered(Option<To>);
+/// or the host stopped waiting), it says [`EXPIRED`] once its time ran
+/// out (and arms [`Late`]), else [`WITHDRAWN`], with the mark of the
+/// question's lines, on a line of its own where the question went.
+struct Unanswered {
+    /// Where the question went, while it waits.
+    to: Option<To>,
+    /// When it was asked, and how long it may wait.
+    asked: Instant,
+    within: Duration,
+    late: Late,
+}
 
 impl Drop for Unanswered {
     fn drop(&mut self) {
-        if let Some(to) = self.0.take() {
-            write_made_safe(to, &format!("\n{}\n", shown::question(&[WITHDRAWN.to_owned()], false).trim_end()));
+        if let Some(to) = self.to.take() {
+            let expired = self.asked.elapsed() >= self.within;
+            let said = if expired { EXPIRED } else { WITHDRAWN };
+            write_made_safe(to, &format!("\n{}\n", shown::question(&[said.to_owned()], false).trim_end()));
+            self.late.0.store(expired, Ordering::SeqCst);
         }
     }
+}
+
+/// Whether the next line typed may be a late answer to a question that
+/// expired (issue 34): armed by [`Unanswered`], taken by the chat loop with
+/// the next line that is not blank, whatever it is.
+#[derive(Clone, Default)]
+struct Late(Arc<AtomicBool>);
+
+impl Late {
+    /// Whether it was armed; disarmed either way.
+    fn take(&self) -> bool {
+        self.0.swap(false, Ordering::SeqCst)
+    }
+}
+
+/// A line that reads as a yes or a no to a question: `y`, `yes`, `n`,
+/// `no`, in any case, spaces around.
+fn is_yes_or_no(line: &str) -> bool {
+    ["y", "yes", "n", "no"].iter().any(|answer| line.trim().eq_ignore_ascii_case(answer))
 }
 
 /// Discards what the terminal holds typed but not yet read once the

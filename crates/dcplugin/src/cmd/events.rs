@@ -76,16 +76,15 @@ fn human(v: &EventsPage) -> String {
     lines.join("\n")
 }
 
-/// One line of `serve` for a door notice; `by_a_door` as
-/// [`door_state_words`] reads it.
-fn print_notice(n: &Notice, json: bool, by_a_door: bool) {
+/// One line of `serve` for a door notice.
+async fn print_notice(n: &Notice, json: bool) {
     if json {
         print_json(n);
         return;
     }
     // A refused request's plugin and event are what its sender wrote: each on this line.
     let said = match n {
-        Notice::Door { state } => format!("door: {}", door_state_words(state, by_a_door)),
+        Notice::Door { state } => format!("door: {}", door_words(state).await),
         Notice::Received { plugin, event, text } => {
             format!(
                 "received {}/{}{}",
@@ -110,17 +109,8 @@ fn print_notice(n: &Notice, json: bool, by_a_door: bool) {
 /// (Invalid) comes with its errors, read from the plugin's details.
 async fn print_event(host: &Host, event: &HostEvent, json: bool) {
     match event {
-        HostEvent::Door { notice } => {
-            // Only the words change: `--json` prints the notice as it is.
-            let by_a_door = match notice {
-                Notice::Door { state: DoorState::PortTaken { port } } if !json => {
-                    let port = *port;
-                    tokio::task::spawn_blocking(move || held_by_a_door(port)).await.unwrap_or(false)
-                }
-                _ => false,
-            };
-            print_notice(notice, json, by_a_door)
-        }
+        // Only the words change: `--json` prints the notice as it is.
+        HostEvent::Door { notice } => print_notice(notice, json).await,
         HostEvent::PluginChanged { change: Change::FolderSaved, card: Some(card), .. } => {
             let errors = if card.status == Status::Invalid {
                 host.details(&card.slug).await.map(|d| d.errors).unwrap_or_default()
@@ -149,6 +139,20 @@ async fn print_event(host: &Host, event: &HostEvent, json: bool) {
         HostEvent::ReloadFailed { message } => outln!("reload failed, trying again: {message}"),
         _ => {}
     }
+}
+
+/// The door's state in words; for a taken port, the program holding it is
+/// asked whether it is another event door ([`held_by_a_door`]): `serve`'s
+/// and `chat`'s door line.
+pub(super) async fn door_words(state: &DoorState) -> String {
+    let by_a_door = match state {
+        DoorState::PortTaken { port } => {
+            let port = *port;
+            tokio::task::spawn_blocking(move || held_by_a_door(port)).await.unwrap_or(false)
+        }
+        _ => false,
+    };
+    door_state_words(state, by_a_door)
 }
 
 /// `dcplugin serve`: runs until Ctrl-C or SIGTERM.

@@ -11,8 +11,14 @@ use dcp_host::{Code, Refusal, SettingsCode};
 
 /// The command or flag that fixes a refused command, when there is one.
 pub fn fix_for(error: &ApiError) -> Option<String> {
+    fix_for_code(error.code)
+}
+
+/// The command or flag that fixes a failure with this code (a refused
+/// command, a chat turn's error), when there is one.
+pub fn fix_for_code(code: ErrorCode) -> Option<String> {
     let me = me();
-    Some(match error.code {
+    Some(match code {
         ErrorCode::Settings(SettingsCode::MissingSettings) => {
             "give every required setting: --set KEY=VALUE for a setting, --secrets-stdin \
              with one KEY=VALUE line per secret on standard input (for an installed plugin: \
@@ -113,7 +119,8 @@ pub fn fix_for_refusal(reason: Refusal, tool: &str) -> Option<String> {
             format!("allow it while live on Twitch: {me} twitch {slug} allow (or call without --live)")
         }
         Refusal::StepLimit => "a turn has 5 tool steps: start another turn (another --turn ID)".to_owned(),
-        Refusal::Declined => "the player said no (or did not answer within 60 s): ask again in a new turn".to_owned(),
+        Refusal::Declined => "the player said no: ask again in a new turn".to_owned(),
+        Refusal::Expired => "the player did not answer within 60 s: ask again in a new turn".to_owned(),
         Refusal::Changed => "the plugin changed while the player was asked: ask again in a new turn".to_owned(),
         // The turn engine's own, never the answer to a call of the command line.
         Refusal::ToolLimit | Refusal::OneActionPerStep | Refusal::CallLimit | Refusal::RepeatedCall => return None,

@@ -69,6 +69,16 @@ pub fn fail_pending(error: &ApiError, json: bool, review: Option<&str>) -> ExitC
     ExitCode::from(super::REFUSED)
 }
 
+/// A failure with its code, on standard error: `CODE: message`, then
+/// `hint: FIX` when something fixes it. How `ai test` and `chat` say what
+/// went wrong (issue 34).
+pub fn say_failure(code: &str, message: &str, hint: Option<&str>) {
+    errln!("{code}: {message}");
+    if let Some(hint) = hint {
+        errln!("hint: {hint}");
+    }
+}
+
 /// Prints a result as JSON, or as the given human text.
 pub fn done<T: Serialize>(value: &T, json: bool, human: impl FnOnce() -> String) -> ExitCode {
     if json {

@@ -449,12 +449,15 @@ impl Ask for Elicit {
             else {
                 return Decision::Declined;
             };
-            let open = Open { peer: self.call.peer.clone(), id: Some(asked.id.clone()) };
+            let mut open = Open { peer: self.call.peer.clone(), id: Some(asked.id.clone()), why: NOT_ANSWERED };
             // The cancel first: an accept read after the call's cancel is
             // an answer to a question that no longer stands.
             tokio::select! {
                 biased;
-                () = self.call.ct.cancelled() => Decision::Declined,
+                () = self.call.ct.cancelled() => {
+                    open.why = CALL_CANCELLED;
+                    Decision::Declined
+                }
                 answer = asked.await_response() => {
                     open.answered();
                     match answer {
@@ -467,16 +470,34 @@ impl Ask for Elicit {
             }
         })
     }
+
+    /// The host's wait (shortened in a test build, see
+    /// [`super::chat::answer_within`]); when it ends, this question's
+    /// future is dropped and [`Open`] withdraws it from the client.
+    fn within(&self) -> Duration {
+        super::chat::answer_within()
+    }
 }
 
+/// Why an elicitation is withdrawn (`notifications/cancelled`'s reason):
+/// its call was cancelled by the client.
+const CALL_CANCELLED: &str = "the call was cancelled";
+
+/// The other reason: the host stopped waiting for the answer, its 60 s
+/// over, or the question no longer standing (its plugin changed).
+const NOT_ANSWERED: &str = "no answer in time, or the question no longer stands: nothing was sent";
+
 /// An elicitation the client has not answered. Dropped unanswered (the
-/// call cancelled, or the host done waiting), it is withdrawn: the client
-/// gets `notifications/cancelled` for it, so its app closes the question,
-/// and a late answer finds no one waiting for it.
+/// call cancelled, or the host done waiting: no answer within 60 s, issue
+/// 34), it is withdrawn: the client gets `notifications/cancelled` for it,
+/// with why, so its app closes the question, and a late answer finds no
+/// one waiting for it.
 struct Open {
     peer: Peer<RoleServer>,
     /// The elicitation's request id while it is unanswered.
     id: Option<RequestId>,
+    /// Why it is withdrawn, if it is.
+    why: &'static str,
 }
 
 impl Open {
@@ -491,7 +512,7 @@ impl Drop for Open {
             return;
         };
         let peer = self.peer.clone();
-        let withdrawn = CancelledNotificationParam::new(Some(id), Some("the call was cancelled or expired".to_owned()));
+        let withdrawn = CancelledNotificationParam::new(Some(id), Some(self.why.to_owned()));
         drop(runtime.spawn(async move { peer.notify_cancelled(withdrawn).await }));
     }
 }
