@@ -15,5 +15,6 @@ pub mod mask;
 pub mod offer;
 pub mod pipeline;
 mod prepare;
+pub mod rank;
 pub mod turn;
 mod verdict;

@@ -4,6 +4,7 @@
 //! the companion can tell the player.
 
 use crate::courtier::{may_run, Refusal};
+use crate::rank::{self, Index};
 use crate::turn::{Place, Turn};
 use dcp_format::limits::TOOLS_OFFERED;
 use dcp_format::model::{ArgKind, Target, Texts, Tool};
@@ -12,7 +13,7 @@ use dcp_store::CallContext;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A tool as the AI sees it: full name, description, arguments.
 #[derive(Debug, Clone, Serialize)]
@@ -69,12 +70,31 @@ pub struct Shown {
     pub hint: Texts,
 }
 
-/// The offer for `turn` over every installed plugin (sorted by slug).
+/// The offer for `turn` over every installed plugin (sorted by slug). When
+/// more tools are eligible than there is room for, the turn's words and the
+/// tools already used pick which ([`rank`]); what is left out is
+/// `tool_limit`.
 pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
+    offer_with(turn, plugins, &OnceLock::new())
+}
+
+/// [`offer`], ranking with the index of `plugins` ([`Index::of`]) in
+/// `index`, made there the first time it is needed: a caller that makes
+/// many offers over the same plugins (the host) keeps it.
+pub fn offer_with(turn: &Turn, plugins: &[Arc<CallContext>], index: &OnceLock<Index>) -> Offer {
     let mut out = Offer { tools: Vec::new(), abilities: Vec::new(), left_out: Vec::new(), shown: BTreeMap::new() };
     let room = TOOLS_OFFERED.saturating_sub(turn.builtin);
+    // Each plugin and action as it comes, in order: left out with its
+    // reason, or eligible (an index into `eligible`), for the ranking to
+    // decide once all are known.
+    let mut seen: Vec<(&str, Option<&str>, Result<usize, Refusal>)> = Vec::new();
+    // The eligible tools, their plugin's name and their number in the index.
+    let mut eligible: Vec<(&Tool, &str, usize)> = Vec::new();
+    let mut number = 0;
     for ctx in plugins {
+        let first = number;
         if let Some(plugin) = &ctx.plugin {
+            number += plugin.tools.len();
             for tool in &plugin.tools {
                 let shown = Shown { plugin: plugin.display_name.clone(), hint: tool.hint.clone() };
                 out.shown.insert(tool.full_name.to_string(), shown);
@@ -89,22 +109,33 @@ pub fn offer(turn: &Turn, plugins: &[Arc<CallContext>]) -> Offer {
         let plugin = match (&ctx.plugin, whole) {
             (Some(plugin), None) => plugin,
             (_, reason) => {
-                leave(&mut out, &ctx.slug, None, reason.unwrap_or(Refusal::PluginOff));
+                seen.push((&ctx.slug, None, Err(reason.unwrap_or(Refusal::PluginOff))));
                 continue;
             }
         };
-        for tool in &plugin.tools {
-            match may_run(turn, Some(ctx), Some(tool)) {
-                Err(reason) => leave(&mut out, &ctx.slug, Some(&tool.name), reason),
-                Ok(()) if out.tools.len() >= room => leave(&mut out, &ctx.slug, Some(&tool.name), Refusal::ToolLimit),
-                Ok(()) => {
-                    out.tools.push(offered(tool, turn.schema()));
-                    out.abilities.push(format!(
-                        "{}: {}",
-                        plugin.display_name,
-                        users(tool.hint.get("en").map_or("", String::as_str))
-                    ));
-                }
+        for (i, tool) in plugin.tools.iter().enumerate() {
+            let verdict = may_run(turn, Some(ctx), Some(tool)).map(|()| {
+                eligible.push((tool, &plugin.display_name, first + i));
+                eligible.len() - 1
+            });
+            seen.push((&ctx.slug, Some(&tool.name), verdict));
+        }
+    }
+    let kept = if eligible.len() <= room || (turn.words.is_empty() && turn.used.is_empty()) {
+        // Room for all, or nothing to rank by: the offer's order.
+        (0..eligible.len()).map(|i| i < room).collect()
+    } else {
+        let numbers: Vec<usize> = eligible.iter().map(|e| e.2).collect();
+        let asked = rank::Asked { words: &turn.words, used: &turn.used };
+        index.get_or_init(|| Index::of(plugins)).keep(&numbers, room, asked)
+    };
+    for (slug, tool, verdict) in seen {
+        match verdict.and_then(|i| if kept[i] { Ok(i) } else { Err(Refusal::ToolLimit) }) {
+            Err(reason) => leave(&mut out, slug, tool, reason),
+            Ok(i) => {
+                let (tool, plugin, _) = eligible[i];
+                out.tools.push(offered(tool, turn.schema()));
+                out.abilities.push(format!("{}: {}", plugin, users(tool.hint.get("en").map_or("", String::as_str))));
             }
         }
     }

@@ -1,7 +1,7 @@
 //! A turn: who asked, which AI answers, whether the player is live on
 //! Twitch, whether the player can be asked to confirm, how many
-//! built-in tools are already offered, and the form of the tools' arguments
-//! its AI reads (§3, §12, §13, §17).
+//! built-in tools are already offered, the form of the tools' arguments
+//! its AI reads, and what it is about (§3, §12, §13, §17).
 
 use crate::offer::Schema;
 use serde::Serialize;
@@ -43,12 +43,23 @@ pub struct Turn {
     /// turn's AI ([`Schema::for_ai`]). `dcplugin mcp` sets `Full`: its
     /// client's model is not known.
     pub schema: Option<Schema>,
+    /// What the turn is about: the player's words (empty: none, as for a
+    /// single call, `dcplugin tools` or an MCP client's list). With more
+    /// tools eligible than room, they pick the tools offered (§17,
+    /// `rank`). Never serialized: the player's words stay in the conversation.
+    #[serde(skip)]
+    pub words: String,
+    /// The tools the AI called earlier in the conversation, by full name:
+    /// they and their plugins come first when not all tools fit (`rank`).
+    #[serde(skip)]
+    pub used: Vec<String>,
 }
 
 impl Turn {
     /// A turn of `source` with the AI at `model`, as a single call makes it:
     /// not live, no built-in tool offered, no turn id nor step, no one
-    /// to ask (R3 is not offered), and the arguments' form for its AI. Change a field with `Turn { .., ..Turn::new(..) }`.
+    /// to ask (R3 is not offered), the arguments' form for its AI, and no
+    /// words nor tools used (the offer's order cuts at the limit). Change a field with `Turn { .., ..Turn::new(..) }`.
     pub fn new(source: Source, model: Place) -> Turn {
         Turn {
             source,
@@ -60,6 +71,8 @@ impl Turn {
             can_confirm: false,
             client: None,
             schema: None,
+            words: String::new(),
+            used: Vec::new(),
         }
     }
 

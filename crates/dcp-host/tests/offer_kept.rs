@@ -63,6 +63,12 @@ async fn s3_s12_s13_an_offer_is_made_again_when_anything_it_is_made_of_changes()
     assert_eq!((tools(&event).len(), why(&event, "mytasks", None)), (0, Some("not_requested")));
     let more = offer(&f.host, &Turn { builtin: 29, ..voice() }).await;
     assert_eq!(tools(&more).len(), 1, "one place left beside 29 built-in tools");
+    // §17, issue 34: past the limit, the player's words pick the tools.
+    let two = Turn { builtin: 28, ..voice() };
+    let done = offer(&f.host, &Turn { words: "I did the report, mark it as done".into(), ..two.clone() }).await;
+    assert!(tools(&done).contains(&"mytasks__complete_task"), "{:?}", tools(&done));
+    let plain = offer(&f.host, &two).await;
+    assert_eq!(why(&plain, "mytasks", Some("complete_task")), Some("tool_limit"), "no words: the manifest's order");
     // §17: the AI on this PC reads no argument description; a turn asking
     // for the whole schema (`dcplugin mcp`) does.
     let whole = offer(&f.host, &Turn { schema: Some(Schema::Full), ..voice() }).await;
