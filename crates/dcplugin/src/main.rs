@@ -260,7 +260,7 @@ enum Command {
     /// online and must be https on a public address. With nothing set, shows
     /// what answers on this PC's usual ports (Ollama, LM Studio, llama.cpp).
     ///
-    /// With --json: {"url", "model", "where": "pc"|"online", "key_set"}.
+    /// With --json: {"url", "model", "where": "pc"|"online", "key_set", "max_tokens"}.
     #[command(args_conflicts_with_subcommands = true)]
     Ai {
         #[command(subcommand)]
@@ -271,6 +271,10 @@ enum Command {
         /// The model's name, as the service lists it.
         #[arg(long, value_name = "NAME")]
         model: Option<String>,
+        /// The most tokens one answer may have, from 16 to 32768 (2048 unless set); `default` goes back to 2048.
+        /// Set alone: a refused value changes nothing.
+        #[arg(long, value_name = "N|default", conflicts_with_all = ["url", "model"])]
+        max_tokens: Option<String>,
     },
     /// Talk with the companion: each line of standard input is one turn of the player (or --once TEXT, one turn).
     ///
@@ -381,9 +385,9 @@ fn main() -> ExitCode {
             cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
         }
         Command::Mcp { ai } => cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, ai)),
-        Command::Ai { what, url, model } => {
+        Command::Ai { what, url, model, max_tokens } => {
             let command = match what {
-                None => cmd::ai::AiCommand::Set { url, model },
+                None => cmd::ai::AiCommand::Set { url, model, max_tokens },
                 Some(AiWhat::Key { clear }) => cmd::ai::AiCommand::Key { clear },
                 Some(AiWhat::Test) => cmd::ai::AiCommand::Test,
             };

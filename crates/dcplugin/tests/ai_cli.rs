@@ -8,7 +8,7 @@
 
 mod support;
 
-use scripted_ai::{llamacpp, ollama, pki::TestPki, ModelsReply, Options, Route, Script, ScriptedAi, MODEL};
+use scripted_ai::{llamacpp, ollama, openai, pki::TestPki, ModelsReply, Options, Route, Script, ScriptedAi, MODEL};
 use serde_json::Value;
 use std::process::Output;
 use support::{contains, json_of, text, Profile};
@@ -34,7 +34,8 @@ fn s13_where_the_ai_runs_is_decided_by_its_url() {
     assert_eq!(
         json(&pc),
         serde_json::json!({"url": "http://127.0.0.1:11434/v1", "model": "llama3.2", "where": "pc", "key_set": false,
-            "server": {"server": "ollama", "name": "Ollama", "port": 11434}})
+            "server": {"server": "ollama", "name": "Ollama", "port": 11434, "ports": [11434]},
+            "max_tokens": 2048, "max_tokens_bounds": {"min": 16, "max": 32768, "default": 2048}})
     );
     let online = json(&p.run(&["ai", "--url", "https://openrouter.ai/api/v1", "--json"]));
     assert_eq!((online["where"].as_str(), online["model"].as_str()), (Some("online"), Some("llama3.2")));
@@ -134,7 +135,7 @@ fn issue22_ai_test_names_each_failure() {
     p.run(&["ai", "--model", "llama3.2"]);
     let known = p.run(&["ai", "test"]);
     assert!(known.status.success());
-    assert!(text(&known.stdout).contains("Connected (on this PC): 2 model(s)"), "{}", text(&known.stdout));
+    assert!(text(&known.stdout).contains("Connected (on this PC): 2 models: "), "{}", text(&known.stdout));
 
     let empty = models(&[]);
     p.run(&["ai", "--url", &empty.url()]);
@@ -228,4 +229,58 @@ fn s13_an_online_ai_is_reached_over_https_on_a_public_address() {
     let refused = p.run_with(&["ai", "test", "--json"], None, &private);
     assert_eq!((refused.status.code(), json(&refused)["code"].as_str()), (Some(1), Some("ai_private_address")));
     assert_eq!(ai.received().len(), 1, "nothing more reached the server");
+}
+
+/// Issue 34: the most tokens one answer may have is the player's: `ai
+/// --max-tokens N` keeps it (shown by `ai`, `"max_tokens"` in `--json`),
+/// every turn's request carries it, `default` goes back to 2048; a value
+/// that is no whole number from 16 to 32768 is `bad_input`, exit 1, and
+/// changes nothing; with --url or --model it is a usage error (exit 2).
+#[test]
+fn issue34_the_answer_length_is_set_shown_and_sent_with_every_turn() {
+    let p = Profile::new();
+    let ai =
+        ScriptedAi::launch(Script::with_turns(vec![openai::text(["hi"]), openai::text(["again"])]), Options::default())
+            .expect("scripted-ai");
+    p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
+    // One model, one word: no "1 models" (issue 34).
+    let tested = text(&p.run(&["ai", "test"]).stdout);
+    assert!(tested.starts_with(&format!("Connected (on this PC): 1 model: {MODEL}\n")), "{tested}");
+    let shown = p.run(&["ai"]);
+    assert!(text(&shown.stdout).contains("answer length: at most 2048 tokens, the default"), "{}", text(&shown.stdout));
+
+    let set = p.run(&["ai", "--max-tokens", "300", "--json"]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    assert_eq!((json(&set)["max_tokens"].as_u64(), json(&set)["model"].as_str()), (Some(300), Some(MODEL)));
+    assert_eq!(json(&p.run(&["ai", "--json"]))["max_tokens"], 300);
+    assert!(text(&p.run(&["ai"]).stdout).contains("answer length: at most 300 tokens (from 16 to 32768"));
+    let turn = p.run(&["chat", "--once", "hello", "--json"]);
+    assert!(turn.status.success(), "{}", text(&turn.stderr));
+
+    for bad in ["15", "32769", "0", "-5", "many", "2.5", ""] {
+        // `=`: "-5" is a value, not a flag.
+        let flag = format!("--max-tokens={bad}");
+        let out = p.run(&["ai", &flag, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        let refused = json(&out);
+        assert_eq!((refused["ok"].as_bool(), refused["code"].as_str()), (Some(false), Some("bad_input")), "{bad:?}");
+        let message = refused["message"].as_str().unwrap_or_default();
+        assert!(message.contains("from 16 to 32768"), "{bad:?}: {message}");
+        let human = p.run(&["ai", &flag]);
+        assert_eq!(human.status.code(), Some(1), "{bad:?}");
+        assert!(text(&human.stderr).starts_with("bad_input: the answer length"), "{bad:?}: {}", text(&human.stderr));
+    }
+    assert_eq!(json(&p.run(&["ai", "--json"]))["max_tokens"], 300, "a refused value changes nothing");
+    let mixed = p.run(&["ai", "--max-tokens", "500", "--model", "other"]);
+    assert_eq!(mixed.status.code(), Some(2), "set alone: {}", text(&mixed.stderr));
+
+    let back = p.run(&["ai", "--max-tokens", "default", "--json"]);
+    assert!(back.status.success(), "{}", text(&back.stderr));
+    assert_eq!(json(&back)["max_tokens"], 2048);
+    let turn = p.run(&["chat", "--once", "hello", "--json"]);
+    assert!(turn.status.success(), "{}", text(&turn.stderr));
+    let received = ai.received();
+    let sent: Vec<&Value> =
+        received.iter().filter(|r| r.path == "/v1/chat/completions").map(|r| &r.body["max_tokens"]).collect();
+    assert_eq!(sent, [&serde_json::json!(300), &serde_json::json!(2048)], "each turn carries the setting of its time");
 }

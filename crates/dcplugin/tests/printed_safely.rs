@@ -74,7 +74,7 @@ fn s13_issue32_model_names_an_ai_lists_are_printed_safely() {
     escaped_visibly(&tested.stdout);
     let printed = text(&tested.stdout);
     assert_eq!(printed.lines().count(), 2, "the models on one line, then tools (issue 34): {printed}");
-    assert!(printed.starts_with("Connected (on this PC): 2 model(s): scripted, x\\n2026"), "{printed}");
+    assert!(printed.starts_with("Connected (on this PC): 2 models: scripted, x\\n2026"), "{printed}");
     assert!(printed.lines().nth(1).is_some_and(|l| l.starts_with("tools: unknown")), "{printed}");
 }
 

@@ -1,20 +1,23 @@
-//! `ai` (the companion's AI: show it, set its URL and model), `ai key`
+//! `ai` (the companion's AI: show it, set its URL and model, or the most
+//! tokens one answer may have: issue 34), `ai key`
 //! (its API key from standard input, never printed) and `ai test` (reach it,
 //! list its models, and say whether the model can use tools: issues 22, 34).
 //! Where the AI runs is the URL's: the host judges it; this module prints.
 
-use super::host::{fail, run as act};
+use super::host::{fail, run as act, say_failure};
 use super::plugins::read_secret;
 use crate::output::print_json;
-use crate::shown::{errln, line, outln};
-use dcp_host::{AiSettings, AiTest, ApiError, ErrorCode, FoundAi, Host, PcServer, Place};
+use crate::shown::{line, outln};
+use crate::words::place_words;
+use dcp_host::{AiSettings, AiTest, ApiError, ErrorCode, FoundAi, Host, HostCode, PcServer};
 use serde::Serialize;
 use std::process::ExitCode;
 
 /// What `ai` does besides showing.
 pub enum AiCommand {
-    /// Show, or set the URL and/or the model.
-    Set { url: Option<String>, model: Option<String> },
+    /// Show, or set the URL and/or the model, or (alone) the answer length:
+    /// a number as typed, or `default`.
+    Set { url: Option<String>, model: Option<String>, max_tokens: Option<String> },
     /// Keep the key read from standard input, or clear it.
     Key { clear: bool },
     /// Reach the AI and list its models.
@@ -24,8 +27,16 @@ pub enum AiCommand {
 /// Runs `dcplugin ai …`.
 pub fn run(host: &Host, command: AiCommand, json: bool) -> anyhow::Result<ExitCode> {
     Ok(match command {
-        AiCommand::Set { url: None, model: None } => show(host, json),
-        AiCommand::Set { url, model } => match host.block_on(host.set_ai(url, model)) {
+        AiCommand::Set { url: None, model: None, max_tokens: None } => show(host, json),
+        AiCommand::Set { max_tokens: Some(typed), .. } => {
+            // The word `default` is this command line's; the number is the host's to judge.
+            let typed = Some(typed).filter(|t| t.trim() != "default");
+            match host.block_on(host.set_ai_max_tokens(typed)) {
+                Ok(settings) => print(&settings, json, None),
+                Err(e) => refused(&e, json),
+            }
+        }
+        AiCommand::Set { url, model, max_tokens: None } => match host.block_on(host.set_ai(url, model)) {
             Ok(settings) => print(&settings, json, None),
             Err(e) => refused(&e, json),
         },
@@ -75,11 +86,19 @@ fn print(settings: &AiSettings, json: bool, found: Option<&[FoundAi]>) -> ExitCo
     }
     let me = crate::me();
     match (&settings.url, settings.place) {
-        (Some(url), Some(place)) => outln!("AI: {url} ({})", where_words(place)),
+        (Some(url), Some(place)) => outln!("AI: {url} ({})", place_words(place)),
         _ => outln!("AI: not set"),
     }
     outln!("model: {}", line(settings.model.as_deref().unwrap_or("not set")));
     outln!("API key: {}", if settings.key_set { "set" } else { "not set" });
+    let bounds = settings.max_tokens_bounds;
+    let default = if settings.max_tokens == bounds.default { ", the default" } else { "" };
+    outln!(
+        "answer length: at most {} tokens{default} (from {} to {}: {me} ai --max-tokens N|default)",
+        settings.max_tokens,
+        bounds.min,
+        bounds.max
+    );
     if settings.key_forgotten {
         // Bound to scheme, host and port (issue 32): another program must not get it.
         outln!(
@@ -119,24 +138,19 @@ fn names(models: &[String]) -> String {
     models.iter().map(|m| line(m).to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn where_words(place: Place) -> &'static str {
-    match place {
-        Place::Pc => "on this PC",
-        Place::Online => "online: what your plugins return is sent to this service",
-    }
-}
-
-/// A refusal: `{"ok": false, "code", "message", "hint"?}`, exit 1.
+/// A refusal: `{"ok": false, "code", "message", "hint"?}`, exit 1: an
+/// AI's code, or `bad_input` for an answer length out of bounds.
 fn refused(e: &ApiError, json: bool) -> ExitCode {
-    let ErrorCode::Ai(code) = e.code else { return fail(e, json) };
-    let hint = super::hints::ai_fix(code);
+    let hint = match e.code {
+        ErrorCode::Ai(code) => super::hints::ai_fix(code),
+        ErrorCode::Host(HostCode::BadInput) => None,
+        _ => return fail(e, json),
+    };
+    let code = e.code;
     if json {
         print_json(&serde_json::json!({ "ok": false, "code": code, "message": e.message, "hint": hint }));
     } else {
-        errln!("{}: {}", code, e.message);
-        if let Some(hint) = hint {
-            errln!("hint: {hint}");
-        }
+        say_failure(code.as_str(), &e.message, hint.as_deref());
     }
     ExitCode::from(super::REFUSED)
 }
@@ -150,21 +164,20 @@ fn test(host: &Host, json: bool) -> ExitCode {
     if json {
         print_json(&tested);
     } else if tested.ok {
-        let place = tested.place.map_or("", where_words);
+        let place = tested.place.map_or("", place_words);
         match tested.models.len() {
             // Ollama with nothing pulled yet answers with an empty list.
             0 => outln!("Connected ({place}), but it lists no model yet: get one (Ollama: ollama pull NAME)"),
-            n => outln!("Connected ({place}): {n} model(s): {}", names(&tested.models)),
+            1 => outln!("Connected ({place}): 1 model: {}", names(&tested.models)),
+            n => outln!("Connected ({place}): {n} models: {}", names(&tested.models)),
         }
         for words in crate::words::tools_lines(&tested) {
             outln!("{words}");
         }
     } else {
         let code = tested.code.map_or("error", |c| c.as_str());
-        errln!("{code}: {}", tested.message.as_deref().unwrap_or("the AI could not be reached"));
-        if let Some(hint) = tested.code.and_then(super::hints::ai_fix) {
-            errln!("hint: {hint}");
-        }
+        let message = tested.message.as_deref().unwrap_or("the AI could not be reached");
+        say_failure(code, message, tested.code.and_then(super::hints::ai_fix).as_deref());
     }
     if tested.ok {
         ExitCode::SUCCESS
