@@ -472,8 +472,14 @@ const WAIT: Duration = Duration::from_secs(60);
 
 impl Raw {
     fn start(w: &World, capabilities: Value) -> Raw {
+        Raw::start_with(w, capabilities, &[])
+    }
+
+    /// [`Raw::start`] with these environment variables besides the test hooks.
+    fn start_with(w: &World, capabilities: Value, env: &[(&str, &str)]) -> Raw {
         let mut command = w.p.command(&["mcp", "--ai", "online"]);
-        command.envs(w.env()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        command.envs(w.env()).envs(env.iter().copied());
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut server = Running(command.spawn().unwrap());
         let stdin = child_of(&mut server).stdin.take();
         let out = lines_of(child_of(&mut server).stdout.take().unwrap());
@@ -729,6 +735,46 @@ fn a_cancelled_call_withdraws_its_question_and_an_accept_after_it_sends_nothing(
         [(json!("refused"), json!("declined")), (json!("done"), json!("confirmed"))],
         "the journal says the cancelled call's question was not confirmed"
     );
+}
+
+/// Issue 34: a question the player does not answer in time is withdrawn
+/// from the client (`notifications/cancelled` for the elicitation, with
+/// why), so its app closes the dialog; the call ends refused `expired`
+/// (nobody declined), nothing sent, and says so in the journal. The host's
+/// 60 s are shortened by a test build's hook (`DCPLUGIN_TEST_ANSWER_MS`).
+#[test]
+fn issue34_a_question_not_answered_in_time_is_withdrawn_from_the_client() {
+    let w = World::new();
+    let can_ask = json!({ "elicitation": { "form": {} } });
+    let mut raw = Raw::start_with(&w, can_ask, &[("DCPLUGIN_TEST_ANSWER_MS", "300")]);
+    raw.send(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "shop__remove_item", "arguments": { "id": "lamp" } } }));
+    let asked = raw.until("elicitation/create");
+    // Both come, in either order: the notice spawned as the question is dropped, and the result.
+    let (mut withdrawn, mut result) = (None, None);
+    while withdrawn.is_none() || result.is_none() {
+        let line = raw.read().expect("the server's lines");
+        if line["method"] == "notifications/cancelled" {
+            withdrawn = Some(line);
+        } else if line["id"] == 2 {
+            result = Some(line);
+        }
+    }
+    let (withdrawn, result) = (withdrawn.unwrap_or_default(), result.unwrap_or_default());
+    assert_eq!(withdrawn["params"]["requestId"], asked["id"], "{withdrawn}");
+    assert!(withdrawn["params"]["reason"].as_str().is_some_and(|r| r.starts_with("no answer in time")), "{withdrawn}");
+    assert_eq!(result["result"]["isError"], true, "{result}");
+    assert_eq!(
+        result["result"]["content"][0]["text"],
+        format!("POLICY_DENIED (expired): {}", Refusal::Expired.for_ai())
+    );
+    raw.close();
+    assert_eq!(w.server.seen().iter().filter(|s| s.method == "DELETE").count(), 0, "nothing sent");
+    let decisions: Vec<(Value, Value, Value)> = mcp_entries(&w)
+        .into_iter()
+        .map(|e| (e["outcome"].clone(), e["code"].clone(), e["confirmation"].clone()))
+        .collect();
+    assert_eq!(decisions, [(json!("refused"), json!("expired"), json!("expired"))]);
 }
 
 /// Issue 34: while an R3 call waits for the player's answer, a call of the
