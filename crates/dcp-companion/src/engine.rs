@@ -1,9 +1,11 @@
 //! [`Companion`]: one conversation with the companion's AI, turn by turn
-//! (§3 "A tool call", §12, §16). A turn asks the host what it offers, sends
-//! the AI the system message, the conversation and the offered tools,
-//! streams the answer, runs each tool call the AI asks for through the host
-//! (courtier, BUSY, the Twitch chat's one call, stream mode, the 5 steps,
-//! R3's question) and sends the results back, until the AI answers.
+//! (§3 "A tool call", §12, §16). A turn asks the host what it offers (the
+//! player's words and the tools called so far in the conversation pick
+//! the tools when not all fit, §17), sends the AI the system message, the
+//! conversation and the offered tools, streams the answer, runs each tool
+//! call the AI asks for through the host (courtier, BUSY, the Twitch
+//! chat's one call, stream mode, the 5 steps, R3's question) and sends the
+//! results back, until the AI answers.
 //!
 //! The conversation lives as long as the value: nothing is written anywhere
 //! else, so §16's "never kept in the companion's memory" holds by
@@ -257,13 +259,13 @@ impl Companion {
         let over = stop.child_token();
         TurnStream::of(stop, move |to| async move {
             let mut out = queue(to);
-            let running = Running {
-                turn: self.turn(said.source, said.live, ask.is_some()),
-                tools: true,
-                ask,
-                said: Vec::new(),
-                over,
+            // What the turn is about picks the tools when not all fit (§17).
+            let turn = Turn {
+                words: said.text.clone(),
+                used: used(&self.conversation),
+                ..self.turn(said.source, said.live, ask.is_some())
             };
+            let running = Running { turn, tools: true, ask, said: Vec::new(), over };
             out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
             self.run(running, said.text, &mut out).await
         })
@@ -547,6 +549,21 @@ fn ended(error: TurnError, out: Out<'_>) -> TurnError {
 /// An AI on this PC is asked for one tool per step (§3).
 fn one_per_step(connection: &Connection) -> bool {
     connection.place() == Place::Pc
+}
+
+/// The tools the AI called in `conversation`, by full name, each once.
+fn used(conversation: &[Message]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for message in conversation {
+        if let Message::Assistant { tool_calls, .. } = message {
+            for call in tool_calls {
+                if !names.contains(&call.name) {
+                    names.push(call.name.clone());
+                }
+            }
+        }
+    }
+    names
 }
 
 fn asked(call: &ToolCall) -> Asked {
