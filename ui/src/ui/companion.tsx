@@ -48,6 +48,8 @@ export interface Exchange {
   stopped?: boolean;
   /** The AI's server cut its answer at the length limit (its `reply` line says so, issue 34). */
   cut?: boolean;
+  /** The AI's server says its model cannot use tools (a `no_tools` line, once a conversation; issue 34). */
+  noTools?: Extract<TurnLine, { type: 'no_tools' }>['server'];
   /** Earlier turns its requests left out (§13, issue 32): they touched a plugin kept on this PC and the AI is online. */
   leftOut?: LeftOutLine;
   /** The plugins whose events the online AI was not told (§13, issue 32), by slug. */
@@ -67,6 +69,7 @@ export function withLine(x: Exchange, line: TurnLine): Exchange {
     case 'error': return { ...x, error: { code: line.code, message: line.message } };
     case 'end': return line.stopped ? { ...x, over: true, stopped: true } : { ...x, over: true };
     case 'left_out': return { ...x, leftOut: line };
+    case 'no_tools': return { ...x, noTools: line.server };
     default: return x;
   }
 }
@@ -315,6 +318,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
               </ul>
             )}
             {x.cut && <p class="banner" data-testid="answer-cut">{t('companion.cut')}</p>}
+            {x.noTools && <p class="banner" data-testid="no-tools">{t('companion.no_tools')}{x.noTools === 'llama_cpp' && ` ${t('ai.tools.llama_cpp')}`}</p>}
             {/* Said with the turn's end, which tells a stop from a failure. */}
             {x.stopped
               ? <p class="banner" data-testid="turn-stopped">{t('companion.stopped')}</p>

@@ -27,8 +27,8 @@ export function lineOutcome(t: Translate, line: Pick<JournalLine, 'outcome' | 'c
   } else if (line.outcome === 'refused') out = { words: t('outcome.refused_reason', { reason: reasonWords(t, code) }), code: null };
   else out = { words: outcomeText(t, line), code: null };
   const decision = line.confirmation;
-  // A no is already the refusal's own words ("you did not confirm it"): said once.
-  const said = decision === 'declined' && code === 'declined';
+  // A no, or no answer in time, is already the refusal's own words ("you did not confirm it"): said once.
+  const said = (decision === 'declined' || decision === 'expired') && code === decision;
   if (decision && !said && known(`journal.${decision}`)) out.words = `${out.words} · ${t(`journal.${decision}` as Key)}`;
   // A server's URL (origin and path, masked and cleaned by the journal), rendered as text, never markup.
   if (line.ended_at) out.words = `${out.words} · ${t('journal.redirected', { url: line.ended_at })}`;

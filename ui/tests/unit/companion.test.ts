@@ -93,6 +93,11 @@ describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
     const failed = [{ type: 'error', code: 'ai_timeout', message: 'slow' } as TurnLine, { type: 'end', steps: 0 } as TurnLine].reduce(withLine, start);
     expect(failed.stopped).toBeUndefined();
   });
+  test('issue 34: a no_tools line marks its exchange with the server that said it', () => {
+    expect(withLine(start, { type: 'no_tools', server: 'llama_cpp' }).noTools).toBe('llama_cpp');
+    expect(withLine(start, { type: 'reply', text: 'Hi.' }).noTools).toBeUndefined();
+    expect(t('companion.no_tools')).not.toBe(tf('companion.no_tools'));
+  });
   test('issue 34: an answer is cut when its reply line says so, and only then', () => {
     const cut = [{ type: 'delta', text: 'Once' } as TurnLine, { type: 'reply', text: 'Once', cut: true } as TurnLine].reduce(withLine, start);
     expect([cut.answer, cut.cut]).toEqual(['Once', true]);

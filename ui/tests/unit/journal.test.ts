@@ -38,6 +38,10 @@ describe('Actions: how a line ended, in words first', () => {
     expect(lineOutcome(t, { outcome: 'done', code: null, confirmation: 'confirmed' }).words).toBe('done · you confirmed it');
     expect(lineOutcome(t, { outcome: 'refused', code: 'declined', confirmation: 'expired' }).words)
       .toBe(`refused: ${t('reason.declined')} · no answer in time`);
+    // Issue 34: no answer in time is refused `expired`, said once, as a no is.
+    expect(lineOutcome(t, { outcome: 'refused', code: 'expired', confirmation: 'expired' }).words)
+      .toBe(`refused: ${t('reason.expired')}`);
+    expect(t('reason.expired')).toBe('no answer in time: nothing was sent');
     // A no is said once: the refusal's reason already is the player's answer.
     expect(lineOutcome(t, { outcome: 'refused', code: 'declined', confirmation: 'declined' }).words)
       .toBe(`refused: ${t('reason.declined')}`);
