@@ -781,6 +781,7 @@ fn issue34_a_model_that_cannot_use_tools_is_said_once_in_the_conversation() {
 
     let out = p.run_with(&["chat", "--door-port", &free_port().to_string()], Some("hello\n"), &[]);
     let said = text(&out.stdout);
+    assert!(said.contains("\n  (llama.cpp uses tools only when the model's chat template supports them"), "{said}");
     assert!(
         said.contains(
             "  (llama.cpp says this model cannot use tools: your plugins will not be used; choose another model, e.g. "

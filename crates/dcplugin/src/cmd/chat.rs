@@ -453,7 +453,8 @@ impl Printer {
                 self.end_line();
                 let lines = crate::words::no_tools_lines(Some(*server), Some(server.tool_model()));
                 for (i, words) in lines.iter().enumerate() {
-                    let said = if i == 0 { format!("{} says {words}", server.name()) } else { words.clone() };
+                    let said =
+                        if i == 0 { format!("{} says {words}", server.name()) } else { words.trim_start().to_owned() };
                     outln!("  ({said})");
                 }
             }
