@@ -9,10 +9,10 @@ mod support;
 use scripted_ai::{llamacpp, openai, pki::TestPki, Options, Received, Script, ScriptedAi, Step, MODEL};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Output, Stdio};
+use std::process::{ChildStdin, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use support::chat::{ai, profile_with_ai, PcServer};
+use support::chat::{ai, pomodoro_with_an_event_on, profile_with_ai, PcServer};
 use support::{contains, examples, free_port, text, Profile, Running};
 
 /// The AI service's key, given with `dcplugin ai key`.
@@ -370,6 +370,56 @@ fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
     assert_eq!(of_type(&lines, "turn").len(), 1, "the answer is no turn of its own");
 }
 
+/// `dcplugin chat --json ARGS` left running: its standard input, and its
+/// lines as they come, read by a thread of their own.
+struct LiveChat {
+    input: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    child: Running,
+}
+
+impl LiveChat {
+    fn start(p: &Profile, args: &[&str], env: &[(&str, &str)]) -> LiveChat {
+        let mut all = vec!["chat", "--json"];
+        all.extend_from_slice(args);
+        let mut command = p.command(&all);
+        command.envs(env.iter().copied()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().expect("chat runs");
+        let input = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        LiveChat { input, lines, child: Running(child) }
+    }
+
+    fn type_in(&mut self, text: &str) {
+        self.input.as_mut().expect("standard input open").write_all(text.as_bytes()).expect("write");
+    }
+
+    /// The lines up to the next `end` line, parsed.
+    fn turn(&self) -> Vec<Value> {
+        let mut lines: Vec<Value> = Vec::new();
+        while !lines.last().is_some_and(|l| l["type"] == "end") {
+            let line = self.lines.recv_timeout(Duration::from_secs(30)).expect("the turn's lines");
+            lines.push(serde_json::from_str(&line).expect("JSON line"));
+        }
+        lines
+    }
+
+    /// Closes standard input: how chat ended, and what it said on standard error.
+    fn close(mut self) -> (std::process::ExitStatus, String) {
+        drop(self.input.take());
+        let status = self.child.0.wait().expect("chat ends");
+        let mut stderr = String::new();
+        let _ = self.child.0.stderr.take().map(|mut e| e.read_to_string(&mut stderr));
+        (status, stderr)
+    }
+}
+
 /// Posts one event to the door, retrying until it listens; the status.
 fn post_event(port: u16, token: &str, event: &str, text: &str) -> u16 {
     let body = json!({"event": event, "text": text}).to_string();
@@ -397,38 +447,12 @@ fn post_event(port: u16, token: &str, event: &str, text: &str) -> u16 {
 fn s16_an_event_turn_while_idle_offers_no_tools() {
     let ai = ai(vec![openai::text(["Your focus session is over."])]);
     let p = profile_with_ai(&ai);
-    let manifest = examples().join("pomodoro/manifest.json");
-    let out = p.run_with(
-        &["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin"],
-        Some("token=pomodoro-server-token\n"),
-        &[],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(p.run(&["events", "pomodoro", "on", "focus_done"]).status.success());
+    pomodoro_with_an_event_on(&p);
     let token = text(&p.run(&["events", "pomodoro", "token"]).stdout).trim().to_owned();
     let door = free_port();
-    let mut child = p
-        .command(&["chat", "--json", "--door-port", &door.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("chat runs");
-    let stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut child = Running(child);
-    let (send, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = send.send(line);
-        }
-    });
+    let chat = LiveChat::start(&p, &["--door-port", &door.to_string()], &[]);
     assert_eq!(post_event(door, &token, "focus_done", "Session 2 of 4 done."), 202);
-    let mut seen: Vec<Value> = Vec::new();
-    while !seen.iter().any(|l| l["type"] == "end") {
-        let line = lines.recv_timeout(Duration::from_secs(15)).expect("the event turn's lines");
-        seen.push(serde_json::from_str(&line).expect("JSON line"));
-    }
+    let seen = chat.turn();
     assert_eq!((seen[0]["type"].as_str(), seen[0]["source"].as_str()), (Some("turn"), Some("event")));
     let event = of_type(&seen, "event");
     assert_eq!((event[0]["plugin"].as_str(), event[0]["event"].as_str()), (Some("pomodoro"), Some("focus_done")));
@@ -444,11 +468,8 @@ fn s16_an_event_turn_while_idle_offers_no_tools() {
     let sent = chats(&ai);
     assert_eq!(sent.len(), 1);
     assert!(sent[0].body.get("tools").is_none(), "no tools in an event turn: {}", sent[0].body);
-    drop(stdin);
-    let status = child.0.wait().expect("chat ends");
+    let (status, stderr) = chat.close();
     assert_eq!(status.code(), Some(0), "standard input ended");
-    let mut stderr = String::new();
-    let _ = child.0.stderr.take().map(|mut e| e.read_to_string(&mut stderr));
     assert!(!stderr.contains(&token) && !seen.iter().any(|l| l.to_string().contains(&token)), "no event token shown");
 }
 
@@ -695,43 +716,15 @@ fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_a
     let p = profile_with_ai(&ai);
     let pc = PcServer::start_with_r3_note(&p);
     let port = free_port().to_string();
-    let mut child = p
-        .command(&["chat", "--json", "--confirm", "ask", "--door-port", &port])
-        .env("DCPLUGIN_TEST_ANSWER_MS", "300")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("chat runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut child = Running(child);
-    let (send, printed) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = send.send(line);
-        }
-    });
-    let mut lines: Vec<Value> = Vec::new();
-    let until_end = |lines: &mut Vec<Value>| loop {
-        let line = printed.recv_timeout(Duration::from_secs(30)).expect("the turn's lines");
-        let line: Value = serde_json::from_str(&line).expect("JSON line");
-        let end = line["type"] == "end";
-        lines.push(line);
-        if end {
-            return;
-        }
-    };
-    input.write_all(b"note that I pay rent\n").expect("write");
-    until_end(&mut lines);
+    let mut chat =
+        LiveChat::start(&p, &["--confirm", "ask", "--door-port", &port], &[("DCPLUGIN_TEST_ANSWER_MS", "300")]);
+    chat.type_in("note that I pay rent\n");
+    let mut lines = chat.turn();
     // Typed once the turn is over: a late answer, then a line for the AI.
-    input.write_all(b"y\nhello\n").expect("write");
-    until_end(&mut lines);
-    drop(input);
-    let status = child.0.wait().expect("chat ends");
+    chat.type_in("y\nhello\n");
+    lines.extend(chat.turn());
+    let (status, stderr) = chat.close();
     assert_eq!(status.code(), Some(0));
-    let mut stderr = String::new();
-    let _ = child.0.stderr.take().map(|mut e| e.read_to_string(&mut stderr));
 
     assert_eq!(confirm_line(&lines)["decision"], "expired");
     let tool = of_type(&lines, "tool")[0];

@@ -11,7 +11,7 @@
 mod support;
 
 use scripted_ai::{openai, Chunk, Step};
-use support::chat::{ai, profile_with_ai, PcServer};
+use support::chat::{ai, pomodoro_with_an_event_on, profile_with_ai, PcServer};
 use support::pty::Pty;
 use support::{free_port, text};
 
@@ -155,14 +155,7 @@ fn ready_line(url: &str, model: &str) -> String {
 fn issue34_chat_says_it_is_ready_and_whether_the_event_door_listens() {
     let ai = ai(vec![]);
     let p = profile_with_ai(&ai);
-    let manifest = support::examples().join("pomodoro/manifest.json");
-    let out = p.run_with(
-        &["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin"],
-        Some("token=pomodoro-server-token\n"),
-        &[],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(p.run(&["events", "pomodoro", "on", "focus_done"]).status.success());
+    pomodoro_with_an_event_on(&p);
     let door = free_port().to_string();
     let mut first = Pty::spawn(p.command(&["chat", "--door-port", &door]));
     first.wait_for(&ready_line(&ai.url(), scripted_ai::MODEL));

@@ -83,6 +83,19 @@ impl PcServer {
     }
 }
 
+/// The pomodoro example installed in `p`, its `focus_done` event on: the
+/// event door opens while developer mode is on.
+pub fn pomodoro_with_an_event_on(p: &Profile) {
+    let manifest = examples().join("pomodoro/manifest.json");
+    let out = p.run_with(
+        &["import", manifest.to_str().expect("utf-8"), "--yes", "--secrets-stdin"],
+        Some("token=pomodoro-server-token\n"),
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(p.run(&["events", "pomodoro", "on", "focus_done"]).status.success());
+}
+
 /// The scripted AI answering `turns`, on this PC.
 pub fn ai(turns: Vec<Step>) -> ScriptedAi {
     ScriptedAi::launch(Script::with_turns(turns), Options::default()).expect("scripted-ai starts")
