@@ -55,6 +55,7 @@ app_commands! {
     ai::set_ai(url: Option<String>, model: Option<String>) -> AiSettings;
     ai::set_ai_key(key: Sensitive as "string") -> AiSettings;
     ai::clear_ai_key() -> AiSettings;
+    ai::set_ai_max_tokens(max_tokens: Option<String>) -> AiSettings;
     ai::ai_test() -> AiTest;
     ai::find_pc_ai() -> Vec<FoundAi>;
     ai::pc_servers() -> Vec<KnownServer>;

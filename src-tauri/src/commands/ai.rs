@@ -1,6 +1,7 @@
 //! The Tools tab's AI settings (§13): the companion's AI URL and model, its
 //! API key (taken in, never given back: the page learns only `key_set`),
-//! Test, and the search for an AI server on this PC.
+//! the most tokens one answer may have (issue 34), Test, and the search for
+//! an AI server on this PC.
 
 use super::host;
 use dcp_host::{AiSettings, AiTest, ApiError, FoundAi, KnownServer, Sensitive};
@@ -14,6 +15,12 @@ pub async fn ai(app: &AppHandle) -> Result<AiSettings, ApiError> {
 /// Sets the URL and/or the model; a URL §13 refuses changes nothing.
 pub async fn set_ai(app: &AppHandle, url: Option<String>, model: Option<String>) -> Result<AiSettings, ApiError> {
     host(app).set_ai(url, model).await
+}
+
+/// Sets the most tokens one answer may have, as typed (the host judges
+/// it); `None` goes back to the default.
+pub async fn set_ai_max_tokens(app: &AppHandle, max_tokens: Option<String>) -> Result<AiSettings, ApiError> {
+    host(app).set_ai_max_tokens(max_tokens).await
 }
 
 /// Keeps the service's API key for the current URL's host.

@@ -16,4 +16,9 @@ name: string,
 /**
  * The port it listens on unless told otherwise.
  */
-port: number, };
+port: number, 
+/**
+ * Every port it listens on unless told otherwise, the usual one first
+ * ([`PcServer::ports`]): what the shells say discovery asks (issue 34).
+ */
+ports: number[], };

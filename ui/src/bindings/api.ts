@@ -45,6 +45,7 @@ export const api = {
   setAi: (url: string | null, model: string | null) => invoke<AiSettings>("set_ai", { url, model }),
   setAiKey: (key: string) => invoke<AiSettings>("set_ai_key", { key }),
   clearAiKey: () => invoke<AiSettings>("clear_ai_key"),
+  setAiMaxTokens: (maxTokens: string | null) => invoke<AiSettings>("set_ai_max_tokens", { maxTokens }),
   aiTest: () => invoke<AiTest>("ai_test"),
   findPcAi: () => invoke<Array<FoundAi>>("find_pc_ai"),
   pcServers: () => invoke<Array<KnownServer>>("pc_servers"),

@@ -3,6 +3,7 @@ export type { ActionView } from "./ActionView";
 export type { AiCode } from "./AiCode";
 export type { AiSettings } from "./AiSettings";
 export type { AiTest } from "./AiTest";
+export type { AnswerLength } from "./AnswerLength";
 export type { ApiError } from "./ApiError";
 export type { AppSwitches } from "./AppSwitches";
 export type { AskLine } from "./AskLine";

@@ -4,7 +4,8 @@
 // sentences are made here, in the player's language.
 import type { Key, Translate } from '../i18n';
 import { AiCodeValues, isOneOf } from '../bindings/values';
-import type { AiCode, AiSettings, AiTest, Card, KnownServer, Place } from '../types';
+import type { AiCode, AiSettings, AiTest, AnswerLength, ApiError, Card, KnownServer, Place } from '../types';
+import { errorWords } from '../words';
 
 /** The settings a failure is worded with: the address, the model, where it runs, the known server there. */
 export type Tried = Pick<AiSettings, 'url' | 'model' | 'where' | 'server'>;
@@ -36,9 +37,11 @@ function listOf(language: string, type: 'conjunction' | 'disjunction', items: st
   try { return new Intl.ListFormat(language, { type }).format(items); } catch { return new Intl.ListFormat('en', { type }).format(items); }
 }
 
-/** The servers the app looks for on this PC (the host's list), each with its usual port. */
+/** The servers the app looks for on this PC (the host's list), each with every port it is looked for on (issue 34:
+ *  llama.cpp on 8080 or 9931). */
 export function lookedForWords(t: Translate, language: string, servers: KnownServer[]): string {
-  return t('ai.pc.explain', { servers: listOf(language, 'conjunction', servers.map((s) => t('ai.pc.server_port', { name: s.name, port: s.port }))) });
+  const named = servers.map((s) => t('ai.pc.server_port', { name: s.name, port: listOf(language, 'disjunction', s.ports.map(String)) }));
+  return t('ai.pc.explain', { servers: listOf(language, 'conjunction', named) });
 }
 
 /** None of them answers: start one of them. */
@@ -52,21 +55,27 @@ export function isAiCode(code: string): code is AiCode {
   return isOneOf(AiCodeValues, code);
 }
 
-/** Whether the model can use tools, when the server of this PC said it (issue 34): yes, or no with
- *  a model to choose instead (the host's example for that server) and, for llama.cpp, that its
- *  chat template decides. Nothing when unknown (an online AI is not asked; a server may not say). */
+/** Whether the model can use tools, once Test reached it (issue 34): yes, or no with a model to choose
+ *  instead (the host's example for that server) and, for llama.cpp, that its chat template decides;
+ *  when unknown, that too, and why (an online AI is not asked; a server of this PC may not say). */
 export function toolsWords(t: Translate, test: AiTest): string[] {
-  if (!test.ok || test.tools === null) return [];
+  if (!test.ok) return [];
+  if (test.tools === null) return [t(test.where === 'online' ? 'ai.tools.unknown_online' : 'ai.tools.unknown')];
   if (test.tools) return [t('ai.tools.yes')];
   // The host names a model whenever it says no: the server that said it has one in its table.
   const no = t('ai.tools.no', { model: test.tool_model ?? '' });
   return test.server?.server === 'llama_cpp' ? [no, t('ai.tools.llama_cpp')] : [no];
 }
 
-/** Test's answer: Connected with the model count, or what went wrong. */
-export function testWords(t: Translate, test: AiTest, settings: AiSettings): string {
-  if (test.ok) return t(test.models.length === 1 ? 'ai.connected_one' : 'ai.connected', { count: test.models.length });
+/** Test's answer: Connected with the model count (its plural by the language's rules), or what went wrong. */
+export function testWords(t: Translate, test: AiTest, settings: Tried): string {
+  if (test.ok) return t('ai.connected', { count: test.models.length });
   return problemWords(t, test.code, settings);
+}
+
+/** The answer length's field refused (issue 34): by its code, with the host's bounds; another failure as any. */
+export function maxTokensWords(t: Translate, error: ApiError, bounds: AnswerLength): string {
+  return error.code === 'bad_input' ? t('ai.max_tokens_bad', { ...bounds }) : errorWords(t, error);
 }
 
 /** Where the AI runs and what follows from it for the plugins (§13). */

@@ -1,13 +1,15 @@
 // The Tools tab's AI section (§13): the AI servers found on this PC, one
 // click to use one; an address, a model and an API key typed by hand (an
 // online service such as OpenRouter); Test; and where the AI runs, with
-// what that means for the plugins. The key goes to the host and never
-// comes back: the page knows only whether one is set.
+// what that means for the plugins; the longest answer the AI may give
+// (issue 34). The key goes to the host and never comes back: the page
+// knows only whether one is set. An AI on this PC is tested as the section
+// opens, so whether its model can use tools shows without a click.
 import { useEffect, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import type { AiSettings, AiTest, ApiError, FoundAi, KnownServer } from '../types';
 import { errorWords } from '../words';
-import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords, toolsWords } from './ai-words';
+import { type Tried, isAiCode, keptOnPc, lookedForWords, maxTokensWords, noneWords, placeWords, problemWords, testWords, toolsWords } from './ai-words';
 import { useId } from './common';
 import { useApp } from './context';
 
@@ -23,22 +25,28 @@ export function AiSection() {
   const [model, setModel] = useState('');
   const [urlError, setUrlError] = useState('');
   const [modelError, setModelError] = useState('');
+  const [tokens, setTokens] = useState('');
+  const [tokensError, setTokensError] = useState('');
   const [note, setNote] = useState('');
-  const [test, setTest] = useState<{ result: AiTest; with: AiSettings } | null>(null);
+  const [test, setTest] = useState<{ result: AiTest; with: Tried } | null>(null);
   const [testing, setTesting] = useState(false);
   const [loadError, setLoadError] = useState('');
   const ids = useId('ai');
 
   /** The host's words for an error that is not the AI's own. */
-  const words = (e: ApiError, s: AiSettings | null) => (isAiCode(e.code) ? problemWords(t, e.code, s) : errorWords(t, e));
-  const show = (s: AiSettings) => { setSettings(s); setUrl(s.url ?? ''); setModel(s.model ?? ''); };
+  const words = (e: ApiError, s: Tried | null) => (isAiCode(e.code) ? problemWords(t, e.code, s) : errorWords(t, e));
+  const show = (s: AiSettings) => { setSettings(s); setUrl(s.url ?? ''); setModel(s.model ?? ''); setTokens(String(s.max_tokens)); };
 
   const look = async () => {
     setFound(null);
     setFound(await api.findPcAi().catch(() => []));
   };
   useEffect(() => {
-    api.ai().then(show, (e) => setLoadError(words(asApiError(e), null)));
+    api.ai().then((s) => {
+      show(s);
+      // Asking a server of this PC costs nothing and loads no model; an online service is asked only by Test.
+      if (s.where === 'pc' && s.model) runTest();
+    }, (e) => setLoadError(words(asApiError(e), null)));
     api.pcServers().then(setServers, () => undefined);
     look();
   }, []);
@@ -51,7 +59,7 @@ export function AiSection() {
       setTest({ result: await api.aiTest(), with: s });
     } catch (e) {
       const a = asApiError(e);
-      setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code : null, message: a.message, tools: null }, with: settings ?? { url: null, model: null, where: null, key_set: false } });
+      setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code : null, message: a.message, tools: null }, with: settings ?? { url: null, model: null, where: null } });
     }
     setTesting(false);
   };
@@ -72,8 +80,30 @@ export function AiSection() {
     } catch (e) {
       const a = asApiError(e);
       if (a.code === 'ai_model_unknown') setModelError(words(a, settings));
-      else setUrlError(words(a, { url: u, model: m, where: null, key_set: false }));
+      else setUrlError(words(a, { url: u, model: m, where: null }));
     }
+  };
+
+  /** Keeps the longest answer as typed, empty for the default (the host judges it); false when refused, said next to its field. */
+  const saveTokens = async (): Promise<boolean> => {
+    setTokensError('');
+    const typed = tokens.trim();
+    if (!settings || typed === String(settings.max_tokens)) return true;
+    try {
+      const s = await api.setAiMaxTokens(typed || null);
+      setSettings(s);
+      setTokens(String(s.max_tokens));
+      return true;
+    } catch (e) {
+      setTokensError(maxTokensWords(t, asApiError(e), settings.max_tokens_bounds));
+      return false;
+    }
+  };
+
+  /** The form's Save: the longest answer first, so that a refused one keeps everything as it was; then the address and the model. */
+  const saveForm = async () => {
+    setNote('');
+    if (await saveTokens()) await save(url, model, false);
   };
 
   /** A player types an address and a model, then presses Test: what is typed is what gets tested. */
@@ -132,7 +162,7 @@ export function AiSection() {
       <section class="section" aria-labelledby={`${ids}-by-hand`}>
         <h3 id={`${ids}-by-hand`}>{t('ai.online.heading')}</h3>
         <p class="help">{t('ai.online.explain', { url: EXAMPLE_URL })}</p>
-        <form noValidate onSubmit={(e) => { e.preventDefault(); save(url, model, false); }}>
+        <form noValidate onSubmit={(e) => { e.preventDefault(); saveForm(); }}>
           <div class={urlError ? 'field has-error' : 'field'}>
             <label for={`${ids}-url`}>{t('ai.url')}</label>
             <input id={`${ids}-url`} data-testid="ai-url" type="text" inputMode="url" spellcheck={false} autoComplete="off" placeholder={EXAMPLE_URL}
@@ -149,6 +179,17 @@ export function AiSection() {
             <p id={`${ids}-model-h`} class="help">{models.length ? t('ai.model_from_list', { count: models.length }) : t('ai.model_help')}</p>
             {modelError && <p id={`${ids}-model-e`} class="field-error" data-testid="ai-model-error">{modelError}</p>}
           </div>
+          {settings && (
+            <div class={tokensError ? 'field has-error' : 'field'}>
+              <label for={`${ids}-tokens`}>{t('ai.max_tokens')}</label>
+              <input id={`${ids}-tokens`} data-testid="ai-max-tokens" type="text" inputMode="numeric" spellcheck={false} autoComplete="off"
+                placeholder={String(settings.max_tokens_bounds.default)} value={tokens} aria-invalid={tokensError ? true : undefined}
+                aria-describedby={`${ids}-tokens-h${tokensError ? ` ${ids}-tokens-e` : ''}`}
+                onInput={(e) => setTokens((e.currentTarget as HTMLInputElement).value)} />
+              <p id={`${ids}-tokens-h`} class="help" data-testid="ai-max-tokens-help">{t('ai.max_tokens_help', { ...settings.max_tokens_bounds })}</p>
+              {tokensError && <p id={`${ids}-tokens-e`} class="field-error" data-testid="ai-max-tokens-error">{tokensError}</p>}
+            </div>
+          )}
           <div class="row">
             <button type="submit" class="primary" data-testid="ai-save">{t('app.save')}</button>
             <span role="status" class="note" data-testid="ai-note">{note}</span>
@@ -167,8 +208,8 @@ export function AiSection() {
             {test && testWords(t, test.result, test.with)}
           </p>
         </div>
-        {test && test.result.tools !== null && (
-          <div class={test.result.tools ? 'banner' : 'banner warn'} data-testid="ai-test-tools">
+        {test && test.result.ok && (
+          <div class={test.result.tools === false ? 'banner warn' : 'banner'} data-testid="ai-test-tools">
             {toolsWords(t, test.result).map((words) => <p key={words}>{words}</p>)}
           </div>
         )}

@@ -24,7 +24,8 @@ describe('§13 AI settings', () => {
     const page = await tools();
     expect(await text(page, 'ai-where')).toBe('No AI is set yet: choose one on this PC, or type the address of an online service below.');
     // The servers looked for are the host's list (pc_servers), which may answer after the search.
-    await expect.poll(() => text(page, 'ai-pc-explain')).toBe('The app looks for Ollama (port 11434), LM Studio (port 1234), and llama.cpp (port 8080).');
+    // Each with every port the host looks on (issue 34: llama.cpp's 8080 and 9931), none written here.
+    await expect.poll(() => text(page, 'ai-pc-explain')).toBe('The app looks for Ollama (port 11434), LM Studio (port 1234), and llama.cpp (port 8080 or 9931).');
     expect(await text(page, 'ai-pc-none')).toBe('None of them answers. Start Ollama, LM Studio, or llama.cpp, then look again.');
     expect(await page.locator('[data-testid="ai-key"]').count()).toBe(0);
     expect(await page.getByLabel('Address', { exact: true }).getAttribute('placeholder')).toBe(OPENROUTER);
@@ -120,7 +121,7 @@ describe('§13 AI settings', () => {
     expect(await page.locator('[data-testid="ai-settings"]').innerText()).toContain('Choose among the service\'s 3 models, or type one.');
   });
 
-  test('issue 34: Test says whether the model can use tools, and names a model that can', async () => {
+  test('issue 34: Test says whether the model can use tools, and names a model that can; unknown is said too', async () => {
     const cannot = await tools({ pcAi: [OLLAMA], aiTools: { tools: false, tool_model: 'qwen2.5' } });
     await cannot.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).click();
     await expect.poll(() => text(cannot, 'ai-test-result')).toBe('Connected: 2 models');
@@ -132,7 +133,69 @@ describe('§13 AI settings', () => {
     const unknown = await tools({ pcAi: [OLLAMA] });
     await unknown.getByRole('button', { name: 'Use qwen2.5:7b on Ollama' }).click();
     await expect.poll(() => text(unknown, 'ai-test-result')).toBe('Connected: 2 models');
-    expect(await unknown.locator('[data-testid="ai-test-tools"]').count()).toBe(0);
+    expect(await text(unknown, 'ai-test-tools')).toBe('Could not tell whether this model can use tools: the server does not say. If your plugins are never used, choose a model that supports tool calling.');
+    // An online service is not asked: said so.
+    const online = await tools({ ai: { url: OPENROUTER, model: 'openai/gpt-4o-mini', key_set: true } });
+    await online.locator('[data-testid="ai-test"]').click();
+    await expect.poll(() => text(online, 'ai-test-tools')).toContain('an online service is not asked');
+    expect(await axe(online)).toEqual([]);
+  });
+
+  test('issue 34: an AI of this PC is tested as the section opens: whether its model can use tools shows without a click', async () => {
+    const page = await tools({ ai: { url: OLLAMA.url, model: 'llama3.2' }, pcAi: [OLLAMA], aiTools: { tools: false, tool_model: 'qwen2.5' } });
+    await expect.poll(() => text(page, 'ai-test-tools')).toBe('This model cannot use tools: your plugins will not be used. Choose another model, e.g. qwen2.5.');
+    expect(await text(page, 'ai-test-result')).toBe('Connected: 2 models');
+    expect(await calls(page, 'ai_test')).toHaveLength(1);
+    const can = await tools({ ai: { url: OLLAMA.url, model: 'llama3.2' }, pcAi: [OLLAMA], aiTools: { tools: true } });
+    await expect.poll(() => text(can, 'ai-test-tools')).toBe('This model can use your plugins.');
+    // An online service is asked only by Test.
+    const online = await tools({ ai: { url: OPENROUTER, model: 'openai/gpt-4o-mini', key_set: true } });
+    expect(await calls(online, 'ai_test')).toEqual([]);
+    expect(await online.locator('[data-testid="ai-test-tools"]').count()).toBe(0);
+  });
+
+  test('issue 34: one model is one model, in English and French', async () => {
+    const one = { url: OLLAMA.url, models: ['llama3.2'] };
+    const page = await tools({ pcAi: [one] });
+    await page.getByRole('button', { name: 'Use llama3.2 on Ollama' }).click();
+    await expect.poll(() => text(page, 'ai-test-result')).toBe('Connected: 1 model');
+    expect(await page.locator('[data-testid="ai-settings"]').innerText()).toContain('The service has 1 model: choose it, or type another.');
+    const fr = await tools({ language: 'fr', pcAi: [one] });
+    await fr.getByRole('button', { name: 'Utiliser llama3.2 sur Ollama' }).click();
+    await expect.poll(() => text(fr, 'ai-test-result')).toBe('Connecté : 1 modèle');
+    expect(await fr.locator('[data-testid="ai-settings"]').innerText()).toContain('Le service a 1 modèle : choisissez-le, ou tapez-en un autre.');
+  });
+
+  test('issue 34: the longest answer, with the host\'s bounds; a refused one is said next to its field and nothing is kept', async () => {
+    const page = await tools({ ai: { url: OPENROUTER, model: 'openai/gpt-4o-mini', key_set: true } });
+    const field = page.getByLabel('Longest answer (tokens)', { exact: true });
+    expect(await field.inputValue()).toBe('2048');
+    expect(await text(page, 'ai-max-tokens-help')).toBe('A longer answer is cut, and says so. From 16 to 32768; 2048 unless you set another (leave it empty for 2048).');
+    await page.getByLabel('Model', { exact: true }).fill('qwen/qwen-2.5-72b-instruct');
+    await field.fill('many');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => text(page, 'ai-max-tokens-error')).toBe('Type a whole number from 16 to 32768, or leave it empty for 2048.');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await field.getAttribute('aria-describedby')).toContain('-tokens-e');
+    expect(await calls(page, 'set_ai'), 'a refused length keeps everything as it was').toEqual([]);
+    expect(await text(page, 'ai-note')).toBe('');
+    expect(await axe(page)).toEqual([]);
+    await field.fill('300');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => text(page, 'ai-note')).toBe('Saved');
+    expect(await page.locator('[data-testid="ai-max-tokens-error"]').count()).toBe(0);
+    expect(await calls(page, 'set_ai_max_tokens')).toEqual([{ maxTokens: 'many' }, { maxTokens: '300' }]);
+    expect((await calls(page, 'set_ai')).at(-1)).toEqual({ url: null, model: 'qwen/qwen-2.5-72b-instruct' });
+    expect(await field.inputValue()).toBe('300');
+    // Empty: back to the default.
+    await field.fill('');
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => field.inputValue()).toBe('2048');
+    expect((await calls(page, 'set_ai_max_tokens')).at(-1)).toEqual({ maxTokens: null });
+    // Saved again unchanged: not sent again.
+    await page.locator('[data-testid="ai-save"]').click();
+    await expect.poll(() => calls(page, 'set_ai').then((c) => c.length)).toBe(3);
+    expect(await calls(page, 'set_ai_max_tokens')).toHaveLength(3);
   });
 
   test('Test with an address and a model typed but not saved keeps them first, then tests them', async () => {

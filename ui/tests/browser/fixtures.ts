@@ -2760,7 +2760,13 @@ export const ai: Record<string, AiSettings> = {
     "url": null,
     "model": null,
     "where": null,
-    "key_set": false
+    "key_set": false,
+    "max_tokens": 2048,
+    "max_tokens_bounds": {
+      "min": 16,
+      "max": 32768,
+      "default": 2048
+    }
   },
   "ollama": {
     "url": "http://127.0.0.1:11434/v1",
@@ -2770,7 +2776,16 @@ export const ai: Record<string, AiSettings> = {
     "server": {
       "server": "ollama",
       "name": "Ollama",
-      "port": 11434
+      "port": 11434,
+      "ports": [
+        11434
+      ]
+    },
+    "max_tokens": 2048,
+    "max_tokens_bounds": {
+      "min": 16,
+      "max": 32768,
+      "default": 2048
     }
   },
   "lm_studio": {
@@ -2781,7 +2796,16 @@ export const ai: Record<string, AiSettings> = {
     "server": {
       "server": "lm_studio",
       "name": "LM Studio",
-      "port": 1234
+      "port": 1234,
+      "ports": [
+        1234
+      ]
+    },
+    "max_tokens": 2048,
+    "max_tokens_bounds": {
+      "min": 16,
+      "max": 32768,
+      "default": 2048
     }
   },
   "llama_cpp": {
@@ -2792,14 +2816,30 @@ export const ai: Record<string, AiSettings> = {
     "server": {
       "server": "llama_cpp",
       "name": "llama.cpp",
-      "port": 8080
+      "port": 8080,
+      "ports": [
+        8080,
+        9931
+      ]
+    },
+    "max_tokens": 2048,
+    "max_tokens_bounds": {
+      "min": 16,
+      "max": 32768,
+      "default": 2048
     }
   },
   "online": {
     "url": "https://openrouter.ai/api/v1",
     "model": "openai/gpt-4o-mini",
     "where": "online",
-    "key_set": true
+    "key_set": true,
+    "max_tokens": 2048,
+    "max_tokens_bounds": {
+      "min": 16,
+      "max": 32768,
+      "default": 2048
+    }
   }
 };
 
@@ -2818,16 +2858,26 @@ export const pcServers: KnownServer[] = [
   {
     "server": "ollama",
     "name": "Ollama",
-    "port": 11434
+    "port": 11434,
+    "ports": [
+      11434
+    ]
   },
   {
     "server": "lm_studio",
     "name": "LM Studio",
-    "port": 1234
+    "port": 1234,
+    "ports": [
+      1234
+    ]
   },
   {
     "server": "llama_cpp",
     "name": "llama.cpp",
-    "port": 8080
+    "port": 8080,
+    "ports": [
+      8080,
+      9931
+    ]
   }
 ];

@@ -450,6 +450,13 @@ function handle(cmd: string, a: Record<string, any>): unknown {
       if (!ai.url) throw real.errors.ai_not_set;
       ai.key_set = true; return { ...ai };
     case 'clear_ai_key': ai.key_set = false; return { ...ai };
+    case 'set_ai_max_tokens': {
+      // As the host judges it (issue 34): a whole number within the bounds it sends, else bad_input; null is the default.
+      const b = ai.max_tokens_bounds;
+      const n = a.maxTokens === null ? b.default : /^\s*\d+\s*$/.test(a.maxTokens) ? Number(a.maxTokens) : NaN;
+      if (!(n >= b.min && n <= b.max)) throw { ...real.errors.bad_input, message: `the answer length must be from ${b.min} to ${b.max}` };
+      ai.max_tokens = n; return { ...ai };
+    }
     case 'ai_test': return aiTest();
     case 'find_pc_ai': return pcAi;
     case 'companion_say': return companionSay(a.text);

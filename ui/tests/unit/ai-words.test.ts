@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { translator } from '../../src/i18n';
-import type { AiCode, AiSettings, AiTest } from '../../src/types';
-import { isAiCode, keptOnPc, lookedForWords, noneWords, placeWords, problemWords, testWords, toolsWords } from '../../src/ui/ai-words';
+import type { AiCode, AiSettings, AiTest, ApiError, KnownServer } from '../../src/types';
+import { isAiCode, keptOnPc, lookedForWords, maxTokensWords, noneWords, placeWords, problemWords, testWords, toolsWords } from '../../src/ui/ai-words';
 
 const t = translator('en');
 const tf = translator('fr');
@@ -10,23 +10,24 @@ const EVERY_CODE: AiCode[] = [
   'ai_timeout', 'ai_redirect', 'ai_http', 'ai_bad_answer',
 ];
 /** Settings as the host sends them: where the AI runs and the known server there are its facts. */
+const BOUNDS = { min: 16, max: 32768, default: 2048 };
 const settings = (url: string | null, model: string | null, server?: AiSettings['server']): AiSettings =>
-  ({ url, model, where: url === null ? null : url.startsWith('https://openrouter') ? 'online' : 'pc', key_set: false, server });
-const OLLAMA = { server: 'ollama', name: 'Ollama', port: 11434 } as const;
-const LM_STUDIO = { server: 'lm_studio', name: 'LM Studio', port: 1234 } as const;
-const LLAMA_CPP = { server: 'llama_cpp', name: 'llama.cpp', port: 8080 } as const;
+  ({ url, model, where: url === null ? null : url.startsWith('https://openrouter') ? 'online' : 'pc', key_set: false, server, max_tokens: 2048, max_tokens_bounds: BOUNDS });
+const OLLAMA: KnownServer = { server: 'ollama', name: 'Ollama', port: 11434, ports: [11434] };
+const LM_STUDIO: KnownServer = { server: 'lm_studio', name: 'LM Studio', port: 1234, ports: [1234] };
+const LLAMA_CPP: KnownServer = { server: 'llama_cpp', name: 'llama.cpp', port: 8080, ports: [8080, 9931] };
 const failed = (code: AiCode): AiTest => ({ ok: false, where: 'pc', models: [], code, message: 'the host says', tools: null });
 
 describe('§13 the servers the app looks for on this PC, from the host\'s list', () => {
   const servers = [OLLAMA, LM_STUDIO, LLAMA_CPP];
-  test('each with its port, then the ones to start, in English and French', () => {
-    expect(lookedForWords(t, 'en', servers)).toBe('The app looks for Ollama (port 11434), LM Studio (port 1234), and llama.cpp (port 8080).');
+  test('each with every port it is looked for on (issue 34), then the ones to start, in English and French', () => {
+    expect(lookedForWords(t, 'en', servers)).toBe('The app looks for Ollama (port 11434), LM Studio (port 1234), and llama.cpp (port 8080 or 9931).');
     expect(noneWords(t, 'en', servers)).toBe('None of them answers. Start Ollama, LM Studio, or llama.cpp, then look again.');
-    expect(lookedForWords(tf, 'fr', servers)).toBe('L\'application cherche Ollama (port 11434), LM Studio (port 1234) et llama.cpp (port 8080).');
+    expect(lookedForWords(tf, 'fr', servers)).toBe('L\'application cherche Ollama (port 11434), LM Studio (port 1234) et llama.cpp (port 8080 ou 9931).');
     expect(noneWords(tf, 'fr', servers)).toBe('Aucun ne répond. Démarrez Ollama, LM Studio ou llama.cpp, puis cherchez à nouveau.');
   });
   test('a server the host adds is named with no change here', () => {
-    const more = [...servers, { server: 'jan', name: 'Jan', port: 1337 }] as unknown as typeof servers;
+    const more = [...servers, { server: 'jan', name: 'Jan', port: 1337, ports: [1337] }] as unknown as typeof servers;
     expect(lookedForWords(t, 'en', more)).toContain('Jan (port 1337)');
   });
 });
@@ -71,6 +72,9 @@ describe('§13 Test', () => {
     expect(testWords(t, ok(342), settings('https://openrouter.ai/api/v1', 'm0'))).toBe('Connected: 342 models');
     expect(testWords(t, ok(1), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connected: 1 model');
     expect(testWords(tf, ok(2), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connecté : 2 modèles');
+    // French says 0 and 1 in the singular: the language's plural rules, not English's (issue 34).
+    expect(testWords(tf, ok(0), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connecté : 0 modèle');
+    expect(testWords(tf, ok(1), settings('http://127.0.0.1:11434/v1', 'm0'))).toBe('Connecté : 1 modèle');
   });
   test('a failure is worded with the settings it was tried with', () => {
     expect(testWords(t, failed('ai_not_listening'), settings('http://127.0.0.1:1234/v1', 'qwen', LM_STUDIO))).toContain('Start LM Studio');
@@ -90,9 +94,21 @@ describe('issue 34: whether the model can use tools, as the server said', () => 
     expect(llama[1]).toContain('--chat-template-file');
     expect(toolsWords(tf, tested(false, OLLAMA, 'qwen2.5'))[0]).toContain('par exemple qwen2.5');
   });
-  test('nothing when unknown or not reached', () => {
-    expect(toolsWords(t, tested(null))).toEqual([]);
+  test('unknown is said too, with why; nothing when not reached', () => {
+    expect(toolsWords(t, tested(null))).toEqual(
+      ['Could not tell whether this model can use tools: the server does not say. If your plugins are never used, choose a model that supports tool calling.']);
+    expect(toolsWords(t, { ...tested(null), where: 'online' })[0]).toContain('an online service is not asked');
+    expect(toolsWords(tf, tested(null))[0]).toContain('Impossible de savoir si ce modèle sait utiliser des outils');
     expect(toolsWords(t, failed('ai_not_listening'))).toEqual([]);
+  });
+});
+
+describe('issue 34: the longest answer refused', () => {
+  const error = (code: ApiError['code']): ApiError => ({ code, message: 'the host says', problems: [], fields: [] });
+  test('bad_input says the host\'s bounds; another failure is worded as any', () => {
+    expect(maxTokensWords(t, error('bad_input'), BOUNDS)).toBe('Type a whole number from 16 to 32768, or leave it empty for 2048.');
+    expect(maxTokensWords(tf, error('bad_input'), { min: 8, max: 100, default: 50 })).toBe('Tapez un nombre entier de 8 à 100, ou laissez vide pour 50.');
+    expect(maxTokensWords(t, error('storage'), BOUNDS)).not.toContain('whole number');
   });
 });
 

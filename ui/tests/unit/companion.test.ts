@@ -72,17 +72,20 @@ describe('§12 an R3 question in the conversation', () => {
   });
 });
 
+/** The AI settings' answer length, as the host sends it beside the rest. */
+const LENGTH = { max_tokens: 2048, max_tokens_bounds: { min: 16, max: 32768, default: 2048 } };
+
 describe('§13 a failure of the AI, in the Tools tab\'s words', () => {
   test('an AI code reads as the Tools tab reads it, another code as the host\'s errors', () => {
-    const ollama = { server: 'ollama', name: 'Ollama', port: 11434 } as const;
-    const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false, server: ollama };
+    const ollama = { server: 'ollama' as const, name: 'Ollama', port: 11434, ports: [11434] };
+    const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false, server: ollama, ...LENGTH };
     expect(failureWords(t, { code: 'ai_not_listening', message: 'x' }, ai)).toContain('Ollama');
     expect(failureWords(tf, { code: 'ai_timeout', message: 'x' }, ai)).not.toBe(failureWords(t, { code: 'ai_timeout', message: 'x' }, ai));
     expect(failureWords(t, { code: 'internal', message: 'boom' }, ai)).not.toBe('');
   });
   test('issue 32: a turn past its deadline and a stopped turn have words of their own, in English and French', () => {
-    const ollama = { server: 'ollama', name: 'Ollama', port: 11434 } as const;
-    const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false, server: ollama };
+    const ollama = { server: 'ollama' as const, name: 'Ollama', port: 11434, ports: [11434] };
+    const ai = { url: 'http://127.0.0.1:11434/v1', model: 'llama3.2', where: 'pc' as const, key_set: false, server: ollama, ...LENGTH };
     expect(failureWords(t, { code: 'ai_turn_too_long', message: 'x' }, ai)).toBe('The AI took too long to answer, so the turn was ended. Try again, or choose a faster model.');
     expect(failureWords(tf, { code: 'ai_turn_too_long', message: 'x' }, ai)).toContain('trop de temps');
   });
