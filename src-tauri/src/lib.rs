@@ -14,8 +14,10 @@
 //! sees; the capability file
 //! (`capabilities/main.json`) grants the window exactly those commands and
 //! listening to events, nothing else. The commands act only on what the
-//! shell handed the window ([`handed`]).
+//! shell handed the window ([`handed`]) or the answers it was given
+//! ([`answered`]).
 
+mod answered;
 mod asking;
 mod commands;
 mod forward;
@@ -119,6 +121,7 @@ pub fn run(started: Instant) {
         .manage(host.clone())
         .manage(opened)
         .manage(handed::Handed::default())
+        .manage(answered::Answered::default())
         .manage(talk::Talk::default())
         .manage(asking::Asking::default())
         .manage(Started(started))

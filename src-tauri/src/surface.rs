@@ -66,4 +66,5 @@ app_commands! {
     companion::paused_while_live() -> Vec<String>;
     companion::not_offered(live: bool) -> Vec<NotOffered>;
     companion::companion_typing(typing: bool) -> ();
+    companion::open_answer_link(url: String) -> ();
 }

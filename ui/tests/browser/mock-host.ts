@@ -471,6 +471,7 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'open_plugins_folder': return '/home/p/plugins';
     case 'open_plugin_folder': return null;
     case 'open_help': return null;
+    case 'open_answer_link': return null;
     case 'take_opened_files': { const o = opened; opened = []; return o; }
     case 'ui_ready': return 321;
     default: throw refused('internal', `unknown command ${cmd}`);
