@@ -1,46 +1,35 @@
 //! §12, §13, §22 "Refusals": who may trigger what, table-driven over the
 //! courtier's public API, and what a turn offers (§3, §17).
 
+mod catalog;
+
 use dcp_call::courtier::{may_run, Refusal};
 use dcp_call::offer::offer;
 use dcp_call::turn::{Place, Source, Turn};
-use dcp_format::model::Plugin;
-use dcp_format::{validate_manifest, Options};
+use dcp_format::language::Language;
 use dcp_store::{CallContext, Prefs, Status};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// A plugin with one tool at each level R0–R3, reading private data (R1).
-fn plugin() -> Plugin {
+fn manifest() -> Value {
     let tool = |risk: &str, method: &str| {
         json!({ "description": "Read or change the user's list.", "hint": { "en": "use your list" }, "risk": risk,
                 "request": { "method": method, "url": "https://api.example.com/x" } })
     };
-    let manifest = json!({ "name": "levels", "version": "1.0.0", "_meta": { "com.desktopaicompanion": {
+    json!({ "name": "levels", "version": "1.0.0", "_meta": { "com.desktopaicompanion": {
         "apiVersion": 1, "kind": "declarative", "slug": "levels",
         "permissions": { "network": { "hosts": ["api.example.com"] } },
         "tools": { "r0": tool("R0", "GET"), "r1": tool("R1", "GET"), "r2": tool("R2", "POST"), "r3": tool("R0", "DELETE") }
-    } } });
-    validate_manifest(&serde_json::to_vec(&manifest).expect("json"), &Options::default()).plugin.expect("valid")
+    } } })
 }
 
 fn ctx() -> CallContext {
-    CallContext {
-        slug: "levels".into(),
-        plugin: Some(Arc::new(plugin())),
-        status: Status::Active,
-        prefs: prefs(),
-        tools_off: Vec::new(),
-        kept_on_pc: false,
-        twitch_allowed: false,
-        folder: false,
-        settings: Default::default(),
-        sealed: Default::default(),
-    }
+    catalog::active(&manifest(), Language::En)
 }
 
 fn prefs() -> Prefs {
-    Prefs { plugins_enabled: true, tools_enabled: true, dev_mode: false, language: dcp_format::language::Language::En }
+    ctx().prefs
 }
 
 fn turn(source: Source) -> Turn {

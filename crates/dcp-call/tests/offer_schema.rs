@@ -3,10 +3,12 @@
 //! `required`, no argument descriptions nor bounds nor defaults); an
 //! online AI, and a turn that asks for it (`dcplugin mcp`), the full one.
 
+mod catalog;
+
 use dcp_call::offer::{offer, Schema};
 use dcp_call::turn::{Place, Source, Turn};
-use dcp_format::{validate_manifest, Options};
-use dcp_store::{CallContext, Prefs, Status};
+use dcp_format::language::Language;
+use dcp_store::CallContext;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -28,24 +30,7 @@ fn ctx() -> CallContext {
                          "query": { "city": "{{city}}", "units": "{{units}}", "days": "{{days}}" } }
         } }
     } } });
-    let plugin = validate_manifest(&serde_json::to_vec(&manifest).expect("json"), &Options::default());
-    CallContext {
-        slug: "weather".into(),
-        plugin: Some(Arc::new(plugin.plugin.expect("valid"))),
-        status: Status::Active,
-        prefs: Prefs {
-            plugins_enabled: true,
-            tools_enabled: true,
-            dev_mode: false,
-            language: dcp_format::language::Language::En,
-        },
-        tools_off: Vec::new(),
-        kept_on_pc: false,
-        twitch_allowed: false,
-        folder: false,
-        settings: Default::default(),
-        sealed: Default::default(),
-    }
+    catalog::active(&manifest, Language::En)
 }
 
 /// The one tool's name, description and parameters as offered for `turn`.

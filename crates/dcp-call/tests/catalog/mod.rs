@@ -6,7 +6,8 @@
 //! from 15 tool templates over 60 other kinds of things (bookmarks,
 //! invoices, plants…), three services each. Slugs are the services'
 //! names: the domains the ranking is tried on are spread across the
-//! alphabet, not first in it.
+//! alphabet, not first in it. [`active`] makes any manifest a plugin as
+//! the courtier sees it, for every test of this crate.
 
 #![allow(dead_code)] // each test or bench uses part of it
 
@@ -298,23 +299,24 @@ pub fn manifests() -> Vec<(String, Value)> {
 /// The 200 plugins, active, as the courtier sees them, for a player
 /// speaking `language`.
 pub fn contexts(language: Language) -> Vec<Arc<CallContext>> {
-    manifests()
-        .into_iter()
-        .map(|(slug, manifest)| {
-            let checked = validate_manifest(&serde_json::to_vec(&manifest).expect("json"), &Options::default());
-            let plugin = checked.plugin.unwrap_or_else(|| panic!("{slug}: {:?}", checked.problems));
-            Arc::new(CallContext {
-                slug,
-                plugin: Some(Arc::new(plugin)),
-                status: Status::Active,
-                prefs: Prefs { plugins_enabled: true, tools_enabled: true, dev_mode: false, language },
-                tools_off: Vec::new(),
-                kept_on_pc: false,
-                twitch_allowed: false,
-                folder: false,
-                settings: Default::default(),
-                sealed: Default::default(),
-            })
-        })
-        .collect()
+    manifests().iter().map(|(_, manifest)| Arc::new(active(manifest, language))).collect()
+}
+
+/// The plugin of `manifest` (valid), installed and active, every switch on,
+/// nothing else chosen, for a player speaking `language`.
+pub fn active(manifest: &Value, language: Language) -> CallContext {
+    let checked = validate_manifest(&serde_json::to_vec(manifest).expect("json"), &Options::default());
+    let plugin = checked.plugin.unwrap_or_else(|| panic!("{manifest}: {:?}", checked.problems));
+    CallContext {
+        slug: plugin.slug.clone(),
+        plugin: Some(Arc::new(plugin)),
+        status: Status::Active,
+        prefs: Prefs { plugins_enabled: true, tools_enabled: true, dev_mode: false, language },
+        tools_off: Vec::new(),
+        kept_on_pc: false,
+        twitch_allowed: false,
+        folder: false,
+        settings: Default::default(),
+        sealed: Default::default(),
+    }
 }
