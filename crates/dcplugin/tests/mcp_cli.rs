@@ -352,6 +352,8 @@ fn initialize_and_tools_list_give_the_offer_with_schemas_and_annotations() {
     let lines = w.session("pc", None, &[list()]);
     assert!(names(&lines[1]).contains(&"notes__read_notes".to_owned()), "{}", lines[1]);
     assert_eq!(tool(&lines[1], "notes__read_notes")["annotations"]["readOnlyHint"], true);
+    // Whole schemas even so (§17's short form is the companion's own).
+    assert_eq!(tool(&lines[1], "shop__get_item")["inputSchema"], item["inputSchema"]);
 }
 
 #[test]

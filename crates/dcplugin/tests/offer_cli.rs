@@ -1,5 +1,6 @@
 //! `dcplugin tools` through the real binary: what the offer leaves out is
-//! said for what it is (issue 34).
+//! said for what it is, and the arguments are those the turn's AI reads
+//! (issue 34).
 
 mod support;
 
@@ -38,4 +39,25 @@ fn an_action_switched_off_is_left_out_as_the_action_off() {
     ok(&p, &["disable", "fx"]);
     let out = ok(&p, &["tools"]);
     assert!(out.contains("left out: fx  off (plugin_off)"), "{out}");
+}
+
+/// §17: `tools` shows the arguments as the turn's AI reads them: on this PC
+/// (`--model local`, the default) names, types, enum values and `required`
+/// only; online, the whole schema.
+#[test]
+fn an_ai_on_this_pc_is_offered_the_short_schema() {
+    let p = Profile::new();
+    let manifest = examples().join("exchange-rates/manifest.json");
+    ok(&p, &["import", manifest.to_str().unwrap_or_default(), "--yes"]);
+    let parameters =
+        |model: &str| json_of(&p.run(&["tools", "--json", "--model", model]))["tools"][0]["parameters"].clone();
+    let short = serde_json::json!({ "type": "object", "required": ["amount", "from", "to"], "properties": {
+        "amount": { "type": "number" }, "from": { "type": "string" }, "to": { "type": "string" } } });
+    assert_eq!(parameters("local"), short);
+    let full = parameters("online");
+    assert_eq!(full["properties"]["from"]["description"], "Currency to convert from, a three-letter code such as USD.");
+    assert_eq!(
+        (&full["properties"]["from"]["maxLength"], &full["properties"]["amount"]["minimum"]),
+        (&3.into(), &0.0.into())
+    );
 }
