@@ -49,7 +49,7 @@ pub struct LeftOut {
 pub struct Offer {
     /// The tools, in order.
     pub tools: Vec<OfferedTool>,
-    /// "<plugin>: <hint>" for each offered action, "your" read as "the user's".
+    /// `<plugin>: <hint>` for each offered action, "your" read as "the user's".
     pub abilities: Vec<String>,
     /// What is left out and why.
     pub left_out: Vec<LeftOut>,
