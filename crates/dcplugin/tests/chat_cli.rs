@@ -375,6 +375,10 @@ fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
 struct LiveChat {
     input: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
+    /// Standard error's pieces as they come.
+    errors: mpsc::Receiver<Vec<u8>>,
+    /// Standard error so far.
+    said: Vec<u8>,
     child: Running,
 }
 
@@ -387,13 +391,29 @@ impl LiveChat {
         let mut child = command.spawn().expect("chat runs");
         let input = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout");
+        let mut stderr = child.stderr.take().expect("stderr");
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 let _ = send.send(line);
             }
         });
-        LiveChat { input, lines, child: Running(child) }
+        let (send, errors) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 1024];
+            while let Ok(n @ 1..) = stderr.read(&mut buffer) {
+                let _ = send.send(buffer[..n].to_vec());
+            }
+        });
+        LiveChat { input, lines, errors, said: Vec::new(), child: Running(child) }
+    }
+
+    /// Waits until standard error has said `needle` `times` times.
+    fn wait_said(&mut self, needle: &str, times: usize) {
+        while text(&self.said).matches(needle).count() < times {
+            let piece = self.errors.recv_timeout(Duration::from_secs(30));
+            self.said.extend(piece.unwrap_or_else(|_| panic!("never said {needle:?}: {}", text(&self.said))));
+        }
     }
 
     fn type_in(&mut self, text: &str) {
@@ -414,9 +434,8 @@ impl LiveChat {
     fn close(mut self) -> (std::process::ExitStatus, String) {
         drop(self.input.take());
         let status = self.child.0.wait().expect("chat ends");
-        let mut stderr = String::new();
-        let _ = self.child.0.stderr.take().map(|mut e| e.read_to_string(&mut stderr));
-        (status, stderr)
+        self.said.extend(self.errors.iter().flatten());
+        (status, text(&self.said))
     }
 }
 
@@ -745,6 +764,41 @@ fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_a
     assert!(stderr.contains("[dcplugin] That question had expired: nothing was sent"), "{stderr}");
     let journal = text(&p.run(&["journal"]).stdout);
     assert!(journal.contains("mypc__add_note  keyboard  refused expired (expired)"), "{journal}");
+}
+
+/// Issue 34: a new question supersedes an expired one. The AI asks again
+/// in the same turn after the first question expired; the player answers
+/// the second `yes` (sent); the next line, a `no`, is a turn of its own, no
+/// late answer to the first.
+#[cfg(feature = "test-net")]
+#[test]
+fn issue34_a_question_asked_after_an_expired_one_ends_the_late_answer_guard() {
+    let ai = ai(vec![
+        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
+        openai::tool_calls(&[("n2", "mypc__add_note", r#"{"text":"pay the rent"}"#)], 0),
+        openai::text(["Noted."]),
+        openai::text(["Fine."]),
+    ]);
+    let p = profile_with_ai(&ai);
+    let pc = PcServer::start_with_r3_note(&p);
+    let port = free_port().to_string();
+    let mut chat =
+        LiveChat::start(&p, &["--confirm", "ask", "--door-port", &port], &[("DCPLUGIN_TEST_ANSWER_MS", "2000")]);
+    chat.type_in("note that I pay rent\n");
+    chat.wait_said("No answer in time", 1);
+    chat.wait_said("Type yes to send it, anything else cancels: ", 2);
+    chat.type_in("yes\n");
+    let mut lines = chat.turn();
+    chat.type_in("no\n");
+    lines.extend(chat.turn());
+    let (status, stderr) = chat.close();
+    assert_eq!(status.code(), Some(0));
+    let decisions: Vec<&str> = of_type(&lines, "confirm").iter().filter_map(|c| c["decision"].as_str()).collect();
+    assert_eq!(decisions, ["expired", "confirmed"], "{stderr}");
+    assert_eq!(pc.received(), ["POST /note"], "the second question's yes sent it");
+    let turns: Vec<&str> = of_type(&lines, "turn").iter().filter_map(|t| t["text"].as_str()).collect();
+    assert_eq!(turns, ["note that I pay rent", "no"], "{stderr}");
+    assert!(!stderr.contains("That question had expired"), "{stderr}");
 }
 
 /// The scripted AI on this PC, answering `turns`, whose `/props` says

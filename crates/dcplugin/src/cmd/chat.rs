@@ -22,7 +22,7 @@
 //! line typed, if it is a yes or a no (`y`, `yes`, `n`, `no`), is taken for
 //! a late answer to it: the terminal answers it and the AI never gets it
 //! (issue 34). Only that next line: anything else typed first ends the
-//! guard, and is a turn as any line is. A question withdrawn otherwise (the
+//! guard, and is a turn as any line is; so does a new question asked first. A question withdrawn otherwise (the
 //! player stopped the turn, its plugin changed) is said withdrawn, and
 //! arms no guard: the player saw it go.
 //!
@@ -549,6 +549,8 @@ impl Ask for Terminal {
         // Before the host starts its wait: a question dropped this long
         // after is one whose time ran out.
         let asked = Instant::now();
+        // A new question is what the next line answers: an earlier one's expiry no longer guards it.
+        self.late.take();
         Box::pin(async move {
             // A script reading --json lines gets only the contract's lines on stdout.
             let (to, terminal) = if self.json {
@@ -642,7 +644,7 @@ impl Drop for Unanswered {
 
 /// Whether the next line typed may be a late answer to a question that
 /// expired (issue 34): armed by [`Unanswered`], taken by the chat loop with
-/// the next line that is not blank, whatever it is.
+/// the next line that is not blank, whatever it is, or by the next question.
 #[derive(Clone, Default)]
 struct Late(Arc<AtomicBool>);
 
