@@ -15,16 +15,17 @@
 //! In the readable chat on a terminal, chat starts by saying it is ready:
 //! the AI it talks to (the model, where it runs), how to stop, and, once the
 //! door says it, whether events reach it (listening on 127.0.0.1:PORT, the
-//! port taken, or closed; issue 34). A failure is printed `CODE: message` with a `hint:`
-//! line, as `ai test` prints it.
+//! port taken, or closed; issue 34). A failure is printed `CODE: message`
+//! with a `hint:` line, as `ai test` prints it.
 //!
 //! An R3 question whose time ran out is said to have expired, and the next
 //! line typed, if it is a yes or a no (`y`, `yes`, `n`, `no`), is taken for
 //! a late answer to it: the terminal answers it and the AI never gets it
 //! (issue 34). Only that next line: anything else typed first ends the
-//! guard, and is a turn as any line is; so does a new question asked first. A question withdrawn otherwise (the
-//! player stopped the turn, its plugin changed) is said withdrawn, and
-//! arms no guard: the player saw it go.
+//! guard, and is a turn as any line is; so does a new question asked
+//! first. A question withdrawn otherwise (the player stopped the turn, its
+//! plugin changed) is said withdrawn, and arms no guard: the player saw it
+//! go.
 //!
 //! Each turn is the engine's stream of its events, printed as they come.
 //! Ctrl-C (issue 33) stops the running turn by cancelling its token: its
@@ -524,7 +525,7 @@ struct Terminal {
     lines: Lines,
     json: bool,
     screen: Screen,
-    /// Armed when a question is dropped unanswered.
+    /// Armed when a question's time ran out.
     late: Late,
 }
 
