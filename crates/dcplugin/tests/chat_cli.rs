@@ -718,6 +718,21 @@ fn issue_34_the_tool_line_shows_arguments_that_are_not_json() {
     );
 }
 
+/// `mypc` with `add_note` made R3, the AI answering `turns`, and chat
+/// asking R3 questions on standard input, each waiting `answer_ms` (the
+/// test build's hook), once "note that I pay rent" was typed.
+#[cfg(feature = "test-net")]
+fn r3_asked_on_stdin(turns: Vec<Step>, answer_ms: &str) -> (Profile, ScriptedAi, PcServer, LiveChat) {
+    let ai = ai(turns);
+    let p = profile_with_ai(&ai);
+    let pc = PcServer::start_with_r3_note(&p);
+    let port = free_port().to_string();
+    let args = ["--confirm", "ask", "--door-port", &port];
+    let mut chat = LiveChat::start(&p, &args, &[("DCPLUGIN_TEST_ANSWER_MS", answer_ms)]);
+    chat.type_in("note that I pay rent\n");
+    (p, ai, pc, chat)
+}
+
 /// Issue 34: an R3 question nobody answered in time is said `expired`, in
 /// the `confirm` line and as the tool line's reason (nobody declined), and
 /// the AI is told so; nothing is sent. The `y` typed after it is answered
@@ -727,17 +742,14 @@ fn issue_34_the_tool_line_shows_arguments_that_are_not_json() {
 #[cfg(feature = "test-net")]
 #[test]
 fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_ai() {
-    let ai = ai(vec![
-        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
-        openai::text(["You did not answer."]),
-        openai::text(["Hello."]),
-    ]);
-    let p = profile_with_ai(&ai);
-    let pc = PcServer::start_with_r3_note(&p);
-    let port = free_port().to_string();
-    let mut chat =
-        LiveChat::start(&p, &["--confirm", "ask", "--door-port", &port], &[("DCPLUGIN_TEST_ANSWER_MS", "300")]);
-    chat.type_in("note that I pay rent\n");
+    let (p, ai, pc, mut chat) = r3_asked_on_stdin(
+        vec![
+            openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
+            openai::text(["You did not answer."]),
+            openai::text(["Hello."]),
+        ],
+        "300",
+    );
     let mut lines = chat.turn();
     // Typed once the turn is over: a late answer, then a line for the AI.
     chat.type_in("y\nhello\n");
@@ -773,18 +785,15 @@ fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_a
 #[cfg(feature = "test-net")]
 #[test]
 fn issue34_a_question_asked_after_an_expired_one_ends_the_late_answer_guard() {
-    let ai = ai(vec![
-        openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
-        openai::tool_calls(&[("n2", "mypc__add_note", r#"{"text":"pay the rent"}"#)], 0),
-        openai::text(["Noted."]),
-        openai::text(["Fine."]),
-    ]);
-    let p = profile_with_ai(&ai);
-    let pc = PcServer::start_with_r3_note(&p);
-    let port = free_port().to_string();
-    let mut chat =
-        LiveChat::start(&p, &["--confirm", "ask", "--door-port", &port], &[("DCPLUGIN_TEST_ANSWER_MS", "2000")]);
-    chat.type_in("note that I pay rent\n");
+    let (_p, _ai, pc, mut chat) = r3_asked_on_stdin(
+        vec![
+            openai::tool_calls(&[("n1", "mypc__add_note", r#"{"text":"pay rent"}"#)], 0),
+            openai::tool_calls(&[("n2", "mypc__add_note", r#"{"text":"pay the rent"}"#)], 0),
+            openai::text(["Noted."]),
+            openai::text(["Fine."]),
+        ],
+        "2000",
+    );
     chat.wait_said("No answer in time", 1);
     chat.wait_said("Type yes to send it, anything else cancels: ", 2);
     chat.type_in("yes\n");
