@@ -72,10 +72,6 @@ async fn turn(
     (result.expect("the turn ended"), events)
 }
 
-fn chats(ai: &ScriptedAi) -> Vec<Received> {
-    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
-}
-
 /// The ids of the tool calls of a request's assistant messages, and the ids
 /// its tool messages answer.
 fn calls_and_answers(request: &Received) -> (Vec<String>, Vec<String>) {
@@ -170,7 +166,7 @@ async fn issue_32_a_stop_while_the_ai_streams_ends_the_turn_at_once() {
     assert_eq!(events.iter().filter(|e| matches!(e, TurnEvent::Delta { .. })).count(), 1, "{events:?}");
     ended_with(&events, "stopped");
     assert!(companion.conversation().is_empty(), "the turn is taken back out");
-    assert_eq!(chats(&ai).len(), 1);
+    assert_eq!(ai.chats().len(), 1);
 }
 
 /// Issue 32: a stop while a tool call is at the PC's program: the turn
@@ -208,7 +204,7 @@ async fn issue_32_a_stop_during_a_call_lets_the_call_finish_and_sends_nothing_af
     let lines = f.host.journal(JournalQuery { limit: 10, ..JournalQuery::default() }).await.expect("journal");
     assert_eq!(lines.len(), 1, "the call's line is in the journal");
     assert_eq!(pc.requests.load(Ordering::SeqCst), 1);
-    assert_eq!(chats(&ai).len(), 1, "nothing was sent to the AI after the stop");
+    assert_eq!(ai.chats().len(), 1, "nothing was sent to the AI after the stop");
     assert!(companion.conversation().is_empty());
 }
 
@@ -249,7 +245,7 @@ async fn issue_32_two_hundred_calls_in_one_online_answer_run_five() {
     assert!(lines[..CALLS_PER_STEP].iter().all(|l| *l == (JournalOutcome::Done, None)), "{lines:?}");
     let not_run = (JournalOutcome::Refused, Some(Refusal::CallLimit));
     assert!(lines[CALLS_PER_STEP..].iter().all(|l| *l == not_run), "{lines:?}");
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_eq!(sent.len(), 2);
     let (calls, answers) = calls_and_answers(&sent[1]);
     assert_eq!(calls.len(), CALLS_PER_ANSWER);
@@ -272,7 +268,7 @@ async fn issue_32_an_answer_of_100000_calls_sends_back_a_small_request() {
     assert_eq!(result.expect("an answer"), "ok");
     assert_eq!(tool_lines(&events).len(), CALLS_PER_ANSWER);
     assert_eq!(pc.requests.load(Ordering::SeqCst), 1, "an AI on the PC: one call per step");
-    let sent = chats(&ai);
+    let sent = ai.chats();
     let (calls, answers) = calls_and_answers(&sent[1]);
     assert_eq!((calls.len(), answers.len()), (CALLS_PER_ANSWER, CALLS_PER_ANSWER));
     let size = sent[1].body.to_string().len();

@@ -139,10 +139,6 @@ async fn say(companion: &mut Companion, text: &str) -> Vec<TurnEvent> {
     events
 }
 
-fn chats(ai: &ScriptedAi) -> Vec<Received> {
-    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
-}
-
 /// A request's messages, but its system message.
 fn conversation(request: &Received) -> Vec<Value> {
     request.body["messages"].as_array().map(|m| m[1..].to_vec()).unwrap_or_default()
@@ -173,7 +169,7 @@ async fn pc_then_online(cloud: CloudChoice) -> (Vec<TurnEvent>, Vec<Received>) {
     let (online_ai, online) = online(vec![openai::text(["You are welcome."])]).await;
     w.companion.set_connection(online);
     let events = say(&mut w.companion, "thanks").await;
-    (events, chats(&online_ai))
+    (events, online_ai.chats())
 }
 
 /// §13, issue 32: after the AI moves from this PC to an online service,
@@ -221,12 +217,12 @@ async fn s13_issue32_a_plugin_kept_mid_conversation_leaves_its_turns_out_of_the_
     say(&mut w.companion, "what is my balance?").await;
     let events = say(&mut w.companion, "remember it").await;
     assert!(left_out(&events).is_empty());
-    let before = serde_json::to_string(&conversation(&chats(&ai)[2])).expect("JSON");
+    let before = serde_json::to_string(&conversation(&ai.chats()[2])).expect("JSON");
     assert!(before.contains(BALANCE) && before.contains(RECAP), "allowed: sent again: {before}");
 
     w.f.host.set_cloud("bank", CloudChoice::Local).await.expect("kept on this PC");
     let events = say(&mut w.companion, "what else?").await;
-    let messages = conversation(&chats(&ai)[3]);
+    let messages = conversation(&ai.chats()[3]);
     let after = serde_json::to_string(&messages).expect("JSON");
     for unseen in ["1999-04-21", "bank__balance", "remember it", "Noted."] {
         assert!(!after.contains(unseen), "{unseen} reached the online AI: {after}");
@@ -236,7 +232,7 @@ async fn s13_issue32_a_plugin_kept_mid_conversation_leaves_its_turns_out_of_the_
     // Said once: the next turn leaves out the same turns without a word.
     let events = say(&mut w.companion, "ok").await;
     assert!(left_out(&events).is_empty(), "{events:?}");
-    let last = conversation(&chats(&ai)[4]);
+    let last = conversation(&ai.chats()[4]);
     assert_eq!(last.len(), 3, "what else?, Sure., ok: {last:?}");
 }
 
@@ -276,7 +272,7 @@ async fn s16_issue32_a_kept_plugin_s_event_is_not_said_to_an_online_ai() {
         .await
         .expect("said");
     assert_eq!(answer, "Noted.");
-    assert!(serde_json::to_string(&chats(&pc_ai)[0].body).expect("JSON").contains(PIN), "said on this PC");
+    assert!(serde_json::to_string(&pc_ai.chats()[0].body).expect("JSON").contains(PIN), "said on this PC");
     assert!(dropped_lines(&w.f.host).await.is_empty());
 
     let (online_ai, connection) = online(vec![openai::text(["?"])]).await;
@@ -288,7 +284,7 @@ async fn s16_issue32_a_kept_plugin_s_event_is_not_said_to_an_online_ai() {
         .await
         .expect("no turn");
     assert_eq!(answer, "");
-    assert!(chats(&online_ai).is_empty(), "no request to the online AI");
+    assert!(online_ai.chats().is_empty(), "no request to the online AI");
     assert!(events.contains(&TurnEvent::held_event_line(pin_event(), EventReason::CloudBlocked)));
     assert!(!format!("{events:?}").contains("Not a message from the user"), "{events:?}");
     assert_eq!(events.last(), Some(&TurnEvent::End { steps: 0, stopped: false }));
@@ -321,7 +317,7 @@ async fn s16_issue32_the_other_events_of_the_turn_are_still_said() {
         .await
         .expect("said");
     assert_eq!(answer, "Build done.");
-    let sent = chats(&online_ai);
+    let sent = online_ai.chats();
     let said = sent[0].body["messages"][1]["content"].as_str().unwrap_or_default().to_owned();
     assert!(!said.contains(PIN) && !said.contains("PIN changed"), "{said}");
     assert!(said.contains("The Build box plugin reports: Build finished.") && said.contains("\"ok\""), "{said}");

@@ -10,7 +10,7 @@ use common::{fixture, install_manifest, Fixture};
 use dcp_ai::{judge_ai_url, Connection};
 use dcp_companion::{CancellationToken, Companion, Said};
 use dcp_host::{InstallOptions, Source};
-use scripted_ai::{openai, Received, Script, ScriptedAi, Step, MODEL};
+use scripted_ai::{openai, Script, ScriptedAi, Step, MODEL};
 use serde_json::{json, Map, Value};
 
 /// A plugin of `slug` with `tools`: (name, description, hint).
@@ -63,17 +63,6 @@ async fn say(companion: &mut Companion, text: &str) {
     companion.say(said, None, CancellationToken::new()).finish(|_| {}).await.expect("the turn ends with an answer");
 }
 
-fn chats(ai: &ScriptedAi) -> Vec<Received> {
-    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
-}
-
-fn offered(request: &Received) -> Vec<String> {
-    request.body["tools"]
-        .as_array()
-        .map(|tools| tools.iter().map(|t| t["function"]["name"].as_str().unwrap_or_default().to_owned()).collect())
-        .unwrap_or_default()
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn s17_the_players_words_and_the_tools_used_pick_the_30_tools() {
     let (_f, ai, mut companion) = world(vec![
@@ -85,8 +74,8 @@ async fn s17_the_players_words_and_the_tools_used_pick_the_30_tools() {
     ])
     .await;
     say(&mut companion, "Will it rain tomorrow?").await;
-    let first = chats(&ai);
-    let tools = offered(&first[0]);
+    let first = ai.chats();
+    let tools = first[0].tool_names();
     assert_eq!(tools.len(), 30);
     assert!(tools.contains(&"zulu__forecast".to_owned()), "{tools:?}");
     // §17: an AI on this PC reads no argument description.
@@ -100,6 +89,6 @@ async fn s17_the_players_words_and_the_tools_used_pick_the_30_tools() {
 
     // Words that name nothing: the tool called before, and its plugin, stay.
     say(&mut companion, "Lyon").await;
-    let tools = offered(chats(&ai).last().expect("a request"));
+    let tools = ai.chats().last().expect("a request").tool_names();
     assert!(tools.contains(&"zulu__forecast".to_owned()) && tools.contains(&"zulu__air".to_owned()), "{tools:?}");
 }

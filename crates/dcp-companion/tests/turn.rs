@@ -48,17 +48,6 @@ async fn say(w: &mut World, source: Source, text: &str) -> (Result<String, TurnE
     (result, events)
 }
 
-fn chats(ai: &ScriptedAi) -> Vec<Received> {
-    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
-}
-
-fn offered(request: &Received) -> Vec<String> {
-    request.body["tools"]
-        .as_array()
-        .map(|tools| tools.iter().map(|t| t["function"]["name"].as_str().unwrap_or_default().to_owned()).collect())
-        .unwrap_or_default()
-}
-
 /// The tool messages of a request: (call id, content).
 fn tool_messages(request: &Received) -> Vec<(String, String)> {
     request.body["messages"]
@@ -123,13 +112,13 @@ async fn a_read_then_act_chain_of_two_steps() {
     assert!(events.contains(&TurnEvent::Reply { text: "Done: noted.".into(), cut: false }), "{events:?}");
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 2, "the program received both calls");
 
-    let sent = chats(&w.ai);
+    let sent = w.ai.chats();
     assert_eq!(sent.len(), 3);
     let first = &sent[0].body;
     assert_eq!(first["stream"], json!(true));
     assert_eq!(first["model"], json!(MODEL));
     assert_eq!(first["parallel_tool_calls"], json!(false), "an AI on the PC: one tool per step");
-    assert_eq!(offered(&sent[0]), ["mypc__get_time", "mypc__add_note"]);
+    assert_eq!(sent[0].tool_names(), ["mypc__get_time", "mypc__add_note"]);
     let system = first["messages"][0]["content"].as_str().unwrap_or_default();
     assert!(system.contains("My PC (local server): tell the time on the user's PC"), "{system}");
     assert!(system.contains("third-party data"), "{system}");
@@ -142,7 +131,7 @@ async fn a_read_then_act_chain_of_two_steps() {
     // The conversation goes on: the next turn sends the first one again.
     let (_, events) = say(&mut w, Source::Keyboard, "thanks").await;
     assert!(matches!(events.last(), Some(TurnEvent::Error { .. }) | Some(TurnEvent::End { .. })));
-    let again = chats(&w.ai);
+    let again = w.ai.chats();
     let messages = again[3].body["messages"].as_array().cloned().unwrap_or_default();
     assert!(messages.iter().any(|m| m["content"] == json!("note the time")), "{messages:?}");
 }
@@ -172,7 +161,7 @@ async fn a_tool_line_carries_what_was_sent_what_the_ai_read_and_whose_action_it_
     assert_eq!((sent.method, sent.url.as_str()), ("POST", format!("http://127.0.0.1:{}/note", w.pc.port).as_str()));
     assert_eq!(sent.headers, [("Authorization".to_owned(), "[secret]".to_owned())]);
     assert_eq!(sent.body.as_deref(), Some(r#"{"text":"tea"}"#));
-    let read = tool_messages(&chats(&w.ai)[2]);
+    let read = tool_messages(&w.ai.chats()[2]);
     assert_eq!(lines[0].1, read[0].1, "the line says exactly what the AI read");
     assert!(lines[0].1.contains("third-party data") && lines[0].1.contains("\"saved\":true"), "{}", lines[0].1);
     assert_eq!(lines[1].0, None, "an unknown tool sends nothing");
@@ -230,7 +219,7 @@ async fn an_ai_on_the_pc_runs_one_tool_per_step() {
     assert_eq!(lines[0].2, JournalOutcome::Done);
     assert_eq!((lines[1].2, lines[1].4.as_deref()), (JournalOutcome::Refused, Some("one_action_per_step")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "only the first call reached the program");
-    let results = tool_messages(&chats(&w.ai)[1]);
+    let results = tool_messages(&w.ai.chats()[1]);
     assert_eq!(results[1], ("c2".to_owned(), Refusal::OneActionPerStep.for_ai()), "the transcript stays valid");
 }
 
@@ -244,9 +233,9 @@ async fn the_fifth_step_is_followed_by_one_request_without_tools() {
     let (result, events) = say(&mut w, Source::Keyboard, "five notes").await;
     assert_eq!(result.expect("answer"), "five notes");
     assert_eq!(events.last(), Some(&TurnEvent::End { steps: STEPS_PER_TURN as u32, stopped: false }));
-    let sent = chats(&w.ai);
+    let sent = w.ai.chats();
     assert_eq!(sent.len(), STEPS_PER_TURN + 1);
-    assert!(sent[..STEPS_PER_TURN].iter().all(|r| !offered(r).is_empty()));
+    assert!(sent[..STEPS_PER_TURN].iter().all(|r| !r.tool_names().is_empty()));
     assert!(sent[STEPS_PER_TURN].body.get("tools").is_none(), "no tools after the 5th step");
     // A missing id is made up, and answered under that id.
     let ids: Vec<String> = tool_messages(&sent[STEPS_PER_TURN]).into_iter().map(|(id, _)| id).collect();
@@ -279,7 +268,7 @@ async fn what_small_models_get_wrong_is_answered_not_crashed_on() {
     );
     assert_eq!((lines[3].2, lines[3].3.as_deref()), (JournalOutcome::Failed, Some("INVALID_ARGUMENTS")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 1, "only the first call reached the program");
-    let results = tool_messages(&chats(&w.ai)[4]);
+    let results = tool_messages(&w.ai.chats()[4]);
     assert_eq!(results[1], ("r1".to_owned(), Refusal::RepeatedCall.for_ai()));
     assert!(results[2].1.contains("unknown_tool"), "{results:?}");
     assert!(results[3].1.starts_with("INVALID_ARGUMENTS: the arguments are not JSON"), "{results:?}");
@@ -291,8 +280,8 @@ async fn a_twitch_turn_is_offered_what_the_chat_may_use_only() {
     let mut w = world(vec![openai::text(["hi chat"])]).await;
     let (result, _) = say(&mut w, Source::Twitch, "!time").await;
     assert_eq!(result.expect("answer"), "hi chat");
-    let sent = chats(&w.ai);
-    assert!(offered(&sent[0]).is_empty(), "the PC's actions are no Twitch action: {:?}", offered(&sent[0]));
+    let sent = w.ai.chats();
+    assert!(sent[0].tool_names().is_empty(), "the PC's actions are no Twitch action: {:?}", sent[0].tool_names());
     let system = sent[0].body["messages"][0]["content"].as_str().unwrap_or_default().to_owned();
     assert!(system.contains("not for the Twitch chat"), "the AI can say why: {system}");
 }
@@ -325,7 +314,7 @@ async fn an_event_turn_offers_no_tools_and_a_call_is_refused() {
     let lines = tools(&events);
     assert_eq!((lines[0].2, lines[0].4.as_deref()), (JournalOutcome::Refused, Some("not_requested")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reached the program");
-    let sent = chats(&w.ai);
+    let sent = w.ai.chats();
     assert!(sent.iter().all(|r| r.body.get("tools").is_none()), "no tools in an event turn");
     // The event and its answer stay in the conversation.
     let kept = w.companion.conversation().len();
@@ -401,7 +390,10 @@ async fn r3_turn(decision: Decision) -> (World, Vec<TurnEvent>, Arc<Answering>) 
 async fn r3_is_offered_where_the_player_can_be_asked_and_sent_only_on_a_yes() {
     let (w, events, ask) = r3_turn(Decision::Confirmed).await;
     assert_eq!(ask.asked.load(Ordering::SeqCst), 1);
-    assert!(offered(&chats(&w.ai)[0]).contains(&"mypc__add_note".to_owned()), "offered when the player can be asked");
+    assert!(
+        w.ai.chats()[0].tool_names().contains(&"mypc__add_note".to_owned()),
+        "offered when the player can be asked"
+    );
     let confirm = events.iter().find(|e| matches!(e, TurnEvent::Confirm { .. }));
     assert!(
         matches!(confirm, Some(TurnEvent::Confirm { tool, method, url, decision, plugin: Some(plugin), .. })
@@ -420,7 +412,7 @@ async fn r3_declined_sends_nothing_and_the_ai_is_told() {
     let line = &tools(&events)[0];
     assert_eq!((line.2, line.4.as_deref()), (JournalOutcome::Refused, Some("declined")));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reaches the program on a no");
-    assert!(tool_messages(&chats(&w.ai)[1])[0].1.contains("declined"), "the AI is told");
+    assert!(tool_messages(&w.ai.chats()[1])[0].1.contains("declined"), "the AI is told");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -434,7 +426,7 @@ async fn r3_is_not_offered_where_no_one_can_be_asked() {
     let url = judge_ai_url(&w.ai.url()).expect("url");
     w.companion = Companion::new(f.host.clone(), Connection::new(url, MODEL.into(), None));
     say(&mut w, Source::Keyboard, "note it").await.0.expect("answer");
-    assert_eq!(offered(&chats(&w.ai)[0]), ["mypc__get_time"]);
+    assert_eq!(w.ai.chats()[0].tool_names(), ["mypc__get_time"]);
 }
 
 /// The turn's `reply` line: (text, cut).
@@ -474,7 +466,7 @@ async fn issue_34_a_cut_tool_step_runs_no_half_call() {
     assert_eq!(reply(&events), Some((String::new(), true)));
     assert_eq!(w.pc.requests.load(Ordering::SeqCst), 0, "nothing reached the program");
     say(&mut w, Source::Keyboard, "again").await.0.expect("answer");
-    let sent = chats(&w.ai);
+    let sent = w.ai.chats();
     assert_eq!(sent.len(), 2, "one request per turn");
     let carried_calls =
         sent[1].body["messages"].as_array().into_iter().flatten().any(|m| m.get("tool_calls").is_some());

@@ -47,19 +47,6 @@ fn of_type<'a>(lines: &'a [Value], kind: &str) -> Vec<&'a Value> {
     lines.iter().filter(|l| l["type"] == kind).collect()
 }
 
-fn chats(ai: &ScriptedAi) -> Vec<Received> {
-    ai.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
-}
-
-fn offered(request: &Received) -> Vec<String> {
-    request.body["tools"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|t| t["function"]["name"].as_str().unwrap_or_default().to_owned())
-        .collect()
-}
-
 /// The tool messages of a request: (call id, content).
 fn tool_messages(request: &Received) -> Vec<(String, String)> {
     request.body["messages"]
@@ -131,11 +118,11 @@ fn s3_a_read_then_act_chain_of_two_steps_through_the_plugins_server() {
     let notes = std::fs::read_to_string(pc.dir.join("notes.txt")).expect("notes");
     assert!(notes.contains("tea at noon"), "{notes}");
 
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_eq!(sent.len(), 3);
     assert_eq!(sent[0].body["stream"], json!(true));
     assert_eq!(sent[0].body["parallel_tool_calls"], json!(false), "an AI on the PC: one tool per step");
-    assert_eq!(offered(&sent[0]), ["mypc__get_time", "mypc__add_note"]);
+    assert_eq!(sent[0].tool_names(), ["mypc__get_time", "mypc__add_note"]);
     let results = tool_messages(&sent[2]);
     assert_eq!(results.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(), ["call_a", "call_b"]);
     assert!(results[0].1.contains("\"time\"") && results[0].1.contains("trust=\"untrusted\""), "{results:?}");
@@ -161,7 +148,7 @@ fn s3_an_ai_on_the_pc_runs_one_tool_per_step_and_the_other_is_not_run() {
         (json!(1), json!("refused"), json!("one_action_per_step"))
     );
     assert_eq!(pc.received(), ["GET /time"], "only the first call reached the plugin's server");
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_eq!(sent[0].body["parallel_tool_calls"], json!(false));
     let results = tool_messages(&sent[1]);
     assert_eq!(results[1], ("c2".to_owned(), dcp_host::Refusal::OneActionPerStep.for_ai()));
@@ -220,10 +207,10 @@ fn s12_a_twitch_turn_is_offered_r0_tools_only() {
     assert_eq!(lines[0]["source"], "twitch");
     let (out, _) = chat(&p, &[], "rates\n");
     assert_eq!(out.status.code(), Some(0));
-    let sent = chats(&ai);
-    let twitch = offered(&sent[0]);
+    let sent = ai.chats();
+    let twitch = sent[0].tool_names();
     assert!(!twitch.is_empty() && twitch.iter().all(|t| t.starts_with("fx__")), "R0 only: {twitch:?}");
-    assert!(offered(&sent[1]).contains(&"mypc__add_note".to_owned()), "the keyboard's turn is offered more");
+    assert!(sent[1].tool_names().contains(&"mypc__add_note".to_owned()), "the keyboard's turn is offered more");
 }
 
 /// Stream mode (§12): live on Twitch, an action reading the player's data
@@ -247,14 +234,14 @@ fn s12_stream_mode_hides_what_reads_the_players_data_until_allowed_while_live() 
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let tool = of_type(&lines, "tool")[0];
     assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("stream_private")));
-    assert!(tool_messages(&chats(&ai)[1])[0].1.contains("stream_private"), "the AI is told why");
+    assert!(tool_messages(&ai.chats()[1])[0].1.contains("stream_private"), "the AI is told why");
     assert!(p.run(&["twitch", "mytasks", "allow"]).status.success());
     let (out, _) = chat(&p, &["--live"], "my tasks?\n");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let sent = chats(&ai);
-    assert!(!offered(&sent[0]).contains(&"mytasks__list_tasks".to_owned()), "live: {:?}", offered(&sent[0]));
-    assert!(offered(&sent[0]).contains(&"mytasks__add_task".to_owned()), "only what reads data is hidden");
-    assert!(offered(&sent[2]).contains(&"mytasks__list_tasks".to_owned()), "allowed while live: offered");
+    let sent = ai.chats();
+    assert!(!sent[0].tool_names().contains(&"mytasks__list_tasks".to_owned()), "live: {:?}", sent[0].tool_names());
+    assert!(sent[0].tool_names().contains(&"mytasks__add_task".to_owned()), "only what reads data is hidden");
+    assert!(sent[2].tool_names().contains(&"mytasks__list_tasks".to_owned()), "allowed while live: offered");
     no_secret(&out, &ai, &["tasks-secret-token"]);
 }
 
@@ -274,7 +261,7 @@ fn r3_chat(confirm: &[&str], stdin: &str, answer: Option<&str>) -> R3 {
         None => chat(&p, confirm, stdin),
     };
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(offered(&chats(&ai)[0]).contains(&"mypc__add_note".to_owned()), "R3 offered: someone answers");
+    assert!(ai.chats()[0].tool_names().contains(&"mypc__add_note".to_owned()), "R3 offered: someone answers");
     (p, ai, pc, out, lines)
 }
 
@@ -311,7 +298,7 @@ fn s12_r3_declined_sends_nothing_and_the_ai_is_told() {
         assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("declined")));
         assert_eq!(pc.received(), Vec::<String>::new(), "nothing reaches the plugin's server on a no");
         assert!(!pc.dir.join("notes.txt").exists());
-        assert!(tool_messages(&chats(&ai)[1])[0].1.contains("declined"), "the AI is told");
+        assert!(tool_messages(&ai.chats()[1])[0].1.contains("declined"), "the AI is told");
         let journal = text(&p.run(&["journal"]).stdout);
         assert!(journal.contains("refused declined (declined)"), "the journal says it: {journal}");
     }
@@ -484,7 +471,7 @@ fn s16_an_event_turn_while_idle_offers_no_tools() {
     assert!(message.starts_with("(Not a message from the user. The Pomodoro timer plugin reports:"), "{message}");
     assert!(message.contains("Session 2 of 4 done."), "{message}");
     assert_eq!(of_type(&seen, "reply")[0]["text"], "Your focus session is over.");
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_eq!(sent.len(), 1);
     assert!(sent[0].body.get("tools").is_none(), "no tools in an event turn: {}", sent[0].body);
     let (status, stderr) = chat.close();
@@ -609,7 +596,7 @@ fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_a
     let mut received = pc.received();
     received.sort();
     assert_eq!(received, ["GET /time", "POST /note"]);
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_ne!(sent[0].body.get("parallel_tool_calls"), Some(&json!(false)), "online: several at once");
     assert_eq!(sent[0].header("authorization"), Some(format!("Bearer {AI_KEY}").as_str()));
     no_secret(&out, &ai, &[&pc.token, AI_KEY]);
@@ -624,8 +611,8 @@ fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_a
     assert!(imported.status.success(), "{}", text(&imported.stderr));
     let (out, lines) = chat_with(&p, &[], "my tasks?\n", &env);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let sent = chats(&ai);
-    let tools = offered(&sent[2]);
+    let sent = ai.chats();
+    let tools = sent[2].tool_names();
     assert!(tools.iter().all(|t| !t.starts_with("mytasks__")), "kept on the PC: {tools:?}");
     assert!(tools.contains(&"mypc__get_time".to_owned()), "the plugin allowed online still is: {tools:?}");
     let tool = of_type(&lines, "tool")[0];
@@ -650,9 +637,9 @@ fn s3_after_the_fifth_step_one_request_without_tools() {
     assert_eq!(steps, [json!(1), json!(2), json!(3), json!(4), json!(5)]);
     assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 5})));
     assert_eq!(pc.received(), vec!["POST /note"; 5]);
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_eq!(sent.len(), 6);
-    assert!(sent[..5].iter().all(|r| !offered(r).is_empty()));
+    assert!(sent[..5].iter().all(|r| !r.tool_names().is_empty()));
     assert!(sent[5].body.get("tools").is_none(), "no tools after the 5th step: {}", sent[5].body);
 }
 
@@ -677,7 +664,7 @@ fn s13_each_error_of_the_ai_ends_a_once_turn_with_its_code() {
         assert_eq!(errors[0]["code"], code, "{lines:?}");
         assert!(of_type(&lines, "reply").is_empty(), "{code}: {lines:?}");
         assert_eq!(lines.last(), Some(&json!({"type": "end", "steps": 0})));
-        assert_eq!(chats(&ai).len(), 1, "{code}: one request");
+        assert_eq!(ai.chats().len(), 1, "{code}: one request");
         no_secret(&out, &ai, &[AI_KEY]);
     }
 }
@@ -699,7 +686,7 @@ fn issue_34_a_cut_answer_is_said_on_the_terminal_and_in_json() {
     let p = profile_with_ai(&ai);
     let (_, lines) = chat(&p, &["--once", "a story"], "");
     assert_eq!(of_type(&lines, "reply"), [&json!({"type": "reply", "text": "Once", "cut": true})]);
-    assert_eq!(chats(&ai)[0].body["max_tokens"], json!(2048), "the default limit is asked for");
+    assert_eq!(ai.chats()[0].body["max_tokens"], json!(2048), "the default limit is asked for");
 }
 
 /// Issue 34: a tool line whose arguments were not JSON shows what the
@@ -764,12 +751,12 @@ fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_a
         (Some("refused"), Some("POLICY_DENIED"), Some("expired")),
         "{tool}"
     );
-    assert_eq!(tool_messages(&chats(&ai)[1])[0].1, tool["for_ai"].as_str().unwrap_or_default());
+    assert_eq!(tool_messages(&ai.chats()[1])[0].1, tool["for_ai"].as_str().unwrap_or_default());
     assert!(tool["for_ai"].as_str().is_some_and(|t| t.starts_with("POLICY_DENIED (expired): ")), "{tool}");
     assert_eq!(pc.received(), Vec::<String>::new(), "nothing reached the plugin's server");
     let turns: Vec<&str> = of_type(&lines, "turn").iter().filter_map(|t| t["text"].as_str()).collect();
     assert_eq!(turns, ["note that I pay rent", "hello"], "the late y is no turn");
-    let sent = chats(&ai);
+    let sent = ai.chats();
     assert_eq!(sent.len(), 3);
     assert!(!sent[2].body.to_string().contains(r#""content":"y""#), "the AI never got the y: {}", sent[2].body);
     assert!(stderr.contains("[dcplugin] No answer in time: the question expired, nothing was sent."), "{stderr}");
@@ -860,6 +847,6 @@ fn issue34_a_model_that_cannot_use_tools_is_said_once_in_the_conversation() {
     assert!(p.run(&["cloud", "mypc", "allow"]).status.success());
     let (_, lines) = chat_with(&p, &["--once", "hello"], "", &env);
     assert!(of_type(&lines, "no_tools").is_empty(), "{lines:?}");
-    assert!(offered(&chats(&ai)[0]).contains(&"mypc__get_time".to_owned()), "plugins offered: {lines:?}");
+    assert!(ai.chats()[0].tool_names().contains(&"mypc__get_time".to_owned()), "plugins offered: {lines:?}");
     assert!(ai.received().iter().all(|r| r.path != "/props"), "an online AI is not asked");
 }

@@ -55,6 +55,17 @@ impl Received {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
+
+    /// The names of the tools a chat request offered, in order; none when
+    /// it offered none.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| t["function"]["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
 }
 
 /// The server's certificate chain and private key, both PEM.
@@ -171,6 +182,12 @@ impl ScriptedAi {
     /// Every request so far, in the order they arrived.
     pub fn received(&self) -> Vec<Received> {
         self.shared.received().clone()
+    }
+
+    /// The chat requests received so far (`/v1/chat/completions`), in order:
+    /// without the capability questions and model lists asked beside them.
+    pub fn chats(&self) -> Vec<Received> {
+        self.received().into_iter().filter(|r| r.path == "/v1/chat/completions").collect()
     }
 
     /// Returns once `n` requests have arrived; panics after 10 s (the test
