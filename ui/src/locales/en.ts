@@ -451,6 +451,7 @@ export const en = {
   'ai.problem.other': 'The AI could not be reached: the technical details say why.',
   'ai.problem.turn_too_long': 'The AI took too long to answer, so the turn was ended. Try again, or choose a faster model.',
   'companion.cut': 'The answer was cut (it reached the length limit).',
+  'companion.link_refused': 'This link was not opened: only a web link the companion wrote in this conversation opens, in your browser.',
   'companion.no_tools': 'This model cannot use tools: your plugins will not be used. Choose another model in the Tools tab.',
   'companion.stopped': 'Stopped.',
   'companion.heading': 'Talk with your companion',

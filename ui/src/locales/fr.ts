@@ -453,6 +453,7 @@ export const fr: Record<keyof typeof en, string> = {
   'ai.problem.other': 'L\'IA n\'a pas pu être jointe : les détails techniques disent pourquoi.',
   'ai.problem.turn_too_long': 'L\'IA a mis trop de temps à répondre : le tour a été arrêté. Réessayez, ou choisissez un modèle plus rapide.',
   'companion.cut': 'La réponse a été coupée (elle a atteint la longueur maximale).',
+  'companion.link_refused': 'Ce lien n\'a pas été ouvert : seul un lien web écrit par le compagnon dans cette conversation s\'ouvre, dans votre navigateur.',
   'companion.no_tools': 'Ce modèle ne sait pas utiliser d\'outils : vos plugins ne seront pas utilisés. Choisissez un autre modèle dans l\'onglet Outils.',
   'companion.stopped': 'Arrêté.',
   'companion.heading': 'Parler avec votre compagnon',

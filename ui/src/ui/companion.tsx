@@ -198,6 +198,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   const [text, setText] = useState('');
   const typing = useRef<number | null>(null);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const [linkRefused, setLinkRefused] = useState(false);
   const [ai, setAi] = useState<AiSettings | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const ids = useId('companion');
@@ -262,13 +263,22 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     input.current?.focus();
   };
 
-  // A link of an answer opens in the system browser, never in the window (issue 34).
-  const openLink = (href: string) => { api.openAnswerLink(href).catch((e) => app.showError(asApiError(e))); };
+  // A link of an answer opens in the system browser, never in the window (issue 34). One the shell
+  // refuses (not written in an answer it gave this window, or not a web address) is said by its code.
+  const openLink = (href: string) => {
+    setLinkRefused(false);
+    api.openAnswerLink(href).catch((e) => {
+      const a = asApiError(e);
+      if (a.code === 'bad_input') setLinkRefused(true);
+      else app.showError(a);
+    });
+  };
 
   const newConversation = async () => {
     await api.companionNewConversation().catch((e) => app.showError(asApiError(e)));
     update(() => []);
     setRefusal(null);
+    setLinkRefused(false);
     input.current?.focus();
   };
 
@@ -300,6 +310,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
           {isAiCode(refusal.code) && <button type="button" data-testid="companion-to-tools" onClick={props.onTools}>{t('companion.to_tools')}</button>}
         </div>
       )}
+      {linkRefused && <p class="banner error" role="alert" data-testid="link-refused">{t('companion.link_refused')}</p>}
       <NotOfferedList live={live} where={ai?.where ?? null} onTools={props.onTools} />
       <ol class="conversation" data-testid="conversation" aria-live="polite">
         {exchanges.map((x, i) => (

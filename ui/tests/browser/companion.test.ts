@@ -691,4 +691,27 @@ describe('issue 34 answers that look like answers', () => {
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined();
     expect(requests.filter((url) => !url.startsWith(base)), 'requests that left the app').toEqual([]);
   });
+
+  test('a link the shell refuses to open is said in words, in English and French, not as a code; nothing opens and the page stays', async () => {
+    const reply = 'Read [the docs](https://docs.example.com/start?lang=en).';
+    const page = await companion({ ai: OLLAMA, turn: [{ type: 'reply', text: reply }, { type: 'end', steps: 0 }], linkRefused: true });
+    await say(page, 'where are the docs?');
+    const link = page.locator('[data-testid="answer-link"]');
+    await link.click();
+    await expect.poll(() => text(page, 'link-refused'))
+      .toBe('This link was not opened: only a web link the companion wrote in this conversation opens, in your browser.');
+    expect(await calls(page, 'open_answer_link')).toEqual([{ url: 'https://docs.example.com/start?lang=en' }]);
+    expect(await page.locator('[data-testid="link-refused"]').getAttribute('role')).toBe('alert');
+    expect(await page.locator('body').innerText()).not.toContain('bad_input');
+    // Nothing opened: the window went nowhere, no other window, the conversation as it was.
+    expect(page.url()).toBe(base);
+    expect(page.context().pages()).toHaveLength(1);
+    expect(await page.locator('[data-testid="answer"]').innerText()).toMatch(/^Companion:\s+Read the docs \(https:\/\/docs\.example\.com\/start\?lang=en\)\.$/);
+    expect(await axe(page)).toEqual([]);
+    await page.locator('[data-testid="language"]').selectOption('fr');
+    await expect.poll(() => text(page, 'link-refused')).toContain('Ce lien n\'a pas été ouvert');
+    // A new conversation leaves the refusal behind with the answer it was about.
+    await page.locator('[data-testid="companion-new"]').click();
+    await expect.poll(() => page.locator('[data-testid="link-refused"]').count()).toBe(0);
+  });
 });

@@ -44,6 +44,8 @@ interface Scenario {
   myBoard?: boolean;
   /** fx's calls keep failing (§18): on its card and in its details alike, as the host reads them from the journal. */
   fxFailing?: Card['failing'];
+  /** The shell refuses every answer link (issue 34), as it does one no answer given to the window has. */
+  linkRefused?: boolean;
   /** The door's port is held by another event door (`dcplugin serve`), not by a foreign program. */
   doorHeldByADoor?: boolean;
 }
@@ -471,7 +473,9 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'open_plugins_folder': return '/home/p/plugins';
     case 'open_plugin_folder': return null;
     case 'open_help': return null;
-    case 'open_answer_link': return null;
+    case 'open_answer_link':
+      if (sc.linkRefused) throw { ...real.errors.bad_input, message: `${a.url}: no answer of the companion in this window has this link` };
+      return null;
     case 'take_opened_files': { const o = opened; opened = []; return o; }
     case 'ui_ready': return 321;
     default: throw refused('internal', `unknown command ${cmd}`);
