@@ -10,11 +10,22 @@ import { errorWords } from '../words';
 /** The settings a failure is worded with: the address, the model, where it runs, the known server there. */
 export type Tried = Pick<AiSettings, 'url' | 'model' | 'where' | 'server'>;
 
+/** The port of `url` when it is one of `server`'s (the host knows the server by it): the port the
+ *  player set, not the server's usual one (issue 34: llama.cpp on 9931 is not told to listen on 8080). */
+function portOf(url: string, server: KnownServer): number | null {
+  let port: number;
+  try { port = Number(new URL(url).port); } catch { return null; }
+  return server.ports.includes(port) ? port : null;
+}
+
 /** What to do when nothing answers: start the server known at that port, the AI server on this PC, or check the address. */
 function notListening(t: Translate, ai: Tried | null): string {
   const url = ai?.url ?? '';
   if (ai?.where !== 'pc') return t('ai.problem.not_listening_online', { url });
-  return ai.server ? t('ai.problem.not_listening_known', { url, name: ai.server.name, port: ai.server.port }) : t('ai.problem.not_listening_pc', { url });
+  const port = ai.server ? portOf(url, ai.server) : null;
+  return ai.server && port !== null
+    ? t('ai.problem.not_listening_known', { url, name: ai.server.name, port })
+    : t('ai.problem.not_listening_pc', { url });
 }
 
 /** A failure to reach or use the AI, in words, with the settings it was tried with. */

@@ -49,6 +49,15 @@ describe('§13 what went wrong, in words', () => {
     expect(problemWords(t, 'ai_not_listening', settings('https://openrouter.ai/api/v1', 'm'))).toContain('Check the address and your internet connection');
     expect(problemWords(tf, 'ai_not_listening', settings('http://127.0.0.1:8080/v1', 'm', LLAMA_CPP))).toContain('Démarrez llama.cpp (il écoute sur le port 8080)');
   });
+  test('a server on several ports is told to listen on the port of the address set, not its usual one (issue 34)', () => {
+    expect(problemWords(t, 'ai_not_listening', settings('http://127.0.0.1:9931/v1', 'm', LLAMA_CPP)))
+      .toBe('Nothing answers at http://127.0.0.1:9931/v1. Start llama.cpp (it listens on port 9931), then Test again.');
+    expect(problemWords(tf, 'ai_not_listening', settings('http://localhost:9931/v1', 'm', LLAMA_CPP)))
+      .toBe('Rien ne répond à http://localhost:9931/v1. Démarrez llama.cpp (il écoute sur le port 9931), puis testez à nouveau.');
+    // An address whose port is none of the server's names no port rather than a wrong one.
+    expect(problemWords(t, 'ai_not_listening', settings('http://127.0.0.1/v1', 'm', LLAMA_CPP)))
+      .toBe('Nothing answers at http://127.0.0.1/v1. Start the AI server on this PC, then Test again.');
+  });
   test('a refused key says to replace it; an unknown model and a model without tools are named', () => {
     expect(problemWords(t, 'ai_key_refused', settings('https://openrouter.ai/api/v1', 'm'))).toContain('Replace it');
     expect(problemWords(t, 'ai_model_unknown', settings('u', 'gpt-9'))).toBe('The service doesn\'t know the model gpt-9: choose one from its list.');
