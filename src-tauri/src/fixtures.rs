@@ -245,8 +245,8 @@ async fn refusals(host: &Host, temp: &Path, errors: &mut Map<String, Value>) {
 }
 
 /// The AI settings (§13) as the host answers them without reaching any AI:
-/// none set, each known server of this PC at its usual address (the mock
-/// host reads which server a PC address is from these), and an online
+/// none set, each known server of this PC at each of its addresses (the
+/// mock host reads which server a PC address is from these), and an online
 /// service with its key; Test with nothing set; the refusals of an address.
 /// Into `errors` by code, the others by name.
 async fn ai_answers(host: &Host, errors: &mut Map<String, Value>) -> (Value, Value) {
@@ -257,7 +257,12 @@ async fn ai_answers(host: &Host, errors: &mut Map<String, Value>) -> (Value, Val
         errors.insert(error.code.as_str().to_owned(), value(error));
     }
     for server in PcServer::ALL {
-        ai[server.as_str()] = value(host.set_ai(Some(server.base_url()), None).await.expect("a server of this PC"));
+        // At each of its ports (llama.cpp's 9931 too, issue 34), the usual one under the server's name.
+        for (url, &port) in server.base_urls().into_iter().zip(server.ports()) {
+            let name =
+                if port == server.port() { server.as_str().to_owned() } else { format!("{}_{port}", server.as_str()) };
+            ai[name] = value(host.set_ai(Some(url), None).await.expect("a server of this PC"));
+        }
     }
     host.set_ai(Some("https://openrouter.ai/api/v1".to_owned()), Some("openai/gpt-4o-mini".to_owned()))
         .await

@@ -244,6 +244,19 @@ describe('§13 AI settings', () => {
     await shot(page, 'ai-test-failed');
   });
 
+  test('issue 34: llama.cpp set on 9931 and not answering is told to listen on 9931, not its usual 8080, in English and French', async () => {
+    const LLAMA_9931 = 'http://127.0.0.1:9931/v1';
+    for (const [language, words] of [
+      ['en', `Nothing answers at ${LLAMA_9931}. Start llama.cpp (it listens on port 9931), then Test again.`],
+      ['fr', `Rien ne répond à ${LLAMA_9931}. Démarrez llama.cpp (il écoute sur le port 9931), puis testez à nouveau.`],
+    ]) {
+      const page = await tools({ language, ai: { url: LLAMA_9931, model: 'qwen' }, aiTestFails: 'ai_not_listening' });
+      expect(await text(page, 'ai-where'), language).toContain(LLAMA_9931);
+      await page.locator('[data-testid="ai-test"]').click();
+      await expect.poll(() => text(page, 'ai-test-result'), { message: language }).toBe(words);
+    }
+  });
+
   test('keyboard only: from the Tools tab to the address, the model, Enter saves, then Test', async () => {
     const page = await tools();
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '');

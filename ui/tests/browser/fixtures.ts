@@ -2829,6 +2829,27 @@ export const ai: Record<string, AiSettings> = {
       "default": 2048
     }
   },
+  "llama_cpp_9931": {
+    "url": "http://127.0.0.1:9931/v1",
+    "model": null,
+    "where": "pc",
+    "key_set": false,
+    "server": {
+      "server": "llama_cpp",
+      "name": "llama.cpp",
+      "port": 8080,
+      "ports": [
+        8080,
+        9931
+      ]
+    },
+    "max_tokens": 2048,
+    "max_tokens_bounds": {
+      "min": 16,
+      "max": 32768,
+      "default": 2048
+    }
+  },
   "online": {
     "url": "https://openrouter.ai/api/v1",
     "model": "openai/gpt-4o-mini",
