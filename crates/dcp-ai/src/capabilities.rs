@@ -16,9 +16,10 @@
 //! sends is judged as hostile: a wrong shape, a status, a body over 2 MB or
 //! a silence of 5 s is no answer ([`Connection::native_json`]), never an
 //! error. An online AI is not asked (its own API is not the OpenAI one, and
-//! a question may cost the player): unknown. No chat request is sent to
-//! find out: it would load the model, and a small model's answer to a probe
-//! proves little.
+//! a question may cost the player): unknown. No chat request is sent here:
+//! this is also the question of every new conversation, and a turn must
+//! not pay a model request for it; the player's test of the AI tries one
+//! when the server does not say ([`Connection::probe_tools`]).
 
 use reqwest::Method;
 use serde_json::{json, Value};

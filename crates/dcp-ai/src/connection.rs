@@ -207,7 +207,14 @@ impl Connection {
     /// the answer as it comes. Errors before the first byte come here; later
     /// ones from [`ChatStream::next`].
     pub async fn chat(&self, req: &ChatRequest) -> Result<ChatStream, AiError> {
-        let body = req.body(&self.model, self.max_tokens);
+        self.chat_body(req.body(&self.model, self.max_tokens)).await
+    }
+
+    /// Sends this body to `POST {base}/chat/completions` and returns the
+    /// answer as it comes, streamed or whole, within this connection's
+    /// limits: [`Connection::chat`]'s request, or another one's
+    /// ([`Connection::probe_tools`]).
+    pub(crate) async fn chat_body(&self, body: Vec<u8>) -> Result<ChatStream, AiError> {
         let deadline = Instant::now() + self.limits.answer;
         let response =
             self.start(reqwest::Method::POST, self.url.join("chat/completions"), Some(body), Purpose::Chat).await?;
@@ -242,18 +249,24 @@ impl Connection {
         }
     }
 
+    /// This connection with every time limit `most` at most: a question
+    /// asked beside the turns, which must not wait as long as an answer.
+    pub(crate) fn within(&self, most: Duration) -> Connection {
+        let short = |limit: Duration| limit.min(most);
+        self.clone().with_limits(Limits {
+            first_byte: short(self.limits.first_byte),
+            between_chunks: short(self.limits.between_chunks),
+            answer: short(self.limits.answer),
+        })
+    }
+
     /// `method {root}/{path}` (the server's own API, outside its
     /// OpenAI-compatible base: see [`AiUrl::root_join`]) with `body`, within
     /// [`NATIVE_LIMIT`] at most; its answer if it is JSON of at most
     /// [`NATIVE_BYTES`], `None` for anything else (an error, a timeout, a
     /// status, a longer or broken body): a question that may go unanswered.
     pub(crate) async fn native_json(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Option<Value> {
-        let short = |limit: Duration| limit.min(NATIVE_LIMIT);
-        let asking = self.clone().with_limits(Limits {
-            first_byte: short(self.limits.first_byte),
-            between_chunks: short(self.limits.between_chunks),
-            answer: short(self.limits.answer),
-        });
+        let asking = self.within(NATIVE_LIMIT);
         let body = body.map(|b| b.to_string().into_bytes());
         let response = asking.start(method, self.url.root_join(path), body, Purpose::Native).await.ok()?;
         let bytes = asking.read_all(response, NATIVE_BYTES + 1).await.ok()?;

@@ -23,7 +23,9 @@
 //!    small models and their servers do (§17).
 //!
 //! Whether the model can use tools is asked of the server of this PC in
-//! its own API ([`Connection::tool_support`]; issue 34).
+//! its own API ([`Connection::tool_support`]; issue 34), or, for the
+//! player's test of an AI on this PC when the server does not say, by one
+//! small chat request ([`Connection::probe_tools`]).
 //!
 //! Time limits ([`Limits`]): 120 s to the first byte (a model loaded cold
 //! on a modest PC), then 30 s between two events of the answer (keep-alive
@@ -41,6 +43,7 @@ mod connection;
 mod discover;
 mod error;
 mod known;
+mod probe;
 pub mod sse;
 mod url;
 mod wire;
@@ -50,6 +53,7 @@ pub use connection::{ChatStream, Connection, Limits, StreamItem};
 pub use discover::{discover, discover_at, Found};
 pub use error::{AiCode, AiError};
 pub use known::{KnownServer, PcServer};
+pub use probe::{PROBE_LIMIT, PROBE_TOKENS};
 pub use url::{judge_ai_url, AiUrl};
 pub use wire::{ChatRequest, Message, RawArgs, Reply, ToolCall, ToolSpec};
 

@@ -2,12 +2,15 @@
 //! speaking each server's own API beside the OpenAI-compatible one:
 //! llama.cpp's `/props`, Ollama's `/api/show`, LM Studio's `/api/v0/models`;
 //! a server that says nothing, an answer of the wrong shape or too large,
-//! and an online AI are all "unknown", never an error.
+//! and an online AI are all "unknown", never an error. Then the probe, for a
+//! server that does not say: one small chat request with a tool, read as a
+//! yes (a call), a no (the server's "does not support tools") or unknown.
 
-use dcp_ai::{judge_ai_url, Connection, PcServer, Place, ToolSupport};
+use dcp_ai::{judge_ai_url, Connection, Limits, PcServer, Place, ToolSupport, PROBE_TOKENS};
 use dcp_vault::Sensitive;
-use scripted_ai::{llamacpp, lmstudio, ollama, pki::TestPki, Options, Route, Script, ScriptedAi, MODEL};
+use scripted_ai::{llamacpp, lmstudio, ollama, openai, pki::TestPki, Options, Route, Script, ScriptedAi, Step, MODEL};
 use serde_json::json;
+use std::time::Duration;
 
 const KEY: &str = "sk-test-0123456789abcdef";
 
@@ -122,5 +125,69 @@ async fn issue34_an_online_ai_is_not_asked() {
     let connection = Connection::new(url, MODEL.into(), None).with_test_overrides(overrides);
     assert_eq!(connection.models().await.expect("reached"), [MODEL], "the online AI answers");
     assert_eq!(connection.tool_support().await, None);
+    assert_eq!(connection.probe_tools().await, None, "an online AI is never probed: it may cost the player");
     assert_eq!(ai.received().len(), 1, "only the model list was asked");
+}
+
+/// The scripted server of this PC answering these chat steps, and nothing
+/// outside `/v1`; what the probe made of its first.
+async fn probe(steps: Vec<Step>) -> (Option<bool>, ScriptedAi) {
+    let ai = ScriptedAi::launch(Script::with_turns(steps), Options::default()).expect("scripted-ai");
+    let url = judge_ai_url(&ai.url()).expect("the scripted server's URL");
+    let quick = Duration::from_millis(300);
+    let connection = Connection::new(url, MODEL.to_owned(), Some(Sensitive::from(KEY))).with_limits(Limits {
+        first_byte: quick,
+        between_chunks: quick,
+        answer: quick,
+    });
+    (connection.probe_tools().await, ai)
+}
+
+/// A tool call answers yes; the request is one small, unstreamed chat
+/// request naming its one tool in `tool_choice`, with the key of its origin.
+#[tokio::test]
+async fn issue34_the_probe_answered_with_a_tool_call_is_a_yes() {
+    let (said, ai) = probe(vec![openai::completion(None, &[("call_1", "probe", "{}")])]).await;
+    assert_eq!(said, Some(true));
+    let sent = ai.chats();
+    assert_eq!(sent.len(), 1, "one request");
+    let body = &sent[0].body;
+    assert_eq!(body["stream"], false);
+    assert_eq!(body["max_tokens"], PROBE_TOKENS);
+    assert_eq!(sent[0].tool_names(), ["probe"]);
+    assert_eq!(body["tool_choice"], json!({"type": "function", "function": {"name": "probe"}}));
+    assert_eq!(body["messages"].as_array().map(Vec::len), Some(1), "{body}");
+    assert_eq!(sent[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    // A server that streams although asked not to is read all the same.
+    assert_eq!(probe(vec![openai::tool_calls(&[("c", "probe", "{}")], 1)]).await.0, Some(true), "streamed");
+}
+
+/// The server's own "does not support tools" (Ollama's 400) is a no.
+#[tokio::test]
+async fn issue34_the_probe_refused_for_tools_is_a_no() {
+    assert_eq!(probe(vec![ollama::no_tools(MODEL)]).await.0, Some(false));
+}
+
+/// Text without a call is unknown: a server that dropped the tools and one
+/// that ignored `tool_choice` answer alike (see dcp-ai's probe module).
+#[tokio::test]
+async fn issue34_the_probe_answered_with_text_is_unknown() {
+    let (said, ai) = probe(vec![openai::completion(Some("Tools work!"), &[])]).await;
+    assert_eq!((said, ai.chats().len()), (None, 1), "asked, and not told");
+    assert_eq!(probe(vec![openai::text(["Tools ", "work!"])]).await.0, None, "streamed text");
+}
+
+/// Silence, a server error, an answer of the wrong shape: unknown, never an error.
+#[tokio::test]
+async fn issue34_the_probe_without_an_answer_is_unknown() {
+    for (what, step) in [
+        ("silence past the limit", Step::Hang),
+        ("500", openai::error(500, "the model crashed")),
+        ("a 400 of another kind", openai::error(400, "max_tokens is too large")),
+        ("not JSON", Step::Status(200, json!("<html>"))),
+        ("an error inside the answer", Step::Status(200, json!({"error": {"message": "slot unavailable"}}))),
+    ] {
+        let (said, ai) = probe(vec![step]).await;
+        assert_eq!((said, ai.chats().len()), (None, 1), "{what}");
+    }
 }

@@ -63,3 +63,29 @@ async fn issue34_said_once_and_again_after_a_new_conversation_or_another_ai() {
     assert_eq!(no_tools_lines(&mut companion).await, said, "another AI is asked, and said");
     assert_eq!(props_asked(&other), 1);
 }
+
+/// A server of this PC that does not say whether its model can use tools:
+/// the turn asks the server's own API only, and sends no probe (the
+/// player's test of the AI does, `Connection::probe_tools`): the chat
+/// requests it received are the turn's alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue34_a_turn_sends_no_probe_to_a_server_that_does_not_say() {
+    let f = fixture();
+    dev_mode(&f.host, true).await;
+    let pc = pc_server(free_port(), "{}");
+    install_manifest(&f.host, f.dir.path(), "mypc", &example_on_port("local-server", pc.port), with_token()).await;
+    let ai = ScriptedAi::launch(Script::with_turns(vec![openai::text(["Hi."])]), Options::default())
+        .expect("scripted-ai starts");
+    let mut companion = Companion::new(f.host.clone(), connection(&ai));
+    assert_eq!(no_tools_lines(&mut companion).await, [], "unknown: nothing said");
+    let chats = ai.chats();
+    assert_eq!(
+        chats.len(),
+        1,
+        "the turn's request only: {:?}",
+        chats.iter().map(|c| c.tool_names()).collect::<Vec<_>>()
+    );
+    assert_eq!(chats[0].body["stream"], true);
+    assert!(chats[0].tool_names().iter().all(|name| name.starts_with("mypc__")), "{:?}", chats[0].tool_names());
+    assert!(ai.received().iter().any(|r| r.path == "/props"), "the server's own API was asked");
+}

@@ -127,6 +127,12 @@ pub struct AiTest {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = "string"))]
     pub tool_model: Option<&'static str>,
+    /// `tools` was learnt by trying, one small chat request with a tool
+    /// ([`dcp_ai::Connection::probe_tools`]), the server of this PC not
+    /// saying it in its own API. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub probed: bool,
 }
 
 /// An AI server found on this PC's usual ports.
@@ -228,11 +234,12 @@ impl Host {
 
     /// Reaches the AI and lists its models; a set model that it does not
     /// list is `ai_model_unknown`. Then, on this PC, asks the server whether
-    /// the model can use tools ([`dcp_ai::Connection::tool_support`]), a
-    /// fact, not a failure: the test stays ok either way. No chat request is
-    /// sent for it: that would load the model, or cost the player a paid
-    /// request, for a check; an online AI's answer shows at the first turn
-    /// (`ai_no_tools`).
+    /// the model can use tools ([`dcp_ai::Connection::tool_support`]) and,
+    /// when it does not say, tries one small chat request with a tool
+    /// ([`dcp_ai::Connection::probe_tools`]): the player asked for this
+    /// test, and waits for it. A fact, not a failure: the test stays ok
+    /// either way. An online AI is sent no chat request (it may cost the
+    /// player): its answer shows at the first turn (`ai_no_tools`).
     pub async fn ai_test(&self) -> ApiResult<AiTest> {
         let stored = self.ai().await?;
         let failed = |place, e: ApiError| AiTest {
@@ -247,6 +254,7 @@ impl Host {
             tools: None,
             server: None,
             tool_model: None,
+            probed: false,
         };
         let connection = match self.ai_connection().await {
             Ok(connection) => connection,
@@ -268,7 +276,11 @@ impl Host {
         }
         let support = connection.tool_support().await;
         let server = support.map(|s| s.server).or_else(|| PcServer::at(connection.url()));
-        let tools = support.map(|s| s.tools);
+        let probed = match support {
+            Some(_) => None,
+            None => connection.probe_tools().await,
+        };
+        let tools = support.map(|s| s.tools).or(probed);
         let tool_model = server.filter(|_| tools == Some(false)).map(PcServer::tool_model);
         Ok(AiTest {
             ok: true,
@@ -279,6 +291,7 @@ impl Host {
             tools,
             server: server.map(PcServer::known),
             tool_model,
+            probed: probed.is_some(),
         })
     }
 

@@ -76,9 +76,10 @@ fn s11_the_ai_key_is_never_printed_and_sent_only_as_a_bearer_header() {
     assert_eq!(json(&tested), serde_json::json!({"ok": true, "where": "pc", "models": [MODEL], "tools": null}));
     let received = ai.received();
     assert_eq!(received[0].path, "/v1/models");
-    // Then whether the model can use tools, asked of the same origin (issue 34).
+    // Then whether the model can use tools, asked of the same origin (issue
+    // 34): each server's own question, then, none answering, the probe.
     let asked: Vec<&str> = received[1..].iter().map(|r| r.path.as_str()).collect();
-    assert_eq!(asked, ["/api/show", "/api/v0/models", "/props"]);
+    assert_eq!(asked, ["/api/show", "/api/v0/models", "/props", "/v1/chat/completions"]);
     for request in &received {
         assert_eq!(request.header("authorization"), Some(format!("Bearer {KEY}").as_str()), "{}", request.path);
     }
@@ -160,8 +161,10 @@ fn issue22_ai_test_names_each_failure() {
 
 /// Issue 34: `ai test` says whether the model can use tools, as the server
 /// of this PC says: `"tools": false` for a llama.cpp template without tools
-/// (with a model to choose instead), `true` with, `null` for a server with
-/// neither endpoint; the test is ok and exits 0 in every case.
+/// (with a model to choose instead), `true` with, and no chat request sent;
+/// for a server with neither endpoint, what one small chat request with a
+/// tool shows (`"probed": true`), `null` when it shows nothing; the test is
+/// ok and exits 0 in every case.
 #[test]
 fn issue34_ai_test_says_whether_the_model_can_use_tools() {
     let p = Profile::new();
@@ -172,7 +175,11 @@ fn issue34_ai_test_says_whether_the_model_can_use_tools() {
         p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
         let (json_out, human) = (p.run(&["ai", "test", "--json"]), p.run(&["ai", "test"]));
         assert!(json_out.status.success() && human.status.success(), "{}", text(&human.stderr));
-        (json(&json_out), text(&human.stdout))
+        let said = json(&json_out);
+        if said["tools"].is_boolean() && said.get("probed").is_none() {
+            assert_eq!(ai.chats().len(), 0, "the server said it: no chat request: {said}");
+        }
+        (said, text(&human.stdout))
     };
 
     let (without, said) = test(&serving(vec![llamacpp::props(false)]));
@@ -191,10 +198,26 @@ fn issue34_ai_test_says_whether_the_model_can_use_tools() {
     assert_eq!((ollama_no["tools"].as_bool(), ollama_no["tool_model"].as_str()), (Some(false), Some("qwen2.5")));
     assert!(!said.contains("--chat-template-file"), "llama.cpp's advice only for llama.cpp: {said}");
 
-    let (neither, said) = test(&serving(vec![]));
+    let silent = serving(vec![]);
+    let (neither, said) = test(&silent);
     assert!(neither["tools"].is_null() && neither.get("tools").is_some(), "null, not absent: {neither}");
     assert!(neither.get("server").is_none(), "no server said, none on this port: {neither}");
+    assert!(neither.get("probed").is_none(), "the probe showed nothing (the script answers 500): {neither}");
+    assert_eq!(silent.chats().len(), 2, "one probe for each of the two tests");
     assert!(said.contains("tools: unknown"), "{said}");
+
+    // A server that does not say, whose model calls the probe's tool.
+    let call = || openai::completion(None, &[("call_1", "probe", "{}")]);
+    let probed = ScriptedAi::launch(Script::with_turns(vec![call(), call()]), Options::default()).expect("scripted-ai");
+    let (yes, said) = test(&probed);
+    assert_eq!(
+        (yes["ok"].as_bool(), yes["tools"].as_bool(), yes["probed"].as_bool()),
+        (Some(true), Some(true), Some(true)),
+        "{yes}"
+    );
+    assert!(yes.get("server").is_none(), "no server said: {yes}");
+    assert_eq!(probed.chats()[0].tool_names(), ["probe"]);
+    assert!(said.contains("tools: this model can use your plugins"), "{said}");
 }
 
 /// An online AI over TLS, reached through the network filter's test hooks
@@ -223,6 +246,7 @@ fn s13_an_online_ai_is_reached_over_https_on_a_public_address() {
     assert!(tested.status.success(), "{}{}", text(&tested.stdout), text(&tested.stderr));
     assert_eq!(json(&tested)["where"], "online");
     assert_eq!(ai.received()[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert!(ai.chats().is_empty(), "an online AI is never probed (issue 34): a request may cost the player");
 
     // The same name answered with a private address: refused before any byte is sent.
     let private = [("DCPLUGIN_TEST_DNS", "ai.example.com=10.1.2.3"), env[1], env[2]];
@@ -239,9 +263,9 @@ fn s13_an_online_ai_is_reached_over_https_on_a_public_address() {
 #[test]
 fn issue34_the_answer_length_is_set_shown_and_sent_with_every_turn() {
     let p = Profile::new();
-    let ai =
-        ScriptedAi::launch(Script::with_turns(vec![openai::text(["hi"]), openai::text(["again"])]), Options::default())
-            .expect("scripted-ai");
+    // `ai test`'s probe first (this server does not say whether its model can use tools), then two turns.
+    let script = vec![openai::completion(Some("Tools work."), &[]), openai::text(["hi"]), openai::text(["again"])];
+    let ai = ScriptedAi::launch(Script::with_turns(script), Options::default()).expect("scripted-ai");
     p.run(&["ai", "--url", &ai.url(), "--model", MODEL]);
     // One model, one word: no "1 models" (issue 34).
     let tested = text(&p.run(&["ai", "test"]).stdout);
@@ -280,7 +304,10 @@ fn issue34_the_answer_length_is_set_shown_and_sent_with_every_turn() {
     let turn = p.run(&["chat", "--once", "hello", "--json"]);
     assert!(turn.status.success(), "{}", text(&turn.stderr));
     let received = ai.received();
-    let sent: Vec<&Value> =
-        received.iter().filter(|r| r.path == "/v1/chat/completions").map(|r| &r.body["max_tokens"]).collect();
+    let sent: Vec<&Value> = received
+        .iter()
+        .filter(|r| r.path == "/v1/chat/completions" && r.body["stream"] == true)
+        .map(|r| &r.body["max_tokens"])
+        .collect();
     assert_eq!(sent, [&serde_json::json!(300), &serde_json::json!(2048)], "each turn carries the setting of its time");
 }

@@ -75,6 +75,33 @@ pub fn tool_calls(calls: &[(&str, &str, &str)], fragment_size: usize) -> Step {
     Step::Stream(chunks)
 }
 
+/// A whole answer, as OpenAI sends one to a request with `"stream": false`
+/// (issue 34's probe): one `chat.completion` whose message has this text
+/// and these tool calls `(id, name, arguments)`, finished with `tool_calls`
+/// when there are calls, else `stop`.
+pub fn completion(text: Option<&str>, calls: &[(&str, &str, &str)]) -> Step {
+    let calls: Vec<Value> = calls
+        .iter()
+        .map(|(id, name, arguments)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}}))
+        .collect();
+    let finish = if calls.is_empty() { "stop" } else { "tool_calls" };
+    let mut message = json!({"role": "assistant", "content": text, "refusal": null});
+    if !calls.is_empty() {
+        message["tool_calls"] = json!(calls);
+    }
+    Step::Status(
+        200,
+        json!({
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion",
+            "created": 0,
+            "model": MODEL,
+            "choices": [{"index": 0, "message": message, "logprobs": null, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60},
+        }),
+    )
+}
+
 /// An error as OpenAI answers one: `{"error":{"message","type","param","code"}}`.
 pub fn error(status: u16, message: &str) -> Step {
     Step::Status(

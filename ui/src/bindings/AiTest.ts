@@ -42,4 +42,10 @@ server?: KnownServer,
  * A model of that server that can use tools, to name when this one
  * cannot (`tools: false`); absent otherwise.
  */
-tool_model?: string, };
+tool_model?: string, 
+/**
+ * `tools` was learnt by trying, one small chat request with a tool
+ * ([`dcp_ai::Connection::probe_tools`]), the server of this PC not
+ * saying it in its own API. Absent when false.
+ */
+probed?: boolean, };
