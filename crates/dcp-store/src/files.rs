@@ -221,17 +221,40 @@ pub(crate) fn empty_trash(profile: &Profile) -> std::io::Result<()> {
 /// copy holds files only). Another process may be removing the same
 /// folder (its own deletion, or its sweep at open, issue 32): what is
 /// already gone is fine.
+///
+/// On Windows, with both at it, the folder can be refused as "in use"
+/// (ERROR_SHARING_VIOLATION, 32: the other is listing it) or "not empty"
+/// (ERROR_DIR_NOT_EMPTY, 145: a removed file lingers while the other holds
+/// it, or a listing changed under the other's hands skipped a file): its
+/// files are then listed and removed again, for at most [`IN_USE_PATIENCE`]
+/// (issue 35).
 fn remove_all(dir: &Path) -> std::io::Result<()> {
-    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
-        match entry.file_type() {
-            Ok(kind) if kind.is_dir() => gone_is_fine(fs::remove_dir_all(entry.path()))?,
-            Ok(_) => gone_is_fine(fs::remove_file(entry.path()))?,
-            Err(e) => gone_is_fine(Err(e))?,
+    let started = std::time::Instant::now();
+    loop {
+        for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+            match entry.file_type() {
+                Ok(kind) if kind.is_dir() => gone_is_fine(fs::remove_dir_all(entry.path()))?,
+                Ok(_) => gone_is_fine(fs::remove_file(entry.path()))?,
+                Err(e) => gone_is_fine(Err(e))?,
+            }
+            crash_point("delete:a-file-removed");
         }
-        crash_point("delete:a-file-removed");
+        match fs::remove_dir(dir) {
+            Err(e)
+                if cfg!(windows)
+                    && matches!(e.raw_os_error(), Some(32 | 145))
+                    && started.elapsed() < IN_USE_PATIENCE =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            removed => return gone_is_fine(removed),
+        }
     }
-    gone_is_fine(fs::remove_dir(dir))
 }
+
+/// How long [`remove_all`] keeps trying while another process removes the
+/// same folder of `trash/` (Windows); a few milliseconds are seen.
+const IN_USE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A removal whose target another process removed first succeeded.
 fn gone_is_fine(removed: std::io::Result<()>) -> std::io::Result<()> {

@@ -39,10 +39,6 @@ fn s18_one_review_installed_by_two_processes_at_once_installs_once() {
 /// another process is deleting at that moment (a `dcplugin list` failed
 /// "No such file or directory" beside an import in a clean-clone run).
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "issue 35: under Wine a cancel beside another store's sweep fails with a sharing violation (os error 32); whether real Windows does too is not established yet"
-)]
 fn s18_issue32_a_sweep_beside_a_deletion_in_another_store_does_not_fail() {
     let f = Fixture::new();
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
