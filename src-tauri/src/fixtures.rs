@@ -251,7 +251,7 @@ async fn refusals(host: &Host, temp: &Path, errors: &mut Map<String, Value>) {
 /// Into `errors` by code, the others by name.
 async fn ai_answers(host: &Host, errors: &mut Map<String, Value>) -> (Value, Value) {
     let mut ai = json!({ "none": value(host.ai().await.expect("no AI yet")) });
-    let not_set = value(host.ai_test().await.expect("Test with nothing set"));
+    let not_set = value(host.ai_test(true).await.expect("Test with nothing set"));
     for refused in ["http://192.168.1.20:11434/v1", "http://openrouter.ai/api/v1"] {
         let error = host.set_ai(Some(refused.to_owned()), None).await.expect_err("a refused address");
         errors.insert(error.code.as_str().to_owned(), value(error));

@@ -56,7 +56,7 @@ app_commands! {
     ai::set_ai_key(key: Sensitive as "string") -> AiSettings;
     ai::clear_ai_key() -> AiSettings;
     ai::set_ai_max_tokens(max_tokens: Option<String>) -> AiSettings;
-    ai::ai_test() -> AiTest;
+    ai::ai_test(probe: bool) -> AiTest;
     ai::find_pc_ai() -> Vec<FoundAi>;
     ai::pc_servers() -> Vec<KnownServer>;
     companion::companion_say(text: String, live: bool) -> ();

@@ -89,3 +89,23 @@ async fn issue34_a_turn_sends_no_probe_to_a_server_that_does_not_say() {
     assert!(chats[0].tool_names().iter().all(|name| name.starts_with("mypc__")), "{:?}", chats[0].tool_names());
     assert!(ai.received().iter().any(|r| r.path == "/props"), "the server's own API was asked");
 }
+
+/// The window's own look as its AI settings open (`ai_test(false)`) sends no
+/// probe, as it may load the model; the player's Test (`ai_test(true)`) does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue34_only_the_players_test_sends_the_probe() {
+    let f = fixture();
+    let call = openai::completion(None, &[("call_1", "probe", "{}")]);
+    let ai = ScriptedAi::launch(Script::with_turns(vec![call]), Options::default()).expect("scripted-ai starts");
+    f.host.set_ai(Some(ai.url()), Some(MODEL.into())).await.expect("the AI is set");
+
+    let look = f.host.ai_test(false).await.expect("the look");
+    assert!(look.ok, "{look:?}");
+    assert_eq!((look.tools, look.probed), (None, false), "{look:?}");
+    assert!(ai.received().iter().any(|r| r.path == "/props"), "the server's own API was asked");
+    assert_eq!(ai.chats().len(), 0, "no chat request for the look");
+
+    let test = f.host.ai_test(true).await.expect("the Test");
+    assert_eq!((test.tools, test.probed), (Some(true), true), "{test:?}");
+    assert_eq!(ai.chats().len(), 1, "one probe");
+}

@@ -236,11 +236,14 @@ impl Host {
     /// list is `ai_model_unknown`. Then, on this PC, asks the server whether
     /// the model can use tools ([`dcp_ai::Connection::tool_support`]) and,
     /// when it does not say, tries one small chat request with a tool
-    /// ([`dcp_ai::Connection::probe_tools`]): the player asked for this
-    /// test, and waits for it. A fact, not a failure: the test stays ok
-    /// either way. An online AI is sent no chat request (it may cost the
-    /// player): its answer shows at the first turn (`ai_no_tools`).
-    pub async fn ai_test(&self) -> ApiResult<AiTest> {
+    /// ([`dcp_ai::Connection::probe_tools`]) when `probe` says the player
+    /// asked for this test and waits for it (Test, `dcplugin ai test`); a
+    /// look the window takes by itself (its AI settings opening) asks
+    /// without it, as the probe may load the model. A fact, not a failure:
+    /// the test stays ok either way. An online AI is sent no chat request
+    /// (it may cost the player): its answer shows at the first turn
+    /// (`ai_no_tools`).
+    pub async fn ai_test(&self, probe: bool) -> ApiResult<AiTest> {
         let stored = self.ai().await?;
         let failed = |place, e: ApiError| AiTest {
             ok: false,
@@ -277,8 +280,8 @@ impl Host {
         let support = connection.tool_support().await;
         let server = support.map(|s| s.server).or_else(|| PcServer::at(connection.url()));
         let probed = match support {
-            Some(_) => None,
-            None => connection.probe_tools().await,
+            None if probe => connection.probe_tools().await,
+            _ => None,
         };
         let tools = support.map(|s| s.tools).or(probed);
         let tool_model = server.filter(|_| tools == Some(false)).map(PcServer::tool_model);

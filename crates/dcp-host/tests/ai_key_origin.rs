@@ -34,7 +34,7 @@ async fn s13_issue32_a_key_set_for_one_port_never_reaches_another() {
     f.host.set_ai(url(a), Some("m".into())).await.expect("port A");
     let keyed = f.host.set_ai_key(Sensitive::from(KEY)).await.expect("the key");
     assert!(keyed.key_set && !keyed.key_forgotten);
-    let reached = f.host.ai_test().await.expect("test A");
+    let reached = f.host.ai_test(true).await.expect("test A");
     assert!(reached.ok, "{reached:?}");
     // The model list, then whether the model can use tools (issue 34): all of A's origin, all with its key.
     let seen = seen_a.lock().expect("seen").clone();
@@ -48,7 +48,7 @@ async fn s13_issue32_a_key_set_for_one_port_never_reaches_another() {
     let moved = f.host.set_ai(url(b), None).await.expect("port B");
     assert!(!moved.key_set && moved.key_forgotten, "the answer says the key must be typed again: {moved:?}");
     assert_eq!(serde_json::to_value(&moved).expect("JSON")["key_forgotten"], true);
-    let reached = f.host.ai_test().await.expect("test B");
+    let reached = f.host.ai_test(true).await.expect("test B");
     assert!(reached.ok, "{reached:?}");
     let seen = seen_b.lock().expect("seen").clone();
     assert!(!seen.is_empty() && seen.iter().all(Option::is_none), "B gets requests, with no key: {seen:?}");

@@ -33,9 +33,11 @@ pub async fn clear_ai_key(app: &AppHandle) -> Result<AiSettings, ApiError> {
     host(app).clear_ai_key().await
 }
 
-/// The Test button: reaches the AI and lists its models.
-pub async fn ai_test(app: &AppHandle) -> Result<AiTest, ApiError> {
-    host(app).ai_test().await
+/// The Test button (`probe`: the player asked, and may wait for the model
+/// to load), or the AI settings' own look as they open: reaches the AI and
+/// lists its models.
+pub async fn ai_test(app: &AppHandle, probe: bool) -> Result<AiTest, ApiError> {
+    host(app).ai_test(probe).await
 }
 
 /// "AI on this PC": what answers on the known servers' usual ports.

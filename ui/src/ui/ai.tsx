@@ -44,19 +44,20 @@ export function AiSection() {
   useEffect(() => {
     api.ai().then((s) => {
       show(s);
-      // Asking a server of this PC costs nothing and loads no model; an online service is asked only by Test.
-      if (s.where === 'pc' && s.model) runTest();
+      // Asking a server of this PC costs nothing, and without the probe loads no model; an online service is asked only by Test.
+      if (s.where === 'pc' && s.model) runTest(false);
     }, (e) => setLoadError(words(asApiError(e), null)));
     api.pcServers().then(setServers, () => undefined);
     look();
   }, []);
 
-  const runTest = async () => {
+  /** `probe`: the player asked (Test, Save and test), so a server that does not say may be sent the probe request. */
+  const runTest = async (probe: boolean) => {
     setTesting(true);
     setTest(null);
     try {
       const s = await api.ai();
-      setTest({ result: await api.aiTest(), with: s });
+      setTest({ result: await api.aiTest(probe), with: s });
     } catch (e) {
       const a = asApiError(e);
       setTest({ result: { ok: false, where: null, models: [], code: isAiCode(a.code) ? a.code : null, message: a.message, tools: null }, with: settings ?? { url: null, model: null, where: null } });
@@ -76,7 +77,7 @@ export function AiSection() {
       show(s);
       setTest(null);
       setNote(t('app.saved'));
-      if (thenTest) await runTest();
+      if (thenTest) await runTest(true);
     } catch (e) {
       const a = asApiError(e);
       if (a.code === 'ai_model_unknown') setModelError(words(a, settings));
@@ -109,7 +110,7 @@ export function AiSection() {
   /** A player types an address and a model, then presses Test: what is typed is what gets tested. */
   const testTyped = () => {
     const typed = (url.trim() && url.trim() !== (settings?.url ?? '')) || (model.trim() && model.trim() !== (settings?.model ?? ''));
-    return typed ? save(url, model, true) : runTest();
+    return typed ? save(url, model, true) : runTest(true);
   };
 
   const kept = keptOnPc(app.cards.values());

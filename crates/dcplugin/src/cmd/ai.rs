@@ -157,7 +157,7 @@ fn refused(e: &ApiError, json: bool) -> ExitCode {
 
 /// `ai test`: exit 0 only when the AI answered and knows the model.
 fn test(host: &Host, json: bool) -> ExitCode {
-    let tested: AiTest = match host.block_on(host.ai_test()) {
+    let tested: AiTest = match host.block_on(host.ai_test(true)) {
         Ok(tested) => tested,
         Err(e) => return fail(&e, json),
     };
