@@ -606,12 +606,19 @@ export async function pickInFileChooser(file, title) {
   }
 }
 
-/** The app window's place on the screen (x, y, width, height), from X. */
+/**
+ * The app window's place on the screen (x, y, width, height), from X, once
+ * exactly one visible window has that title. A window another launch left
+ * (being destroyed as its process ends) makes xdotool fail with BadWindow
+ * or answer two ids, either of which may be the wrong window: look again.
+ */
 export async function appWindowRect(title) {
-  const ids = (await xdo('search', '--onlyvisible', '--name', `^${title}$`)).trim().split('\n').filter(Boolean);
-  if (!ids.length) throw new Error(`no visible X window named "${title}"`);
-  const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', ids[0])).trim().split('\n').map((l) => l.split('=')));
-  return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
+  return until(`one visible X window named "${title}"`, async () => {
+    const ids = await appWindows(title);
+    if (ids.length !== 1) throw new Error(`${ids.length} visible X windows named "${title}"`);
+    const g = Object.fromEntries((await xdo('getwindowgeometry', '--shell', ids[0])).trim().split('\n').map((l) => l.split('=')));
+    return { x: Number(g.X), y: Number(g.Y), width: Number(g.WIDTH), height: Number(g.HEIGHT) };
+  }, 15_000);
 }
 
 /**

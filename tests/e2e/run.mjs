@@ -242,6 +242,8 @@ test('a launch with another profile opens its own window and hands this one noth
     if ((await driver().findElements(By.css(tid('consent')))).length) throw new Error('the other profile\'s file reached this window');
   } finally {
     await stopApp(app);
+    // Its window goes with its process, but X destroys it a moment later.
+    await until('the other profile\'s window gone', async () => (await appWindows(TITLE)).length === before, 10_000);
   }
 }, { needs: [T.C] });
 
