@@ -8,7 +8,8 @@
 //! have changed: the store keeps each plugin's last context with the
 //! database's generation (bumped by triggers on every table it is read
 //! from, whoever writes) and the manifest file's settled stamp. A call
-//! then costs one query and one `stat` instead of the rows, the file and
+//! then costs one query and one `stat` (on Windows also a read of the
+//! manifest, see `stamp.rs`) instead of the rows, the file and
 //! its hash. Folder plugins are read every time (their folder is theirs
 //! to change). Secrets are kept sealed, as in the database, and opened
 //! for each request.
@@ -146,7 +147,7 @@ impl Store {
     fn kept(&self, slug: &str, generation: i64) -> Option<Current> {
         let kept = self.contexts.0.borrow();
         let made = kept.get(slug)?;
-        let current = made.generation == generation && FileStamp::of(&made.manifest) == Some(made.stamp);
+        let current = made.generation == generation && FileStamp::of(&made.manifest).as_ref() == Some(&made.stamp);
         current.then(|| (Arc::clone(&made.context), Arc::clone(&made.row)))
     }
 
