@@ -1,6 +1,7 @@
 //! §11: the vault key in the real OS credential store (on Linux, the
-//! kernel key store, keyutils, and the Secret Service where one answers),
-//! including from another process.
+//! kernel key store, keyutils, and the Secret Service where one answers;
+//! on Windows, the Credential Manager, under Wine its own), including from
+//! another process.
 //!
 //! The test of a second process finding the key is in
 //! `os_store_cross_process.rs`, alone in its binary because it rearranges
@@ -85,17 +86,30 @@ fn s11_os_store_two_profiles_have_different_keys() {
     assert!(matches!(err, VaultError::CannotDecrypt), "{err:?}");
 }
 
+/// Something else writes an entry under the vault key's name: in the
+/// kernel key store, which Linux reads first.
 #[cfg(target_os = "linux")]
-#[test]
-fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
-    use dcp_vault::{KeyStoreError, SERVICE};
+fn write_foreign_entry(profile: &str) {
     use linux_keyutils::{KeyRing, KeyRingIdentifier};
-
-    let profile = TestProfile::new("corrupt");
-    let description = format!("keyring-rs:{}@{SERVICE}", OsKeyStore::user_name(&profile.0));
-    // Something else wrote an entry under the vault key's name.
+    let description = format!("keyring-rs:{}@{}", OsKeyStore::user_name(profile), dcp_vault::SERVICE);
     let ring = KeyRing::get_persistent(KeyRingIdentifier::Session).unwrap();
     ring.add_key(&description, b"not a vault key").unwrap();
+}
+
+/// Something else writes an entry under the vault key's name: in the
+/// Windows Credential Manager.
+#[cfg(windows)]
+fn write_foreign_entry(profile: &str) {
+    credential_manager_entry(profile).set_password("not a vault key").unwrap();
+}
+
+#[cfg(any(target_os = "linux", windows))]
+#[test]
+fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
+    use dcp_vault::KeyStoreError;
+
+    let profile = TestProfile::new("corrupt");
+    write_foreign_entry(&profile.0);
 
     let store = OsKeyStore::new();
     assert_eq!(store.load(&profile.0).unwrap_err(), KeyStoreError::Corrupt);
@@ -113,6 +127,124 @@ fn s18_os_store_unreadable_key_is_reported_and_never_replaced() {
     vault.delete_key().unwrap();
     let sealed = vault.seal("demo", "token", &Sensitive::from("value")).unwrap();
     assert_eq!(vault.open("demo", "token", &sealed).unwrap().expose(), "value");
+}
+
+// ---- Windows: the Credential Manager ------------------------------------------
+//
+// Under Wine (scripts/build-windows --test) this is Wine's own Credential
+// Manager, kept in the Wine prefix's registry; see docs/development.md.
+
+/// The profile's key entry in the Windows Credential Manager, reached
+/// without the vault: keyring's Windows store, named as the vault names it.
+#[cfg(windows)]
+fn credential_manager_entry(profile: &str) -> keyring::Entry {
+    use keyring::windows::WinCredential;
+    let credential = WinCredential::new_with_target(None, dcp_vault::SERVICE, &OsKeyStore::user_name(profile)).unwrap();
+    keyring::Entry::new_with_credential(Box::new(credential))
+}
+
+/// The profile's key as the Credential Manager holds it.
+#[cfg(windows)]
+fn credential_manager_copy(profile: &str) -> Option<String> {
+    match credential_manager_entry(profile).get_password() {
+        Ok(hex) => Some(hex),
+        Err(keyring::Error::NoEntry) => None,
+        Err(err) => panic!("the Credential Manager failed: {err}"),
+    }
+}
+
+/// A folder standing for the profile folder, removed on drop.
+#[cfg(windows)]
+struct ProfileFolder(std::path::PathBuf);
+
+#[cfg(windows)]
+impl Drop for ProfileFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Every file under `dir` (and its folders) whose bytes contain one of
+/// `needles`, with the needle's index.
+#[cfg(windows)]
+fn files_containing(dir: &std::path::Path, needles: &[Vec<u8>]) -> Vec<(std::path::PathBuf, usize)> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            for (index, needle) in needles.iter().enumerate() {
+                if bytes.windows(needle.len()).any(|window| window == needle.as_slice()) {
+                    found.push((path.clone(), index));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// `text` as UTF-16LE, as Windows programs write text.
+#[cfg(windows)]
+fn utf16le(text: &str) -> Vec<u8> {
+    text.encode_utf16().flat_map(u16::to_le_bytes).collect()
+}
+
+/// §11 on Windows: the key goes to the Credential Manager (keyring's
+/// Windows store, tied to the account), the profile folder holds only the
+/// ciphertext, and a new vault of the same profile opens it.
+#[cfg(windows)]
+#[test]
+fn s11_windows_the_key_is_in_the_credential_manager_and_no_profile_file_holds_it() {
+    const SECRET: &str = "a Windows secret 7f3a";
+    let profile = TestProfile::new("wincred");
+    let folder = ProfileFolder(std::env::temp_dir().join(format!("dcp-vault-{}", profile.0)));
+    std::fs::create_dir_all(&folder.0).unwrap();
+    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
+    assert_eq!(vault.persistence(), dcp_vault::Persistence::Persistent, "kept on disk by Windows");
+    assert_eq!(credential_manager_copy(&profile.0), None);
+    // What the store keeps in the profile: the ciphertext and the profile id.
+    let sealed = vault.seal("demo", "token", &Sensitive::from(SECRET)).unwrap();
+    std::fs::write(folder.0.join("secret.bin"), &sealed).unwrap();
+    std::fs::write(folder.0.join("profile_id"), &profile.0).unwrap();
+
+    let key = OsKeyStore::new().load(&profile.0).unwrap().expect("key kept");
+    let hex = credential_manager_copy(&profile.0).expect("the key is not in the Windows Credential Manager");
+    assert_eq!(hex, to_hex(key.expose()), "the Credential Manager holds the vault's key");
+
+    // A new vault of the same profile, as after restarting the app.
+    let again = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
+    let stored = std::fs::read(folder.0.join("secret.bin")).unwrap();
+    assert_eq!(again.open("demo", "token", &stored).unwrap().expose(), SECRET);
+
+    let needles =
+        [SECRET.as_bytes().to_vec(), utf16le(SECRET), key.expose().to_vec(), hex.as_bytes().to_vec(), utf16le(&hex)];
+    assert_eq!(files_containing(&folder.0, &needles), vec![], "a profile file holds the secret or the key");
+    assert!(!files_containing(&folder.0, &[profile.0.as_bytes().to_vec()]).is_empty(), "the search reads the files");
+
+    again.delete_key().unwrap();
+    assert_eq!(credential_manager_copy(&profile.0), None, "deleted from the Credential Manager");
+}
+
+/// §22 on Windows: when the Credential Manager refuses the key's entry,
+/// saving a secret is refused (`vault_unavailable`) and nothing is kept.
+/// A real store that cannot be reached at all (an account with no
+/// credential store, such as a service's) can't be made under Wine; an
+/// entry name longer than the Credential Manager takes goes the same way,
+/// through keyring's Windows store and the vault's mapping of its error.
+#[cfg(windows)]
+#[test]
+fn s22_windows_a_credential_manager_refusal_is_vault_unavailable() {
+    let profile = TestProfile(format!("test-{}-refused-{}", std::process::id(), "x".repeat(600)));
+    let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
+    let err = vault.seal("demo", "token", &Sensitive::from("never kept")).unwrap_err();
+    assert!(matches!(err, VaultError::Unavailable { .. }), "{err:?}");
+    assert!(!err.needs_setup(), "a refusal to save, not a secret to ask again");
+    assert!(err.to_string().contains("credential store"), "{err}");
 }
 
 // ---- Linux: the Secret Service keeps the key across reboots ------------------

@@ -18,7 +18,7 @@
 use std::process::Command;
 use std::sync::Arc;
 
-use dcp_vault::{random_token_hex, KeyStore, OsKeyStore, Sensitive, Vault, SERVICE};
+use dcp_vault::{random_token_hex, KeyStore, OsKeyStore, Sensitive, Vault};
 
 const CHILD_PROFILE: &str = "DCP_VAULT_TEST_CHILD_PROFILE";
 const CHILD_SEALED: &str = "DCP_VAULT_TEST_CHILD_SEALED";
@@ -43,7 +43,7 @@ fn from_hex(text: &str) -> Vec<u8> {
 /// The keyutils description of a profile's key.
 #[cfg(target_os = "linux")]
 fn description(profile: &str) -> String {
-    format!("keyring-rs:{}@{SERVICE}", OsKeyStore::user_name(profile))
+    format!("keyring-rs:{}@{}", OsKeyStore::user_name(profile), dcp_vault::SERVICE)
 }
 
 /// Makes this process's session keyring reach neither the key nor the
