@@ -63,7 +63,7 @@ pub use dcp_format::Code;
 /// A level of §12 and a permission change of an update (§18), as a review lists them.
 pub use dcp_format::{changes::PermissionChange, risk::Level};
 pub use dcp_format::{Problem, Problems};
-pub use dcp_vault::{Persistence, Sensitive};
+pub use dcp_vault::{CredentialStore, Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
 pub use kept_on_pc::EventsForAi;
 pub use not_offered::NotOffered;

@@ -133,6 +133,36 @@ impl Persistence {
     }
 }
 
+/// Which credential store [`OsKeyStore`] keeps vault keys in on this
+/// platform ([`CredentialStore::THIS_PLATFORM`]): a fact the shells word
+/// where they tell the player where secrets are kept, or what to start
+/// when the store refuses (`vault_unavailable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CredentialStore {
+    /// The Windows Credential Manager, tied to the Windows account.
+    WindowsCredentialManager,
+    /// The macOS Keychain (the login keychain).
+    MacosKeychain,
+    /// A Secret Service (GNOME Keyring, KWallet), with the kernel key store
+    /// as its cache and the fallback (see `linux_store.rs`).
+    SecretService,
+    /// A platform where keyring has no store: every seal is refused.
+    None,
+}
+
+impl CredentialStore {
+    /// The store [`OsKeyStore`] uses on the platform this was built for.
+    pub const THIS_PLATFORM: CredentialStore = if cfg!(windows) {
+        CredentialStore::WindowsCredentialManager
+    } else if cfg!(target_os = "macos") {
+        CredentialStore::MacosKeychain
+    } else if cfg!(any(target_os = "linux", target_os = "freebsd", target_os = "openbsd")) {
+        CredentialStore::SecretService
+    } else {
+        CredentialStore::None
+    };
+}
+
 /// Holds one vault key per profile.
 ///
 /// Implementations must be safe to share between threads. `load` never

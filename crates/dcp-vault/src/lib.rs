@@ -26,7 +26,8 @@
 //!
 //! *API boundary:* [`Vault`], [`Sensitive`], [`VaultError`] (with
 //! [`VaultError::code`]), the [`KeyStore`] trait and its implementations,
-//! [`Persistence`] (with [`Vault::persistence`]), [`random_token_hex`],
+//! [`Persistence`] (with [`Vault::persistence`]), [`CredentialStore`],
+//! [`random_token_hex`],
 //! and the masker ([`mask::Masker`], [`mask::MaskStream`]).
 
 #![deny(missing_docs)]
@@ -42,7 +43,7 @@ pub mod token;
 pub mod vault;
 
 pub use error::{KeyStoreError, VaultError};
-pub use key_store::{KeyStore, OsKeyStore, Persistence, VaultKey, KEY_LEN, SERVICE};
+pub use key_store::{CredentialStore, KeyStore, OsKeyStore, Persistence, VaultKey, KEY_LEN, SERVICE};
 pub use sensitive::Sensitive;
 pub use token::random_token_hex;
 pub use vault::{Vault, FORMAT_V1};

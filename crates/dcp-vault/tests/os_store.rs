@@ -206,6 +206,8 @@ fn s11_windows_the_key_is_in_the_credential_manager_and_no_profile_file_holds_it
     std::fs::create_dir_all(&folder.0).unwrap();
     let vault = Vault::new(Arc::new(OsKeyStore::new()), profile.0.clone());
     assert_eq!(vault.persistence(), dcp_vault::Persistence::Persistent, "kept on disk by Windows");
+    use dcp_vault::CredentialStore;
+    assert_eq!(CredentialStore::THIS_PLATFORM, CredentialStore::WindowsCredentialManager, "what the shells name");
     assert_eq!(credential_manager_copy(&profile.0), None);
     // What the store keeps in the profile: the ciphertext and the profile id.
     let sealed = vault.seal("demo", "token", &Sensitive::from(SECRET)).unwrap();

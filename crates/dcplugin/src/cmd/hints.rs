@@ -7,7 +7,7 @@ use crate::me;
 use dcp_host::{
     AiCode, ApiError, Card, CloudChoice, CloudQuestion, ErrorCode, HostCode, Origin, Review, Status, ToolRef,
 };
-use dcp_host::{Code, Refusal, SettingsCode};
+use dcp_host::{Code, CredentialStore, Refusal, SettingsCode};
 
 /// The command or flag that fixes a refused command, when there is one.
 pub fn fix_for(error: &ApiError) -> Option<String> {
@@ -33,11 +33,7 @@ pub fn fix_for_code(code: ErrorCode) -> Option<String> {
         ErrorCode::Settings(SettingsCode::CloudChoiceRequired) => {
             "answer the online-AI question: --cloud allow or --cloud local".to_owned()
         }
-        ErrorCode::Settings(SettingsCode::VaultUnavailable) => {
-            "no credential store can protect a secret on this PC: start a Secret Service \
-             (GNOME Keyring, KWallet) or give the plugin no secret for now"
-                .to_owned()
-        }
+        ErrorCode::Settings(SettingsCode::VaultUnavailable) => vault_fix(CredentialStore::THIS_PLATFORM).to_owned(),
         ErrorCode::Import(Code::DevModeRequired) => format!("turn developer mode on first: {me} dev-mode on"),
         ErrorCode::Import(Code::BadFolder) => {
             format!("load a folder outside the app's plugins folder ({me} plugins-folder prints where it is)")
@@ -64,6 +60,26 @@ pub fn fix_for_code(code: ErrorCode) -> Option<String> {
         | ErrorCode::Host(HostCode::Storage)
         | ErrorCode::Host(HostCode::Internal) => return None,
     })
+}
+
+/// The fix for `vault_unavailable`, naming the store this platform keeps
+/// the vault key in (issue 35: on Windows, the Credential Manager).
+fn vault_fix(store: CredentialStore) -> &'static str {
+    match store {
+        CredentialStore::SecretService => {
+            "no credential store can protect a secret on this PC: start a Secret Service \
+             (GNOME Keyring, KWallet) or give the plugin no secret for now"
+        }
+        CredentialStore::WindowsCredentialManager => {
+            "the Windows Credential Manager refused to keep the vault key: use your own signed-in \
+             Windows account (not a service's) or give the plugin no secret for now"
+        }
+        CredentialStore::MacosKeychain => {
+            "the macOS Keychain refused to keep the vault key: unlock your login keychain \
+             (Keychain Access) or give the plugin no secret for now"
+        }
+        CredentialStore::None => "this system has no credential store to protect a secret: give the plugin no secret",
+    }
 }
 
 /// The fix for the companion's AI refused or not reached (issue 22), by code.
@@ -268,5 +284,19 @@ pub fn after_validate(path: &std::path::Path) -> String {
         )
     } else {
         format!("next: import it: {me} import {p}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `vault_unavailable` tells to do names the store this platform
+    /// really uses (issue 35: never a Secret Service on Windows).
+    #[test]
+    fn the_vault_fix_names_this_platforms_credential_store() {
+        let fix = fix_for_code(ErrorCode::Settings(SettingsCode::VaultUnavailable)).unwrap_or_default();
+        let named = if cfg!(windows) { "Windows Credential Manager" } else { "Secret Service" };
+        assert!(fix.contains(named), "{fix}");
     }
 }
