@@ -37,8 +37,11 @@ impl Store {
                 "this folder is inside the app's own plugins folder: load your own copy instead",
             ));
         }
-        let dir = dir
-            .canonicalize()
+        // As Windows users spell it (`C:\…`): std's canonical form there is
+        // the verbatim `\\?\C:\…`, which would show in every message and
+        // `--json` naming the folder. dunce keeps it verbatim only where the
+        // plain form would name another file (a reserved name, a long path).
+        let dir = dunce::canonicalize(dir)
             .map_err(|e| StoreError::refused(Code::ReadFailed, "package", format!("{}: {e}", dir.display())))?;
         if !self.prefs()?.dev_mode {
             return Err(StoreError::refused(
