@@ -75,6 +75,10 @@ fn no_secret(out: &Output, ai: &ScriptedAi, secrets: &[&str]) {
     }
 }
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s3_a_read_then_act_chain_of_two_steps_through_the_plugins_server() {
     let ai = ai(vec![
@@ -131,6 +135,10 @@ fn s3_a_read_then_act_chain_of_two_steps_through_the_plugins_server() {
     no_secret(&out, &ai, &[&pc.token, AI_KEY]);
 }
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s3_an_ai_on_the_pc_runs_one_tool_per_step_and_the_other_is_not_run() {
     let ai = ai(vec![
@@ -170,6 +178,10 @@ fn s3_an_ai_on_the_pc_runs_one_tool_per_step_and_the_other_is_not_run() {
 
 /// The terminal's chat (no --json): the answer streams, each call is one
 /// line with the plugin, the action's hint and the outcome.
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s3_the_terminal_chat_names_the_plugin_the_hint_and_the_outcome() {
     let ai = ai(vec![openai::tool_calls(&[("c1", "mypc__get_time", "{}")], 0), openai::text(["It is ", "noon."])]);
@@ -182,6 +194,10 @@ fn s3_the_terminal_chat_names_the_plugin_the_hint_and_the_outcome() {
 
 /// Issue 33: a failed call reads in words from its code's family (the
 /// engine's fact, not the code parsed back), the code beside them.
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn issue_33_the_terminal_chat_words_a_failure_by_its_family() {
     let ai = ai(vec![openai::tool_calls(&[("c1", "mypc__get_time", "{}")], 0), openai::text(["Sorry."])]);
@@ -194,6 +210,10 @@ fn issue_33_the_terminal_chat_words_a_failure_by_its_family() {
     assert_eq!(text(&out.stdout), format!("{said}\nSorry.\n"));
 }
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s12_a_twitch_turn_is_offered_r0_tools_only() {
     let ai = ai(vec![openai::text(["hi chat"]), openai::text(["hello"])]);
@@ -279,6 +299,10 @@ fn confirm_line(lines: &[Value]) -> Value {
     c
 }
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s12_r3_confirmed_in_advance_is_sent() {
     let (p, _ai, pc, _, lines) = r3_chat(&["--confirm", "yes"], "note: pay rent\n", None);
@@ -289,6 +313,10 @@ fn s12_r3_confirmed_in_advance_is_sent() {
     assert!(journal.contains("mypc__add_note  keyboard  done (confirmed)"), "the journal says it: {journal}");
 }
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s12_r3_declined_sends_nothing_and_the_ai_is_told() {
     for confirm in [&["--confirm", "no"][..], &[]] {
@@ -346,6 +374,10 @@ fn chat_answering(p: &Profile, args: &[&str], stdin: &str, answer: &str) -> (Out
 
 /// `--confirm ask`: the question shows exactly the request, the answer is
 /// `yes` typed after it (issue 32).
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s12_r3_asked_on_the_terminal_shows_the_request_and_a_yes_sends_it() {
     let (_p, _ai, pc, out, lines) = r3_chat(&["--confirm", "ask"], "note: pay rent\n", Some("yes\n"));
@@ -573,6 +605,10 @@ fn online_ai(p: &Profile, turns: Vec<Step>) -> (ScriptedAi, Vec<(&'static str, S
 /// Online, several calls of one step all run (§3); a plugin kept on this
 /// PC is neither offered to an online AI nor run for it, so its results
 /// never reach it (§13).
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_absent() {
     let p = Profile::new();
@@ -622,6 +658,10 @@ fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_a
 }
 
 /// §3: up to 5 tool steps, then one last request with no tools for the answer.
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s3_after_the_fifth_step_one_request_without_tools() {
     let mut turns: Vec<Step> = (1..=5)
@@ -691,6 +731,10 @@ fn issue_34_a_cut_answer_is_said_on_the_terminal_and_in_json() {
 
 /// Issue 34: a tool line whose arguments were not JSON shows what the
 /// model sent (`args_text`), `args` staying `null`.
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn issue_34_the_tool_line_shows_arguments_that_are_not_json() {
     let ai = ai(vec![openai::tool_calls(&[("c1", "mypc__add_note", "text=tea")], 0), openai::text(["ok"])]);
@@ -727,6 +771,10 @@ fn r3_asked_on_stdin(turns: Vec<Step>, answer_ms: &str) -> (Profile, ScriptedAi,
 /// again. The host's 60 s are shortened by a test build's hook
 /// (`DCPLUGIN_TEST_ANSWER_MS`).
 #[cfg(feature = "test-net")]
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_ai() {
     let (p, ai, pc, mut chat) = r3_asked_on_stdin(
@@ -770,6 +818,10 @@ fn issue34_an_expired_question_is_said_expired_and_a_late_y_is_not_sent_to_the_a
 /// the second `yes` (sent); the next line, a `no`, is a turn of its own, no
 /// late answer to the first.
 #[cfg(feature = "test-net")]
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn issue34_a_question_asked_after_an_expired_one_ends_the_late_answer_guard() {
     let (_p, _ai, pc, mut chat) = r3_asked_on_stdin(
@@ -809,6 +861,10 @@ fn llama_cpp(turns: Vec<Step>, supports_tools: bool) -> ScriptedAi {
 /// answer: `{"type":"no_tools","server":"llama_cpp"}`, and in words on the
 /// terminal. A model that can says nothing; nor does an online AI, which
 /// is not asked.
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn issue34_a_model_that_cannot_use_tools_is_said_once_in_the_conversation() {
     let ai = llama_cpp(vec![openai::text(["Hi."]), openai::text(["Hi again."])], false);

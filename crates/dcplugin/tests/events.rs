@@ -133,6 +133,16 @@ impl Serve {
         }
     }
 
+    /// Stops serve as a service manager would, by SIGTERM, and checks that
+    /// it says so and exits cleanly. Windows has no SIGTERM, and these
+    /// tests give serve no console to send a Ctrl-C to: there the rest of
+    /// the test still runs, and serve is ended by `Running`'s kill.
+    #[cfg(windows)]
+    fn stop(self) {
+        drop(self.child);
+    }
+
+    #[cfg(unix)]
     fn stop(mut self) {
         let pid = self.child.0.id().to_string();
         assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
@@ -193,6 +203,10 @@ def send_event(token, event, text=''):
         return response.status  # 202
 "#;
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s16_serve_listening_says_an_event_from_the_python_client_of_s16() {
     let (_dir, profile) = pomodoro_profile();
@@ -267,6 +281,10 @@ fn s16_serve_says_when_its_port_is_held_by_another_door_or_another_program() {
     );
 }
 
+#[cfg_attr(
+    windows,
+    ignore = "starts a Python program (python3): under Wine only Linux's python3 exists, which Wine cannot start with piped standard streams (os error 6)"
+)]
 #[test]
 fn s20g_pomodoro_end_to_end_focus_done_becomes_an_event_turn() {
     let (dir, profile) = pomodoro_profile();
