@@ -26,6 +26,31 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/ui-build.sh"
 # Where the bundler looks for its NSIS plugin on Linux (its cache folder).
 nsis_plugin="${XDG_CACHE_HOME:-$HOME/.cache}/tauri/NSIS/Plugins/x86-unicode/additional/nsis_tauri_utils.dll"
 
+# windows_dll_check EXE: fails unless every DLL that EXE imports is part of
+# Windows, or WebView2's loader found beside it. A mingw runtime DLL
+# (libgcc_s_seh-1.dll, libstdc++-6.dll, libwinpthread-1.dll) would stop the
+# program at start on a player's machine, where nothing installs them.
+windows_dll_check() {
+  local exe="$1" imports dll
+  imports="$(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p')"
+  [ -n "$imports" ] || die "no DLL imports read from $exe (objdump -p)."
+  while IFS= read -r dll; do
+    case "${dll,,}" in
+      lib*.dll) die "$exe imports $dll, a mingw runtime DLL that Windows does not have." ;;
+    esac
+  done <<<"$imports"
+  # With the GNU toolchain the WebView2 loader is a DLL of its own (MSVC links
+  # it in): webview2-com-sys puts it beside the .exe, and the bundler's NSIS
+  # installer carries it for -gnu targets.
+  case "$imports" in
+    *WebView2Loader.dll*)
+      [ -f "$(dirname "$exe")/WebView2Loader.dll" ] \
+        || die "$exe imports WebView2Loader.dll and there is none beside it."
+      echo "$(basename "$exe") needs the WebView2Loader.dll beside it" ;;
+  esac
+  echo "$(basename "$exe") imports only Windows DLLs and WebView2's loader: $(sort -u <<<"$imports" | tr '\n' ' ')"
+}
+
 # windows_app BUILD_DIR TRIPLE: builds the app's .exe into BUILD_DIR/TRIPLE/debug
 # and, when the bundler's NSIS plugin is there, its installer into
 # BUILD_DIR/TRIPLE/debug/bundle/nsis; prints where each one is.
@@ -40,18 +65,7 @@ windows_app() {
   local exe="$out/dcp-app.exe"
   [ -f "$exe" ] || die "no dcp-app.exe at $exe after the build."
 
-  # Every DLL the .exe imports must be part of Windows: a mingw runtime DLL
-  # (libgcc_s_seh-1.dll, libstdc++-6.dll, libwinpthread-1.dll) would stop the
-  # program at start on a player's machine, where nothing installs them.
-  local imports dll
-  imports="$(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p')"
-  [ -n "$imports" ] || die "no DLL imports read from $exe (objdump -p)."
-  while IFS= read -r dll; do
-    case "${dll,,}" in
-      lib*.dll) die "$exe imports $dll, a mingw runtime DLL that Windows does not have." ;;
-    esac
-  done <<<"$imports"
-  echo "dcp-app.exe imports only Windows DLLs: $(tr '\n' ' ' <<<"$imports")"
+  windows_dll_check "$exe"
   say "The app's .exe is $exe (built in $((SECONDS - started)) s)"
 
   if [ ! -f "$nsis_plugin" ]; then
