@@ -34,6 +34,28 @@ fn validate_json_shape_for_every_example_folder() {
     }
 }
 
+/// A manifest saved by a Windows editor, with CRLF line ends, is the same
+/// manifest: same answer, same problems (issue 35; run under Wine too).
+#[test]
+fn validate_a_manifest_with_crlf_line_ends_as_the_same_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for example in ["exchange-rates", "my-tasks", "trello-perso", "recipe-search", "local-server", "pomodoro"] {
+        let original = examples().join(example).join("manifest.json");
+        let text = std::fs::read_to_string(&original).expect("example");
+        let lf = text.replace("\r\n", "\n");
+        let crlf = write(dir.path(), &format!("{example}.json"), &lf.replace('\n', "\r\n"));
+        assert!(std::fs::read(&crlf).expect("read").windows(2).any(|w| w == b"\r\n"), "{example}: CRLF written");
+        let answer = |path: &Path| {
+            let out = dcplugin(&["validate", path.to_str().expect("utf-8"), "--json"]);
+            (out.status.code(), json_of(&out))
+        };
+        let lf = write(dir.path(), &format!("{example}-lf.json"), &lf);
+        let (code, v) = answer(&crlf);
+        assert_eq!(code, Some(0), "{example}: {v}");
+        assert_eq!((code, v), answer(&lf), "{example}");
+    }
+}
+
 #[test]
 fn validate_refused_lists_every_problem_with_code_path_message_and_exits_1() {
     let dir = tempfile::tempdir().expect("temp dir");
