@@ -171,7 +171,7 @@ fn s19_serve_reloads_a_saved_folder_once() {
     serve.wait("door", Duration::from_secs(5));
     let saved = manifest.replace("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\"");
     std::fs::write(folder.join(".manifest.json.tmp"), saved).expect("write");
-    std::fs::rename(folder.join(".manifest.json.tmp"), folder.join("manifest.json")).expect("save");
+    save_by_rename(&folder.join(".manifest.json.tmp"), &folder.join("manifest.json"));
     let reloaded = serve.wait("reloaded", Duration::from_secs(5));
     assert_eq!(reloaded["plugin"], "fx");
     serve.quiet("reloaded", Duration::from_millis(1500));
@@ -189,6 +189,25 @@ fn s19_serve_reloads_a_saved_folder_once() {
     other.execute_batch("ROLLBACK").expect("unlock");
     assert_eq!(serve.wait("reloaded", Duration::from_secs(30))["plugin"], "fx");
     serve.stop();
+}
+
+/// Saves `to` by renaming `from` over it, as many editors do. Windows
+/// may refuse to replace a file that another process has open at that
+/// instant (os error 5, seen under Wine in one run of two), and serve reads
+/// the manifest at each check: like those editors, try again for a while.
+fn save_by_rename(from: &Path, to: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        match std::fs::rename(from, to) {
+            Ok(()) => return,
+            Err(e)
+                if cfg!(windows) && e.kind() == std::io::ErrorKind::PermissionDenied && Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => panic!("save: {e}"),
+        }
+    }
 }
 
 /// The Python client of §16, unchanged but for the port.
