@@ -15,6 +15,8 @@
 
 #![deny(missing_docs)]
 
+pub mod gate;
 pub mod irc;
 
+pub use gate::{ChatGate, DropReason, GateConfig, Offered, ViewerTurn};
 pub use irc::{parse, LineError, Message, Privmsg};
