@@ -4,6 +4,7 @@
 //! `PRIVMSG`, the server's `PING` (whose `PONG` the connection sends),
 //! `RECONNECT`, the moderators' `CLEARMSG` and `CLEARCHAT`, `NOTICE`; every
 //! other command (`001`, `JOIN`, `CAP`, `USERSTATE`…) is [`Message::Other`].
+//! [`hello`] gives the lines a connection sends first.
 //!
 //! The server is read as hostile: a line longer than [`MAX_LINE_BYTES`], not
 //! UTF-8, holding a CR, LF or NUL inside, with a command or a login that is
@@ -118,6 +119,21 @@ impl Ping {
             format!("PONG :{}\r\n", self.token)
         }
     }
+}
+
+/// The nick of Twitch's anonymous read-only login: `justinfan` and digits
+/// (no password, no account; the chat is read, never written).
+pub const ANONYMOUS_NICK: &str = "justinfan12345";
+
+/// The lines a new connection sends, CR LF each: ask for the `tags` and
+/// `commands` capabilities (ids, names, badges; `CLEARMSG`, `CLEARCHAT`,
+/// `RECONNECT`), log in anonymously, join `channel`. The channel as the
+/// player types it (any case, with or without `#`) must be a Twitch login
+/// ([`LineError::BadLogin`] otherwise), so nothing the player types can
+/// add a command to these lines.
+pub fn hello(channel: &str) -> Result<String, LineError> {
+    let channel = checked_login(channel.trim().trim_start_matches('#'))?;
+    Ok(format!("CAP REQ :twitch.tv/tags twitch.tv/commands\r\nNICK {ANONYMOUS_NICK}\r\nJOIN #{channel}\r\n"))
 }
 
 /// Reads one line, with or without its CR LF.

@@ -1,6 +1,7 @@
-//! The Twitch chat (issue 36), without any network: a connection feeds the
-//! lines it reads into [`irc::parse`] and sends back what it is told to
-//! (the `PONG` of a `PING`); the [`gate::ChatGate`] decides which viewer
+//! The Twitch chat (issue 36), without any network: a connection sends
+//! [`irc::hello`]'s lines first, then feeds the lines it reads into
+//! [`irc::parse`] and sends back what it is told to (the `PONG` of a
+//! `PING`); the [`gate::ChatGate`] decides which viewer
 //! messages become the companion's turns and hands them out as facts
 //! ([`gate::ViewerTurn`]), counting every message it drops by reason.
 //!
@@ -19,4 +20,4 @@ pub mod gate;
 pub mod irc;
 
 pub use gate::{ChatGate, DropReason, GateConfig, Offered, ViewerTurn};
-pub use irc::{parse, LineError, Message, Privmsg};
+pub use irc::{hello, parse, LineError, Message, Privmsg};

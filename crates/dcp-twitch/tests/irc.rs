@@ -114,3 +114,13 @@ fn hostile_lines_are_refused_with_their_reason() {
     assert_eq!(parse(":v\u{202e}x!v@v PRIVMSG #s :x".as_bytes()), Err(LineError::BadLogin));
     assert_eq!(parse(b":tmi.twitch.tv CLEARCHAT #s :not/a/login"), Err(LineError::BadLogin));
 }
+
+#[test]
+fn hello_asks_for_tags_and_commands_logs_in_anonymously_and_joins_the_channel() {
+    let lines = "CAP REQ :twitch.tv/tags twitch.tv/commands\r\nNICK justinfan12345\r\nJOIN #streamer_42\r\n";
+    assert_eq!(dcp_twitch::hello(" #Streamer_42 ").as_deref(), Ok(lines));
+    assert_eq!(dcp_twitch::irc::ANONYMOUS_NICK, "justinfan12345");
+    for typed in ["", "#", "streamer\r\nPRIVMSG #x :hi", "a b", "twitch.tv/streamer", &"s".repeat(26)] {
+        assert_eq!(dcp_twitch::hello(typed), Err(LineError::BadLogin), "{typed:?}");
+    }
+}
