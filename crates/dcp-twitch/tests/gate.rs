@@ -22,8 +22,12 @@ fn line(text: &str) -> Message {
     parse(text.as_bytes()).expect("a Twitch line")
 }
 
+fn gate_config() -> GateConfig {
+    GateConfig { name: Some("Nova".into()), ..GateConfig::default() }
+}
+
 fn gate() -> ChatGate {
-    ChatGate::new(GateConfig { name: Some("Nova".into()), ..GateConfig::default() })
+    ChatGate::new(gate_config())
 }
 
 #[test]
@@ -198,4 +202,25 @@ fn other_lines_are_the_connections_business() {
     for other in ["PING :tmi.twitch.tv", ":tmi.twitch.tv RECONNECT", ":tmi.twitch.tv 001 justinfan1 :Welcome, GLHF!"] {
         assert_eq!(g.offer(&line(other), S), Offered::NotChat);
     }
+}
+
+#[test]
+fn the_players_own_prefix_and_limits() {
+    let config = GateConfig {
+        prefix: "?Bot".into(),
+        cooldown: 5 * S,
+        gap: Duration::ZERO,
+        waiting: 1,
+        max_wait: 2 * S,
+        ..gate_config()
+    };
+    let mut g = ChatGate::new(config);
+    assert_eq!(g.offer(&said("alice", "m1", "!ask hi"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("alice", "m2", "?bot hi"), S), Offered::Queued);
+    assert_eq!(g.offer(&said("bob", "m3", "?BOT hi"), S), Offered::Dropped(DropReason::QueueFull));
+    assert_eq!(g.next_turn(S).map(|t| t.login), Some("alice".into()));
+    assert_eq!(g.offer(&said("bob", "m4", "?bot again"), S), Offered::Queued);
+    assert_eq!(g.next_turn(S).map(|t| t.login), Some("bob".into()), "no gap");
+    assert_eq!(g.offer(&said("alice", "m5", "?bot later"), 6 * S), Offered::Queued, "5 s cooldown");
+    assert_eq!(g.next_turn(9 * S), None, "waited 3 s of 2");
 }
