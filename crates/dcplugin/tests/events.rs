@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use support::{binary, examples, free_port, json_of as json, run, text, Running};
+use support::{binary, examples, free_port, json_of as json, run, spawn, text, Running};
 
 fn dcplugin(profile: &Path, args: &[&str]) -> Output {
     let mut command = binary();
@@ -84,8 +84,7 @@ impl Serve {
         if json {
             args.push("--json");
         }
-        let mut child =
-            binary().args(args).env("DCPLUGIN_PROFILE", profile).stdout(Stdio::piped()).spawn().expect("serve");
+        let mut child = spawn(binary().args(args).env("DCPLUGIN_PROFILE", profile).stdout(Stdio::piped()));
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {

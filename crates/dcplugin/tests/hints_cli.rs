@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use support::{binary, examples, free_port, json_of, run, text, Profile, Running};
+use support::{binary, examples, free_port, json_of, run, spawn, text, Profile, Running};
 
 const SECRET: &str = "hint-secret-5a4b3c-never-printed";
 
@@ -378,7 +378,7 @@ impl Serve {
         if json {
             command.arg("--json");
         }
-        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("serve");
+        let mut child = spawn(command.stdout(Stdio::piped()).stderr(Stdio::null()));
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {

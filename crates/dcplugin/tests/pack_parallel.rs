@@ -5,7 +5,7 @@
 mod support;
 
 use std::path::Path;
-use support::{binary, examples, files, json_of};
+use support::{binary, examples, files, json_of, spawn};
 
 /// How many packs run at the same time.
 const PACKS: usize = 8;
@@ -14,7 +14,7 @@ fn pack(folder: &Path, out: &Path) -> std::process::Child {
     let mut command = binary();
     command.arg("pack").arg(folder).arg("-o").arg(out).arg("--json");
     command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
-    command.spawn().expect("dcplugin runs")
+    spawn(&mut command)
 }
 
 #[test]

@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use support::{contains, examples, json_of, text, Profile};
+use support::{contains, examples, json_of, spawn, text, Profile};
 
 const SECRET: &str = "cli-secret-9f8e7d-do-not-print";
 
@@ -460,10 +460,10 @@ fn s18_cli_concurrent_commands_never_corrupt_the_profile() {
         Some(&format!("api_token={SECRET}\n")),
     );
     let mut children = Vec::new();
-    let spawn = |args: Vec<String>, stdin: Option<String>| {
+    let start = |args: Vec<String>, stdin: Option<String>| {
         let mut cmd = p.command(&args.iter().map(String::as_str).collect::<Vec<_>>());
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("spawn");
+        let mut child = spawn(&mut cmd);
         let mut input = child.stdin.take().expect("stdin");
         if let Some(s) = stdin {
             input.write_all(s.as_bytes()).expect("stdin");
@@ -472,14 +472,14 @@ fn s18_cli_concurrent_commands_never_corrupt_the_profile() {
         (args, child)
     };
     let trello = example("trello-perso");
-    children.push(spawn(
+    children.push(start(
         ["import", &trello, "--yes", "--secrets-stdin", "--cloud", "allow", "--set", "board=AbC123", "--json"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
         Some(format!("api_key=k-1\ntoken={SECRET}\n")),
     ));
-    children.push(spawn(
+    children.push(start(
         ["import", &example("exchange-rates"), "--yes", "--json"].iter().map(|s| s.to_string()).collect(),
         None,
     ));
@@ -490,7 +490,7 @@ fn s18_cli_concurrent_commands_never_corrupt_the_profile() {
             2 => vec!["disable".into(), "mytasks".into(), "--action".into(), "add_task".into(), "--json".into()],
             _ => vec!["list".into(), "--json".into()],
         };
-        children.push(spawn(args, None));
+        children.push(start(args, None));
     }
     for (args, child) in children {
         let out = child.wait_with_output().expect("ends");
@@ -518,9 +518,7 @@ fn s18_cli_processes_opening_a_new_profile_at_once_all_succeed() {
     for _ in 0..8 {
         let p = Profile::new();
         let children: Vec<_> = (0..16)
-            .map(|_| {
-                p.command(&["prefs", "--json"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn")
-            })
+            .map(|_| spawn(p.command(&["prefs", "--json"]).stdout(Stdio::piped()).stderr(Stdio::piped())))
             .collect();
         for child in children {
             let out = child.wait_with_output().expect("ends");

@@ -32,11 +32,26 @@ impl Drop for Running {
     }
 }
 
+/// Starts `command`. Under Wine (scripts/build-windows --test) starting a
+/// process now and then fails with ERROR_INTERNAL_ERROR (1359) while many
+/// tests start processes at once (seen once in a CI run, in a test that
+/// passed before and after): that answer alone is tried again, a few times,
+/// on Windows only; any other failure to start fails the test.
+pub fn spawn(command: &mut Command) -> Child {
+    const ERROR_INTERNAL_ERROR: i32 = 1359;
+    let mut tries = 1;
+    loop {
+        match command.spawn() {
+            Err(e) if cfg!(windows) && e.raw_os_error() == Some(ERROR_INTERNAL_ERROR) && tries < 5 => tries += 1,
+            started => return started.expect("the program starts"),
+        }
+    }
+}
+
 /// Runs `command` with `stdin` written to it (then closed), capturing
 /// stdout and stderr.
 pub fn run(mut command: Command, stdin: Option<&str>) -> Output {
-    let mut child =
-        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("dcplugin runs");
+    let mut child = spawn(command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()));
     if let Some(text) = stdin {
         child.stdin.take().expect("stdin").write_all(text.as_bytes()).expect("write stdin");
     }
