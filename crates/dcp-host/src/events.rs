@@ -76,4 +76,9 @@ pub enum HostEvent {
         /// The line.
         entry: crate::JournalLine,
     },
+    /// The Twitch chat: its state, settings or counts changed, or a viewer's turn is to be said (issue 36).
+    Twitch {
+        /// What the chat reported.
+        notice: crate::ChatNotice,
+    },
 }

@@ -35,6 +35,7 @@ mod kept_offer;
 mod kept_on_pc;
 mod not_offered;
 mod plugin_test;
+mod twitch;
 
 pub use ai::{AiSettings, AiTest, FoundAi};
 use background::KnownDoor;
@@ -67,6 +68,11 @@ pub use dcp_vault::{CredentialStore, Persistence, Sensitive};
 pub use error::{ApiError, ApiResult, ErrorCode, FieldCode, FieldProblem, HostCode};
 pub use kept_on_pc::EventsForAi;
 pub use not_offered::NotOffered;
+/// The Twitch chat (issue 36, §12).
+pub use twitch::{
+    ChatChange, ChatCode, ChatDropped, ChatNotice, ChatSettings, ChatState, ChatStatus, ViewerTurn, TWITCH_HOST,
+    TWITCH_PORT,
+};
 
 /// Asking the player before an R3 action is sent (§12).
 pub use dcp_call::ask::{Answer, Ask, Decision, Question, ANSWER_WITHIN};
@@ -122,6 +128,8 @@ struct Inner {
     door_port: u16,
     door_state: Mutex<Option<KnownDoor>>,
     offers: kept_offer::KeptOffer,
+    /// The Twitch chat's connection in this process; ends with the host.
+    chat: twitch::Chat,
 }
 
 impl Drop for Inner {
@@ -148,6 +156,7 @@ impl Host {
                 (own.handle().clone(), Some(own))
             }
         };
+        let events = broadcast::channel(events::CAPACITY).0;
         Ok(Host {
             inner: Arc::new(Inner {
                 profile,
@@ -156,7 +165,8 @@ impl Host {
                 client: dcp_net::Client::new(),
                 runtime,
                 own_runtime,
-                events: broadcast::channel(events::CAPACITY).0,
+                chat: twitch::Chat::new(events.clone()),
+                events,
                 door_port: options.door_port.unwrap_or(DEFAULT_DOOR_PORT),
                 door_state: Mutex::new(None),
                 offers: Default::default(),

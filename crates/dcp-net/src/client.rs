@@ -6,6 +6,10 @@
 //! overrides at build time. The expensive part, the rustls configuration
 //! (root store, crypto provider), is built once per [`Client`] and shared by
 //! every hop. Connections are never pooled across hops or calls.
+//!
+//! [`Client::connect_tls`] opens the one long-lived connection of the app,
+//! the Twitch chat's (issue 36): the same resolution, judging, test hooks
+//! and roots, a TLS stream instead of HTTP.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -65,6 +69,36 @@ impl Client {
             Ok(result) => result,
             Err(_) => Err(NetError::Timeout),
         }
+    }
+
+    /// TLS to `host:port` on the web: the name resolved and judged public
+    /// ([`Client::resolve_public`], so the test-net hooks apply), the
+    /// client's roots (+ the test CA under test-net), the connection and
+    /// the handshake within the client's deadline. `host` must be a domain
+    /// name (BAD_URL otherwise): the certificate is checked against it.
+    pub async fn connect_tls(
+        &self,
+        host: &str,
+        port: u16,
+    ) -> Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>, NetError> {
+        match tokio::time::timeout(self.deadline, self.open_tls(host, port)).await {
+            Ok(result) => result,
+            Err(_) => Err(NetError::Timeout),
+        }
+    }
+
+    async fn open_tls(
+        &self,
+        host: &str,
+        port: u16,
+    ) -> Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>, NetError> {
+        let name = match rustls::pki_types::ServerName::try_from(host.to_owned()) {
+            Ok(name @ rustls::pki_types::ServerName::DnsName(_)) => name,
+            _ => return Err(NetError::BadUrl),
+        };
+        let addrs = self.resolve_public(host, port).await?;
+        let tcp = tokio::net::TcpStream::connect(&addrs[..]).await.map_err(|_| NetError::Network { local: false })?;
+        tokio_rustls::TlsConnector::from(self.tls.clone()).connect(name, tcp).await.map_err(|_| NetError::Tls)
     }
 
     async fn follow(&self, req: Outgoing, policy: &Policy) -> Result<Incoming, NetError> {

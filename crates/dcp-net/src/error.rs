@@ -49,6 +49,11 @@ pub enum NetError {
         /// The request went to a server on the PC.
         local: bool,
     },
+    /// The TLS handshake of [`crate::Client::connect_tls`] failed: a
+    /// certificate not trusted or not for the name, or a protocol error.
+    /// NETWORK, like a plugin request's TLS failure.
+    #[error("the secure connection failed: the server's certificate was not accepted")]
+    Tls,
     /// More than 3 redirects.
     #[error("more than {} redirects", dcp_format::limits::REDIRECTS)]
     TooManyRedirects,
@@ -80,7 +85,7 @@ impl NetError {
             NetError::PrivateAddress => CallCode::PrivateAddress,
             NetError::TooLarge => CallCode::TooLarge,
             NetError::Timeout => CallCode::Timeout,
-            NetError::Network { .. } => CallCode::Network,
+            NetError::Network { .. } | NetError::Tls => CallCode::Network,
             NetError::TooManyRedirects => CallCode::TooManyRedirects,
             NetError::Redirected { .. } => CallCode::BadUrl,
         };
@@ -112,6 +117,7 @@ mod tests {
             (NetError::Timeout, "TIMEOUT", true),
             (NetError::Network { local: true }, "NETWORK", true),
             (NetError::Network { local: false }, "NETWORK", true),
+            (NetError::Tls, "NETWORK", true),
             (NetError::TooManyRedirects, "TOO_MANY_REDIRECTS", false),
             (NetError::Redirected { status: 307, to: "https://api.example.com/".into() }, "BAD_URL", false),
         ];

@@ -1,7 +1,8 @@
 //! The network filter of companion plugins (spec §8 end, §14, §15, §21).
 //!
 //! *Architecture invariant:* this crate is the only code in the app that
-//! opens a socket for a plugin. The engine builds an [`Outgoing`] request
+//! opens a socket for a plugin, or for the Twitch chat
+//! ([`Client::connect_tls`], judged and pinned the same way). The engine builds an [`Outgoing`] request
 //! (method, absolute URL, headers, JSON body) and hands it to
 //! [`Client::send`] together with the plugin's [`Policy`]; nothing else
 //! reaches the network on a plugin's behalf.

@@ -43,7 +43,7 @@ pub use context::{CallContext, SealedSecrets};
 pub use error::StoreError;
 pub use event_tokens::TOKEN_BYTES;
 pub use install::{InstallOptions, Installed};
-pub use prefs::{Prefs, Switch};
+pub use prefs::{ChatChange, ChatSettings, Prefs, Switch};
 pub use profile::Profile;
 pub use registry::{ActionState, Card, Details, DetailsPage, EventState, SettingState};
 pub use review::{EventView, Origin, Review, SettingView};

@@ -60,8 +60,22 @@ impl Default for GateConfig {
     }
 }
 
-/// A viewer's message that becomes a turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The longest prefix the player may choose, in characters.
+pub const PREFIX_CHARS: usize = 20;
+
+/// A prefix as the player types it, if it may address the companion: 1 to
+/// [`PREFIX_CHARS`] visible characters, no space (a viewer types it as the
+/// first word), spaces around removed.
+pub fn typed_prefix(typed: &str) -> Option<String> {
+    let prefix = typed.trim();
+    let visible = |c: char| !c.is_whitespace() && !dcp_format::text::is_hidden_char(c);
+    ((1..=PREFIX_CHARS).contains(&prefix.chars().count()) && prefix.chars().all(visible)).then(|| prefix.to_owned())
+}
+
+/// A viewer's message that becomes a turn. Its JSON (the shells') leaves
+/// the message id out: it only matters to the moderators' deletions here.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ViewerTurn {
     /// The viewer's login, lowercase.
     pub login: String,
@@ -72,6 +86,8 @@ pub struct ViewerTurn {
     /// [`TEXT_CHARS`] characters, never empty.
     pub text: String,
     /// The message's `id` tag.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub msg_id: Option<String>,
 }
 
@@ -162,6 +178,12 @@ impl ChatGate {
             self.queue.clear();
             self.count(DropReason::Paused, count);
         }
+    }
+
+    /// Changes the prefix that addresses the companion (what waits stays:
+    /// it was addressed when it came).
+    pub fn set_prefix(&mut self, prefix: &str) {
+        prefix.clone_into(&mut self.config.prefix);
     }
 
     /// Replaces the ignore list: logins, any case, with or without `@`.
@@ -270,8 +292,11 @@ impl ChatGate {
         Some(rest.chars().take(TEXT_CHARS).collect())
     }
 
-    /// Drops what waited too long.
-    fn expire(&mut self, now: Duration) {
+    /// Drops what waited longer than [`GateConfig::max_wait`] at `now`
+    /// (counted [`DropReason::WaitedTooLong`]); [`ChatGate::offer`] and
+    /// [`ChatGate::next_turn`] do it first, a caller with neither to do
+    /// calls it to keep [`ChatGate::waiting`] true.
+    pub fn expire(&mut self, now: Duration) {
         let max_wait = self.config.max_wait;
         let before = self.queue.len();
         self.queue.retain(|w| now.saturating_sub(w.since) <= max_wait);

@@ -10,7 +10,12 @@
 //! UTF-8, holding a CR, LF or NUL inside, with a command or a login that is
 //! not Twitch's shape, is refused with a [`LineError`], never a panic. So a
 //! parsed message's text never holds a line break, and a `PONG` built from
-//! a `PING` is always exactly one line.
+//! a `PING` is always exactly one line. The ids kept (a message's `id`, a
+//! viewer's `user-id`, a notice's `msg-id`, a `CLEARMSG`'s
+//! `target-msg-id`) are tag values, which IRCv3 escapes may fill with any
+//! character, a line break included: only ids of Twitch's shape are kept
+//! (an odd one is dropped, or refuses the `CLEARMSG` it is the point of),
+//! so an id never carries a control character to a print or the journal.
 
 use dcp_format::text::one_line;
 
@@ -47,6 +52,14 @@ pub enum LineError {
     /// `_`, at most 25).
     #[error("the sender's login is not a Twitch login")]
     BadLogin,
+    /// An id the message is about that is not Twitch's shape.
+    #[error("{command}'s {part} is not a Twitch id")]
+    BadId {
+        /// The command, as IRC spells it.
+        command: &'static str,
+        /// The tag: `target-msg-id`.
+        part: &'static str,
+    },
 }
 
 /// What one line says.
@@ -71,7 +84,8 @@ pub enum Message {
     },
     /// A notice from the server (a refused join, a failed login…).
     Notice {
-        /// Twitch's `msg-id` tag, the notice's kind.
+        /// Twitch's `msg-id` tag, the notice's kind (`msg_channel_suspended`…):
+        /// lowercase ASCII letters, digits and `_`, else none.
         msg_id: Option<String>,
         /// Its text on one line, hidden characters removed.
         text: String,
@@ -92,9 +106,10 @@ pub struct Privmsg {
     pub login: String,
     /// The `display-name` tag, as Twitch sent it (unescaped).
     pub display_name: Option<String>,
-    /// The `user-id` tag.
+    /// The `user-id` tag: digits, else none.
     pub user_id: Option<String>,
-    /// The `id` tag: what a `CLEARMSG` names.
+    /// The `id` tag, what a `CLEARMSG` names: a UUID's characters (hex
+    /// digits and `-`), else none.
     pub msg_id: Option<String>,
     /// The text as sent: never holds CR, LF or NUL, not otherwise cleaned.
     pub text: String,
@@ -132,8 +147,17 @@ pub const ANONYMOUS_NICK: &str = "justinfan12345";
 /// ([`LineError::BadLogin`] otherwise), so nothing the player types can
 /// add a command to these lines.
 pub fn hello(channel: &str) -> Result<String, LineError> {
-    let channel = checked_login(channel.trim().trim_start_matches('#'))?;
+    let channel = typed_login(channel)?;
     Ok(format!("CAP REQ :twitch.tv/tags twitch.tv/commands\r\nNICK {ANONYMOUS_NICK}\r\nJOIN #{channel}\r\n"))
+}
+
+/// A Twitch login as the player types it (a channel, a viewer to ignore):
+/// spaces around, one leading `#` or `@` and any case allowed; lowercase
+/// out, or [`LineError::BadLogin`] when it is not 1 to 25 ASCII letters,
+/// digits or `_`.
+pub fn typed_login(typed: &str) -> Result<String, LineError> {
+    let typed = typed.trim();
+    checked_login(typed.strip_prefix(['#', '@']).unwrap_or(typed))
 }
 
 /// Reads one line, with or without its CR LF.
@@ -154,6 +178,9 @@ pub fn parse(line: &[u8]) -> Result<Message, LineError> {
         "CLEARMSG" => {
             let target_msg_id =
                 raw.tag("target-msg-id").ok_or(LineError::Missing { command: "CLEARMSG", part: "target-msg-id" })?;
+            if !is_msg_id(&target_msg_id) {
+                return Err(LineError::BadId { command: "CLEARMSG", part: "target-msg-id" });
+            }
             Ok(Message::ClearMsg { target_msg_id })
         }
         "CLEARCHAT" => {
@@ -161,7 +188,9 @@ pub fn parse(line: &[u8]) -> Result<Message, LineError> {
             Ok(Message::ClearChat { login })
         }
         "NOTICE" => Ok(Message::Notice {
-            msg_id: raw.tag("msg-id"),
+            msg_id: raw
+                .tag("msg-id")
+                .filter(|id| is_shaped(id, |b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')),
             text: one_line(raw.params.last().copied().unwrap_or_default()),
         }),
         command => Ok(Message::Other { command: command.to_owned() }),
@@ -180,8 +209,8 @@ fn privmsg(raw: &Raw<'_>) -> Result<Privmsg, LineError> {
         channel: channel.trim_start_matches('#').to_owned(),
         login: checked_login(nick)?,
         display_name: raw.tag("display-name"),
-        user_id: raw.tag("user-id"),
-        msg_id: raw.tag("id"),
+        user_id: raw.tag("user-id").filter(|id| is_shaped(id, |b| b.is_ascii_digit())),
+        msg_id: raw.tag("id").filter(|id| is_msg_id(id)),
         text: (*text).to_owned(),
         moderator: has_badge("moderator") || raw.tag("mod").as_deref() == Some("1"),
         broadcaster: has_badge("broadcaster"),
@@ -192,6 +221,19 @@ fn privmsg(raw: &Raw<'_>) -> Result<Privmsg, LineError> {
 fn checked_login(login: &str) -> Result<String, LineError> {
     let fits = (1..=25).contains(&login.len()) && login.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     fits.then(|| login.to_ascii_lowercase()).ok_or(LineError::BadLogin)
+}
+
+/// The longest id kept (a UUID takes 36).
+const ID_BYTES: usize = 64;
+
+/// 1 to [`ID_BYTES`] bytes, each one `allowed`.
+fn is_shaped(id: &str, allowed: impl Fn(u8) -> bool) -> bool {
+    (1..=ID_BYTES).contains(&id.len()) && id.bytes().all(allowed)
+}
+
+/// A message id: a UUID's characters, lowercase hex digits and `-`.
+fn is_msg_id(id: &str) -> bool {
+    is_shaped(id, |b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-')
 }
 
 /// A line cut into its parts, tag values still escaped.

@@ -10,14 +10,17 @@
 //! * [`gate`]: the prefix or mention, the cleaning, the per-viewer
 //!   cooldown, the global limit, the waiting queue, the ignore list, the
 //!   pause switch and the moderators' deletions.
+//! * [`backoff`]: how long a connection waits before it tries again.
 //!
 //! *Architecture invariant:* no I/O and no clock of its own: time comes in
 //! as an argument, so every limit is tested with the time a test chooses.
 
 #![deny(missing_docs)]
 
+pub mod backoff;
 pub mod gate;
 pub mod irc;
 
-pub use gate::{ChatGate, DropReason, GateConfig, Offered, ViewerTurn};
-pub use irc::{hello, parse, LineError, Message, Privmsg};
+pub use backoff::Backoff;
+pub use gate::{typed_prefix, ChatGate, DropReason, GateConfig, Offered, ViewerTurn};
+pub use irc::{hello, parse, typed_login, LineError, Message, Privmsg};

@@ -41,41 +41,41 @@ fn the_defaults_are_the_documented_ones() {
 #[test]
 fn the_prefix_any_case_then_a_space_makes_a_turn() {
     let mut g = gate();
-    assert_eq!(g.offer(&said("alice", "m1", "!ASK   what's 20 euros in yen?"), S), Offered::Queued);
+    assert_eq!(g.offer(&said("alice", "f1", "!ASK   what's 20 euros in yen?"), S), Offered::Queued);
     assert_eq!(
         g.next_turn(S),
         Some(ViewerTurn {
             login: "alice".into(),
             display_name: "alice".into(),
             text: "what's 20 euros in yen?".into(),
-            msg_id: Some("m1".into())
+            msg_id: Some("f1".into())
         })
     );
-    assert_eq!(g.offer(&said("bob", "m2", "!asking for a friend"), S), Offered::NotAddressed);
-    assert_eq!(g.offer(&said("bob", "m3", "hello chat"), S), Offered::NotAddressed);
-    assert_eq!(g.offer(&said("bob", "m4", "I said !ask hi"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("bob", "f2", "!asking for a friend"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("bob", "f3", "hello chat"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("bob", "f4", "I said !ask hi"), S), Offered::NotAddressed);
     assert_eq!(g.waiting(), 0);
 }
 
 #[test]
 fn a_mention_of_the_companion_anywhere_makes_a_turn_without_it() {
     let mut g = gate();
-    assert_eq!(g.offer(&said("alice", "m1", "hey @nova, what's the weather?"), S), Offered::Queued);
+    assert_eq!(g.offer(&said("alice", "f1", "hey @nova, what's the weather?"), S), Offered::Queued);
     assert_eq!(g.next_turn(S).map(|t| t.text), Some("hey what's the weather?".into()));
-    assert_eq!(g.offer(&said("bob", "m2", "@novabot hi"), S), Offered::NotAddressed);
-    assert_eq!(g.offer(&said("bob", "m3", "nova hi"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("bob", "f2", "@novabot hi"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("bob", "f3", "nova hi"), S), Offered::NotAddressed);
     let no_name = &mut ChatGate::new(GateConfig::default());
-    assert_eq!(no_name.offer(&said("bob", "m4", "@nova hi"), S), Offered::NotAddressed);
+    assert_eq!(no_name.offer(&said("bob", "f4", "@nova hi"), S), Offered::NotAddressed);
 }
 
 #[test]
 fn the_text_is_cleaned_and_cut_to_500_characters() {
     let mut g = gate();
     let hidden = "!ask what\u{200b}'s \u{202e}up\u{7}\t there\u{1}";
-    assert_eq!(g.offer(&said("alice", "m1", hidden), S), Offered::Queued);
+    assert_eq!(g.offer(&said("alice", "f1", hidden), S), Offered::Queued);
     assert_eq!(g.next_turn(S).map(|t| t.text), Some("what's up there".into()));
     let long = format!("!ask {}", "é".repeat(600));
-    assert_eq!(g.offer(&said("bob", "m2", &long), S), Offered::Queued);
+    assert_eq!(g.offer(&said("bob", "f2", &long), S), Offered::Queued);
     assert_eq!(g.next_turn(20 * S).map(|t| t.text), Some("é".repeat(TEXT_CHARS)));
 }
 
@@ -95,9 +95,9 @@ fn the_display_name_is_cleaned_cut_or_the_login() {
 #[test]
 fn an_empty_text_is_dropped() {
     let mut g = gate();
-    assert_eq!(g.offer(&said("alice", "m1", "!ask"), S), Offered::Dropped(DropReason::Empty));
-    assert_eq!(g.offer(&said("alice", "m2", "!ask \u{200b}\u{202e} "), S), Offered::Dropped(DropReason::Empty));
-    assert_eq!(g.offer(&said("alice", "m3", "@Nova"), S), Offered::Dropped(DropReason::Empty));
+    assert_eq!(g.offer(&said("alice", "f1", "!ask"), S), Offered::Dropped(DropReason::Empty));
+    assert_eq!(g.offer(&said("alice", "f2", "!ask \u{200b}\u{202e} "), S), Offered::Dropped(DropReason::Empty));
+    assert_eq!(g.offer(&said("alice", "f3", "@Nova"), S), Offered::Dropped(DropReason::Empty));
     assert_eq!(g.dropped(DropReason::Empty), 3);
     assert_eq!(g.waiting(), 0);
 }
@@ -105,10 +105,10 @@ fn an_empty_text_is_dropped() {
 #[test]
 fn a_viewer_waits_out_their_cooldown_others_do_not() {
     let mut g = gate();
-    assert_eq!(g.offer(&said("alice", "m1", "!ask one"), S), Offered::Queued);
-    assert_eq!(g.offer(&said("alice", "m2", "!ask two"), 60 * S), Offered::Dropped(DropReason::Cooldown));
-    assert_eq!(g.offer(&said("bob", "m3", "!ask three"), 2 * S), Offered::Queued);
-    assert_eq!(g.offer(&said("alice", "m4", "!ask four"), 61 * S), Offered::Queued);
+    assert_eq!(g.offer(&said("alice", "f1", "!ask one"), S), Offered::Queued);
+    assert_eq!(g.offer(&said("alice", "f2", "!ask two"), 60 * S), Offered::Dropped(DropReason::Cooldown));
+    assert_eq!(g.offer(&said("bob", "f3", "!ask three"), 2 * S), Offered::Queued);
+    assert_eq!(g.offer(&said("alice", "f4", "!ask four"), 61 * S), Offered::Queued);
     assert_eq!(g.dropped(DropReason::Cooldown), 1);
 }
 
@@ -139,8 +139,8 @@ fn a_flood_fills_the_queue_and_the_rest_is_dropped() {
 #[test]
 fn a_message_that_waited_too_long_is_dropped_and_counted() {
     let mut g = gate();
-    g.offer(&said("alice", "m1", "!ask one"), S);
-    g.offer(&said("bob", "m2", "!ask two"), 30 * S);
+    g.offer(&said("alice", "f1", "!ask one"), S);
+    g.offer(&said("bob", "f2", "!ask two"), 30 * S);
     assert_eq!(g.next_turn(61 * S).map(|t| t.login), Some("alice".into()), "60 s exactly is not too long");
     assert_eq!(g.next_turn(91 * S), None);
     assert_eq!(g.dropped(DropReason::WaitedTooLong), 1);
@@ -150,26 +150,26 @@ fn a_message_that_waited_too_long_is_dropped_and_counted() {
 #[test]
 fn ignored_viewers_any_case_with_or_without_at() {
     let mut g = gate();
-    g.offer(&said("troll", "m1", "!ask waiting"), S);
+    g.offer(&said("troll", "f1", "!ask waiting"), S);
     g.set_ignored(["@Troll ", "SPAMMER"]);
     assert_eq!((g.waiting(), g.dropped(DropReason::Ignored)), (0, 1), "what they had waiting goes too");
-    assert_eq!(g.offer(&said("spammer", "m2", "!ask hi"), 2 * S), Offered::Dropped(DropReason::Ignored));
-    assert_eq!(g.offer(&said("alice", "m3", "!ask hi"), 2 * S), Offered::Queued);
+    assert_eq!(g.offer(&said("spammer", "f2", "!ask hi"), 2 * S), Offered::Dropped(DropReason::Ignored));
+    assert_eq!(g.offer(&said("alice", "f3", "!ask hi"), 2 * S), Offered::Queued);
     g.set_ignored(Vec::<String>::new());
-    assert_eq!(g.offer(&said("spammer", "m4", "!ask hi"), 3 * S), Offered::Queued);
+    assert_eq!(g.offer(&said("spammer", "f4", "!ask hi"), 3 * S), Offered::Queued);
     assert_eq!(g.dropped(DropReason::Ignored), 2);
 }
 
 #[test]
 fn the_pause_switch_drops_what_waits_and_what_comes() {
     let mut g = gate();
-    g.offer(&said("alice", "m1", "!ask hi"), S);
+    g.offer(&said("alice", "f1", "!ask hi"), S);
     g.set_paused(true);
-    assert_eq!(g.offer(&said("bob", "m2", "!ask hi"), S), Offered::Dropped(DropReason::Paused));
+    assert_eq!(g.offer(&said("bob", "f2", "!ask hi"), S), Offered::Dropped(DropReason::Paused));
     assert_eq!(g.next_turn(S), None);
     assert_eq!(g.dropped(DropReason::Paused), 2);
     g.set_paused(false);
-    assert_eq!(g.offer(&said("bob", "m3", "!ask again"), 2 * S), Offered::Queued);
+    assert_eq!(g.offer(&said("bob", "f3", "!ask again"), 2 * S), Offered::Queued);
     assert_eq!(g.next_turn(2 * S).map(|t| t.text), Some("again".into()));
 }
 
@@ -215,12 +215,42 @@ fn the_players_own_prefix_and_limits() {
         ..gate_config()
     };
     let mut g = ChatGate::new(config);
-    assert_eq!(g.offer(&said("alice", "m1", "!ask hi"), S), Offered::NotAddressed);
-    assert_eq!(g.offer(&said("alice", "m2", "?bot hi"), S), Offered::Queued);
-    assert_eq!(g.offer(&said("bob", "m3", "?BOT hi"), S), Offered::Dropped(DropReason::QueueFull));
+    assert_eq!(g.offer(&said("alice", "f1", "!ask hi"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("alice", "f2", "?bot hi"), S), Offered::Queued);
+    assert_eq!(g.offer(&said("bob", "f3", "?BOT hi"), S), Offered::Dropped(DropReason::QueueFull));
     assert_eq!(g.next_turn(S).map(|t| t.login), Some("alice".into()));
-    assert_eq!(g.offer(&said("bob", "m4", "?bot again"), S), Offered::Queued);
+    assert_eq!(g.offer(&said("bob", "f4", "?bot again"), S), Offered::Queued);
     assert_eq!(g.next_turn(S).map(|t| t.login), Some("bob".into()), "no gap");
-    assert_eq!(g.offer(&said("alice", "m5", "?bot later"), 6 * S), Offered::Queued, "5 s cooldown");
+    assert_eq!(g.offer(&said("alice", "f5", "?bot later"), 6 * S), Offered::Queued, "5 s cooldown");
     assert_eq!(g.next_turn(9 * S), None, "waited 3 s of 2");
+}
+
+#[test]
+fn issue36_the_prefix_changed_while_the_chat_runs() {
+    let mut g = gate();
+    g.set_prefix("?q");
+    assert_eq!(g.offer(&said("alice", "f1", "!ask hi"), S), Offered::NotAddressed);
+    assert_eq!(g.offer(&said("alice", "f2", "?Q hi"), S), Offered::Queued);
+}
+
+#[test]
+fn issue36_a_prefix_the_player_types_is_visible_without_a_space() {
+    assert_eq!(dcp_twitch::typed_prefix(" !ask "), Some("!ask".into()));
+    assert_eq!(dcp_twitch::typed_prefix(&"?".repeat(20)), Some("?".repeat(20)));
+    assert_eq!(dcp_twitch::typed_prefix("¿pregunta"), Some("¿pregunta".into()));
+    for typed in ["", "   ", "!a sk", "!ask\u{200b}", "!ask\u{202e}", "!\task", &"?".repeat(21)] {
+        assert_eq!(dcp_twitch::typed_prefix(typed), None, "{typed:?}");
+    }
+}
+
+#[test]
+fn issue36_a_viewer_turn_crosses_as_json_without_its_message_id() {
+    let turn = ViewerTurn {
+        login: "alice".into(),
+        display_name: "Alice".into(),
+        text: "hi".into(),
+        msg_id: Some("f1".into()),
+    };
+    let json = serde_json::to_value(&turn).expect("json");
+    assert_eq!(json, serde_json::json!({"login": "alice", "display_name": "Alice", "text": "hi"}));
 }

@@ -124,3 +124,53 @@ fn hello_asks_for_tags_and_commands_logs_in_anonymously_and_joins_the_channel() 
         assert_eq!(dcp_twitch::hello(typed), Err(LineError::BadLogin), "{typed:?}");
     }
 }
+
+#[test]
+fn issue36_a_message_id_not_of_twitchs_shape_is_dropped() {
+    // A line break through IRCv3's escapes, a space, an upper-case or non-hex
+    // letter, a 65-byte id: no id, the message itself still read.
+    for id in [r"aa\r\nPRIVMSG", r"aa\sbb", "885196DE", "zz-1", &"a".repeat(65)] {
+        let m = privmsg(&format!("@id={id};user-id=42 :v!v@v.tmi.twitch.tv PRIVMSG #s :!ask hi"));
+        assert_eq!(m.msg_id, None, "{id:?}");
+        assert_eq!(m.text, "!ask hi");
+    }
+    assert_eq!(privmsg(&format!("@id={} :v!v@v PRIVMSG #s :t", "a".repeat(64))).msg_id, Some("a".repeat(64)));
+}
+
+#[test]
+fn issue36_a_user_id_not_of_digits_is_dropped() {
+    for id in [r"42\n", "4 2", "-42", "42a", &"4".repeat(65)] {
+        let m = privmsg(&format!("@user-id={} :v!v@v.tmi.twitch.tv PRIVMSG #s :hi", id.replace(' ', r"\s")));
+        assert_eq!(m.user_id, None, "{id:?}");
+    }
+}
+
+#[test]
+fn issue36_a_notice_id_not_of_twitchs_shape_is_dropped() {
+    for id in [r"msg_banned\r\nJOIN", "Msg_Banned", r"msg\sbanned", "msg-banned\u{7}"] {
+        let line = format!("@msg-id={id} :tmi.twitch.tv NOTICE #s :You are banned.");
+        let Ok(Message::Notice { msg_id, text }) = parse(line.as_bytes()) else { panic!("not a NOTICE: {id:?}") };
+        assert_eq!((msg_id, text.as_str()), (None, "You are banned."), "{id:?}");
+    }
+}
+
+#[test]
+fn issue36_a_clearmsg_whose_target_is_not_a_message_id_is_refused() {
+    for id in [r"aaa\r\n", "AAA-1", "x", &"a".repeat(65)] {
+        let line = format!("@login=v;target-msg-id={id} :tmi.twitch.tv CLEARMSG #s :x");
+        assert_eq!(
+            parse(line.as_bytes()),
+            Err(LineError::BadId { command: "CLEARMSG", part: "target-msg-id" }),
+            "{id:?}"
+        );
+    }
+}
+
+#[test]
+fn issue36_a_typed_login_loses_its_hash_or_at_and_its_case() {
+    assert_eq!(dcp_twitch::typed_login(" #Streamer_42 "), Ok("streamer_42".into()));
+    assert_eq!(dcp_twitch::typed_login("@Viewer"), Ok("viewer".into()));
+    for typed in ["", "#", "##a", "@#a", "a b", "a\r\nb", "é", &"s".repeat(26)] {
+        assert_eq!(dcp_twitch::typed_login(typed), Err(LineError::BadLogin), "{typed:?}");
+    }
+}

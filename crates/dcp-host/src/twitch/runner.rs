@@ -1,0 +1,109 @@
+//! One chat connection's life: connect through dcp-net, send
+//! [`dcp_twitch::hello`], read lines (answer `PING`, give chat and
+//! moderation to the gate, take the join as Connected), and when the
+//! connection ends, wait as [`dcp_twitch::Backoff`] says and connect again,
+//! until a notice refuses the login or the join. A line that does not
+//! parse is skipped, unprinted: nothing a viewer wrote is ever logged.
+
+use super::lines::{Lines, NoLine};
+use super::{ChatCode, ChatState, Shared, TWITCH_HOST, TWITCH_PORT};
+use dcp_net::NetError;
+use dcp_twitch::{Backoff, Message};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::time::Instant;
+
+/// No line for this long and the connection is taken for dead: Twitch
+/// sends a `PING` about every 5 minutes.
+const SILENT: Duration = Duration::from_secs(6 * 60);
+
+/// Connects `channel` again and again; returns only after a refusal.
+pub(super) async fn run(shared: Arc<Shared>, client: dcp_net::Client, channel: String, generation: u64) {
+    let mut backoff = Backoff::new();
+    loop {
+        let (code, up_for) = match client.connect_tls(TWITCH_HOST, TWITCH_PORT).await {
+            Ok(mut stream) => {
+                let opened = Instant::now();
+                let code = converse(&shared, &mut stream, &channel, generation).await;
+                (code, opened.elapsed())
+            }
+            Err(NetError::Tls) => (ChatCode::Tls, Duration::ZERO),
+            Err(_) => (ChatCode::Network, Duration::ZERO),
+        };
+        if code == ChatCode::Refused {
+            shared.update(generation, |live| {
+                live.state = ChatState::Off;
+                live.channel = None;
+                live.code = Some(code);
+                live.retry_in_secs = None;
+            });
+            return;
+        }
+        let wait = backoff.next_wait(up_for, code == ChatCode::Reconnect);
+        shared.update(generation, |live| {
+            live.state = ChatState::Reconnecting;
+            live.code = Some(code);
+            live.retry_in_secs = Some(wait.as_secs());
+        });
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// Reads one connection until it ends; returns why.
+async fn converse(
+    shared: &Shared,
+    stream: &mut (impl AsyncRead + AsyncWrite + Unpin),
+    channel: &str,
+    generation: u64,
+) -> ChatCode {
+    // The channel was checked when it was saved; a refusal is the same for it.
+    let Ok(hello) = dcp_twitch::hello(channel) else { return ChatCode::Refused };
+    if stream.write_all(hello.as_bytes()).await.is_err() {
+        return ChatCode::Closed;
+    }
+    let mut lines = Lines::default();
+    let mut joined = false;
+    loop {
+        let line = match tokio::time::timeout(SILENT, lines.next(&mut *stream)).await {
+            Err(_) => return ChatCode::Silent,
+            Ok(Err(NoLine::Closed | NoLine::TooLong)) => return ChatCode::Closed,
+            Ok(Err(NoLine::Failed)) => return ChatCode::Network,
+            Ok(Ok(line)) => line,
+        };
+        let Ok(message) = dcp_twitch::parse(&line) else { continue };
+        match message {
+            Message::Ping(ping) => {
+                if stream.write_all(ping.pong().as_bytes()).await.is_err() {
+                    return ChatCode::Closed;
+                }
+            }
+            Message::Reconnect => return ChatCode::Reconnect,
+            Message::Notice { msg_id, .. } if refuses(joined, msg_id.as_deref()) => return ChatCode::Refused,
+            Message::Other { command } if !joined && (command == "JOIN" || command == "ROOMSTATE") => {
+                joined = true;
+                shared.update(generation, |live| {
+                    live.state = ChatState::Connected;
+                    live.code = None;
+                    live.retry_in_secs = None;
+                });
+            }
+            message @ (Message::Privmsg(_) | Message::ClearMsg { .. } | Message::ClearChat { .. }) => {
+                shared.update(generation, |live| {
+                    let now = live.now();
+                    live.gate.offer(&message, now);
+                });
+                shared.wake.notify_one();
+            }
+            Message::Notice { .. } | Message::Other { .. } => {}
+        }
+    }
+}
+
+/// Whether a notice refuses the connection: before the join, any notice
+/// (Twitch sends one only for a failed login or a refused join, such as
+/// "Login unsuccessful" or `msg_channel_suspended`); after it, only those
+/// saying the channel is gone or this login banned.
+fn refuses(joined: bool, msg_id: Option<&str>) -> bool {
+    !joined || matches!(msg_id, Some("msg_channel_suspended" | "msg_banned" | "tos_ban"))
+}
