@@ -34,4 +34,4 @@ mod script;
 mod server;
 
 pub use script::{Chunk, ModelsReply, Script, Step, MODEL};
-pub use server::{Options, Received, Route, ScriptedAi, Tls};
+pub use server::{bind, Options, Received, Route, ScriptedAi, Tls};

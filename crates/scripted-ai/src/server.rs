@@ -78,7 +78,9 @@ pub struct Tls {
 }
 
 impl Tls {
-    fn acceptor(&self) -> io::Result<tokio_rustls::TlsAcceptor> {
+    /// The server side of TLS with this certificate: no client certificate,
+    /// no ALPN (the Twitch-like server uses it as is).
+    pub fn server_config(&self) -> io::Result<rustls::ServerConfig> {
         use rustls::pki_types::pem::PemObject;
         use rustls::pki_types::{CertificateDer, PrivateKeyDer};
         let certs = CertificateDer::pem_slice_iter(self.cert_pem.as_bytes())
@@ -86,12 +88,16 @@ impl Tls {
             .map_err(io::Error::other)?;
         let key = PrivateKeyDer::from_pem_slice(self.key_pem.as_bytes()).map_err(io::Error::other)?;
         let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(io::Error::other)?
             .with_no_client_auth()
             .with_single_cert(certs, key)
-            .map_err(io::Error::other)?;
+            .map_err(io::Error::other)
+    }
+
+    fn acceptor(&self) -> io::Result<tokio_rustls::TlsAcceptor> {
+        let mut config = self.server_config()?;
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
         Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
     }
@@ -217,8 +223,9 @@ impl Drop for ScriptedAi {
     }
 }
 
-/// 127.0.0.1:`port`, or a free port that §15 does not reserve.
-fn bind(port: Option<u16>) -> io::Result<std::net::TcpListener> {
+/// 127.0.0.1:`port`, or a free port that §15 does not reserve (the
+/// repo's other loopback test servers bind with it too).
+pub fn bind(port: Option<u16>) -> io::Result<std::net::TcpListener> {
     if let Some(port) = port {
         return std::net::TcpListener::bind(("127.0.0.1", port));
     }

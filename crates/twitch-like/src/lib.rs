@@ -106,10 +106,11 @@ impl TwitchLike {
     /// A server on this port of 127.0.0.1 (a free one when `None`), from a plain (non-async) caller.
     pub fn launch(port: Option<u16>) -> io::Result<TwitchLike> {
         let pki = scripted_ai::pki::TestPki::new(&[HOST]).map_err(io::Error::other)?;
-        let acceptor = acceptor(&pki.cert_pem, &pki.key_pem)?;
+        // No ALPN: Twitch offers none.
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(pki.tls().server_config()?));
         let ca_dir = tempfile::tempdir()?;
         std::fs::write(ca_dir.path().join("ca.pem"), &pki.ca_pem)?;
-        let listener = bind(port)?;
+        let listener = scripted_ai::bind(port)?;
         let addr = listener.local_addr()?;
         listener.set_nonblocking(true)?;
         let shared = Arc::new(Shared::new());
@@ -307,35 +308,6 @@ fn login_of(name: &str) -> Result<String, BadSay> {
 /// A channel as a test names it (any case, an optional `#`), as the connections keep it.
 fn channel_of(channel: &str) -> String {
     channel.trim_start_matches('#').to_ascii_lowercase()
-}
-
-/// 127.0.0.1:`port`, or a free port that §15 does not reserve.
-fn bind(port: Option<u16>) -> io::Result<std::net::TcpListener> {
-    match port {
-        Some(port) => std::net::TcpListener::bind(("127.0.0.1", port)),
-        None => loop {
-            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-            if dcp_format::hosts::reserved_port(listener.local_addr()?.port()).is_none() {
-                break Ok(listener);
-            }
-        },
-    }
-}
-
-/// The TLS side: the server certificate for [`HOST`], no client certificate, no ALPN (Twitch offers none).
-fn acceptor(cert_pem: &str, key_pem: &str) -> io::Result<tokio_rustls::TlsAcceptor> {
-    use rustls::pki_types::pem::PemObject;
-    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-    let certs =
-        CertificateDer::pem_slice_iter(cert_pem.as_bytes()).collect::<Result<Vec<_>, _>>().map_err(io::Error::other)?;
-    let key = PrivateKeyDer::from_pem_slice(key_pem.as_bytes()).map_err(io::Error::other)?;
-    let config = rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-        .with_safe_default_protocol_versions()
-        .map_err(io::Error::other)?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .map_err(io::Error::other)?;
-    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }
 
 /// What the handle tells every connection.
