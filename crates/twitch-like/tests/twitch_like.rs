@@ -93,6 +93,24 @@ async fn a_client_is_greeted_and_joined_as_twitch_does() {
 }
 
 #[tokio::test]
+async fn its_env_sends_the_apps_connection_to_twitchs_real_name_and_port_here() {
+    let twitch = TwitchLike::start().await.expect("starts");
+    let env: std::collections::HashMap<String, String> = twitch.env().into_iter().collect();
+    let overrides = dcp_net::TestOverrides {
+        dns: dcp_net::TestOverrides::parse_dns(&env["DCPLUGIN_TEST_DNS"]).expect("DNS hook"),
+        connect: dcp_net::TestOverrides::parse_connect(&env["DCPLUGIN_TEST_CONNECT"]).expect("connect hook"),
+        ca_pem: Some(std::fs::read(&env["DCPLUGIN_TEST_CA"]).expect("the CA file")),
+    };
+    let client = dcp_net::Client::with_test_overrides(overrides);
+    let tls = client.connect_tls("irc.chat.twitch.tv", 6697).await.expect("reaches the server");
+    let (reader, mut writer) = tokio::io::split(tls);
+    writer.write_all(dcp_twitch::hello("streamer").expect("a channel").as_bytes()).await.expect("writes");
+    twitch.joined("streamer").await;
+    let first = BufReader::new(reader).lines().next_line().await.expect("reads");
+    assert_eq!(first.as_deref(), Some(":tmi.twitch.tv CAP * ACK :twitch.tv/tags twitch.tv/commands"));
+}
+
+#[tokio::test]
 async fn what_the_test_drives_reaches_the_client_as_twitch_sends_it() {
     let twitch = TwitchLike::start().await.expect("starts");
     let (mut client, _) = Client::joined(twitch.port(), twitch.ca_pem(), "streamer").await;
