@@ -199,6 +199,24 @@ async fn a_channel_message_reaches_only_the_connections_in_that_channel() {
 }
 
 #[tokio::test]
+async fn a_client_parts_pings_and_is_told_what_twitch_does_not_know() {
+    let twitch = TwitchLike::start().await.expect("starts");
+    let (mut client, _) = Client::joined(twitch.port(), twitch.ca_pem(), "streamer").await;
+    client.send("CAP REQ :twitch.tv/unknown\r\nPING :hello\r\nWHO #streamer\r\nPART #streamer\r\n").await;
+    assert_eq!(client.expect_line().await, ":tmi.twitch.tv CAP * NAK :twitch.tv/unknown");
+    assert_eq!(client.expect_line().await, ":tmi.twitch.tv PONG tmi.twitch.tv :hello");
+    assert_eq!(client.expect_line().await, ":tmi.twitch.tv 421 justinfan12345 WHO :Unknown command");
+    assert_eq!(
+        client.expect_line().await,
+        ":justinfan12345!justinfan12345@justinfan12345.tmi.twitch.tv PART #streamer"
+    );
+    // Parted: the channel's messages no longer come; a line for every connection still does.
+    twitch.say("streamer", "viewer", "Viewer", "not for you");
+    twitch.send_raw(":tmi.twitch.tv NOTICE * :for everyone");
+    assert_eq!(client.expect_line().await, ":tmi.twitch.tv NOTICE * :for everyone");
+}
+
+#[tokio::test]
 async fn a_client_that_comes_back_joins_again() {
     let twitch = TwitchLike::start().await.expect("starts");
     let (mut first, _) = Client::joined(twitch.port(), twitch.ca_pem(), "streamer").await;
