@@ -87,6 +87,15 @@ pub enum BadSay {
     NotOneLine,
 }
 
+/// Who says a message: a plain viewer or one of the channel's moderators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// No badge.
+    Viewer,
+    /// The `moderator/1` badge, `mod=1`, `user-type=mod`.
+    Moderator,
+}
+
 /// A running Twitch-like server. Dropping it stops it and closes every connection.
 pub struct TwitchLike {
     addr: SocketAddr,
@@ -174,22 +183,24 @@ impl TwitchLike {
     /// deletion names. The text is sent as given (no 500-character cut: a
     /// test can check the client's). Panics where [`Self::try_say`] refuses.
     pub fn say(&self, channel: &str, login: &str, display_name: &str, text: &str) -> String {
-        self.try_say(channel, login, display_name, text, false).unwrap_or_else(|bad| panic!("twitch-like: say: {bad}"))
+        self.try_say(channel, login, display_name, text, Role::Viewer)
+            .unwrap_or_else(|bad| panic!("twitch-like: say: {bad}"))
     }
 
     /// [`Self::say`] from a moderator (the `moderator/1` badge, `mod=1`, `user-type=mod`).
     pub fn say_as_mod(&self, channel: &str, login: &str, display_name: &str, text: &str) -> String {
-        self.try_say(channel, login, display_name, text, true).unwrap_or_else(|bad| panic!("twitch-like: say: {bad}"))
+        self.try_say(channel, login, display_name, text, Role::Moderator)
+            .unwrap_or_else(|bad| panic!("twitch-like: say: {bad}"))
     }
 
-    /// [`Self::say`] (a moderator's with `moderator`), or why it would not be one Twitch line.
+    /// [`Self::say`] by a viewer of this role, or why it would not be one Twitch line.
     pub fn try_say(
         &self,
         channel: &str,
         login: &str,
         display_name: &str,
         text: &str,
-        moderator: bool,
+        role: Role,
     ) -> Result<String, BadSay> {
         let channel = login_of(channel.trim_start_matches('#'))?;
         let login = login_of(login)?;
@@ -197,8 +208,7 @@ impl TwitchLike {
             return Err(BadSay::NotOneLine);
         }
         let id = wire::message_id();
-        let line =
-            wire::privmsg(&wire::Said { channel: &channel, login: &login, display_name, text, id: &id, moderator });
+        let line = wire::privmsg(&wire::Said { channel: &channel, login: &login, display_name, text, id: &id, role });
         self.shared.state().said.insert(id.clone(), (login, text.to_owned()));
         self.shared.send(Out::Line { channel: Some(channel), line });
         Ok(id)

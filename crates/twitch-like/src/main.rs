@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::Parser;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::broadcast::error::RecvError;
-use twitch_like::TwitchLike;
+use twitch_like::{Role, TwitchLike};
 
 /// A Twitch-like IRC server over TLS on 127.0.0.1, driven from standard input.
 #[derive(Parser)]
@@ -64,7 +64,7 @@ fn command(twitch: &TwitchLike, line: &str) {
         ("say", [channel, login, display_name, ..]) => {
             // The text as typed: everything after the third word, inner spaces kept.
             let text = rest.splitn(4, ' ').nth(3).unwrap_or_default();
-            match twitch.try_say(channel, login, display_name, text, false) {
+            match twitch.try_say(channel, login, display_name, text, Role::Viewer) {
                 Ok(id) => say_line(&format!("said {id}")),
                 Err(bad) => eprintln!("twitch-like: say: {bad}"),
             }

@@ -8,6 +8,8 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::Role;
+
 /// The server's own prefix name.
 pub(crate) const SERVER: &str = "tmi.twitch.tv";
 
@@ -68,13 +70,16 @@ pub(crate) struct Said<'a> {
     pub display_name: &'a str,
     pub text: &'a str,
     pub id: &'a str,
-    pub moderator: bool,
+    pub role: Role,
 }
 
 /// A viewer's `PRIVMSG` with the tags Twitch sends on every chat message.
 pub(crate) fn privmsg(said: &Said<'_>) -> String {
-    let Said { channel, login, display_name, text, id, moderator } = *said;
-    let (badges, flag, user_type) = if moderator { ("moderator/1", "1", "mod") } else { ("", "0", "") };
+    let Said { channel, login, display_name, text, id, role } = *said;
+    let (badges, flag, user_type) = match role {
+        Role::Viewer => ("", "0", ""),
+        Role::Moderator => ("moderator/1", "1", "mod"),
+    };
     let (room_id, user_id, ts) = (numeric_id(channel), numeric_id(login), sent_ts());
     let color = format!("#{:06X}", numeric_id(login).parse::<u32>().unwrap_or_default() & 0x00ff_ffff);
     let tags = tags(&[
