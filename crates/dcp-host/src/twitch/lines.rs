@@ -12,7 +12,8 @@ const WITH_CRLF: usize = MAX_LINE_BYTES + 2;
 /// Why no line came.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NoLine {
-    /// The server ended the connection.
+    /// The server ended the connection, with TLS's goodbye or without
+    /// (a reset, an end of stream in the middle of TLS).
     Closed,
     /// A line over the cap.
     TooLong,
@@ -44,10 +45,17 @@ impl Lines {
             match reader.read(&mut chunk[..room]).await {
                 Ok(0) => return Err(NoLine::Closed),
                 Ok(n) => self.buffer.extend_from_slice(&chunk[..n]),
+                Err(e) if is_ended(e.kind()) => return Err(NoLine::Closed),
                 Err(_) => return Err(NoLine::Failed),
             }
         }
     }
+}
+
+/// An error that says the other side ended the connection.
+fn is_ended(kind: std::io::ErrorKind) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionReset, UnexpectedEof};
+    matches!(kind, UnexpectedEof | ConnectionReset | ConnectionAborted)
 }
 
 #[cfg(test)]
