@@ -117,40 +117,46 @@ async fn issue36_connect_joins_twitchs_real_name_and_port_anonymously() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s12_a_viewers_turn_is_handed_over_only_while_the_companion_listens() {
-    let mut chat = chat_with(no_gap()).await;
+    // A message waits 1 s at most: one that runs out was never handed over.
+    let mut chat = chat_with(GateConfig { max_wait: Duration::from_secs(1), ..no_gap() }).await;
     chat.connected("streamer").await;
-    chat.server.say("streamer", "alice", "Alice", "!ask what's 20 euros in yen?");
-    // Waiting, not said: the companion sleeps until it says otherwise.
+    // The companion sleeps until it says otherwise.
+    chat.server.say("streamer", "alice", "Alice", "!ask anyone awake?");
+    let status = chat.state(|s| s.dropped.waited_too_long == 1).await;
+    assert_eq!(status.said, 0);
+    chat.server.say("streamer", "bob", "Bob", "!ask what's 20 euros in yen?");
     chat.state(|s| s.waiting == 1).await;
     chat.host.twitch_companion(CompanionState::Listening);
     let turn = chat.turn().await;
-    assert_eq!((turn.login.as_str(), turn.display_name.as_str()), ("alice", "Alice"));
+    assert_eq!((turn.login.as_str(), turn.display_name.as_str()), ("bob", "Bob"));
     assert_eq!(turn.text, "what's 20 euros in yen?");
-    let status = chat.state(|s| s.said == 1).await;
-    assert_eq!(status.waiting, 0);
-    // The player types: a chat turn never interrupts them. Carol's
-    // message finds Bob's still waiting, so the tick Bob's woke held it.
-    chat.host.twitch_companion(CompanionState::UserTyping);
-    chat.server.say("streamer", "bob", "Bob", "!ask and in dollars?");
-    chat.server.say("streamer", "carol", "Carol", "!ask and in pounds?");
-    chat.state(|s| s.waiting == 2).await;
+    chat.state(|s| s.said == 1 && s.waiting == 0).await;
+    // Answered; then the player types: a chat turn never interrupts them.
     chat.host.twitch_companion(CompanionState::Listening);
-    assert_eq!(chat.turn().await.login, "bob");
+    chat.host.twitch_companion(CompanionState::UserTyping);
+    chat.server.say("streamer", "carol", "Carol", "!ask and in pounds?");
+    let status = chat.state(|s| s.dropped.waited_too_long == 2).await;
+    assert_eq!(status.said, 1);
+    chat.host.twitch_companion(CompanionState::Listening);
+    chat.server.say("streamer", "dave", "Dave", "!ask and in dollars?");
+    assert_eq!(chat.turn().await.login, "dave");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue36_a_turn_handed_over_counts_as_answered_until_the_companion_listens_again() {
-    let mut chat = chat_with(no_gap()).await;
+    let mut chat = chat_with(GateConfig { max_wait: Duration::from_secs(1), ..no_gap() }).await;
     chat.connected("streamer").await;
     chat.host.twitch_companion(CompanionState::Listening);
     chat.server.say("streamer", "alice", "Alice", "!ask one");
     assert_eq!(chat.turn().await.login, "alice");
-    // No new state from the companion yet: it is still answering alice.
+    // No new state from the companion: it is still answering alice, so
+    // bob's message waits until it runs out.
     chat.server.say("streamer", "bob", "Bob", "!ask two");
-    let status = chat.state(|s| s.waiting == 1).await;
+    let status = chat.state(|s| s.dropped.waited_too_long == 1).await;
     assert_eq!(status.said, 1);
     chat.host.twitch_companion(CompanionState::Listening);
-    assert_eq!(chat.turn().await.login, "bob");
+    chat.server.say("streamer", "carol", "Carol", "!ask three");
+    assert_eq!(chat.turn().await.login, "carol");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -245,6 +251,24 @@ async fn issue36_disconnect_ends_the_connection_and_forgets_the_channel() {
     closed(&mut happenings).await;
     // Nothing saved: resuming connects nothing.
     assert_eq!(chat.host.twitch_resume().await.unwrap().state, ChatState::Off);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue36_connecting_another_channel_replaces_the_connection() {
+    let mut chat = chat_with(no_gap()).await;
+    let mut happenings = chat.server.happenings();
+    chat.connected("first").await;
+    // Connecting the same channel again keeps the connection.
+    assert_eq!(chat.host.twitch_connect("#FIRST").await.unwrap().state, ChatState::Connected);
+    let status = chat.connected("second").await;
+    assert_eq!((status.channel.as_deref(), status.settings.channel.as_deref()), (Some("second"), Some("second")));
+    chat.server.joined("second").await;
+    closed(&mut happenings).await;
+    assert_eq!(chat.server.connections(), 2);
+    chat.host.twitch_companion(CompanionState::Listening);
+    chat.server.say("first", "alice", "Alice", "!ask from the old channel");
+    chat.server.say("second", "bob", "Bob", "!ask from the new one");
+    assert_eq!(chat.turn().await.login, "bob");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

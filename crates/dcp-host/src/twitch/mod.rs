@@ -261,9 +261,14 @@ impl Shared {
         }
     }
 
-    /// Hands the next turn over if the companion is ready for one; publishes the counts.
-    fn tick(&self) {
+    /// Hands the next turn over if the companion is ready for one;
+    /// publishes the counts. False once the chat is off (a notice refused
+    /// it): nothing more is handed over.
+    fn tick(&self) -> bool {
         let mut live = self.live();
+        if live.state == ChatState::Off {
+            return false;
+        }
         let now = live.now();
         // Messages that waited too long are dropped (and counted) even
         // while nobody takes a turn.
@@ -276,6 +281,7 @@ impl Shared {
             }
         }
         self.publish(&mut live);
+        true
     }
 }
 
@@ -391,10 +397,10 @@ impl Drop for Chat {
     }
 }
 
-/// Hands turns over when the companion is ready, every [`TICK`] or when woken.
+/// Hands turns over when the companion is ready, every [`TICK`] or when
+/// woken, until the chat is off.
 async fn tick(shared: Arc<Shared>) {
-    loop {
-        shared.tick();
+    while shared.tick() {
         tokio::select! {
             () = tokio::time::sleep(TICK) => {}
             () = shared.wake.notified() => {}
