@@ -17,6 +17,11 @@
 //! what the shell has taken, and the shell stops it from anywhere with the
 //! [`CancellationToken`] it passed, or by dropping the stream.
 //!
+//! A turn of the player's Twitch chat ([`Companion::viewer_turn`], issue
+//! 36) is a player's turn of source twitch whose words the AI reads framed
+//! as a viewer's (`viewer.rs`): the host's rules for the chat (R0 only, one
+//! call) apply to it as to any turn of that source.
+//!
 //! A turn always ends (issue 32): within [`TURN_SECONDS`] whatever the AI
 //! sends (each answer also has its own limit, `dcp_ai::Limits::answer`),
 //! or at once when a shell stops it. Either drops the turn where it is:
@@ -29,6 +34,7 @@ use crate::event::{args_text, EngineCode, NoToolsNote, Said, TurnCode, TurnEvent
 use crate::kept::{heard, Ledger};
 use crate::prompt::system_message;
 use crate::step::{Action, Asked, Steps};
+use crate::viewer::viewer_message;
 use dcp_ai::{AiError, ChatRequest, Connection, Message, Place, Reply, StreamItem, ToolCall, ToolSpec};
 use dcp_call::offer::Shown;
 use dcp_format::language::Language;
@@ -36,6 +42,7 @@ use dcp_format::limits::{STEPS_PER_TURN, TURN_SECONDS};
 use dcp_format::model::in_language;
 use dcp_host::{
     Answer, ApiError, Ask, CompanionState, Decision, ErrorCode, EventReason, Host, Question, SaidEvent, Source, Turn,
+    ViewerTurn,
 };
 use futures_core::Stream;
 use std::collections::BTreeMap;
@@ -259,16 +266,45 @@ impl Companion {
         let over = stop.child_token();
         TurnStream::of(stop, move |to| async move {
             let mut out = queue(to);
-            // What the turn is about picks the tools when not all fit (§17).
-            let turn = Turn {
-                words: said.text.clone(),
-                used: used(&self.conversation),
-                ..self.turn(said.source, said.live, ask.is_some())
-            };
+            let turn = self.spoken(&said, ask.is_some());
             let running = Running { turn, tools: true, ask, said: Vec::new(), over };
             out(TurnEvent::Turn { id: turn_id(&running.turn), source: said.source, text: said.text.clone() });
             self.run(running, said.text, &mut out).await
         })
+    }
+
+    /// A turn of the player's Twitch chat (§12, issue 36): source twitch,
+    /// live, nobody asked to confirm, so the host offers R0 actions only
+    /// and its courtier refuses any other (`twitch_level`) and a second
+    /// call in the turn (`twitch_quota`, shared with the built-in tools).
+    /// The lines start with `viewer` (the name and words as the player is
+    /// shown them), then `turn`; the AI reads the words framed as untrusted
+    /// chat in the player's language (`viewer.rs`). Cancelling `stop` ends it.
+    pub fn viewer_turn(&mut self, viewer: ViewerTurn, stop: CancellationToken) -> TurnStream<'_> {
+        let over = stop.child_token();
+        TurnStream::of(stop, move |to| async move {
+            let mut out = queue(to);
+            let said = Said { source: Source::Twitch, live: true, text: viewer.text };
+            let turn = self.spoken(&said, false);
+            out(TurnEvent::Viewer { name: viewer.display_name.clone(), text: said.text.clone() });
+            out(TurnEvent::Turn { id: turn_id(&turn), source: said.source, text: said.text.clone() });
+            let language = match self.host.switches().await {
+                Ok(switches) => switches.language,
+                Err(e) => return Err(ended(TurnError::Host(e), &mut out)),
+            };
+            let message = viewer_message(language, &viewer.display_name, &said.text);
+            self.run(Running { turn, tools: true, ask: None, said: Vec::new(), over }, message, &mut out).await
+        })
+    }
+
+    /// The turn of words said (by the player, or a viewer): what they are
+    /// about picks the tools when not all fit (§17).
+    fn spoken(&self, said: &Said, can_confirm: bool) -> Turn {
+        Turn {
+            words: said.text.clone(),
+            used: used(&self.conversation),
+            ..self.turn(said.source, said.live, can_confirm)
+        }
     }
 
     /// An event turn (§16): the door's `message` (already in the player's

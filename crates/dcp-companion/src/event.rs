@@ -53,6 +53,16 @@ pub enum TurnEvent {
         /// What was said.
         text: String,
     },
+    /// A turn of the player's Twitch chat starts (§12, issue 36): who
+    /// wrote and what, as the player is shown it; said before the turn's
+    /// `turn` line (source `twitch`, its text the viewer's words), while
+    /// the AI reads them framed as untrusted chat.
+    Viewer {
+        /// The viewer's display name (cleaned by the chat's gate).
+        name: String,
+        /// Their words, the prefix or mention removed, cleaned.
+        text: String,
+    },
     /// A piece of the answer, as it streams.
     Delta {
         /// The piece.
@@ -408,6 +418,9 @@ mod tests {
             serde_json::to_value(TurnEvent::NoTools { server: PcServer::LlamaCpp }).ok(),
             Some(json!({"type":"no_tools","server":"llama_cpp"}))
         );
+        // Issue 36: a viewer of the Twitch chat, before the turn's line.
+        let viewer = TurnEvent::Viewer { name: "Kappa_Fan".into(), text: "hi".into() };
+        assert_eq!(serde_json::to_value(viewer).ok(), Some(json!({"type":"viewer","name":"Kappa_Fan","text":"hi"})));
         // Issue 32: the turns an online AI's request leaves out, and an event it was not told.
         let left = TurnEvent::LeftOut { turns: 2, plugins: vec!["notes".into()] };
         assert_eq!(serde_json::to_value(left).ok(), Some(json!({"type":"left_out","turns":2,"plugins":["notes"]})));

@@ -8,8 +8,9 @@
 //!   rate); the journal; the waiting queue's ticker.
 //! * [`limits`]: 1 event every 10 s and 30 in any rolling hour, exactly.
 //! * [`queue`]: the waiting queue and the companion's state.
-//! * [`message`]: what the AI reads, in the player's language; `quotes`
-//!   flattens the quotation marks and brackets of the program's text.
+//! * [`message`]: what the AI reads, in the player's language; [`quotes`]
+//!   flattens the quotation marks and brackets of the program's text (and
+//!   of a Twitch viewer's, in the companion's chat turns).
 //! * [`clock`]: the time source, injectable for tests.
 //! * [`probe`]: whether the program holding the door's port is a door.
 //!
@@ -25,7 +26,7 @@ pub mod limits;
 pub mod message;
 pub mod probe;
 pub mod queue;
-mod quotes;
+pub mod quotes;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use door::{door_wanted, wanted_now, Door, DoorConfig, DoorState, Notice, SaidEvent, Wanted, DEFAULT_PORT};

@@ -284,9 +284,23 @@ enum Command {
     /// as serve does and says each event turn between the player's turns.
     /// Exit 0 when standard input ends; with --once, 1 when the turn failed.
     ///
+    /// With --twitch CHANNEL, also the player's Twitch chat: its viewers'
+    /// messages addressed to the companion are said between the player's
+    /// turns, and every turn is live (stream mode).
+    ///
     /// With --json: one object per line, each with a "type": turn, delta,
-    /// tool, confirm, reply, event, error, end.
+    /// tool, confirm, reply, event, viewer, error, end.
     Chat(cmd::chat::ChatArgs),
+    /// The player's Twitch chat (read only, no account): connect CHANNEL (saved, then checked), disconnect, status.
+    ///
+    /// Connects to Twitch's chat at irc.chat.twitch.tv port 6697 (TLS).
+    /// connect and status check the saved channel: connected, or why not,
+    /// then hang up (the channel stays saved for the window and chat
+    /// --twitch). Exit 0 connected (or nothing saved), 1 not, or refused.
+    TwitchChat {
+        #[command(subcommand)]
+        what: cmd::twitch::TwitchChat,
+    },
     /// Start a new plugin in a folder: a manifest that validates, a readme, and for a program on this PC a small Python server.
     ///
     /// Asks a few questions (read from standard input; an empty answer takes
@@ -385,6 +399,9 @@ fn main() -> ExitCode {
             cmd::host::open(cli.profile, Some(args.door_port())).and_then(|host| cmd::chat::run(&host, args, json))
         }
         Command::Mcp { ai } => cmd::host::open(cli.profile, None).and_then(|host| cmd::mcp::run(&host, ai)),
+        Command::TwitchChat { what } => {
+            cmd::host::open(cli.profile, None).map(|host| cmd::twitch::run(&host, what, json))
+        }
         Command::Ai { what, url, model, max_tokens } => {
             let command = match what {
                 None => cmd::ai::AiCommand::Set { url, model, max_tokens },

@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use support::chat::{ai, pomodoro_with_an_event_on, profile_with_ai, PcServer};
+use support::chat::{ai, my_tasks_in, pomodoro_with_an_event_on, profile_with_ai, PcServer, TASKS_TOKEN};
 use support::{contains, examples, free_port, text, Profile, Running};
 
 /// The AI service's key, given with `dcplugin ai key`.
@@ -243,13 +243,7 @@ fn s12_stream_mode_hides_what_reads_the_players_data_until_allowed_while_live() 
         openai::text(["allowed"]),
     ]);
     let p = profile_with_ai(&ai);
-    let tasks = examples().join("my-tasks/manifest.json");
-    let imported = p.run_with(
-        &["import", tasks.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--cloud", "allow", "--json"],
-        Some("api_token=tasks-secret-token\n"),
-        &[],
-    );
-    assert!(imported.status.success(), "{}", text(&imported.stderr));
+    my_tasks_in(&p, "allow");
     let (out, lines) = chat(&p, &["--live"], "my tasks?\n");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let tool = of_type(&lines, "tool")[0];
@@ -262,7 +256,7 @@ fn s12_stream_mode_hides_what_reads_the_players_data_until_allowed_while_live() 
     assert!(!sent[0].tool_names().contains(&"mytasks__list_tasks".to_owned()), "live: {:?}", sent[0].tool_names());
     assert!(sent[0].tool_names().contains(&"mytasks__add_task".to_owned()), "only what reads data is hidden");
     assert!(sent[2].tool_names().contains(&"mytasks__list_tasks".to_owned()), "allowed while live: offered");
-    no_secret(&out, &ai, &["tasks-secret-token"]);
+    no_secret(&out, &ai, &[TASKS_TOKEN]);
 }
 
 /// What an R3 turn left: the profile (its folder holds the plugin's
@@ -638,13 +632,7 @@ fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_a
     no_secret(&out, &ai, &[&pc.token, AI_KEY]);
 
     // My tasks reads the player's data and is kept on this PC.
-    let tasks = examples().join("my-tasks/manifest.json");
-    let imported = p.run_with(
-        &["import", tasks.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--cloud", "local", "--json"],
-        Some("api_token=tasks-secret-token\n"),
-        &[],
-    );
-    assert!(imported.status.success(), "{}", text(&imported.stderr));
+    my_tasks_in(&p, "local");
     let (out, lines) = chat_with(&p, &[], "my tasks?\n", &env);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let sent = ai.chats();
@@ -654,7 +642,7 @@ fn s13_an_online_ai_runs_several_calls_per_step_and_a_plugin_kept_on_the_pc_is_a
     let tool = of_type(&lines, "tool")[0];
     assert_eq!((tool["outcome"].as_str(), tool["reason"].as_str()), (Some("refused"), Some("cloud_blocked")));
     assert!(tool_messages(&sent[3])[0].1.contains("cloud_blocked"), "the AI is told why");
-    no_secret(&out, &ai, &["tasks-secret-token", AI_KEY]);
+    no_secret(&out, &ai, &[TASKS_TOKEN, AI_KEY]);
 }
 
 /// §3: up to 5 tool steps, then one last request with no tools for the answer.

@@ -25,6 +25,14 @@ source: Source,
 /**
  * What was said.
  */
+text: string, } | { "type": "viewer", 
+/**
+ * The viewer's display name (cleaned by the chat's gate).
+ */
+name: string, 
+/**
+ * Their words, the prefix or mention removed, cleaned.
+ */
 text: string, } | { "type": "delta", 
 /**
  * The piece.

@@ -139,8 +139,9 @@ fn names(models: &[String]) -> String {
 }
 
 /// A refusal: `{"ok": false, "code", "message", "hint"?}`, exit 1: an
-/// AI's code, or `bad_input` for an answer length out of bounds.
-fn refused(e: &ApiError, json: bool) -> ExitCode {
+/// AI's code, or `bad_input` for an answer length out of bounds (or a
+/// Twitch channel that is no Twitch login, `twitch-chat`).
+pub(super) fn refused(e: &ApiError, json: bool) -> ExitCode {
     let hint = match e.code {
         ErrorCode::Ai(code) => super::hints::ai_fix(code),
         ErrorCode::Host(HostCode::BadInput) => None,

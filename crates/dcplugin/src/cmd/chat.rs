@@ -27,6 +27,17 @@
 //! plugin changed) is said withdrawn, and arms no guard: the player saw it
 //! go.
 //!
+//! With `--twitch CHANNEL` (issue 36), chat also connects (and saves) the
+//! player's Twitch chat: the host hands over a viewer's message addressed
+//! to the companion only while the companion listens (told as the door is
+//! told), and chat says it as a turn of its own, between the player's:
+//! `--json` a `viewer` line then the turn's lines, the readable chat
+//! `NAME (Twitch chat): TEXT` then the answer. A line the player typed is
+//! taken first when both wait. While the chat is connected every turn is
+//! live (stream mode, §12), and on a terminal chat says when the
+//! connection changes (connected, reconnecting and why). At the end chat
+//! hangs up; the channel stays saved.
+//!
 //! Each turn is the engine's stream of its events, printed as they come.
 //! Ctrl-C (issue 33) stops the running turn by cancelling its token: its
 //! words so far stay, marked `(stopped)` (`--json`: its `end` line says
@@ -42,7 +53,8 @@ use crate::shown::{self, line, outln, write_made_safe, Stream, To};
 use dcp_companion::{CancellationToken, Companion, Said, ToolOutcome, TurnCode, TurnEvent, TurnStream};
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    Answer, Ask, BackgroundOptions, Connection, Decision, DoorState, Host, Notice, Question, SaidEvent, Source,
+    Answer, ApiError, Ask, BackgroundOptions, ChatNotice, ChatStatus, CompanionState, Connection, Decision, DoorState,
+    Host, Notice, Question, SaidEvent, Source, ViewerTurn,
 };
 use std::borrow::Cow;
 use std::io::{BufRead, IsTerminal};
@@ -71,6 +83,9 @@ pub struct ChatArgs {
     /// The event door's port (default 8440; for tests).
     #[arg(long, default_value_t = dcp_host::DEFAULT_DOOR_PORT, value_name = "N")]
     door_port: u16,
+    /// Also the player's Twitch chat: connect (and save) this channel; its viewers' messages addressed to the companion are said between the player's turns, and every turn is live (stream mode).
+    #[arg(long, value_name = "CHANNEL", conflicts_with = "once")]
+    twitch: Option<String>,
 }
 
 impl ChatArgs {
@@ -91,21 +106,15 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
     let source = args.source;
     let connection = match host.block_on(host.ai_connection()) {
         Ok(connection) => connection,
-        Err(e) => {
-            let hint = fix_for_code(e.code);
-            if json {
-                // What fixes it ends the message, as it always did; `hint` (issue 34) says it alone.
-                let message = match &hint {
-                    Some(hint) => format!("{}; run: {hint}", e.message),
-                    None => e.message.clone(),
-                };
-                print_error_line(&TurnEvent::Error { code: e.code.into(), message }, hint);
-            } else {
-                say_failure(e.code.as_str(), &e.message, hint.as_deref());
-            }
-            return Ok(ExitCode::from(super::REFUSED));
-        }
+        Err(e) => return Ok(refused(&e, json)),
     };
+    // Saved and connecting from here on; a name that is no Twitch login is refused before anything runs.
+    if let Some(channel) = &args.twitch {
+        if let Err(e) = host.block_on(host.twitch_connect(channel)) {
+            return Ok(refused(&e, json));
+        }
+    }
+    let twitch = args.twitch.is_some();
     let lines = read_lines();
     let screen = Screen::default();
     let late = Late::default();
@@ -121,7 +130,7 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
     let greet = !json && args.once.is_none() && std::io::stdin().is_terminal();
     let ready = greet.then(|| ready_line(&connection));
     let companion = Companion::new(host.clone(), connection);
-    let mut chat = Chat { companion, ask, json, source, live: args.live, screen };
+    let mut chat = Chat { companion, host: host.clone(), ask, json, source, live: args.live, screen };
     // Heard from here on: Ctrl-C no longer ends chat at once.
     let mut interrupts = host.block_on(async { Interrupts::listen() });
     if let Some(text) = args.once {
@@ -136,26 +145,40 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         }
     }
     let mut host_events = host.subscribe();
-    let background = if dev_mode {
-        let background = Arc::new(host.start_background(BackgroundOptions { listening: true })?);
-        let door = background.clone();
-        chat.companion.set_presence(Box::new(move |state| door.set_companion(state)));
-        Some(background)
-    } else {
-        None
-    };
+    let background =
+        if dev_mode { Some(Arc::new(host.start_background(BackgroundOptions { listening: true })?)) } else { None };
+    // The door and the Twitch chat hear when the companion answers and listens again.
+    let (door, chat_host) = (background.clone(), twitch.then(|| host.clone()));
+    if door.is_some() || chat_host.is_some() {
+        chat.companion.set_presence(Box::new(move |state| {
+            if let Some(door) = &door {
+                door.set_companion(state);
+            }
+            if let Some(host) = &chat_host {
+                host.twitch_companion(state);
+            }
+        }));
+    }
+    if twitch {
+        host.twitch_companion(CompanionState::Listening);
+    }
+    let mut chat_said = None;
     host.block_on(async {
         loop {
             let next = {
                 let mut waiting = lines.lock().await;
                 tokio::select! {
+                    // The player's line first when a chat turn waits too.
+                    biased;
                     line = waiting.recv() => Next::Line(line),
                     () = interrupts.next() => Next::Line(None),
-                    event = host_events.recv(), if background.is_some() => match event {
+                    event = host_events.recv(), if background.is_some() || twitch => match event {
                         Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
                             Next::EventTurn(message, said)
                         }
                         Ok(HostEvent::Door { notice: Notice::Door { state } }) => Next::Door(state),
+                        Ok(HostEvent::Twitch { notice: ChatNotice::Turn { viewer } }) => Next::Viewer(viewer),
+                        Ok(HostEvent::Twitch { notice: ChatNotice::State { status } }) => Next::Chat(status),
                         Err(RecvError::Closed) => Next::Line(None),
                         _ => Next::Other,
                     },
@@ -179,12 +202,29 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
                         break;
                     }
                 }
+                Next::Viewer(viewer) => {
+                    if chat.viewer_turn(viewer, &mut interrupts).await.is_none() {
+                        break;
+                    }
+                }
                 // The readable chat on a terminal says whether events reach it.
                 Next::Door(state) if greet => outln!("event door: {}", door_line(&state).await),
-                Next::Door(_) | Next::Other => {}
+                // And how the Twitch chat's connection changes (not its counts).
+                Next::Chat(status) if greet => {
+                    let words = super::twitch::state_words(&status);
+                    if chat_said.as_ref() != Some(&words) {
+                        outln!("twitch chat: {words}");
+                        chat_said = Some(words);
+                    }
+                }
+                Next::Door(_) | Next::Chat(_) | Next::Other => {}
             }
         }
     });
+    if twitch {
+        // The channel stays saved: the window and the next chat --twitch connect it.
+        let _ = host.block_on(host.twitch_hang_up());
+    }
     // The presence closure holds the door: once the companion is gone the
     // door is stopped cleanly, its port free when chat exits.
     drop(chat);
@@ -192,6 +232,24 @@ pub fn run(host: &Host, args: ChatArgs, json: bool) -> anyhow::Result<ExitCode> 
         host.block_on(background.stop());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A failure before any turn (no AI set, a channel that is no Twitch
+/// login): `--json` an `error` line with what fixes it, else `CODE:
+/// message` and a `hint:`; exit 1.
+fn refused(e: &ApiError, json: bool) -> ExitCode {
+    let hint = fix_for_code(e.code);
+    if json {
+        // What fixes it ends the message, as it always did; `hint` (issue 34) says it alone.
+        let message = match &hint {
+            Some(hint) => format!("{}; run: {hint}", e.message),
+            None => e.message.clone(),
+        };
+        print_error_line(&TurnEvent::Error { code: e.code.into(), message }, hint);
+    } else {
+        say_failure(e.code.as_str(), &e.message, hint.as_deref());
+    }
+    ExitCode::from(super::REFUSED)
 }
 
 /// The readable chat's first line (issue 34): ready, the AI it talks to
@@ -307,6 +365,10 @@ enum Next {
     EventTurn(String, Vec<SaidEvent>),
     /// The door's state changed (it opened, its port is taken, it closed).
     Door(DoorState),
+    /// The Twitch chat handed over a viewer's message (issue 36).
+    Viewer(ViewerTurn),
+    /// The Twitch chat's status changed.
+    Chat(ChatStatus),
     /// A host event chat does not say.
     Other,
 }
@@ -327,6 +389,8 @@ fn read_lines() -> Lines {
 /// The companion and how its turns are printed.
 struct Chat {
     companion: Companion,
+    /// Whether the Twitch chat is connected (stream mode) when a turn starts.
+    host: Host,
     ask: Arc<dyn Ask>,
     json: bool,
     source: Source,
@@ -339,9 +403,18 @@ impl Chat {
     /// answer; none when Ctrl-C quit ([`play`]).
     async fn say(&mut self, text: String, interrupts: &mut Interrupts) -> Option<bool> {
         let mut printer = Printer::new(self.json, self.screen.clone());
-        let said = Said { source: self.source, live: self.live, text };
+        // Live while the Twitch chat is connected (§12), or when the player says so.
+        let said = Said { source: self.source, live: self.live || self.host.stream_mode(), text };
         let stop = CancellationToken::new();
         let turn = self.companion.say(said, Some(self.ask.clone()), stop.clone());
+        play(turn, &stop, &mut printer, interrupts).await
+    }
+
+    /// One turn of the Twitch chat the host handed over, printed as it runs.
+    async fn viewer_turn(&mut self, viewer: ViewerTurn, interrupts: &mut Interrupts) -> Option<bool> {
+        let mut printer = Printer::new(self.json, self.screen.clone());
+        let stop = CancellationToken::new();
+        let turn = self.companion.viewer_turn(viewer, stop.clone());
         play(turn, &stop, &mut printer, interrupts).await
     }
 
@@ -392,6 +465,11 @@ impl Printer {
         }
         match event {
             TurnEvent::Turn { .. } => {}
+            // A viewer's name and words, from outside: on this one line.
+            TurnEvent::Viewer { name, text } => {
+                self.end_line();
+                outln!("{} (Twitch chat): {}", line(name), line(text));
+            }
             TurnEvent::End { stopped: true, .. } => self.stopped(),
             TurnEvent::End { stopped: false, .. } => {
                 if let Some((code, message)) = self.error.take() {

@@ -12,6 +12,7 @@ pub mod init;
 pub mod mcp;
 pub mod pack;
 pub mod plugins;
+pub mod twitch;
 pub mod validate;
 
 use dcp_host::Version;

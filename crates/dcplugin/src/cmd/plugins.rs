@@ -181,6 +181,7 @@ pub fn run(host: &Host, command: Command, json: bool) -> anyhow::Result<ExitCode
         | Command::Init { .. }
         | Command::Ai { .. }
         | Command::Chat(_)
+        | Command::TwitchChat { .. }
         | Command::Mcp { .. } => {
             unreachable!("handled without this store")
         }

@@ -96,6 +96,21 @@ pub fn pomodoro_with_an_event_on(p: &Profile) {
     assert!(p.run(&["events", "pomodoro", "on", "focus_done"]).status.success());
 }
 
+/// The secret the my-tasks example is installed with ([`my_tasks_in`]).
+pub const TASKS_TOKEN: &str = "tasks-secret-token";
+
+/// The my-tasks example (list_tasks reads the player's data: R1) installed
+/// in `p` with [`TASKS_TOKEN`], the online-AI question answered `cloud`.
+pub fn my_tasks_in(p: &Profile, cloud: &str) {
+    let tasks = examples().join("my-tasks/manifest.json");
+    let imported = p.run_with(
+        &["import", tasks.to_str().expect("utf-8"), "--yes", "--secrets-stdin", "--cloud", cloud, "--json"],
+        Some(&format!("api_token={TASKS_TOKEN}\n")),
+        &[],
+    );
+    assert!(imported.status.success(), "{}", text(&imported.stderr));
+}
+
 /// The scripted AI answering `turns`, on this PC.
 pub fn ai(turns: Vec<Step>) -> ScriptedAi {
     ScriptedAi::launch(Script::with_turns(turns), Options::default()).expect("scripted-ai starts")
