@@ -38,9 +38,9 @@ mod capability;
 mod fixtures;
 
 use dcp_host::{
-    AiSettings, AiTest, AppSwitches, Card, CatalogEntry, CloudChoice, EventsPage, FoundAi, InstallOptions, Installed,
-    JournalLine, JournalQuery, KnownServer, NotOffered, Place, PluginDetails, PluginTest, Review, Sensitive, Source,
-    SwitchesPatch, TriedAction,
+    AiSettings, AiTest, AppSwitches, Card, CatalogEntry, ChatStatus, CloudChoice, EventsPage, FoundAi, InstallOptions,
+    Installed, JournalLine, JournalQuery, KnownServer, NotOffered, Place, PluginDetails, PluginTest, Review, Sensitive,
+    Source, SwitchesPatch, TriedAction,
 };
 use dcp_host::{ApiError, BackgroundOptions, Host, HostOptions};
 use serde_json::Value;
@@ -138,7 +138,13 @@ pub fn run(started: Instant) {
         .start_background(BackgroundOptions { listening: true })
         .map(Arc::new)
         .unwrap_or_else(|error| fail("could not start the event door and folder watchers", &error));
-    app.state::<talk::Talk>().listening.attach(background.clone());
+    app.state::<talk::Talk>().listening.attach(background.clone(), host.clone());
+    // The Twitch chat the player connected last time connects again (issue 36); its state comes as events.
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = host.twitch_resume().await {
+            eprintln!("Desktop Companion Plugins could not connect the Twitch chat again: {error}");
+        }
+    });
     // The guard lives as long as the app: dropping it stops the door and the watchers.
     app.run(move |_, _| {
         let _ = &background;

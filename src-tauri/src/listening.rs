@@ -3,26 +3,32 @@
 //! window is open, answers while a turn runs, and waits while the player
 //! types in the Companion tab. The door hands an event turn over only to a
 //! companion that listens, so an event never cuts into a turn or into what
-//! the player is typing.
+//! the player is typing. The Twitch chat is told the same (issue 36): it
+//! hands a viewer's turn over only while the companion listens.
 
-use dcp_host::{Background, CompanionState};
+use dcp_host::{Background, CompanionState, Host};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// The window companion's presence, told to the door once it runs.
+/// The window companion's presence, told to the door and the chat once they run.
 #[derive(Clone, Default)]
 pub struct Listening(Arc<Mutex<Now>>);
 
 #[derive(Default)]
 struct Now {
     door: Option<Arc<Background>>,
+    /// The host whose Twitch chat is told.
+    chat: Option<Host>,
     answering: bool,
     typing: bool,
 }
 
 impl Listening {
-    /// The door to tell from now on (the app started its background).
-    pub fn attach(&self, door: Arc<Background>) {
-        self.change(|now| now.door = Some(door));
+    /// The door and `host`'s Twitch chat to tell from now on (the app started its background).
+    pub fn attach(&self, door: Arc<Background>, host: Host) {
+        self.change(|now| {
+            now.door = Some(door);
+            now.chat = Some(host);
+        });
     }
 
     /// A turn starts (true) or ends (false).
@@ -38,8 +44,12 @@ impl Listening {
     fn change(&self, edit: impl FnOnce(&mut Now)) {
         let mut now = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         edit(&mut now);
+        let state = state(now.answering, now.typing);
         if let Some(door) = &now.door {
-            door.set_companion(state(now.answering, now.typing));
+            door.set_companion(state);
+        }
+        if let Some(host) = &now.chat {
+            host.twitch_companion(state);
         }
     }
 }

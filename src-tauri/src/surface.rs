@@ -67,4 +67,8 @@ app_commands! {
     companion::not_offered(live: bool) -> Vec<NotOffered>;
     companion::companion_typing(typing: bool) -> ();
     companion::open_answer_link(url: String) -> ();
+    twitch::twitch_status() -> ChatStatus;
+    twitch::twitch_connect(channel: String) -> ChatStatus;
+    twitch::twitch_disconnect() -> ChatStatus;
+    twitch::twitch_settings(prefix: Option<String>, paused: Option<bool>, ignore: Option<String>, unignore: Option<String>) -> ChatStatus;
 }

@@ -4,7 +4,8 @@
 //! holds a lock across a turn.
 //!
 //! - A turn posted while one runs (the player typing on, an event the door
-//!   hands over) waits and runs next, in the order posted.
+//!   hands over, a viewer's message the Twitch chat hands over) waits and
+//!   runs next, in the order posted.
 //! - [`Talk::stop`] ends the running turn at once by cancelling the token
 //!   the task gave that turn's stream, kept outside the task so that a stop
 //!   never waits for the turn it stops; the waiting turns then run.
@@ -18,7 +19,7 @@
 
 use crate::listening::Listening;
 use dcp_companion::{CancellationToken, Companion, Said, TurnEvent};
-use dcp_host::{ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, SaidEvent};
+use dcp_host::{ApiError, Ask, CompanionState, ErrorCode, Host, HostCode, SaidEvent, ViewerTurn};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -33,6 +34,8 @@ pub enum Words {
     Said { said: Said, ask: Option<Arc<dyn Ask>> },
     /// The door's event turn (§16): its message and the events it says.
     Event { message: String, events: Vec<SaidEvent> },
+    /// A viewer's message the Twitch chat handed over (§12, issue 36).
+    Viewer(ViewerTurn),
 }
 
 /// How a posted turn ended: its answer (none when it failed, was stopped
@@ -151,6 +154,9 @@ impl Task {
                         _ if posted != self.shared.forgotten.load(Ordering::SeqCst) => Ok(None),
                         ready => turn(ready, words, stop, &mut out).await,
                     };
+                    // Told again once the turn is over: one that never started (no AI) told no one it answered,
+                    // and the chat counts a turn it handed over as answered until it hears the companion listens.
+                    self.listening.answering(false);
                     // A poster gone (a window closing) needs no answer.
                     let _ = done.send(ended);
                 }
@@ -180,8 +186,8 @@ impl Task {
 /// One turn of `companion`, every line of its stream forwarded to `out`,
 /// `stop` ending it: a turn that starts reports its own failure as an
 /// `error` line, then `end`. With no AI able to answer, a typed turn is
-/// refused before it starts, and an event turn still shows the event, with
-/// why nothing answers.
+/// refused before it starts, and an event or chat turn still shows what was
+/// said, with why nothing answers.
 async fn turn(
     companion: Result<&mut Companion, ApiError>,
     words: Words,
@@ -193,7 +199,15 @@ async fn turn(
         (Words::Event { message, events }, Ok(companion)) => {
             Ok(companion.event_turn(message, events, stop).finish(&mut **out).await.ok())
         }
+        (Words::Viewer(viewer), Ok(companion)) => Ok(companion.viewer_turn(viewer, stop).finish(&mut **out).await.ok()),
         (Words::Said { .. }, Err(e)) => Err(e),
+        (Words::Viewer(viewer), Err(e)) => {
+            // As an event's: the player sees who asked what, and why nothing answers.
+            out(TurnEvent::Viewer { name: viewer.display_name, text: viewer.text });
+            out(TurnEvent::Error { code: e.code.into(), message: e.message });
+            out(TurnEvent::End { steps: 0, stopped: false });
+            Ok(None)
+        }
         (Words::Event { message, events }, Err(e)) => {
             // No turn ran: no id, nothing journaled.
             TurnEvent::event_turn_lines(String::new(), &message, events).for_each(&mut **out);

@@ -16,6 +16,12 @@
 //! it, and its lines reach the page like a typed turn's. When the window
 //! is not in front, a desktop notification says the answer.
 //!
+//! The Twitch chat's turns are said here too (§12, issue 36): a viewer's
+//! message the chat hands over (only while the companion listens) is a
+//! turn of the same conversation, its `viewer` line first. While the chat
+//! is connected every turn is live (stream mode), whatever the Live on
+//! Twitch switch says.
+//!
 //! The answers' links (issue 34): each answer is kept as it reaches the
 //! page ([`Answered`]), and a link the page asks to open goes to the system
 //! browser only if an answer of this conversation has it.
@@ -27,7 +33,7 @@ use crate::talk::{Lines, Talk, Words};
 use dcp_companion::{Said, TurnEvent};
 use dcp_host::events::HostEvent;
 use dcp_host::{
-    ApiError, Ask, ErrorCode, Host, HostCode, NotOffered, Notice, Place, Refusal, SaidEvent, Source, Turn,
+    ApiError, Ask, ChatNotice, ErrorCode, Host, HostCode, NotOffered, Notice, Place, Refusal, Source, Turn,
     ANSWER_WITHIN,
 };
 use std::future::Future;
@@ -51,10 +57,17 @@ fn to_window(app: &AppHandle) -> Lines {
 }
 
 /// One keyboard turn, its events emitted to the window; answered once it
-/// ended (after the turns sent before it).
+/// ended (after the turns sent before it). It is live when the player's
+/// Live on Twitch switch is on or the Twitch chat is connected.
 pub async fn companion_say(app: &AppHandle, text: String, live: bool) -> Result<(), ApiError> {
-    let said = Said { source: Source::Keyboard, live, text };
-    say_of(&app.state::<Talk>(), &host(app), said, Some(window_asker(app)), to_window(app)).await
+    let host = host(app);
+    let said = typed_by_player(&host, text, live);
+    say_of(&app.state::<Talk>(), &host, said, Some(window_asker(app)), to_window(app)).await
+}
+
+/// The player's typed words: live (§12 stream mode) when `live` (the switch) or the host's chat is connected.
+fn typed_by_player(host: &Host, text: String, live: bool) -> Said {
+    Said { source: Source::Keyboard, live: live || host.stream_mode(), text }
 }
 
 /// Stops the running turn (the Stop button, Esc): its `error` line says `stopped`.
@@ -70,8 +83,9 @@ pub async fn companion_typing(app: &AppHandle, typing: bool) -> Result<(), ApiEr
     Ok(())
 }
 
-/// Says in the window each event turn the door hands over, until the host
-/// goes away; `events` is subscribed before the door starts. Each turn is
+/// Says in the window each event turn the door hands over, and each viewer's
+/// turn the Twitch chat hands over, until the host goes away; `events` is
+/// subscribed before the door starts. Each turn is
 /// posted to the conversation at once, in the order the door handed them,
 /// and waited for by a task of its own: the loop never waits on a turn, so
 /// a burst of other host events during a long answer does not make it lag
@@ -82,8 +96,15 @@ pub fn say_events(app: AppHandle, mut events: Receiver<HostEvent>) {
             match events.recv().await {
                 Ok(HostEvent::Door { notice: Notice::Turn { message, said, .. } }) => {
                     let from = said.first().map(|e| e.plugin.clone());
-                    let turn = event_turn_of(&app.state::<Talk>(), &host(&app), message, said, to_window(&app));
+                    let words = Words::Event { message, events: said };
+                    let turn = handed_turn_of(&app.state::<Talk>(), &host(&app), words, to_window(&app));
                     tauri::async_runtime::spawn(notify_answer(app.clone(), from, turn));
+                }
+                Ok(HostEvent::Twitch { notice: ChatNotice::Turn { viewer } }) => {
+                    // Waited for by its own task, so that the loop goes on; the answer is in the conversation.
+                    let turn =
+                        handed_turn_of(&app.state::<Talk>(), &host(&app), Words::Viewer(viewer), to_window(&app));
+                    tauri::async_runtime::spawn(turn);
                 }
                 Err(RecvError::Closed) => break,
                 // Other host events are not the companion's. A lag past the channel's room would lose a
@@ -154,17 +175,16 @@ fn say_of(
     async move { ended.await.map(drop) }
 }
 
-/// An event turn of `talk`'s companion, posted now: its answer, none when
-/// it failed. With no AI able to answer, the page still gets the event,
-/// with why nothing answers.
-fn event_turn_of(
+/// An event's or a viewer's turn of `talk`'s companion, posted now: its
+/// answer, none when it failed. With no AI able to answer, the page still
+/// gets the event or the viewer's words, with why nothing answers.
+fn handed_turn_of(
     talk: &Talk,
     host: &Host,
-    message: String,
-    events: Vec<SaidEvent>,
+    words: Words,
     out: Lines,
 ) -> impl Future<Output = Option<String>> + Send + 'static {
-    let ended = talk.say(host, Words::Event { message, events }, out);
+    let ended = talk.say(host, words, out);
     async move { ended.await.ok().flatten() }
 }
 
@@ -215,6 +235,7 @@ pub async fn open_answer_link(app: &AppHandle, url: String) -> Result<(), ApiErr
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use dcp_host::{SaidEvent, ViewerTurn};
     use scripted_ai::{openai, Script, ScriptedAi, Step, MODEL};
     use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
@@ -386,7 +407,7 @@ pub(super) mod tests {
                 title: "Break time".into(),
                 text: Some("5 minutes".into()),
             }];
-            let said = host.block_on(event_turn_of(talk, &host, message, events, out));
+            let said = host.block_on(handed_turn_of(talk, &host, Words::Event { message, events }, out));
             (said, drain(&mut lines))
         };
         // The player is shown the program's words; the AI reads the framed message.
@@ -413,6 +434,84 @@ pub(super) mod tests {
         assert!(matches!(lines.first(), Some(TurnEvent::Turn { source: Source::Event, .. })), "{lines:?}");
         assert!(lines.contains(&TurnEvent::Reply { text: "Stretch a bit!".into(), cut: false }), "{lines:?}");
         assert_eq!(ai.received()[0].body.get("tools").and_then(|t| t.as_array()).map_or(0, Vec::len), 0, "no tools");
+    }
+
+    /// §12, issue 36: a viewer's message the Twitch chat hands over is said
+    /// in the window's conversation: the viewer's line first (their name and
+    /// words as the player reads them), then a `twitch` turn, answered; with
+    /// no AI the page still gets who asked what, and why nothing answers.
+    #[test]
+    fn s12_a_viewers_message_is_said_in_the_conversation() {
+        let dir = tempfile::tempdir().expect("profile");
+        let host = crate::tests::host(dir.path());
+        let talk = Talk::default();
+        let viewer = |talk: &Talk| {
+            let (out, mut lines) = heard();
+            let viewer = ViewerTurn {
+                login: "ada_l".into(),
+                display_name: "Ada_L".into(),
+                text: "what is 20 euros in yen?".into(),
+                msg_id: None,
+            };
+            let said = host.block_on(handed_turn_of(talk, &host, Words::Viewer(viewer), out));
+            (said, drain(&mut lines))
+        };
+        let shown = TurnEvent::Viewer { name: "Ada_L".into(), text: "what is 20 euros in yen?".into() };
+        let (said, lines) = viewer(&talk);
+        assert_eq!(said, None);
+        assert!(
+            matches!(&lines[..], [v, TurnEvent::Error { code, .. }, TurnEvent::End { .. }] if code.as_str() == "ai_not_set" && *v == shown),
+            "{lines:?}"
+        );
+
+        let ai = host.block_on(ScriptedAi::start(Script::with_turns(vec![openai::text(["About", " 3,400 yen."])])));
+        use_ai(&host, &ai);
+        let (said, lines) = viewer(&talk);
+        assert_eq!(said.as_deref(), Some("About 3,400 yen."));
+        assert!(
+            matches!(&lines[..2], [v, TurnEvent::Turn { source: Source::Twitch, text, .. }] if *v == shown && text == "what is 20 euros in yen?"),
+            "{lines:?}"
+        );
+        assert!(lines.contains(&TurnEvent::Reply { text: "About 3,400 yen.".into(), cut: false }), "{lines:?}");
+        assert!(
+            asked(&ai, 0).contains("Twitch chat"),
+            "the AI reads the words framed as a viewer's: {}",
+            asked(&ai, 0)
+        );
+    }
+
+    /// §12, issue 36: while the Twitch chat is connected the player's typed
+    /// turns are live (stream mode) whatever the Live on Twitch switch says;
+    /// once it is disconnected, the switch decides again.
+    #[cfg(feature = "test-net")]
+    #[test]
+    fn s12_the_players_turns_are_live_while_the_twitch_chat_is_connected() {
+        let dir = tempfile::tempdir().expect("profile");
+        let server = tauri::async_runtime::block_on(twitch_like::TwitchLike::start()).expect("a Twitch-like server");
+        // Read by the host's network client as it opens: Twitch's name and port lead to the server. Removed
+        // at once: the CA file goes with the server, and a host another test opens later must not look for it.
+        let names: Vec<String> = server
+            .env()
+            .into_iter()
+            .map(|(name, value)| {
+                std::env::set_var(&name, value);
+                name
+            })
+            .collect();
+        let host = crate::tests::host(dir.path());
+        for name in names {
+            std::env::remove_var(name);
+        }
+        let live = |switch| typed_by_player(&host, "hi".into(), switch).live;
+        assert_eq!((live(false), live(true)), (false, true), "no chat: the switch decides");
+
+        host.block_on(host.twitch_connect("#MyChannel")).expect("connecting");
+        host.block_on(server.joined("mychannel"));
+        assert!(live(false), "the chat is connected: stream mode");
+
+        let status = host.block_on(host.twitch_disconnect()).expect("disconnected");
+        assert!(!status.stream_mode);
+        assert_eq!((live(false), live(true)), (false, true), "the switch decides again");
     }
 
     /// A new profile whose AI is a scripted server answering `turns`, and the window's companion.

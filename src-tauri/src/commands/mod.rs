@@ -11,6 +11,7 @@ pub mod developer;
 pub mod events;
 pub mod options;
 pub mod plugins;
+pub mod twitch;
 
 use dcp_host::{ApiError, ErrorCode, Host, HostCode};
 use std::ffi::OsStr;

@@ -2,6 +2,7 @@
 import type { AppSwitches } from "./AppSwitches";
 import type { Card } from "./Card";
 import type { Change } from "./Change";
+import type { ChatNotice } from "./ChatNotice";
 import type { JournalLine } from "./JournalLine";
 import type { JournalOutcome } from "./JournalOutcome";
 import type { Notice } from "./Notice";
@@ -54,4 +55,8 @@ message: string, } | { "kind": "journal_added",
 /**
  * The line.
  */
-entry: JournalLine, };
+entry: JournalLine, } | { "kind": "twitch", 
+/**
+ * What the chat reported.
+ */
+notice: ChatNotice, };

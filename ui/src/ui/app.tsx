@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { EVENTS, listenTo } from '../bindings/events';
 import { api, asApiError } from '../api';
 import { LANGUAGES, translator } from '../i18n';
-import type { ApiError, AppSwitches, Card, CatalogEntry, HostEvent, Language, Review } from '../types';
+import type { ApiError, AppSwitches, Card, CatalogEntry, ChatStatus, HostEvent, Language, Review } from '../types';
 import { errorWords, isImportRefusal } from '../words';
 import { AiSection } from './ai';
 import { journalBus } from './bus';
@@ -18,6 +18,7 @@ import { MyPlugins } from './mine';
 import { Options } from './options';
 import { bump, invalidated } from './stale';
 import { TabPanel, Tabs } from './tabs';
+import { TwitchSection } from './twitch';
 
 type Top = 'companion' | 'tools' | 'plugins';
 type Sub = 'mine' | 'catalog' | 'actions';
@@ -52,6 +53,7 @@ export function App(props: { initial?: AppSwitches }) {
   const [error, setError] = useState<string | null>(null);
   const [devNote, setDevNote] = useState<string | null>(null);
   const [journalLost, setJournalLost] = useState<string | null>(null);
+  const [twitch, setTwitch] = useState<ChatStatus | null>(null);
   const t = useMemo(() => translator(switches.language), [switches.language]);
   const langId = useId('lang');
 
@@ -117,6 +119,8 @@ export function App(props: { initial?: AppSwitches }) {
       setLoaded(true);
       api.secretsWarning().then(setSecretsWarning, () => undefined);
       api.catalog().then(setCatalog, () => undefined);
+      // A status event may come first: the newer one wins.
+      api.twitchStatus().then((now) => setTwitch((told) => told ?? now), () => undefined);
       const opened = await api.takeOpenedFiles().catch(() => [] as string[]);
       openFiles(opened);
     })().catch((e) => { setLoaded(true); showError(asApiError(e)); });
@@ -143,6 +147,7 @@ export function App(props: { initial?: AppSwitches }) {
       case 'reload_failed': setDevNote(ev.message); break;
       case 'journal_added': journalBus.publish(ev.entry); break;
       case 'journal_lost': setJournalLost(ev.message); break;
+      case 'twitch': if (ev.notice.what === 'state') setTwitch(ev.notice.status); break;
       case 'door': {
         const n = ev.notice;
         if (n.kind === 'turn') {
@@ -200,9 +205,9 @@ export function App(props: { initial?: AppSwitches }) {
     showError,
   }), [dismissToasts, showError]);
   const ctx: AppApi = useMemo(() => ({
-    t, language: switches.language, switches, startReview, cards, stamps, lastTurns,
+    t, language: switches.language, switches, startReview, cards, stamps, lastTurns, twitch,
     ...cardActions, cardActions, announce: setMessage,
-  }), [t, switches, cards, stamps, lastTurns, cardActions]);
+  }), [t, switches, cards, stamps, lastTurns, twitch, cardActions]);
 
   const doImport = async () => {
     setImporting(true);
@@ -260,6 +265,7 @@ export function App(props: { initial?: AppSwitches }) {
                 testid="tools-enabled" onChange={(on) => patch({ tools_enabled: on })} />
             </section>
             <AiSection />
+            <TwitchSection />
           </TabPanel>
         )}
         {top === 'plugins' && (

@@ -11,9 +11,13 @@
 // waiting, and runs next; New conversation works at any time.
 // The answer shows as the safe subset of Markdown of `markdown.tsx` (issue 34): its
 // links open in the system browser, by the player's click only.
-// Live on Twitch makes the turns live (§12). No AI set, no AI reachable, no
-// plugin installed: each says what to do, with a button to the tab that
-// does it; what the companion is not offered is listed with why (§24).
+// Live on Twitch makes the turns live (§12); while the Twitch chat is connected
+// (issue 36) stream mode is on: the switch shows on and locked, a status line
+// says the chat's state, and each viewer's message the chat hands over comes
+// as a `viewer` line, "NAME (Twitch chat): TEXT", then its answer. No AI set,
+// no AI reachable, no plugin installed: each says what to do, with a button
+// to the tab that does it; what the companion is not offered is listed with
+// why (§24).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asApiError } from '../api';
 import { EVENTS, listenTo } from '../bindings/events';
@@ -28,6 +32,7 @@ import { PluginIcon, Switch, useId } from './common';
 import { stampOf } from './stale';
 import { useApp } from './context';
 import { NotOfferedList } from './not-offered';
+import { chatLineWords } from './twitch';
 
 /** One line of a turn, as `dcplugin chat --json` prints it (the engine's `TurnEvent`, generated). */
 export type TurnLine = TurnEvent;
@@ -39,8 +44,9 @@ type ConfirmLine = Extract<TurnLine, { type: 'confirm' }>;
  * tool calls (an R3 one after the player's answer to its question), its failure. */
 export interface Exchange {
   said: string;
-  /** Who said it: the player, or (an event turn, §16) the plugin of the program, once known. */
-  from: { kind: 'player' } | { kind: 'event'; plugin: string | null };
+  /** Who said it: the player, (an event turn, §16) the plugin of the program, once known, or (a chat
+   * turn, issue 36) the viewer by the display name the chat gave. */
+  from: { kind: 'player' } | { kind: 'event'; plugin: string | null } | { kind: 'viewer'; name: string };
   /** Its turn started (a typed exchange waits for its `turn` line). */
   started: boolean;
   answer: string;
@@ -92,17 +98,27 @@ function withEvent(x: Exchange, line: Extract<TurnLine, { type: 'event' }>): Exc
   return { ...x, ...held, from: { kind: 'event', plugin: line.plugin }, said: shown };
 }
 
+/** `all` with `x` before the exchanges still waiting (they run after it). */
+function beforeWaiting(all: readonly Exchange[], x: Exchange): Exchange[] {
+  const firstWaiting = all.findIndex((o) => !o.started);
+  const at = firstWaiting < 0 ? all.length : firstWaiting;
+  return [...all.slice(0, at), x, ...all.slice(at)];
+}
+
 /** The conversation after one more turn line. Turns run one at a time, in the order sent (issue 33):
  * a `turn` line starts the exchange typed and waiting with its words (or, for an event, a new one from
- * the program, before the exchanges still waiting: they run after it), and every other line goes to
- * the exchange started and not over. */
+ * the program, before the exchanges still waiting: they run after it); a chat turn's `viewer` line,
+ * which comes before its `turn` line, starts one from the viewer the same way; every other line goes
+ * to the exchange started and not over. */
 export function conversationWith(all: readonly Exchange[], line: TurnLine): Exchange[] {
+  if (line.type === 'viewer') {
+    return beforeWaiting(all, { ...typed(line.text), from: { kind: 'viewer', name: line.name }, started: true });
+  }
   if (line.type === 'turn') {
     const firstWaiting = all.findIndex((x) => !x.started);
-    if (line.source === 'event') {
-      const at = firstWaiting < 0 ? all.length : firstWaiting;
-      return [...all.slice(0, at), { ...typed(line.text), from: { kind: 'event', plugin: null }, started: true }, ...all.slice(at)];
-    }
+    if (line.source === 'event') return beforeWaiting(all, { ...typed(line.text), from: { kind: 'event', plugin: null }, started: true });
+    // A chat turn's exchange was started by its `viewer` line.
+    if (line.source === 'twitch') return [...all];
     // By its words: two messages sent at once may reach the host in either order.
     const mine = all.findIndex((x) => !x.started && x.said === line.text);
     const waiting = mine < 0 ? firstWaiting : mine;
@@ -141,6 +157,15 @@ export const TYPING_PAUSE_MS = 2000;
 /** The program an event came from, by its plugin's card (else its slug; none known yet: a program). */
 function programName(cards: ReadonlyMap<string, Pick<Card, 'name'>>, slug: string | null): string {
   return slug ? cards.get(slug)?.name ?? slug : '…';
+}
+
+/** Who said an exchange, as the conversation names them. */
+function saidBy(t: Translate, cards: ReadonlyMap<string, Pick<Card, 'name'>>, from: Exchange['from']): string {
+  switch (from.kind) {
+    case 'player': return t('companion.you');
+    case 'event': return t('companion.program', { name: programName(cards, from.plugin) });
+    case 'viewer': return t('companion.viewer', { name: from.name });
+  }
 }
 
 /** A tool line's action as the player reads it: its plugin's name and the action's hint, as the
@@ -191,7 +216,11 @@ export function pausedWords(t: Translate, cards: ReadonlyMap<string, Pick<Card, 
 export function CompanionTab(props: { onTools: () => void; onCatalog: () => void }) {
   const app = useApp();
   const { t } = app;
-  const [live, setLiveState] = useState(liveNow);
+  const [liveSwitch, setLiveState] = useState(liveNow);
+  // While the Twitch chat is connected, stream mode is on whatever the switch says (issue 36).
+  const chat = app.twitch;
+  const live = liveSwitch || (chat?.stream_mode ?? false);
+  const chatLine = chat && chatLineWords(t, chat);
   const [paused, setPaused] = useState<string[] | null>(null);
   const setLive = (on: boolean) => { liveNow = on; setLiveState(on); };
   const [exchanges, setExchanges] = useState<Exchange[]>(kept);
@@ -246,7 +275,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
     update((all) => [...all, waiting]);
     // Sent at once, so that messages reach the host in the order typed.
     try {
-      await api.companionSay(words, live);
+      await api.companionSay(words, liveSwitch);
     } catch (err) {
       // Refused before the turn started: the exchange did not happen; its words come back to the
       // box, to send again, unless the player typed on.
@@ -285,7 +314,9 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
   return (
     <section class="panel companion" aria-labelledby={`${ids}-h`}>
       <h2 id={`${ids}-h`}>{t('companion.heading')}</h2>
-      <Switch label={t('companion.live')} help={t('companion.live_explain')} checked={live} testid="companion-live" onChange={setLive} />
+      {chatLine && <p class="banner" role="status" data-testid="companion-twitch">{chatLine}</p>}
+      <Switch label={t('companion.live')} help={chat?.stream_mode ? t('companion.live_chat') : t('companion.live_explain')} checked={live}
+        disabled={chat?.stream_mode} testid="companion-live" onChange={setLive} />
       {live && paused && <p class="banner warn" role="status" data-testid="companion-paused">{pausedWords(t, app.cards, paused)}</p>}
       {!app.switches.plugins_enabled && (
         <p class="banner warn" data-testid="companion-plugins-off">
@@ -316,7 +347,7 @@ export function CompanionTab(props: { onTools: () => void; onCatalog: () => void
         {exchanges.map((x, i) => (
           <li key={i} class="exchange" data-testid="exchange">
             <p class="said" data-testid="said">
-              <strong>{x.from.kind === 'event' ? t('companion.program', { name: programName(app.cards, x.from.plugin) }) : t('companion.you')}</strong> {x.said}
+              <strong>{saidBy(t, app.cards, x.from)}</strong> {x.said}
             </p>
             {keptWords(t, app.cards, x).map((words, i) => <p key={i} class="banner" data-testid="kept-on-pc">{words}</p>)}
             {!x.started && exchanges.slice(0, i).some((o) => !o.over)

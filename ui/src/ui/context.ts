@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Translate } from '../i18n';
-import type { ApiError, AppSwitches, Card, Review } from '../types';
+import type { ApiError, AppSwitches, Card, ChatStatus, Review } from '../types';
 
 /** What a card of My plugins does: stable while cards change, so that a card re-renders only when its own props do. */
 export interface CardActions {
@@ -25,6 +25,8 @@ export interface AppApi extends CardActions {
   /** When each read was made stale by a host event (stale.ts): a screen keys its read on `stampOf`. */
   stamps: ReadonlyMap<string, number>;
   cards: Map<string, Card>;
+  /** The Twitch chat as the host last reported it (issue 36): read at start, then from its `twitch` events. */
+  twitch: ChatStatus | null;
 }
 
 export const Ctx = createContext<AppApi>(null as unknown as AppApi);

@@ -36,7 +36,8 @@ export function invalidated(ev: HostEvent): Stale[] {
     case 'door': return ev.notice.kind === 'turn' ? [] : [{ read: 'events', slug: null }];
     // Developer mode and the plugins switch change every plugin's status and what its pages show.
     case 'switches': return [{ read: 'details', slug: null }, { read: 'events', slug: null }];
-    case 'reload_failed': case 'journal_added': case 'journal_lost': return [];
+    // The Twitch chat's status is carried whole by its events; a chat turn reaches the conversation as turn lines.
+    case 'reload_failed': case 'journal_added': case 'journal_lost': case 'twitch': return [];
   }
 }
 

@@ -10,7 +10,7 @@
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type {
   AppSwitches, Card, Change, HostEvent, PluginDetails, Review, JournalLine, JournalQuery, EventsPage, CatalogEntry, ApiError, ErrorCode,
-  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction, NotOffered, Language,
+  FieldProblem, AiCode, AiSettings, AiTest, FoundAi, AskLine, TriedAction, NotOffered, Language, ChatStatus,
 } from '../../src/types';
 import type { TurnLine } from '../../src/ui/companion';
 import * as real from './fixtures';
@@ -48,6 +48,14 @@ interface Scenario {
   linkRefused?: boolean;
   /** The door's port is held by another event door (`dcplugin serve`), not by a foreign program. */
   doorHeldByADoor?: boolean;
+  /** The Twitch chat as the app starts (issue 36): connected to this channel; not connected when absent. */
+  twitchChannel?: string;
+  /** A connect of the Twitch chat fails: the host reconnects, for this reason. */
+  twitchDown?: ChatStatus['code'];
+  /** A connect reaches Connected before its answer (Connecting) reaches the page, as on a fast network. */
+  twitchFast?: boolean;
+  /** What the Twitch chat has dropped since connect, by reason. */
+  twitchDropped?: Partial<ChatStatus['dropped']>;
 }
 const sc: Scenario = (window as unknown as { __SCENARIO__?: Scenario }).__SCENARIO__ ?? {};
 
@@ -341,6 +349,55 @@ function notOffered(live: boolean): NotOffered[] {
   return out;
 }
 
+/** The Twitch chat (issue 36): a new profile's as the real host answers it (fixtures.rs), or connected. */
+let chat: ChatStatus = structuredClone(real.twitchStatus);
+if (sc.twitchChannel) {
+  const channel = sc.twitchChannel;
+  chat = { ...chat, channel, state: 'connected', stream_mode: true, settings: { ...chat.settings, channel }, said: 2, waiting: 1 };
+}
+chat.dropped = { ...chat.dropped, ...sc.twitchDropped };
+/** A Twitch login, as the host judges a channel or a viewer's name (dcp-twitch). */
+const LOGIN = /^[a-z0-9_]{1,25}$/;
+const badChat = (message: string) => ({ ...real.errors.bad_input, message });
+
+/** The chat's new status, answered and reported as the host reports it (a `twitch` state notice). */
+function chatNow(change: Partial<ChatStatus>): ChatStatus {
+  chat = { ...chat, ...change };
+  report({ kind: 'twitch', notice: { what: 'state', status: chat } });
+  return chat;
+}
+
+function twitchConnect(typed: string): ChatStatus | Promise<ChatStatus> {
+  const channel = typed.replace(/^#/, '').toLowerCase();
+  if (!LOGIN.test(channel)) throw badChat(`${typed}: not a Twitch channel name`);
+  const settings = { ...chat.settings, channel };
+  // The host answers at once (connecting); the connection's state follows as notices.
+  const connecting = chatNow({ channel, state: 'connecting', code: null, retry_in_secs: null, stream_mode: true, settings });
+  const next = (): Partial<ChatStatus> => (sc.twitchDown ? { state: 'reconnecting', code: sc.twitchDown, retry_in_secs: 4 } : { state: 'connected' });
+  if (sc.twitchFast) {
+    chatNow(next());
+    return new Promise((answer) => realTimeout(() => answer(connecting), 300));
+  }
+  realTimeout(() => chatNow(next()), 400);
+  return connecting;
+}
+
+function twitchSettings(a: Record<string, any>): ChatStatus {
+  const settings = { ...chat.settings };
+  if (a.prefix !== null) {
+    if (!a.prefix || /\s/.test(a.prefix)) throw badChat('not a prefix');
+    settings.prefix = a.prefix;
+  }
+  if (a.paused !== null) settings.paused = a.paused;
+  if (a.ignore !== null) {
+    const login = a.ignore.toLowerCase();
+    if (!LOGIN.test(login)) throw badChat(`${a.ignore}: not a Twitch login`);
+    settings.ignored = [...new Set([...settings.ignored, login])].sort();
+  }
+  if (a.unignore !== null) settings.ignored = settings.ignored.filter((l) => l !== a.unignore);
+  return chatNow({ settings });
+}
+
 const calls: { cmd: string; args: Record<string, unknown> }[] = [];
 let opened = [...(sc.opened ?? [])];
 
@@ -476,6 +533,11 @@ function handle(cmd: string, a: Record<string, any>): unknown {
     case 'open_answer_link':
       if (sc.linkRefused) throw { ...real.errors.bad_input, message: `${a.url}: no answer of the companion in this window has this link` };
       return null;
+    case 'twitch_status': return chat;
+    case 'twitch_connect': return twitchConnect(a.channel);
+    case 'twitch_disconnect':
+      return chatNow({ channel: null, state: 'off', code: null, retry_in_secs: null, stream_mode: false, settings: { ...chat.settings, channel: null } });
+    case 'twitch_settings': return twitchSettings(a);
     case 'take_opened_files': { const o = opened; opened = []; return o; }
     case 'ui_ready': return 321;
     default: throw refused('internal', `unknown command ${cmd}`);
