@@ -3,7 +3,9 @@
 //! than the cap is refused; a PRIVMSG's text never holds CR, LF or NUL and
 //! its login is Twitch's shape; a PONG is exactly one line; every turn the
 //! gate hands out has a text of 1 to 500 characters and a display name of
-//! 1 to 25, neither holding a hidden character (controls, bidi, invisible).
+//! 1 to 25, neither holding a hidden character (controls, bidi, invisible);
+//! every id kept (a message's, a viewer's, a notice's, a CLEARMSG's target)
+//! is of Twitch's shape, so none carries a control character.
 
 #![no_main]
 
@@ -14,6 +16,15 @@ use dcp_twitch::gate::{NAME_CHARS, TEXT_CHARS};
 use dcp_twitch::irc::{LineError, MAX_LINE_BYTES};
 use dcp_twitch::{parse, ChatGate, GateConfig, Message};
 use libfuzzer_sys::fuzz_target;
+
+/// 1 to 64 bytes, each one `allowed`.
+fn shaped(id: &Option<String>, allowed: fn(u8) -> bool) -> bool {
+    id.as_ref().is_none_or(|id| (1..=64).contains(&id.len()) && id.bytes().all(allowed))
+}
+
+fn message_id(b: u8) -> bool {
+    b.is_ascii_digit() || (b'a'..=b'f').contains(&b) || b == b'-'
+}
 
 fn visible(text: &str, max: usize) -> bool {
     let chars = text.chars().count();
@@ -33,6 +44,15 @@ fuzz_target!(|data: &[u8]| {
                 assert!(!m.text.contains(['\r', '\n', '\0']), "a line break in {:?}", m.text);
                 assert!((1..=25).contains(&m.login.len()), "login {:?}", m.login);
                 assert!(m.login.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+                assert!(shaped(&m.msg_id, message_id), "id {:?}", m.msg_id);
+                assert!(shaped(&m.user_id, |b| b.is_ascii_digit()), "user id {:?}", m.user_id);
+            }
+            Ok(Message::ClearMsg { target_msg_id }) => {
+                assert!(shaped(&Some(target_msg_id.clone()), message_id), "target {target_msg_id:?}");
+            }
+            Ok(Message::Notice { msg_id, .. }) => {
+                let notice_id = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+                assert!(shaped(msg_id, notice_id), "notice id {msg_id:?}");
             }
             Ok(Message::Ping(ping)) => {
                 let pong = ping.pong();
