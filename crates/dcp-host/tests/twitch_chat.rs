@@ -218,6 +218,18 @@ async fn issue36_reconnect_at_once_when_twitch_asks_and_after_a_drop_with_the_ba
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue36_a_silent_connection_is_taken_for_dead_and_opened_again() {
+    let mut chat = chat_with(no_gap()).await;
+    // The server says nothing after the join unless a test drives it.
+    chat.host.set_twitch_silence(Duration::from_millis(300));
+    chat.connected("streamer").await;
+    let down = chat.state(|s| s.state == ChatState::Reconnecting).await;
+    assert_eq!((down.code, down.retry_in_secs), (Some(ChatCode::Silent), Some(1)));
+    chat.state(|s| s.state == ChatState::Connected).await;
+    chat.server.joined_times("streamer", 2).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue36_a_ping_is_answered() {
     let mut chat = chat_with(no_gap()).await;
     chat.connected("streamer").await;

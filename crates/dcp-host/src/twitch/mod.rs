@@ -190,6 +190,8 @@ struct Live {
     settings: ChatSettings,
     /// The limits the next connection's gate gets (the prefix is the settings').
     limits: GateConfig,
+    /// How long without a line the next connection is taken for dead.
+    silent: Duration,
     gate: ChatGate,
     said: u64,
     companion: CompanionState,
@@ -302,6 +304,7 @@ impl Chat {
             retry_in_secs: None,
             gate: ChatGate::new(limits.clone()),
             limits,
+            silent: runner::SILENT,
             settings,
             said: 0,
             companion: CompanionState::Sleeping,
@@ -339,11 +342,11 @@ impl Chat {
         live.said = 0;
         live.gate = ChatGate::new(GateConfig { prefix: settings.prefix.clone(), ..live.limits.clone() });
         live.apply(settings);
-        let generation = live.generation;
+        let run = runner::Run { client: client.clone(), channel, generation: live.generation, silent: live.silent };
         let status = self.shared.publish(&mut live);
         drop(live);
         let _runtime = runtime.enter();
-        tasks.push(tokio::spawn(runner::run(self.shared.clone(), client.clone(), channel, generation)));
+        tasks.push(tokio::spawn(runner::run(self.shared.clone(), run)));
         tasks.push(tokio::spawn(tick(self.shared.clone())));
         status
     }
@@ -472,5 +475,12 @@ impl Host {
     #[cfg(feature = "test-net")]
     pub fn set_twitch_limits(&self, limits: GateConfig) {
         self.inner.chat.shared.live().limits = limits;
+    }
+
+    /// Replaces the 6 minutes without a line after which the next
+    /// connection is taken for dead: tests shorten it. Test builds only.
+    #[cfg(feature = "test-net")]
+    pub fn set_twitch_silence(&self, silent: Duration) {
+        self.inner.chat.shared.live().silent = silent;
     }
 }

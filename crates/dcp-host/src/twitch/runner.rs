@@ -16,16 +16,27 @@ use tokio::time::Instant;
 
 /// No line for this long and the connection is taken for dead: Twitch
 /// sends a `PING` about every 5 minutes.
-const SILENT: Duration = Duration::from_secs(6 * 60);
+pub(super) const SILENT: Duration = Duration::from_secs(6 * 60);
 
-/// Connects `channel` again and again; returns only after a refusal.
-pub(super) async fn run(shared: Arc<Shared>, client: dcp_net::Client, channel: String, generation: u64) {
+/// One connection's particulars.
+pub(super) struct Run {
+    pub(super) client: dcp_net::Client,
+    pub(super) channel: String,
+    /// Which start of the chat this is ([`super::Live`]'s generation).
+    pub(super) generation: u64,
+    /// [`SILENT`], shorter in tests.
+    pub(super) silent: Duration,
+}
+
+/// Connects the channel again and again; returns only after a refusal.
+pub(super) async fn run(shared: Arc<Shared>, run: Run) {
+    let Run { client, channel, generation, silent } = run;
     let mut backoff = Backoff::new();
     loop {
         let (code, up_for) = match client.connect_tls(TWITCH_HOST, TWITCH_PORT).await {
             Ok(mut stream) => {
                 let opened = Instant::now();
-                let code = converse(&shared, &mut stream, &channel, generation).await;
+                let code = converse(&shared, &mut stream, &channel, generation, silent).await;
                 (code, opened.elapsed())
             }
             Err(NetError::Tls) => (ChatCode::Tls, Duration::ZERO),
@@ -56,6 +67,7 @@ async fn converse(
     stream: &mut (impl AsyncRead + AsyncWrite + Unpin),
     channel: &str,
     generation: u64,
+    silent: Duration,
 ) -> ChatCode {
     // The channel was checked when it was saved; a refusal is the same for it.
     let Ok(hello) = dcp_twitch::hello(channel) else { return ChatCode::Refused };
@@ -65,7 +77,7 @@ async fn converse(
     let mut lines = Lines::default();
     let mut joined = false;
     loop {
-        let line = match tokio::time::timeout(SILENT, lines.next(&mut *stream)).await {
+        let line = match tokio::time::timeout(silent, lines.next(&mut *stream)).await {
             Err(_) => return ChatCode::Silent,
             Ok(Err(NoLine::Closed | NoLine::TooLong)) => return ChatCode::Closed,
             Ok(Err(NoLine::Failed)) => return ChatCode::Network,
