@@ -389,3 +389,51 @@ fn chat_twitch_prints_a_viewers_words_cleaned() {
     let line = json_of(&refused);
     assert_eq!((line["type"].as_str(), line["code"].as_str()), (Some("error"), Some("bad_input")), "{line}");
 }
+
+/// A line the player typed and a chat turn both wait while the companion
+/// answers: the player's goes first, then the viewer's.
+#[test]
+fn chat_twitch_takes_the_players_line_before_a_waiting_chat_turn() {
+    let ai =
+        ai(vec![openai::text(["Hold ", "on"]).pause_after(2), openai::text(["Yours."]), openai::text(["Chat's."])]);
+    let p = profile_with_ai(&ai);
+    let net = Net::start();
+    let mut chat = TwitchChat::start(&p, &net, true);
+    net.joined(1);
+    chat.type_in("first\n");
+    let (turn, delta) = (chat.line(), chat.line());
+    assert!(turn.contains(r#""type":"turn""#) && delta.contains(r#""type":"delta""#), "the answer started: {delta}");
+    // While it waits, a viewer asks (the companion answers: the chat turn waits), then the player types.
+    net.twitch.say(CHANNEL, "kappa_fan", "Kappa_Fan", "!ask me next");
+    chat.type_in("second\n");
+    ai.release();
+    assert_eq!(of_type(&chat.turn(), "reply")[0]["text"], "Hold on", "the first turn ends");
+    let next = chat.turn();
+    assert_eq!((next[0]["type"].as_str(), next[0]["source"].as_str()), (Some("turn"), Some("keyboard")), "{next:?}");
+    assert_eq!(next[0]["text"], "second");
+    let after = chat.turn();
+    assert_eq!(after[0]["type"], "viewer", "{after:?}");
+    assert_eq!(of_type(&after, "reply")[0]["text"], "Chat's.");
+    assert_eq!(chat.close().0, Some(0));
+}
+
+/// On a terminal, chat says the chat's connection as it changes: connected,
+/// then reconnecting and why when the connection drops, then connected again.
+#[cfg(unix)]
+#[test]
+fn chat_twitch_on_a_terminal_says_the_connection_as_it_changes() {
+    let ai = ai(vec![openai::text(["Hi!"])]);
+    let p = profile_with_ai(&ai);
+    let net = Net::start();
+    let mut command = p.command(&["chat", "--door-port", &free_port().to_string(), "--twitch", CHANNEL]);
+    command.envs(net.vars());
+    let mut chat = support::pty::Pty::spawn(command);
+    chat.wait_for("twitch chat: connected to #streamer\r\n");
+    net.twitch.drop_all();
+    chat.wait_for("twitch chat: reconnecting in ");
+    // Then the reason, its code last, and connected again.
+    chat.wait_for(")\r\ntwitch chat: connected to #streamer\r\n");
+    chat.type_in("\u{4}");
+    assert!(chat.wait_exit().success(), "{}", chat.text());
+    assert_eq!(chat.text().matches("twitch chat: connected to #streamer\r\n").count(), 2, "{}", chat.text());
+}

@@ -88,7 +88,13 @@ fn said(status: &ChatStatus, json: bool, ok: bool) -> ExitCode {
             outln!("{words}");
         }
         if !ok {
-            errln!("twitch chat: {}", state_words(status));
+            // A check still connecting when its time ran out.
+            let late = if status.state == ChatState::Connecting {
+                format!(": no answer from Twitch's chat within {} s", CHECK_WITHIN.as_secs())
+            } else {
+                String::new()
+            };
+            errln!("twitch chat: {}{late}", state_words(status));
         }
     }
     if ok {
@@ -127,9 +133,7 @@ pub fn state_words(status: &ChatStatus) -> String {
     match (status.state, status.code) {
         (ChatState::Off, None) => "not connected".to_owned(),
         (ChatState::Off, Some(code)) => code_words(code).to_owned(),
-        (ChatState::Connecting, _) => {
-            format!("connecting to{channel}: no answer from Twitch's chat within {} s", CHECK_WITHIN.as_secs())
-        }
+        (ChatState::Connecting, _) => format!("connecting to{channel}"),
         (ChatState::Connected, _) => format!("connected to{channel}"),
         (ChatState::Reconnecting, code) => {
             let retry = status.retry_in_secs.map_or_else(String::new, |s| format!(" in {s} s"));
