@@ -36,10 +36,16 @@ struct Chat {
 /// for the next connection (no gap between turns unless a test wants one).
 async fn chat_with(limits: GateConfig) -> Chat {
     let server = TwitchLike::start().await.unwrap();
+    let env = server.env();
+    chat_for(server, env, limits)
+}
+
+/// A host whose client reads `env`.
+fn chat_for(server: TwitchLike, env: Vec<(String, String)>, limits: GateConfig) -> Chat {
     let dir = tempfile::tempdir().unwrap();
     let host = {
         let _env = ENV.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        for (key, value) in server.env() {
+        for (key, value) in env {
             std::env::set_var(key, value);
         }
         Host::open(HostOptions {
@@ -230,6 +236,30 @@ async fn issue36_a_silent_connection_is_taken_for_dead_and_opened_again() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue36_a_failed_connect_says_why_and_is_tried_again() {
+    // Another server's CA: the certificate is not trusted.
+    let server = TwitchLike::start().await.unwrap();
+    let other = TwitchLike::start().await.unwrap();
+    let env = with_ca(server.env(), &other);
+    let mut chat = chat_for(server, env, no_gap());
+    assert_eq!(chat.host.twitch_connect("streamer").await.unwrap().state, ChatState::Connecting);
+    let down = chat.state(|s| s.state == ChatState::Reconnecting).await;
+    assert_eq!((down.code, down.retry_in_secs, down.stream_mode), (Some(ChatCode::Tls), Some(1), true));
+    let again = chat.state(|s| s.state == ChatState::Reconnecting && s.retry_in_secs == Some(2)).await;
+    assert_eq!(again.code, Some(ChatCode::Tls));
+    assert_eq!(chat.server.joins(), 0);
+
+    // Nobody listening where Twitch's address leads: the network.
+    let gone = TwitchLike::start().await.unwrap();
+    let env = with_ca(gone.env(), &other);
+    drop(gone);
+    let mut chat = chat_for(other, env, no_gap());
+    chat.host.twitch_connect("streamer").await.unwrap();
+    let down = chat.state(|s| s.state == ChatState::Reconnecting).await;
+    assert_eq!((down.code, down.retry_in_secs), (Some(ChatCode::Network), Some(1)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn issue36_a_ping_is_answered() {
     let mut chat = chat_with(no_gap()).await;
     chat.connected("streamer").await;
@@ -353,6 +383,12 @@ async fn issue36_a_notice_refusing_the_channel_ends_the_chat_without_retrying() 
     assert_eq!((status.code, status.channel), (Some(ChatCode::Refused), None));
     assert!(!status.stream_mode && !chat.host.stream_mode());
     assert_eq!(status.settings.channel.as_deref(), Some("streamer"), "the player's choice stays saved");
+}
+
+/// `env` trusting `server`'s CA instead.
+fn with_ca(env: Vec<(String, String)>, server: &TwitchLike) -> Vec<(String, String)> {
+    let ca = ("DCPLUGIN_TEST_CA".to_owned(), server.ca_path().display().to_string());
+    env.into_iter().map(|(k, v)| if k == ca.0 { ca.clone() } else { (k, v) }).collect()
 }
 
 /// Waits until the server saw a connection end.
