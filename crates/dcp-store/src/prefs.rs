@@ -103,21 +103,31 @@ pub(crate) fn write(conn: &Connection, switch: &Switch) -> Result<(), StoreError
     set_row(conn, key, value)
 }
 
-/// The prefix when the player chose none.
-pub const DEFAULT_CHAT_PREFIX: &str = "!ask";
-
 /// The Twitch chat's settings (issue 36), kept in the profile.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChatSettings {
     /// The channel the player connected, a Twitch login; none once disconnected.
     pub channel: Option<String>,
-    /// What a viewer's message starts with to address the companion ([`DEFAULT_CHAT_PREFIX`]).
+    /// What a viewer's message starts with to address the companion
+    /// (dcp-twitch's `DEFAULT_PREFIX` when the player chose none).
     pub prefix: String,
     /// Chat turns paused (the chat stays connected).
     pub paused: bool,
     /// Viewers ignored: logins, lowercase, sorted.
     pub ignored: Vec<String>,
+}
+
+impl Default for ChatSettings {
+    /// No channel, the default prefix, not paused, nobody ignored.
+    fn default() -> Self {
+        ChatSettings {
+            channel: None,
+            prefix: dcp_twitch::gate::DEFAULT_PREFIX.to_owned(),
+            paused: false,
+            ignored: Vec::new(),
+        }
+    }
 }
 
 /// A change of the chat's settings the player makes (the channel changes
@@ -158,7 +168,7 @@ impl Store {
             channel: get(CHAT_CHANNEL)?.and_then(|c| dcp_twitch::typed_login(&c).ok()),
             prefix: get(CHAT_PREFIX)?
                 .and_then(|p| dcp_twitch::typed_prefix(&p))
-                .unwrap_or_else(|| DEFAULT_CHAT_PREFIX.to_owned()),
+                .unwrap_or_else(|| dcp_twitch::gate::DEFAULT_PREFIX.to_owned()),
             paused: get(CHAT_PAUSED)?.as_deref() == Some("true"),
             ignored,
         })
@@ -307,7 +317,7 @@ mod chat_tests {
         }
         let settings = store.chat_settings().expect("read");
         assert_eq!(settings.channel, None);
-        assert_eq!(settings.prefix, DEFAULT_CHAT_PREFIX);
+        assert_eq!(settings.prefix, "!ask");
         assert_eq!(settings.ignored, ["also_ok", "ok"]);
     }
 

@@ -28,6 +28,9 @@ pub const TEXT_CHARS: usize = 500;
 /// Twitch's cap on a display name, in characters.
 pub const NAME_CHARS: usize = 25;
 
+/// The prefix when the player chose none.
+pub const DEFAULT_PREFIX: &str = "!ask";
+
 /// The player's choices and the limits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GateConfig {
@@ -50,7 +53,7 @@ impl Default for GateConfig {
     /// at most 60 s (see docs/decisions.md).
     fn default() -> Self {
         GateConfig {
-            prefix: "!ask".to_owned(),
+            prefix: DEFAULT_PREFIX.to_owned(),
             name: None,
             cooldown: Duration::from_secs(60),
             gap: Duration::from_secs(10),

@@ -289,12 +289,6 @@ impl Shared {
 
 impl Chat {
     pub(crate) fn new(events: broadcast::Sender<HostEvent>) -> Chat {
-        let settings = ChatSettings {
-            channel: None,
-            prefix: dcp_store::prefs::DEFAULT_CHAT_PREFIX.to_owned(),
-            paused: false,
-            ignored: Vec::new(),
-        };
         let limits = GateConfig::default();
         let live = Live {
             generation: 0,
@@ -305,7 +299,7 @@ impl Chat {
             gate: ChatGate::new(limits.clone()),
             limits,
             silent: runner::SILENT,
-            settings,
+            settings: ChatSettings::default(),
             said: 0,
             companion: CompanionState::Sleeping,
             handed_at: None,
