@@ -11,9 +11,11 @@
 # (Xvfb, webkit2gtk-driver, D-Bus, GNOME Keyring; xdotool and Python's GTK
 # for the drag-and-drop test's pointer and file source), tauri-driver (cargo install
 # from crates.io into ~/.cargo/bin) and the test's npm packages (npm ci in
-# tests/e2e). Then it builds the UI, the app, dcplugin and scripted-ai (the
-# companion's AI in the tests; skipped with --no-build: the binaries in
-# target/debug are used as they are), starts the local-server example on
+# tests/e2e). Then it builds the UI, the app (a test-net build: its network
+# test hooks let the Twitch chat reach the loopback server for Twitch's real
+# name, issue 36), dcplugin, scripted-ai (the companion's AI in the tests) and
+# twitch-like (the Twitch chat's server; skipped with --no-build: the
+# binaries in target/debug are used as they are), starts the local-server example on
 # 127.0.0.1:8420, runs tests/e2e/run.mjs, and stops
 # everything it started. Screenshots go to the build folder's
 # e2e-screenshots/ (target/, or CARGO_TARGET_DIR), so a run leaves the clone
@@ -79,20 +81,24 @@ if [ "$BUILD" = 1 ]; then
   # shellcheck source=scripts/lib/ui-build.sh
   source scripts/lib/ui-build.sh
   ui_build || fail_early "the UI build failed"
-  say "Building the app: cargo build -p dcp-app --locked"
-  cargo build -p dcp-app --locked || fail_early "cargo build -p dcp-app failed"
+  say "Building the app: cargo build -p dcp-app --locked --features test-net"
+  cargo build -p dcp-app --locked --features test-net || fail_early "cargo build -p dcp-app --features test-net failed"
   say "Building dcplugin: cargo build -p dcplugin --locked"
   cargo build -p dcplugin --locked || fail_early "cargo build -p dcplugin failed"
   say "Building the scripted AI: cargo build -p scripted-ai --locked"
   cargo build -p scripted-ai --locked || fail_early "cargo build -p scripted-ai failed"
+  say "Building the Twitch-like server: cargo build -p twitch-like --locked"
+  cargo build -p twitch-like --locked || fail_early "cargo build -p twitch-like failed"
 fi
 # E2E_APP_BIN / E2E_DCPLUGIN_BIN: other binaries to test (with --no-build).
 APP="${E2E_APP_BIN:-$TARGET_DIR/debug/dcp-app}"
 DCPLUGIN="${E2E_DCPLUGIN_BIN:-$TARGET_DIR/debug/dcplugin}"
 SCRIPTED_AI="$TARGET_DIR/debug/scripted-ai"
+TWITCH_LIKE="$TARGET_DIR/debug/twitch-like"
 [ -x "$APP" ] || fail_early "$APP is missing (build it, or run without --no-build)"
 [ -x "$DCPLUGIN" ] || fail_early "$DCPLUGIN is missing (build it, or run without --no-build)"
 [ -x "$SCRIPTED_AI" ] || fail_early "$SCRIPTED_AI is missing (build it, or run without --no-build)"
+[ -x "$TWITCH_LIKE" ] || fail_early "$TWITCH_LIKE is missing (build it, or run without --no-build)"
 
 # ---------------------------------------------------------- scratch + cleanup
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/dcp-e2e.XXXXXX")
@@ -190,7 +196,7 @@ env -i \
   XDG_CONFIG_HOME="$SCRATCH/config" XDG_DATA_HOME="$SCRATCH/data" XDG_CACHE_HOME="$SCRATCH/cache" \
   XDG_STATE_HOME="$SCRATCH/state" XDG_RUNTIME_DIR="$SCRATCH/run" \
   DISPLAY="$DISPLAY_NUM" \
-  E2E_ONLY="${E2E_ONLY:-}" E2E_APP="$APP" E2E_DCPLUGIN="$DCPLUGIN" E2E_SCRIPTED_AI="$SCRIPTED_AI" E2E_REPO="$REPO" E2E_TMP="$SCRATCH/tmp" \
+  E2E_ONLY="${E2E_ONLY:-}" E2E_APP="$APP" E2E_DCPLUGIN="$DCPLUGIN" E2E_SCRIPTED_AI="$SCRIPTED_AI" E2E_TWITCH_LIKE="$TWITCH_LIKE" E2E_REPO="$REPO" E2E_TMP="$SCRATCH/tmp" \
   E2E_SHOTS="$SHOTS" E2E_FAILS="$TARGET_DIR/e2e-failures" E2E_LOCAL_SERVER_DIR="$LOCAL_SERVER_DIR" \
   setsid timeout -k 10 900 dbus-run-session -- bash "$SCRATCH/inner.sh" 2>"$SCRATCH/stderr.log" &
 RUN_PID=$!

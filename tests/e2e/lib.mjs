@@ -17,6 +17,7 @@ export const env = {
   shots: mustEnv('E2E_SHOTS'), // target/e2e-screenshots (e2e.sh --update-screenshots copies them to docs/screenshots)
   localServerDir: process.env.E2E_LOCAL_SERVER_DIR || '', // running copy of plugins-examples/local-server
   scriptedAi: process.env.E2E_SCRIPTED_AI || '', // target/debug/scripted-ai, the companion's AI (scripted-ai.mjs)
+  twitchLike: process.env.E2E_TWITCH_LIKE || '', // target/debug/twitch-like, the Twitch chat's server (twitch-like.mjs)
   fails: process.env.E2E_FAILS || process.env.E2E_TMP, // screens at failure (kept)
 };
 

@@ -7,7 +7,9 @@
 // companion (issue 23), its AI the scripted server (scripted-ai.mjs): the AI
 // set in Tools, a typed question answered with the local server's time, the
 // call in Actions as typed, an R3 action confirmed and one cancelled, an
-// event said, Live on Twitch pausing an R1 tool; uninstall. §2 is replayed
+// event said, Live on Twitch pausing an R1 tool; the Twitch chat (issue 36)
+// connected to the Twitch-like server (twitch-like.mjs), a viewer's !ask
+// answered, then disconnected; uninstall. §2 is replayed
 // and timed from a fresh profile. A profile with 100 installed plugins
 // times the start-up. The
 // window's own defences are checked on the way: its WebKit data in the
@@ -25,6 +27,7 @@ import {
   appWindowRect, appWindows, dragFile, pickInFileChooser, readClipboard, startApp, stopApp, busNames, busSquatter,
 } from './lib.mjs';
 import { MODEL, offered, startScriptedAi, text, toolCalls } from './scripted-ai.mjs';
+import { startTwitchLike } from './twitch-like.mjs';
 
 const ex = (name) => path.join(env.repo, 'plugins-examples', name);
 const profile = path.join(env.tmp, 'profile-main');
@@ -44,9 +47,16 @@ const T = {
   A: 'Tools (§13): the AI typed by hand, the scripted server on 127.0.0.1; Test says Connected',
   Q: 'Companion (§3): a typed question, the AI calls get_time on the local server, the answer streams with its tool line',
   R: 'load the serious-note fixture (an R3 action on the local server) and install it',
+  W: 'Live on Twitch (§12): the switch removes an R1 tool (My tasks\' list_tasks) from the next turn',
 };
 /** Pomodoro's event token, as the Events step copied it (the companion's event step posts with it). */
 let pomodoroToken = '';
+
+/** The Twitch-like server (issue 36), started before the first launch: the app reads where Twitch is
+ * (the DCPLUGIN_TEST_* variables, passed on to every launch) as it opens its profile. A server that
+ * did not start fails the Twitch chat's step alone. */
+const twitchLike = await startTwitchLike().catch((failed) => ({ failed }));
+if (twitchLike.env) Object.assign(process.env, twitchLike.env);
 
 /**
  * The UI finished its first load (it sets body.dataset.startupMs after My
@@ -700,7 +710,7 @@ test('Events (§16): an event posted while the companion is idle is said in the 
   console.log(`     "${said}" → "${seen[seen.length - 1].trim()}"`);
 }, { needs: [T.E, T.A] });
 
-test('Live on Twitch (§12): the switch removes an R1 tool (My tasks\' list_tasks) from the next turn', async () => {
+test(T.W, async () => {
   await secondLaunch(path.join(ex('my-tasks'), 'manifest.json'));
   await consentInstall({ api_token: 'e2e-not-a-real-token' });
   await goPlugins('My plugins');
@@ -723,6 +733,78 @@ test('Live on Twitch (§12): the switch removes an R1 tool (My tasks\' list_task
   if (!on?.includes('mytasks__add_task')) throw new Error(`add_task (R2) not offered while live: ${on}`);
   console.log(`     "${paused}"; offered before: ${off.length} tools, while live: ${on.length} (list_tasks gone, add_task kept)`);
 }, { needs: [T.A] });
+
+// ------------------------------------------ (3c) the Twitch chat (issue 36)
+// After the Live on Twitch step, which installed My tasks (its R1 action is what stream mode pauses).
+
+test('Twitch chat (§12): the channel connected in Tools, stream mode on; a viewer\'s !ask answered with an R0 call, R1 paused; then disconnected', async () => {
+  if (twitchLike.failed) throw twitchLike.failed;
+  const channel = 'e2e_streamer';
+  const ai = await aiAnswers([
+    toolCalls([['call_fx', 'fx__convert', JSON.stringify({ amount: 20, from: 'EUR', to: 'JPY' })]]),
+    text(['About 3,400 yen, ', 'at today\'s rate.'], 100),
+  ]);
+  await newConversation();
+  await tab('Tools');
+  const section = await waitFor(tid('twitch'));
+  const state = async () => (await (await waitFor(tid('twitch-state'), 2_000, section)).getText()).trim();
+  if (!(await state()).startsWith('Not connected')) throw new Error(`before connecting the section says: ${await state()}`);
+  await type(tid('twitch-channel'), 'E2E_Streamer', section);
+  await click(tid('twitch-connect'), section);
+  const connected = await until('Connected in the Tools section', async () => {
+    const words = await state();
+    if (/^Not connected|^Reconnecting/.test(words)) throw new Error(words);
+    return words.startsWith(`Connected to #${channel}`) ? words : false;
+  }, 30_000);
+  await twitchLike.joined(channel);
+  const streamMode = await (await waitFor(tid('twitch-stream-mode'), 2_000, section)).getText();
+  if (!streamMode.startsWith('Stream mode is on')) throw new Error(`stream mode reads: ${streamMode}`);
+  await driver().executeScript('arguments[0].scrollIntoView({block: "start"})', section);
+  await shot('twitch-tools');
+
+  await tab('Companion');
+  const line = await (await waitFor(tid('companion-twitch'), 5_000)).getText();
+  if (line !== `Twitch chat #${channel} connected · stream mode on`) throw new Error(`the status line reads: ${line}`);
+  const live = await waitFor(tid('companion-live'));
+  if (!(await isOn(live)) || (await live.isEnabled())) throw new Error('the Live on Twitch switch is not on and locked while the chat is connected');
+  const paused = await (await waitFor(tid('companion-paused'), 5_000)).getText();
+  if (!paused.includes('My tasks')) throw new Error(`the tab says: ${paused}`);
+
+  const before = (await driver().findElements(By.css(tid('exchange')))).length;
+  await twitchLike.say(channel, 'ada_l', 'Ada_L', '!ask what is 20 euros in yen?');
+  await until('the viewer\'s turn in the conversation', async () => (await driver().findElements(By.css(tid('exchange')))).length > before, 20_000);
+  const seen = await watchAnswer(20_000);
+  const all = await driver().findElements(By.css(tid('exchange')));
+  const said = await (await all[all.length - 1].findElement(By.css(tid('said')))).getText();
+  if (said !== 'Ada_L (Twitch chat): what is 20 euros in yen?') throw new Error(`the exchange reads "${said}"`);
+  if (!seen[seen.length - 1].includes('About 3,400 yen')) throw new Error(`the answer reads "${seen[seen.length - 1]}"`);
+  const tools = await linesOf('tool-line');
+  if (tools.length !== 1 || !tools[0].startsWith('Exchange rates · ')) throw new Error(`tool lines: ${JSON.stringify(tools)}`);
+  // R0 only (§12): the public-data action offered; My tasks' (R1, R2) and the PC's (R2) never.
+  const [asked] = ai.chats();
+  const tools0 = offered(asked);
+  if (!tools0.includes('fx__convert')) throw new Error(`fx__convert (R0) not offered to a chat turn: ${tools0}`);
+  const beyond = tools0.filter((t) => /^(mytasks|mypc|seriousnote)__/.test(t));
+  if (beyond.length) throw new Error(`a chat turn was offered more than R0: ${beyond}`);
+  if (!JSON.stringify(asked.messages).includes('Twitch chat')) throw new Error('the AI did not read the words as a viewer\'s');
+  await showLast();
+  await shot('twitch-companion');
+
+  await goPlugins('Actions');
+  const rows = await until('the chat\'s call in Actions', async () => {
+    const mine = (await journalRows()).filter((r) => r.includes('Exchange rates') && r.includes('Twitch chat'));
+    return mine.length ? mine : false;
+  }, 10_000);
+
+  await tab('Tools');
+  await click(tid('twitch-disconnect'), await waitFor(tid('twitch')));
+  await until('Not connected in the Tools section', async () => (await (await waitFor(tid('twitch-state'), 2_000)).getText()).trim() === 'Not connected', 10_000);
+  await tab('Companion');
+  if ((await driver().findElements(By.css(tid('companion-twitch')))).length) throw new Error('the status line stays after Disconnect');
+  if (!(await (await waitFor(tid('companion-live'))).isEnabled())) throw new Error('the Live on Twitch switch stays locked after Disconnect');
+  console.log(`     "${connected}"; "${said}" → "${seen[seen.length - 1].trim()}"; ${tools[0]}; offered: ${tools0.join(', ')}`);
+  console.log(`     Actions: ${rows[0].replace(/\s+/g, ' ').slice(0, 160)}`);
+}, { needs: [T.A, T.W], timeout: 120_000 });
 
 // ------------------------------------------------------------- (4) uninstall
 
