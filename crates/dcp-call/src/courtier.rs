@@ -5,8 +5,9 @@
 //! can act on first: the turn (not_requested, step_limit), the tool's existence
 //! (unknown_tool), the app switches (tools_off, plugin_off), the plugin's
 //! status (plugin_off, dev_mode_off, needs_setup), the action's switch, then
-//! the rules of the action's level (needs_confirmation, cloud_blocked,
-//! twitch_level, stream_private). An R3 action passes only where the
+//! the rules of the action's level (twitch_level, needs_confirmation,
+//! cloud_blocked, stream_private): a chat turn hears the chat's rule, which
+//! no confirmation would lift. An R3 action passes only where the
 //! player can be asked and asked for it by voice or keyboard: the pipeline
 //! then stops before sending and asks. The chat's one call per turn
 //! (twitch_quota) needs the profile and is counted by the pipeline last.
@@ -46,14 +47,16 @@ pub fn may_run(turn: &Turn, ctx: Option<&CallContext>, tool: Option<&Tool>) -> R
         return Err(Refusal::PluginOff);
     }
     let reads_private = ctx.plugin.as_ref().is_some_and(|p| p.reads_private_data());
+    // A viewer's turn is told the chat's own rule first (issue 36): no
+    // confirmation could let a chat message run more than R0.
+    if turn.source == Source::Twitch && tool.level != Level::R0 {
+        return Err(Refusal::TwitchLevel);
+    }
     if tool.level.needs_confirmation() && !may_ask(turn, tool.level) {
         return Err(Refusal::NeedsConfirmation);
     }
     if turn.model == Place::Online && ctx.kept_on_pc && reads_private {
         return Err(Refusal::CloudBlocked);
-    }
-    if turn.source == Source::Twitch && tool.level != Level::R0 {
-        return Err(Refusal::TwitchLevel);
     }
     if turn.live && tool.level == Level::R1 && !ctx.twitch_allowed {
         return Err(Refusal::StreamPrivate);

@@ -55,7 +55,9 @@ fn s12_who_may_trigger_what() {
         assert_eq!(check(&Turn { can_confirm: true, ..turn(source) }, &c, "r3"), Ok(()), "{source:?}");
     }
     let asking_chat = Turn { can_confirm: true, ..turn(Source::Twitch) };
-    assert_eq!(check(&asking_chat, &c, "r3"), Err(Refusal::NeedsConfirmation), "never the chat");
+    // Issue 36: a viewer's turn hears the chat's rule, which no confirmation lifts.
+    assert_eq!(check(&asking_chat, &c, "r3"), Err(Refusal::TwitchLevel), "never the chat");
+    assert_eq!(check(&turn(Source::Twitch), &c, "r3"), Err(Refusal::TwitchLevel));
     // The Twitch chat: R0 only.
     assert_eq!(check(&turn(Source::Twitch), &c, "r0"), Ok(()));
     assert_eq!(check(&turn(Source::Twitch), &c, "r1"), Err(Refusal::TwitchLevel));
