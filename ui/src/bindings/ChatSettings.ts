@@ -9,7 +9,8 @@ export type ChatSettings = {
  */
 channel: string | null, 
 /**
- * What a viewer's message starts with to address the companion ([`DEFAULT_CHAT_PREFIX`]).
+ * What a viewer's message starts with to address the companion
+ * (dcp-twitch's `DEFAULT_PREFIX` when the player chose none).
  */
 prefix: string, 
 /**
