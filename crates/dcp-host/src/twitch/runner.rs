@@ -119,3 +119,55 @@ async fn converse(
 fn refuses(joined: bool, msg_id: Option<&str>) -> bool {
     !joined || matches!(msg_id, Some("msg_channel_suspended" | "msg_banned" | "tos_ban"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::twitch::Chat;
+    use tokio::io::{AsyncBufReadExt, BufReader, DuplexStream};
+
+    /// `converse` with a server that sends `lines`, then ends the connection.
+    async fn conversation(lines: &[u8]) -> (ChatCode, Vec<String>) {
+        let chat = Chat::new(tokio::sync::broadcast::channel(16).0);
+        let (mut ours, server): (DuplexStream, DuplexStream) = tokio::io::duplex(64 * 1024);
+        let (read, mut write) = tokio::io::split(server);
+        write.write_all(lines).await.unwrap();
+        write.shutdown().await.unwrap();
+        // Silent is a failure here: a test that sees it waited 5 s, not 6 min.
+        let code = converse(&chat.shared, &mut ours, "streamer", 0, Duration::from_secs(5)).await;
+        drop(ours);
+        let mut sent = Vec::new();
+        let mut read = BufReader::new(read).lines();
+        while let Ok(Some(line)) = read.next_line().await {
+            sent.push(line);
+        }
+        (code, sent)
+    }
+
+    #[tokio::test]
+    async fn issue36_a_notice_before_the_join_refuses_the_login() {
+        let (code, sent) = conversation(b":tmi.twitch.tv NOTICE * :Login unsuccessful\r\n").await;
+        assert_eq!(code, ChatCode::Refused);
+        assert_eq!(sent[1], "NICK justinfan12345", "{sent:?}");
+    }
+
+    #[tokio::test]
+    async fn issue36_after_the_join_only_a_notice_that_the_channel_is_gone_refuses() {
+        let joined = ":justinfan12345!justinfan12345@justinfan12345.tmi.twitch.tv JOIN #streamer\r\n";
+        let slow = "@msg-id=slow_on :tmi.twitch.tv NOTICE #streamer :This room is now in slow mode.\r\n";
+        let (code, _) = conversation(format!("{joined}{slow}").as_bytes()).await;
+        assert_eq!(code, ChatCode::Closed, "read on until the end");
+        let gone =
+            "@msg-id=msg_channel_suspended :tmi.twitch.tv NOTICE #streamer :This channel has been suspended.\r\n";
+        let (code, _) = conversation(format!("{joined}{gone}").as_bytes()).await;
+        assert_eq!(code, ChatCode::Refused);
+    }
+
+    #[tokio::test]
+    async fn issue36_a_ping_is_answered_and_a_line_over_the_cap_closes() {
+        let long = format!(":v!v@v PRIVMSG #streamer :{}\r\n", "a".repeat(dcp_twitch::irc::MAX_LINE_BYTES));
+        let (code, sent) = conversation(format!("PING :tmi.twitch.tv\r\n{long}PING :never\r\n").as_bytes()).await;
+        assert_eq!(code, ChatCode::Closed);
+        assert_eq!(sent.last().map(String::as_str), Some("PONG :tmi.twitch.tv"), "{sent:?}");
+    }
+}
