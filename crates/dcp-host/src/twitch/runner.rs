@@ -131,8 +131,8 @@ mod tests {
         let chat = Chat::new(tokio::sync::broadcast::channel(16).0);
         let (mut ours, server): (DuplexStream, DuplexStream) = tokio::io::duplex(64 * 1024);
         let (read, mut write) = tokio::io::split(server);
-        write.write_all(lines).await.unwrap();
-        write.shutdown().await.unwrap();
+        write.write_all(lines).await.expect("written");
+        write.shutdown().await.expect("ended");
         // Silent is a failure here: a test that sees it waited 5 s, not 6 min.
         let code = converse(&chat.shared, &mut ours, "streamer", 0, Duration::from_secs(5)).await;
         drop(ours);
