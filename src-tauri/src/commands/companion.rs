@@ -483,7 +483,6 @@ pub(super) mod tests {
     /// §12, issue 36: while the Twitch chat is connected the player's typed
     /// turns are live (stream mode) whatever the Live on Twitch switch says;
     /// once it is disconnected, the switch decides again.
-    #[cfg(feature = "test-net")]
     #[test]
     fn s12_the_players_turns_are_live_while_the_twitch_chat_is_connected() {
         let dir = tempfile::tempdir().expect("profile");
