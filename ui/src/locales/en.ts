@@ -511,7 +511,7 @@ export const en = {
   'companion.viewer': '{name} (Twitch chat):',
   'companion.live_chat': 'On while your Twitch chat is connected (Tools tab): what reads your data is paused, so it is never said on stream.',
   'twitch.heading': 'Twitch chat',
-  'twitch.explain': 'Connect your channel\'s chat: viewers who start a message with your prefix, or mention your companion, get an answer in your conversation. Reading a chat needs no Twitch account: nothing of yours is asked.',
+  'twitch.explain': 'Connect your channel\'s chat: viewers who start a message with your prefix get an answer in your conversation. Reading a chat needs no Twitch account: nothing of yours is asked.',
   'twitch.channel': 'Your Twitch channel',
   'twitch.channel_help': 'Its name, as in twitch.tv/name.',
   'twitch.channel_bad': 'This is not a Twitch channel name.',

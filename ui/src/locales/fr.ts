@@ -513,7 +513,7 @@ export const fr: Record<keyof typeof en, string> = {
   'companion.viewer': '{name} (chat Twitch) :',
   'companion.live_chat': 'Activé tant que votre chat Twitch est connecté (onglet Outils) : ce qui lit vos données est en pause, pour ne jamais être dit en direct.',
   'twitch.heading': 'Chat Twitch',
-  'twitch.explain': 'Connectez le chat de votre chaîne : les spectateurs qui commencent un message par votre préfixe, ou mentionnent votre compagnon, reçoivent une réponse dans votre conversation. Lire un chat ne demande aucun compte Twitch : rien de vous n\'est demandé.',
+  'twitch.explain': 'Connectez le chat de votre chaîne : les spectateurs qui commencent un message par votre préfixe reçoivent une réponse dans votre conversation. Lire un chat ne demande aucun compte Twitch : rien de vous n\'est demandé.',
   'twitch.channel': 'Votre chaîne Twitch',
   'twitch.channel_help': 'Son nom, comme dans twitch.tv/nom.',
   'twitch.channel_bad': 'Ce n\'est pas un nom de chaîne Twitch.',
