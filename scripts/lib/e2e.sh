@@ -16,7 +16,8 @@
 # name, issue 36), dcplugin, scripted-ai (the companion's AI in the tests) and
 # twitch-like (the Twitch chat's server; skipped with --no-build: the
 # binaries in target/debug are used as they are), starts the local-server example on
-# 127.0.0.1:8420, runs tests/e2e/run.mjs, and stops
+# 127.0.0.1:8420, runs tests/e2e/run.mjs (which starts the Exchange rates
+# plugin's loopback HTTPS site too, its certificates made with openssl), and stops
 # everything it started. Screenshots go to the build folder's
 # e2e-screenshots/ (target/, or CARGO_TARGET_DIR), so a run leaves the clone
 # as it found it (issue 32: each run rewrote the tracked PNGs, pixel noise);
@@ -99,6 +100,8 @@ TWITCH_LIKE="$TARGET_DIR/debug/twitch-like"
 [ -x "$DCPLUGIN" ] || fail_early "$DCPLUGIN is missing (build it, or run without --no-build)"
 [ -x "$SCRIPTED_AI" ] || fail_early "$SCRIPTED_AI is missing (build it, or run without --no-build)"
 [ -x "$TWITCH_LIKE" ] || fail_early "$TWITCH_LIKE is missing (build it, or run without --no-build)"
+# The Exchange rates plugin's loopback site (tests/e2e/plugin-server.mjs) makes its certificates with it.
+command -v openssl >/dev/null || fail_early "openssl is missing (the plugin site's test certificates need it: apt-get install openssl)"
 
 # ---------------------------------------------------------- scratch + cleanup
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/dcp-e2e.XXXXXX")

@@ -178,6 +178,20 @@ async function waitPort(port, ms) {
   throw new Error(`nothing listens on 127.0.0.1:${port} after ${ms} ms`);
 }
 
+/**
+ * The DCPLUGIN_TEST_* variables (dcp-net's test hooks, read once as the app
+ * starts) for several loopback servers at once, each giving its own
+ * { DCPLUGIN_TEST_DNS, DCPLUGIN_TEST_CONNECT, DCPLUGIN_TEST_CA }: the names and
+ * rewrites joined by commas, the CAs concatenated in one PEM file (the app
+ * reads a single one).
+ */
+export function testNetEnv(parts) {
+  const join = (key) => parts.map((p) => p[key]).join(',');
+  const ca = path.join(env.tmp, 'test-ca.pem');
+  fs.writeFileSync(ca, parts.map((p) => fs.readFileSync(p.DCPLUGIN_TEST_CA, 'utf8').trimEnd() + '\n').join(''));
+  return { DCPLUGIN_TEST_DNS: join('DCPLUGIN_TEST_DNS'), DCPLUGIN_TEST_CONNECT: join('DCPLUGIN_TEST_CONNECT'), DCPLUGIN_TEST_CA: ca };
+}
+
 /** The environment of one app profile: its own DCPLUGIN_PROFILE. */
 export function profileEnv(profile) {
   return { ...process.env, DCPLUGIN_PROFILE: profile };

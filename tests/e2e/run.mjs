@@ -24,8 +24,9 @@ import { By, Key } from 'selenium-webdriver';
 import {
   env, test, runAll, launch, quit, driver, secondLaunch, waitFor, waitGone, until, click, type, isOn,
   tab, shot, tid, consentInstall, card, inCard, cardStatus, cardStatusText, cardSlugs, dcplugin, sleep, killChildren,
-  appWindowRect, appWindows, dragFile, pickInFileChooser, readClipboard, startApp, stopApp, busNames, busSquatter,
+  appWindowRect, appWindows, dragFile, pickInFileChooser, readClipboard, startApp, stopApp, busNames, busSquatter, testNetEnv,
 } from './lib.mjs';
+import { startPluginServer } from './plugin-server.mjs';
 import { MODEL, offered, startScriptedAi, text, toolCalls } from './scripted-ai.mjs';
 import { startTwitchLike } from './twitch-like.mjs';
 
@@ -52,11 +53,13 @@ const T = {
 /** Pomodoro's event token, as the Events step copied it (the companion's event step posts with it). */
 let pomodoroToken = '';
 
-/** The Twitch-like server (issue 36), started before the first launch: the app reads where Twitch is
- * (the DCPLUGIN_TEST_* variables, passed on to every launch) as it opens its profile. A server that
- * did not start fails the Twitch chat's step alone. */
+/** The Twitch-like server and the Exchange rates plugin's site (issue 36), started before the first
+ * launch: the app reads where Twitch and api.frankfurter.dev are (the DCPLUGIN_TEST_* variables,
+ * passed on to every launch) as it opens its profile. A server that did not start fails the Twitch
+ * chat's step alone. */
 const twitchLike = await startTwitchLike().catch((failed) => ({ failed }));
-if (twitchLike.env) Object.assign(process.env, twitchLike.env);
+const fxSite = await startPluginServer().catch((failed) => ({ failed }));
+Object.assign(process.env, testNetEnv([twitchLike, fxSite].filter((s) => s.env).map((s) => s.env)));
 
 /**
  * The UI finished its first load (it sets body.dataset.startupMs after My
@@ -186,7 +189,7 @@ test('Options opens and closes', async () => {
   await click(inCard('fx', 'card-options'));
   const o = await waitFor(tid('options'));
   // fx has no settings: no Save; its Test button is always there (not
-  // pressed: it would call the real site).
+  // pressed: the site's one call is the Twitch chat's step's to count).
   await waitFor(tid('options-test'), 5_000, o);
   await shot('options');
   await click(tid('close'), o);
@@ -739,11 +742,14 @@ test(T.W, async () => {
 
 test('Twitch chat (§12): the channel connected in Tools, stream mode on; a viewer\'s !ask answered with an R0 call, R1 paused; then disconnected', async () => {
   if (twitchLike.failed) throw twitchLike.failed;
+  if (fxSite.failed) throw fxSite.failed;
   const channel = 'e2e_streamer';
+  const yen = fxSite.rate('EUR', 'JPY', 20);
   const ai = await aiAnswers([
     toolCalls([['call_fx', 'fx__convert', JSON.stringify({ amount: 20, from: 'EUR', to: 'JPY' })]]),
-    text(['About 3,400 yen, ', 'at today\'s rate.'], 100),
+    text([`About ${Math.round(yen).toLocaleString('en')} yen, `, 'at today\'s rate.'], 100),
   ]);
+  const sitesBefore = fxSite.requests().length;
   await newConversation();
   await tab('Tools');
   const section = await waitFor(tid('twitch'));
@@ -777,9 +783,13 @@ test('Twitch chat (§12): the channel connected in Tools, stream mode on; a view
   const all = await driver().findElements(By.css(tid('exchange')));
   const said = await (await all[all.length - 1].findElement(By.css(tid('said')))).getText();
   if (said !== 'Ada_L (Twitch chat): what is 20 euros in yen?') throw new Error(`the exchange reads "${said}"`);
-  if (!seen[seen.length - 1].includes('About 3,400 yen')) throw new Error(`the answer reads "${seen[seen.length - 1]}"`);
+  if (!seen[seen.length - 1].includes(`About ${Math.round(yen).toLocaleString('en')} yen`)) throw new Error(`the answer reads "${seen[seen.length - 1]}"`);
   const tools = await linesOf('tool-line');
-  if (tools.length !== 1 || !tools[0].startsWith('Exchange rates · ')) throw new Error(`tool lines: ${JSON.stringify(tools)}`);
+  if (tools.length !== 1 || !tools[0].startsWith('Exchange rates · ') || !tools[0].endsWith(': done')) throw new Error(`tool lines: ${JSON.stringify(tools)}`);
+  // The call reached the plugin's site, once (§12: one call per chat message), with the viewer's numbers.
+  const calls = fxSite.requests().slice(sitesBefore);
+  const query = JSON.stringify({ base: 'EUR', symbols: 'JPY', amount: '20' });
+  if (calls.length !== 1 || calls[0].path !== '/v1/latest' || JSON.stringify(calls[0].query) !== query) throw new Error(`the site received: ${JSON.stringify(calls)}`);
   // R0 only (§12): the public-data action offered; My tasks' (R1, R2) and the PC's (R2) never.
   const [asked] = ai.chats();
   const tools0 = offered(asked);
@@ -787,6 +797,9 @@ test('Twitch chat (§12): the channel connected in Tools, stream mode on; a view
   const beyond = tools0.filter((t) => /^(mytasks|mypc|seriousnote)__/.test(t));
   if (beyond.length) throw new Error(`a chat turn was offered more than R0: ${beyond}`);
   if (!JSON.stringify(asked.messages).includes('Twitch chat')) throw new Error('the AI did not read the words as a viewer\'s');
+  // The AI's second request carries what the site answered.
+  const read = ai.chats()[1]?.messages?.filter((m) => m.role === 'tool') ?? [];
+  if (read.length !== 1 || !JSON.stringify(read[0].content).includes(String(yen))) throw new Error(`the AI read: ${JSON.stringify(read).slice(0, 300)}`);
   await showLast();
   await shot('twitch-companion');
 
@@ -795,6 +808,10 @@ test('Twitch chat (§12): the channel connected in Tools, stream mode on; a view
     const mine = (await journalRows()).filter((r) => r.includes('Exchange rates') && r.includes('Twitch chat'));
     return mine.length ? mine : false;
   }, 10_000);
+  const outcomes = await Promise.all((await driver().findElements(By.css(tid('journal-row')))).map(async (r) =>
+    ((await r.getText()).includes('Twitch chat') ? (await r.findElement(By.css(tid('journal-outcome-cell')))).getText() : null)));
+  const chatOutcomes = outcomes.filter((o) => o !== null);
+  if (chatOutcomes.length !== 1 || chatOutcomes[0].trim() !== 'done') throw new Error(`the chat's calls in Actions: ${JSON.stringify(rows)} (outcomes ${JSON.stringify(chatOutcomes)})`);
 
   await tab('Tools');
   await click(tid('twitch-disconnect'), await waitFor(tid('twitch')));
@@ -803,6 +820,7 @@ test('Twitch chat (§12): the channel connected in Tools, stream mode on; a view
   if ((await driver().findElements(By.css(tid('companion-twitch')))).length) throw new Error('the status line stays after Disconnect');
   if (!(await (await waitFor(tid('companion-live'))).isEnabled())) throw new Error('the Live on Twitch switch stays locked after Disconnect');
   console.log(`     "${connected}"; "${said}" → "${seen[seen.length - 1].trim()}"; ${tools[0]}; offered: ${tools0.join(', ')}`);
+  console.log(`     the site received ${calls[0].path}?${new URLSearchParams(calls[0].query)}; the AI read ${yen}`);
   console.log(`     Actions: ${rows[0].replace(/\s+/g, ' ').slice(0, 160)}`);
 }, { needs: [T.A, T.W], timeout: 120_000 });
 
