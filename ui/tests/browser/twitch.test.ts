@@ -29,6 +29,15 @@ async function companion(scenario: Record<string, unknown> = {}): Promise<Page> 
   return page;
 }
 
+/** Turns Pause chat turns on. The switch shows what the host reports, so it turns on when the host's
+ * status arrives, not at the click: Playwright's `check()` wants the change at once and fails on a
+ * loaded machine. */
+async function pause(page: Page): Promise<void> {
+  const paused = page.getByRole('switch', { name: 'Pause chat turns' });
+  await paused.click();
+  await expect.poll(() => paused.isChecked()).toBe(true);
+}
+
 /** A viewer's turn as the window's shell emits it: the `viewer` line first, then the `twitch` turn, its answer. */
 const VIEWER_TURN: TurnLine[] = [
   { type: 'viewer', name: 'Ada_L', text: 'what is 20 euros in yen?' },
@@ -102,7 +111,7 @@ describe('issue 36: the Twitch chat in the Tools tab', () => {
     expect(await calls(page, 'twitch_settings')).toContainEqual({ prefix: '!q', paused: null, ignore: null, unignore: null });
     expect(await page.locator('#' + await prefix.getAttribute('aria-describedby')).innerText()).toContain('starts with !q');
 
-    await page.getByRole('switch', { name: 'Pause chat turns' }).check();
+    await pause(page);
     await expect.poll(() => calls(page, 'twitch_settings')).toContainEqual({ prefix: null, paused: true, ignore: null, unignore: null });
     expect(await text(page, 'twitch-state')).toContain('Connected to #mychannel');
 
@@ -153,7 +162,7 @@ describe('issue 36: the Twitch chat in the Companion tab', () => {
   test('paused: the status line says so; disconnected: no line, and the switch is the player\'s again', async () => {
     const page = await companion({ twitchChannel: 'mychannel' });
     await page.getByRole('tab', { name: 'Tools', exact: true }).click();
-    await page.getByRole('switch', { name: 'Pause chat turns' }).check();
+    await pause(page);
     await page.getByRole('tab', { name: 'Companion', exact: true }).click();
     await expect.poll(() => text(page, 'companion-twitch')).toBe('Twitch chat #mychannel connected · chat turns paused · stream mode on');
     await page.getByRole('tab', { name: 'Tools', exact: true }).click();
