@@ -87,7 +87,7 @@ describe('issue 36: the Twitch chat in the Tools tab', () => {
     const channel = page.getByLabel('Your Twitch channel', { exact: true });
     await channel.fill('my channel');
     await page.locator('[data-testid="twitch-connect"]').click();
-    await expect.poll(() => text(page, 'twitch-channel-error')).toBe('This is not a Twitch channel name.');
+    await expect.poll(() => text(page, 'twitch-channel-error')).toBe('This is not a Twitch channel name. Type the name from your channel\'s address, twitch.tv/name: letters, digits and _, up to 25.');
     expect(await channel.getAttribute('aria-invalid')).toBe('true');
     expect(await text(page, 'twitch-state')).toBe('Not connected');
     await channel.fill('mychannel');
@@ -104,7 +104,7 @@ describe('issue 36: the Twitch chat in the Tools tab', () => {
     expect(await prefix.inputValue()).toBe('!ask');
     await prefix.fill('!bad prefix');
     await page.locator('[data-testid="twitch-prefix-save"]').click();
-    await expect.poll(() => text(page, 'twitch-prefix-error')).toBe('This prefix can\'t be used.');
+    await expect.poll(() => text(page, 'twitch-prefix-error')).toBe('This prefix can\'t be used. Use 1 to 20 characters without spaces, like !ask.');
     await prefix.fill('!q');
     await prefix.press('Enter');
     await expect.poll(() => page.locator('[data-testid="twitch-prefix-error"]').count()).toBe(0);

@@ -24,7 +24,7 @@ describe('issue 36: the chat\'s state in plain words', () => {
       .toBe('Reconnecting to #mychannel in 4 s — Twitch ended the connection.');
     expect(chatStateWords(t, status({ state: 'off', channel: null, stream_mode: false }))).toBe('Not connected');
     expect(chatStateWords(tf, status({ state: 'off', channel: null, code: 'refused', stream_mode: false })))
-      .toBe('Non connecté : Twitch a refusé de rejoindre cette chaîne.');
+      .toBe('Non connecté : Twitch a refusé de rejoindre cette chaîne. Vérifiez son nom, puis reconnectez-vous.');
   });
   test('the Companion tab\'s line: only while connected, paused said', () => {
     expect(chatLineWords(t, status({}))).toBe('Twitch chat #mychannel connected · stream mode on');
